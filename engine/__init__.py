@@ -1,0 +1,22 @@
+"""CoinLab rules engine: pure Python, no Django, no I/O, no clock, no global RNG.
+
+    import engine
+    rules = engine.load("peru")
+    state = rules.setup(seed=7, options={})
+    p = rules.prompt(state)
+    state, facts = rules.apply(state, p.seats[0], p.choices[0].id)
+"""
+
+from engine.core.contract import (  # noqa: F401
+    Choice,
+    Fact,
+    IllegalChoice,
+    OptionInfo,
+    Prompt,
+    Rules,
+    SeatInfo,
+    fact,
+    fact_for_seat,
+    facts_for_seat,
+)
+from engine.core.registry import UnknownScenario, keys, load, scenarios  # noqa: F401

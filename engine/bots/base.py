@@ -1,0 +1,52 @@
+"""Bot interface and the random-legal bot."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any
+
+from engine.core.contract import Prompt, Rules
+from engine.core.rng import Rng
+
+
+@dataclass(frozen=True, slots=True)
+class BotDecision:
+    choice_id: str
+    reason: str = ""
+
+
+class Bot(ABC):
+    """A seat played by the computer. Bots own their randomness (never the game's)."""
+
+    kind = "bot"
+
+    def __init__(self, rules: Rules, seat: str, seed: int = 0):
+        self.rules = rules
+        self.seat = seat
+        self.rng = Rng(seed * 7919 + sum(map(ord, seat)))
+
+    @abstractmethod
+    def choose(self, state: Any, prompt: Prompt) -> BotDecision:
+        """The bot's decision for its seat at ``prompt``."""
+
+
+class RandomBot(Bot):
+    """Picks uniformly among the legal choices (the fuzzer's player)."""
+
+    kind = "random"
+
+    def choose(self, state: Any, prompt: Prompt) -> BotDecision:
+        choices = prompt.choices_for(self.seat)
+        c = choices[self.rng.randbelow(len(choices))]
+        return BotDecision(c.id, "random legal choice")
+
+
+def make_bot(rules: Rules, kind: str, seat: str, seed: int = 0) -> Bot:
+    if kind == "random":
+        return RandomBot(rules, seat, seed)
+    factories = rules.bot_kinds()
+    if kind not in factories:
+        known = ", ".join(["random", *factories])
+        raise ValueError(f"Scenario {rules.key!r} has no bot kind {kind!r} (known: {known}).")
+    return factories[kind](rules, seat, seed)

@@ -1,0 +1,1 @@
+"""Mechanics shared by COIN-series games (Peru, Andean Abyss)."""

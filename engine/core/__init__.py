@@ -1,0 +1,1 @@
+"""Scenario-agnostic machinery: the contract, the RNG, the registry, simulation."""
