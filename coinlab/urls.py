@@ -1,0 +1,24 @@
+"""URL map: pages at /, after-action reviews at /reports/, the REST API at /api/."""
+
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.auth import views as auth_views
+from django.urls import include, path
+from django.views.static import serve
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
+
+urlpatterns = [
+    path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
+    path("api/", include("facilitation.api.urls")),
+    path("reports/", include("facilitation.reports.urls")),
+    path("", include("facilitation.web.urls")),
+]
+
+if not settings.PRODUCTION or settings.DEBUG:
+    # Embedded mode: serve uploaded/generated media from this process.
+    urlpatterns.insert(0, path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", serve,
+                               {"document_root": settings.MEDIA_ROOT}))

@@ -1,0 +1,5 @@
+"""REST API routes (mounted at /api/)."""
+
+from django.urls import path  # noqa: F401
+
+urlpatterns = []

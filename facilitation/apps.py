@@ -1,0 +1,11 @@
+from django.apps import AppConfig
+
+
+class FacilitationConfig(AppConfig):
+    name = "facilitation"
+    verbose_name = "Facilitation"
+    default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self) -> None:
+        # Bind @shared_task to the project's Celery app in every Django process.
+        import coinlab.celery  # noqa: F401

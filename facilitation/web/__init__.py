@@ -1,0 +1,1 @@
+"""CoinLab web front end: instructor pages, team play page, live updates, replay."""
