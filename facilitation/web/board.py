@@ -1,0 +1,373 @@
+"""A generic board model for the SVG renderer.
+
+Turns the static data of ``Rules.board()`` and one seat's ``Rules.view(state, seat)``
+into plain drawable primitives (spaces with positions, piece stacks with
+counts and Underground/Active state, markers, tracks, the current card,
+capabilities, what the seat holds). Nothing here knows any particular game:
+positions come from ``board()`` itself or, failing that, from the game's own map
+layout data in ``facilitation/web/layouts/<key>.json``; anything still missing is
+laid out on a grid.
+
+Only data that the seat's view contains is drawn, so a seat's page can never
+show what its view withholds.
+
+Recognised shapes (all keys optional; anything unrecognised is ignored):
+
+``board()``::
+
+    {"width": 1000, "height": 700,
+     "spaces": [{"id": "lima", "name": "Lima", "type": "city", "population": 2,
+                 "x": 120, "y": 300, "adjacent": ["junin", ...]}, ...],
+     "tracks": [{"id": "political_will", "name": "Political Will", "min": 0, "max": 20}],
+     "pieces": [{"id": "govt_troops", "faction": "govt", "name": "Troops"}]}
+
+``view()``: ``spaces`` as a dict ``id -> info`` or a list of ``{"id": ..}``;
+each info may carry ``pieces`` (a dict ``piece -> count``, a dict
+``faction -> {piece: count}``, or a list of ``{"faction", "kind"|"type",
+"count", "active"|"underground"|"state"}``), ``markers``/``terror``/``support``
+/``control``; the view's ``tracks`` (dict or list), ``card``/``current_card``
+(dict with ``title``/``name``, ``text``/``unshaded``/``shaded``, ``number``/``id``),
+``capabilities``, and the seat's own holdings under ``hand``, ``holding``,
+``holdings``, ``private``, ``you`` or ``seat``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+LAYOUT_DIR = Path(__file__).resolve().parent / "layouts"
+
+SPACE_KEYS = ("spaces", "regions", "provinces", "locations")
+CARD_KEYS = ("card", "current_card", "current")
+NEXT_CARD_KEYS = ("next_card", "upcoming", "preview")
+HOLDING_KEYS = ("hand", "holding", "holdings", "private", "you", "own", "secret")
+MARKER_KEYS = ("markers", "terror", "sabotage", "shining_path_base_marker", "events")
+SKIP_SPACE_KEYS = {"id", "name", "title", "pieces", "x", "y", "w", "h", "r", "adjacent",
+                   "adjacency", "neighbors", "neighbours", "type", "kind", "label"}
+
+
+@lru_cache(maxsize=32)
+def load_layout(key: str) -> dict:
+    """A game's own map layout data (positions by space id), or ``{}``."""
+    if not key or not key.replace("_", "").isalnum():
+        return {}
+    path = LAYOUT_DIR / f"{key}.json"
+    if not path.exists():
+        return {}
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def _as_list(value: Any) -> list:
+    if value is None:
+        return []
+    if isinstance(value, dict):
+        out = []
+        for k, v in value.items():
+            if isinstance(v, dict):
+                out.append({"id": k, **v})
+            else:
+                out.append({"id": k, "value": v})
+        return out
+    if isinstance(value, list | tuple):
+        return [v if isinstance(v, dict) else {"id": str(v), "name": str(v)} for v in value]
+    return []
+
+
+def _first(d: dict, keys: tuple[str, ...]) -> Any:
+    for k in keys:
+        if isinstance(d, dict) and d.get(k) not in (None, "", [], {}):
+            return d[k]
+    return None
+
+
+def humanize(key: Any) -> str:
+    s = str(key).replace("_", " ").replace("-", " ").strip()
+    return s[:1].upper() + s[1:] if s else ""
+
+
+def _piece_state(p: dict) -> str:
+    """'underground', 'active' or '' from the many ways a view may say it."""
+    st = p.get("state") or p.get("status")
+    if isinstance(st, str) and st.lower() in ("underground", "active"):
+        return st.lower()
+    if p.get("underground") is True or p.get("active") is False:
+        return "underground"
+    if p.get("active") is True or p.get("underground") is False:
+        return "active"
+    return ""
+
+
+def _split_piece_key(key: str) -> tuple[str, str, str]:
+    """'sl_guerrilla_underground' -> ('sl', 'guerrilla', 'underground')."""
+    parts = str(key).split("_")
+    state = ""
+    if parts and parts[-1].lower() in ("underground", "active", "u", "a"):
+        last = parts.pop().lower()
+        state = {"u": "underground", "a": "active"}.get(last, last)
+    if len(parts) >= 2:
+        return parts[0], "_".join(parts[1:]), state
+    return "", "_".join(parts), state
+
+
+def normalize_pieces(raw: Any, faction_index: dict[str, int], piece_info: dict[str, dict]) -> list[dict]:
+    """A list of ``{faction, kind, name, count, state, fi}`` from any recognised shape."""
+    out: list[dict] = []
+
+    def add(faction: str, kind: str, count: Any, state: str = "", name: str = "") -> None:
+        try:
+            n = int(count)
+        except (TypeError, ValueError):
+            return
+        if n <= 0:
+            return
+        info = piece_info.get(f"{faction}_{kind}") or piece_info.get(kind) or {}
+        faction = faction or info.get("faction", "")
+        out.append({
+            "faction": faction,
+            "kind": kind,
+            "name": name or info.get("name") or humanize(kind),
+            "count": n,
+            "state": state,
+            "fi": faction_index.get(faction, faction_index.get(str(faction).lower(), 9)),
+        })
+
+    if isinstance(raw, dict):
+        for key, val in raw.items():
+            if isinstance(val, dict):
+                # faction -> {kind: count} or kind -> {state: count}
+                if key in faction_index or key.lower() in faction_index:
+                    for kind, cnt in val.items():
+                        if isinstance(cnt, dict):
+                            for st, c in cnt.items():
+                                add(key, kind, c, st if st in ("underground", "active") else "")
+                        else:
+                            f2, k2, st = _split_piece_key(kind)
+                            add(key, k2 if f2 == key else kind, cnt, st)
+                else:
+                    f, k, st0 = _split_piece_key(key)
+                    for st, c in val.items():
+                        if st in ("underground", "active"):
+                            add(f, k, c, st)
+                        elif st in ("count", "n"):
+                            add(val.get("faction", f), val.get("kind", k), c, _piece_state(val) or st0)
+            else:
+                f, k, st = _split_piece_key(key)
+                if f and f not in faction_index and f.lower() not in faction_index and key in piece_info:
+                    f, k = piece_info[key].get("faction", ""), key
+                add(f, k, val, st)
+    elif isinstance(raw, list | tuple):
+        for p in raw:
+            if not isinstance(p, dict):
+                continue
+            add(str(p.get("faction") or p.get("owner") or ""), str(p.get("kind") or p.get("type") or p.get("piece") or "piece"),
+                p.get("count", p.get("n", 1)), _piece_state(p), str(p.get("name") or ""))
+    out.sort(key=lambda p: (p["fi"], p["kind"], p["state"]))
+    return out
+
+
+def _space_markers(info: dict) -> list[str]:
+    out: list[str] = []
+    for k in ("markers",):
+        v = info.get(k)
+        if isinstance(v, dict):
+            out += [f"{humanize(a)}: {b}" if not isinstance(b, bool) else humanize(a) for a, b in v.items() if b]
+        elif isinstance(v, list | tuple):
+            out += [humanize(x) if not isinstance(x, dict) else str(x.get("name") or x.get("id")) for x in v]
+    for k, v in info.items():
+        if k in SKIP_SPACE_KEYS or k == "markers":
+            continue
+        if isinstance(v, bool):
+            if v:
+                out.append(humanize(k))
+        elif isinstance(v, int | float | str) and v not in ("", 0, None):
+            out.append(f"{humanize(k)}: {humanize(v) if isinstance(v, str) else v}")
+    return out
+
+
+def _tracks(board: dict, view: dict, metrics: dict | None) -> list[dict]:
+    defs = {t["id"]: t for t in _as_list(board.get("tracks"))}
+    values: dict[str, Any] = {}
+    for t in _as_list(view.get("tracks")):
+        values[t["id"]] = t.get("value", t.get("level", t.get("position")))
+    for k, v in (metrics or {}).items():
+        values.setdefault(k, v)
+    for k in defs:
+        if k not in values and isinstance(view.get(k), int | float):
+            values[k] = view[k]
+    out = []
+    for tid, val in values.items():
+        if not isinstance(val, int | float) or isinstance(val, bool):
+            continue
+        d = defs.get(tid, {})
+        lo = d.get("min", 0)
+        hi = d.get("max")
+        frac = None
+        if isinstance(hi, int | float) and hi > lo:
+            frac = max(0.0, min(1.0, (val - lo) / (hi - lo)))
+        out.append({"id": tid, "name": d.get("name") or humanize(tid), "value": val,
+                    "min": lo, "max": hi, "pct": None if frac is None else round(frac * 100)})
+    return out
+
+
+def _card(raw: Any) -> dict | None:
+    if not isinstance(raw, dict):
+        if raw in (None, ""):
+            return None
+        return {"title": str(raw), "number": "", "text": "", "lines": []}
+    title = raw.get("title") or raw.get("name") or humanize(raw.get("id", ""))
+    lines = []
+    for k in ("text", "unshaded", "shaded", "effect", "propaganda"):
+        v = raw.get(k)
+        if isinstance(v, str) and v:
+            lines.append({"label": "" if k == "text" else humanize(k), "text": v})
+    order = raw.get("order") or raw.get("faction_order") or raw.get("eligibility_order")
+    return {"title": title, "number": raw.get("number", raw.get("num", "")),
+            "order": [humanize(x) for x in order] if isinstance(order, list | tuple) else order,
+            "kind": raw.get("kind") or raw.get("type") or "", "lines": lines}
+
+
+def _kv(raw: Any) -> list[dict]:
+    """Key/value rows for the 'what you hold' panel."""
+    rows = []
+    if isinstance(raw, dict):
+        for k, v in raw.items():
+            if isinstance(v, dict):
+                v = ", ".join(f"{humanize(a)}: {b}" for a, b in v.items())
+            elif isinstance(v, list | tuple):
+                v = ", ".join(str(x.get("name") or x.get("title") or x.get("id")) if isinstance(x, dict) else humanize(x)
+                              for x in v) or "-"
+            rows.append({"key": humanize(k), "value": v})
+    elif isinstance(raw, list | tuple):
+        for x in raw:
+            rows.append({"key": "", "value": (x.get("name") or x.get("title") or x.get("id")) if isinstance(x, dict) else humanize(x)})
+    return rows
+
+
+def choice_space(choice: dict) -> str | None:
+    """The space a choice points at (payload ``space``/``space_id``/``to``, or id ``space:<id>``)."""
+    payload = choice.get("payload") or {}
+    for k in ("space", "space_id", "location", "to"):
+        v = payload.get(k)
+        if isinstance(v, str):
+            return v
+    cid = choice.get("id", "")
+    if isinstance(cid, str) and cid.startswith("space:"):
+        return cid.split(":", 1)[1]
+    return None
+
+
+def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[dict] | None = None,
+          seats: list[dict] | None = None) -> dict:
+    """The drawable board for one seat's view. ``choices``: the seat's legal choices as dicts."""
+    board = rules.board() or {}
+    view = view or {}
+    key = getattr(rules, "key", "")
+    layout = load_layout(key)
+    seats = seats if seats is not None else [{"id": s.id, "title": s.title} for s in getattr(rules, "seats", ())]
+    faction_index: dict[str, int] = {}
+    for i, s in enumerate(seats):
+        faction_index[s["id"]] = i
+        faction_index[str(s["id"]).lower()] = i
+    for alias, seat in (layout.get("faction_alias") or {}).items():
+        if seat in faction_index:
+            faction_index[alias] = faction_index[seat]
+    piece_info = {p["id"]: p for p in _as_list(board.get("pieces"))}
+
+    static_spaces = _as_list(_first(board, SPACE_KEYS))
+    view_spaces = {s["id"]: s for s in _as_list(_first(view, SPACE_KEYS))}
+    if not static_spaces:
+        static_spaces = [{"id": k, "name": v.get("name", humanize(k))} for k, v in view_spaces.items()]
+    positions = layout.get("spaces", {})
+    width = board.get("width") or layout.get("width") or 1000
+    height = board.get("height") or layout.get("height") or 700
+
+    choice_by_space: dict[str, list[dict]] = {}
+    for c in choices or []:
+        sid = choice_space(c)
+        if sid:
+            choice_by_space.setdefault(sid, []).append(c)
+
+    # coordinates given as percentages (all within 0..100) are scaled to the drawing
+    coords = [(s.get("x"), s.get("y")) for s in static_spaces if s.get("x") is not None]
+    if coords and all(0 <= float(a) <= 100 and 0 <= float(b) <= 100 for a, b in coords) and not positions:
+        sx, sy = width / 100.0, height / 100.0
+        margin = 0.06
+        static_spaces = [{**s, "x": (margin + (1 - 2 * margin) * float(s["x"]) / 100) * 100 * sx,
+                          "y": (margin + (1 - 2 * margin) * float(s["y"]) / 100) * 100 * sy}
+                         if s.get("x") is not None else s for s in static_spaces]
+    n = len(static_spaces)
+    cols = max(1, math.ceil(math.sqrt(n * width / max(height, 1)))) if n else 1
+    rows = max(1, math.ceil(n / cols)) if n else 1
+    spaces = []
+    index = {}
+    for i, s in enumerate(static_spaces):
+        sid = s["id"]
+        pos = positions.get(sid) or {}
+        x = s.get("x", pos.get("x"))
+        y = s.get("y", pos.get("y"))
+        if x is None or y is None:
+            x = (i % cols + 0.5) * width / cols
+            y = (i // cols + 0.5) * height / rows
+        info = view_spaces.get(sid, {})
+        kind = str(s.get("type") or s.get("kind") or pos.get("type") or "space").lower()
+        if kind.startswith("loc") or sid.startswith("loc_"):
+            kind = "loc"
+        elif kind in ("city", "capital", "lima") or str(s.get("terrain", "")).lower() == "city":
+            kind = "city"
+        r = pos.get("r") or s.get("r") or (26 if kind == "loc" else 52)
+        pieces = normalize_pieces(info.get("pieces", info.get("forces")), faction_index, piece_info)
+        markers = _space_markers({k: v for k, v in info.items() if k not in ("pieces", "forces")})
+        static_facts = [f"{humanize(k)}: {v}" for k, v in s.items()
+                        if k in ("population", "pop", "econ", "terrain") and v not in (None, "")]
+        sp = {
+            "id": sid, "name": s.get("name") or s.get("title") or humanize(sid), "kind": kind,
+            "x": round(float(x), 1), "y": round(float(y), 1), "r": r,
+            "pieces": pieces, "markers": markers, "static": static_facts,
+            "choices": choice_by_space.get(sid, []),
+            "adjacent": list(s.get("adjacent") or s.get("adjacency") or s.get("neighbors") or []),
+        }
+        spaces.append(sp)
+        index[sid] = sp
+    edges = []
+    seen = set()
+    for e in board.get("edges") or []:
+        if isinstance(e, dict):
+            a, b = e.get("a") or e.get("from"), e.get("b") or e.get("to")
+        elif isinstance(e, list | tuple) and len(e) == 2:
+            a, b = e
+        else:
+            continue
+        if a in index and b not in index[a]["adjacent"]:
+            index[a]["adjacent"].append(b)
+    for sp in spaces:
+        for other in sp["adjacent"]:
+            o = index.get(other)
+            k = tuple(sorted((sp["id"], other)))
+            if o and k not in seen:
+                seen.add(k)
+                edges.append({"x1": sp["x"], "y1": sp["y"], "x2": o["x"], "y2": o["y"]})
+    # place piece chips around the space centre
+    for sp in spaces:
+        chips = sp["pieces"]
+        per_row = 3
+        for j, p in enumerate(chips):
+            p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 30, 1)
+            p["cy"] = round(sp["y"] + 10 + (j // per_row) * 24, 1)
+            p["letter"] = (p["name"][:1] or "?").upper()
+
+    return {
+        "key": key,
+        "width": width, "height": height,
+        "spaces": spaces, "edges": edges,
+        "tracks": _tracks(board, view, metrics),
+        "card": _card(_first(view, CARD_KEYS)),
+        "next_card": _card(_first(view, NEXT_CARD_KEYS)),
+        "capabilities": _kv(view.get("capabilities") or view.get("capabilities_in_force")),
+        "holdings": _kv(_first(view, HOLDING_KEYS)),
+        "seats": [{**s, "fi": i} for i, s in enumerate(seats)],
+        "unplaced_choices": [c for c in choices or [] if not choice_space(c)],
+    }

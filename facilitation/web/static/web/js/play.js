@@ -1,0 +1,139 @@
+/* CoinLab live pages: ETag polling, map clicks, keyboard shortcuts, decision timer.
+   Plain JavaScript, no dependencies. htmx (served locally) handles form posts. */
+(function () {
+  "use strict";
+
+  // ---- live region polling with ETag (If-None-Match -> 304 when nothing changed) ----
+  function startPolling(region) {
+    var url = region.getAttribute("data-poll-url");
+    var every = parseInt(region.getAttribute("data-poll-ms") || "1500", 10);
+    var etag = region.getAttribute("data-etag") || "";
+    var busy = false;
+    function tick() {
+      if (busy || document.hidden && every > 0 && Math.random() < 0.5) { return; }
+      busy = true;
+      var headers = { "X-Requested-With": "fetch" };
+      if (etag) { headers["If-None-Match"] = etag; }
+      fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
+        .then(function (resp) {
+          if (resp.status === 200) {
+            etag = resp.headers.get("ETag") || "";
+            return resp.text().then(function (html) { swap(region, html); });
+          }
+        })
+        .catch(function () { /* offline for a moment: try again next tick */ })
+        .then(function () { busy = false; });
+    }
+    region._coinlabSetEtag = function (t) { etag = t; };
+    setInterval(tick, every);
+  }
+
+  function swap(region, html) {
+    var active = document.activeElement;
+    var activeKey = active && region.contains(active) ? (active.getAttribute("data-choice") || active.id) : null;
+    region.innerHTML = html;
+    if (window.htmx) { window.htmx.process(region); }
+    var newEtag = region.querySelector("[data-etag]");
+    if (newEtag && region._coinlabSetEtag) { region._coinlabSetEtag(newEtag.getAttribute("data-etag")); }
+    if (activeKey) {
+      var again = region.querySelector('[data-choice="' + CSS.escape(activeKey) + '"]') || document.getElementById(activeKey);
+      if (again) { again.focus(); }
+    }
+    announceTurn(region);
+  }
+
+  var lastCue = null;
+  function announceTurn(root) {
+    var cue = document.querySelector("[data-turn-cue]");
+    if (!cue) { return; }
+    var state = cue.getAttribute("data-turn-cue");
+    if (state === "yours" && lastCue !== null && lastCue !== "yours") {
+      document.title = "\u25B6 " + document.title.replace(/^\u25B6 /, "");
+      var first = document.querySelector(".choices button");
+      if (first && !isTyping()) { first.focus(); }
+    } else if (state !== "yours") {
+      document.title = document.title.replace(/^\u25B6 /, "");
+    }
+    lastCue = state;
+  }
+
+  function isTyping() {
+    var a = document.activeElement;
+    return a && (a.tagName === "TEXTAREA" || a.tagName === "INPUT" || a.tagName === "SELECT");
+  }
+
+  // ---- map: a space that is a legal choice acts like the matching list button ----
+  function chooseFromMap(el) {
+    var id = el.getAttribute("data-choice");
+    if (!id) { return; }
+    var btn = document.querySelector('.choices button[data-choice="' + CSS.escape(id) + '"]');
+    if (btn && !btn.disabled) { btn.click(); }
+  }
+  document.addEventListener("click", function (ev) {
+    var sp = ev.target.closest && ev.target.closest(".space.is-choice");
+    if (sp) { ev.preventDefault(); chooseFromMap(sp); }
+  });
+  document.addEventListener("keydown", function (ev) {
+    var t = ev.target;
+    if (t.classList && t.classList.contains("is-choice") && (ev.key === "Enter" || ev.key === " ")) {
+      ev.preventDefault(); chooseFromMap(t); return;
+    }
+    if (isTyping() || ev.ctrlKey || ev.metaKey || ev.altKey) { return; }
+    if (/^[1-9]$/.test(ev.key)) {
+      var btns = document.querySelectorAll(".choices button");
+      var b = btns[parseInt(ev.key, 10) - 1];
+      if (b) { b.focus(); }
+    } else if (ev.key === "u" || ev.key === "U") {
+      var u = document.getElementById("undo-button");
+      if (u && !u.disabled) { u.focus(); }
+    }
+  });
+
+  // ---- decision timer: counts down to data-deadline (ISO time) ----
+  function tickTimers() {
+    var now = Date.now();
+    document.querySelectorAll("[data-deadline]").forEach(function (el) {
+      var end = Date.parse(el.getAttribute("data-deadline"));
+      if (isNaN(end)) { return; }
+      var left = Math.max(0, Math.round((end - now) / 1000));
+      var m = Math.floor(left / 60), s = left % 60;
+      el.textContent = m + ":" + (s < 10 ? "0" : "") + s;
+      el.classList.toggle("expired", left === 0);
+    });
+    document.querySelectorAll("[data-since]").forEach(function (el) {
+      var start = Date.parse(el.getAttribute("data-since"));
+      if (isNaN(start)) { return; }
+      var sec = Math.max(0, Math.round((now - start) / 1000));
+      var mm = Math.floor(sec / 60), ss = sec % 60;
+      el.textContent = mm + ":" + (ss < 10 ? "0" : "") + ss;
+    });
+  }
+  setInterval(tickTimers, 1000);
+
+  // ---- replay autoplay ----
+  function startAutoplay() {
+    var auto = document.querySelector("[data-autoplay-next]");
+    if (!auto) { return; }
+    setTimeout(function () { window.location.href = auto.getAttribute("data-autoplay-next"); },
+               parseInt(auto.getAttribute("data-autoplay-ms") || "1200", 10));
+  }
+
+  // after an htmx post swapped the live region, keep polling from the new ETag
+  document.addEventListener("htmx:afterSwap", function (ev) {
+    var region = ev.detail.target && ev.detail.target.closest("[data-poll-url]");
+    if (region) {
+      var e = region.querySelector("[data-etag]");
+      if (e && region._coinlabSetEtag) { region._coinlabSetEtag(e.getAttribute("data-etag")); }
+      announceTurn(region);
+      var rat = document.getElementById("id_rationale");
+      if (rat && ev.detail.xhr && ev.detail.xhr.status === 200 && region.querySelector("[data-accepted]")) { rat.value = ""; }
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    document.querySelectorAll("[data-poll-url]").forEach(startPolling);
+    announceTurn(document);
+    tickTimers();
+    startAutoplay();
+  });
+})();

@@ -1,0 +1,63 @@
+"""Small template helpers for the web front end (no business logic)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django import template
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+
+from facilitation import selectors
+from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER
+
+register = template.Library()
+
+
+@register.filter
+def is_instructor(user) -> bool:
+    return selectors.user_can_create_courses(user)
+
+
+@register.filter
+def is_reviewer(user) -> bool:
+    return selectors.user_has_group(user, ROLE_REVIEWER) or selectors.user_has_group(user, ROLE_INSTRUCTOR)
+
+
+@register.filter
+def get_item(mapping, key):
+    if isinstance(mapping, dict):
+        return mapping.get(key)
+    return None
+
+
+@register.filter
+def humanize_key(value) -> str:
+    s = str(value).replace("_", " ").strip()
+    return s[:1].upper() + s[1:]
+
+
+@register.filter
+def as_datetime(value):
+    if isinstance(value, dt.datetime):
+        return value
+    if isinstance(value, str):
+        return parse_datetime(value)
+    return None
+
+
+@register.filter
+def seconds_since(value) -> int:
+    when = as_datetime(value)
+    if when is None:
+        return 0
+    return max(0, int((timezone.now() - when).total_seconds()))
+
+
+@register.filter
+def mmss(seconds) -> str:
+    try:
+        s = int(seconds)
+    except (TypeError, ValueError):
+        return ""
+    return f"{s // 60}:{s % 60:02d}"
