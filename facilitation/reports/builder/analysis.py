@@ -1,0 +1,368 @@
+"""From a normalised bundle to the AAR's numbers: card positions, metric deltas,
+grouped decisions, key moments, per-team summaries (pure, no Django)."""
+
+from __future__ import annotations
+
+import statistics
+from collections import Counter, OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from facilitation.reports.builder.specs import ScenarioSpec
+
+DECISION_KINDS = ("decision", "bot")
+CARD_FACT_TYPES = ("card", "card_revealed", "card_drawn", "card_reveal", "draw")
+
+
+def humanize(name: str) -> str:
+    words = name.replace("_", " ").replace("-", " ").split()
+    small = {"of", "and", "the", "vs", "per", "in", "on"}
+    return " ".join(w if (w.isupper() or (i and w in small)) else w.capitalize()
+                    for i, w in enumerate(words))
+
+
+def fmt_num(v: float | int | None) -> str:
+    if v is None:
+        return "-"
+    if isinstance(v, float) and v.is_integer():
+        v = int(v)
+    if isinstance(v, float):
+        return f"{v:.2f}".rstrip("0").rstrip(".")
+    return str(v)
+
+
+def fmt_delta(d: float) -> str:
+    s = fmt_num(abs(d))
+    return f"+{s}" if d > 0 else f"\u2212{s}"
+
+
+@dataclass
+class Step:
+    """One event placed on the card axis, with the metrics after it and its deltas."""
+
+    seq: int
+    kind: str
+    seat: str | None
+    team: str | None
+    actor: str
+    label: str
+    choice_id: str
+    rationale: str
+    decision_ms: int | None
+    created_at: Any
+    facts: list[dict]
+    metrics: dict[str, float]
+    deltas: dict[str, float]
+    card: int = 0
+    x: float = 0.0
+    phase: str | None = None  # e.g. "Propaganda Round 2"
+
+
+@dataclass
+class Row:
+    """One line of the decision log: a run of one seat's choices, or one other event."""
+
+    kind: str
+    first_seq: int
+    last_seq: int
+    seat: str | None
+    seat_title: str
+    team: str | None
+    created_at: Any
+    card: int
+    x: float
+    labels: list[str]
+    choice_ids: list[str]
+    rationales: list[str]
+    facts: list[str]
+    deltas: "OrderedDict[str, float]"
+    decision_ms: int = 0
+    phase: str | None = None
+    actor: str = ""
+
+    @property
+    def text(self) -> str:
+        return " \u2192 ".join(self.labels)
+
+    @property
+    def seqs(self) -> str:
+        return str(self.first_seq) if self.first_seq == self.last_seq else f"{self.first_seq}-{self.last_seq}"
+
+
+@dataclass
+class KeyMoment:
+    number: int
+    row: Row
+    metric: str
+    metric_label: str
+    delta: float
+    before: float
+    after: float
+    score: float
+    summary: str
+
+
+@dataclass
+class Analysis:
+    steps: list[Step]
+    rows: list[Row]
+    phases: list[dict]
+    key_moments: list[KeyMoment]
+    metric_names: list[str]
+    metric_ranges: dict[str, tuple[float, float]]
+    final_metrics: dict[str, float]
+    initial_metrics: dict[str, float]
+    team_summaries: list[dict]
+    decision_times: list[dict]
+    cards: int
+    labels: dict[str, str] = field(default_factory=dict)
+
+
+def choice_of(payload: dict) -> tuple[str, str]:
+    """(choice id, plain-words label) of a decision payload."""
+    cid = ""
+    for k in ("choice", "choice_id", "id"):
+        if isinstance(payload.get(k), str):
+            cid = payload[k]
+            break
+    label = payload.get("label") or payload.get("choice_label") or payload.get("text") or ""
+    if not label and cid:
+        label = humanize(cid.split(":", 1)[-1]) if ":" in cid else humanize(cid)
+    return cid, str(label)
+
+
+def _event_label(e: dict) -> str:
+    kind = e["kind"]
+    cid, label = choice_of(e["payload"])
+    if kind in DECISION_KINDS:
+        return label or cid or "(decision)"
+    if kind == "undo":
+        target = e["payload"].get("to_seq") or e["payload"].get("target_seq")
+        return f"Undo back to event {target}" if target else "Undo"
+    texts = [f.get("text", "") for f in e["facts"] if f.get("text")]
+    if kind == "facilitator":
+        what = e["payload"].get("action") or e["payload"].get("type") or ""
+        reason = e["payload"].get("reason") or e["payload"].get("text") or ""
+        base = humanize(str(what)) if what else "Facilitator"
+        return f"{base}: {reason}" if reason else (texts[0] if texts else base)
+    return texts[0] if texts else (label or humanize(str(e["payload"].get("type", kind))))
+
+
+def _card_counter(events: list[dict], spec: ScenarioSpec) -> list[int]:
+    """Card number in play at each event (1-based; 0 before the first card)."""
+    metric = next((m for m in spec.card_metrics if any(m in e["metrics"] for e in events)), None)
+    out: list[int] = []
+    n = 0
+    for e in events:
+        if metric is not None:
+            if metric in e["metrics"]:
+                n = int(e["metrics"][metric])
+        else:
+            n += sum(1 for f in e["facts"] if f.get("type") in CARD_FACT_TYPES)
+        out.append(n)
+    return out
+
+
+def _is_phase(e: dict, spec: ScenarioSpec) -> bool:
+    types = set(spec.phase_fact_types)
+    if str(e["payload"].get("phase", "")) in types or str(e["payload"].get("type", "")) in types:
+        return True
+    for f in e["facts"]:
+        if f.get("type") in types or f.get("phase") in types:
+            return True
+    return False
+
+
+def metric_value(metrics: dict, names: tuple[str, ...]) -> float | None:
+    vals = [metrics.get(n) for n in names]
+    if any(v is None for v in vals):
+        return None
+    return sum(vals)
+
+
+def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
+            max_key_moments: int = 6, plotted: list[tuple[str, ...]] | None = None) -> Analysis:
+    events = b["events"]
+    labels = dict(labels or {})
+    seat_titles = {s["id"]: s.get("title", s["id"]) for s in b["seats"]}
+    for s in b["scenario"].get("seats", []):
+        seat_titles.setdefault(s["id"], s.get("title", s["id"]))
+
+    # ---- steps: metrics carried forward, deltas, card positions -------------
+    cards = _card_counter(events, spec)
+    per_card = Counter(cards)
+    seen_in_card: Counter = Counter()
+    steps: list[Step] = []
+    current: dict[str, float] = {}
+    initial: dict[str, float] = {}
+    phases: list[dict] = []
+    phase_cards: set[int] = set()
+    for e, card in zip(events, cards, strict=True):
+        before = dict(current)
+        if e["metrics"]:
+            for k, v in e["metrics"].items():
+                if k not in current:
+                    initial[k] = v
+            current = {**current, **e["metrics"]}
+        deltas = {k: current[k] - before[k] for k in current
+                  if k in before and current[k] != before[k]}
+        x = card + seen_in_card[card] / max(per_card[card], 1)
+        seen_in_card[card] += 1
+        cid, _ = choice_of(e["payload"])
+        st = Step(seq=e["seq"], kind=e["kind"], seat=e["seat"], team=e["team"], actor=e["actor"] or "",
+                  label=_event_label(e), choice_id=cid, rationale=e["rationale"],
+                  decision_ms=e["decision_ms"], created_at=e["created_at"], facts=e["facts"],
+                  metrics=dict(current), deltas=deltas, card=card, x=round(x, 4))
+        if _is_phase(e, spec) and card not in phase_cards:
+            phase_cards.add(card)
+            st.phase = f"{spec.phase_label} {len(phases) + 1}"
+            phases.append({"number": len(phases) + 1, "seq": e["seq"], "card": card, "x": st.x,
+                           "label": st.phase})
+        steps.append(st)
+
+    metric_names = sorted(current)
+    for m in metric_names:
+        labels.setdefault(m, humanize(m))
+    ranges: dict[str, tuple[float, float]] = {}
+    for m in metric_names:
+        vals = [s.metrics[m] for s in steps if m in s.metrics]
+        ranges[m] = (min(vals), max(vals))
+
+    # ---- rows: runs of one seat's decisions, and every other event ------------
+    rows: list[Row] = []
+    for st in steps:
+        last = rows[-1] if rows else None
+        if (st.kind in DECISION_KINDS and last is not None and last.kind in DECISION_KINDS
+                and last.seat == st.seat and last.card == st.card and not st.phase):
+            last.last_seq = st.seq
+            last.labels.append(st.label)
+            last.choice_ids.append(st.choice_id)
+            if st.rationale and st.rationale not in last.rationales:
+                last.rationales.append(st.rationale)
+            last.facts.extend(f["text"] for f in st.facts if f.get("text"))
+            for k, d in st.deltas.items():
+                last.deltas[k] = last.deltas.get(k, 0) + d
+                if last.deltas[k] == 0:
+                    del last.deltas[k]
+            last.decision_ms += st.decision_ms or 0
+            continue
+        if st.kind == "system" and not st.facts and not st.deltas and not st.phase:
+            continue
+        rows.append(Row(kind=st.kind, first_seq=st.seq, last_seq=st.seq, seat=st.seat,
+                        seat_title=seat_titles.get(st.seat, st.seat or ""), team=st.team,
+                        created_at=st.created_at, card=st.card, x=st.x, labels=[st.label],
+                        choice_ids=[st.choice_id], rationales=[st.rationale] if st.rationale else [],
+                        facts=[f["text"] for f in st.facts if f.get("text")],
+                        deltas=OrderedDict(st.deltas), decision_ms=st.decision_ms or 0,
+                        phase=st.phase, actor=st.actor))
+
+    # ---- key moments: largest normalised swings, each with its cause --------
+    # Swings are measured against each metric's range over the game; the first
+    # chart's metrics (the victory measure) weigh fully, the others count 60 %.
+    groups = plotted or [(m,) for m in metric_names]
+    weights: dict[str, float] = {}
+    for gi, names in enumerate(groups):
+        for m in names:
+            if m in ranges:
+                weights.setdefault(m, 1.0 if gi == 0 or not plotted else 0.6)
+    scored = []
+    for r in rows:
+        best = None
+        for m, w in weights.items():
+            d = r.deltas.get(m)
+            if not d:
+                continue
+            lo, hi = ranges[m]
+            score = w * abs(d) / max(hi - lo, 1)
+            if best is None or score > best[0]:
+                best = (score, m, d)
+        if best:
+            scored.append((best[0], r, best[1], best[2]))
+    scored.sort(key=lambda t: (-t[0], t[1].first_seq))
+    picked = []
+    per_metric: Counter = Counter()
+    cap = max(2, (max_key_moments + 1) // 2)
+    for t in scored:
+        if len(picked) >= max_key_moments:
+            break
+        if per_metric[t[2]] >= cap:
+            continue
+        per_metric[t[2]] += 1
+        picked.append(t)
+    key_moments: list[KeyMoment] = []
+    step_by_seq = {s.seq: s for s in steps}
+    for i, (score, r, m, d) in enumerate(sorted(picked, key=lambda t: t[1].first_seq), 1):
+        after = step_by_seq[r.last_seq].metrics.get(m, 0)
+        before = after - d
+        if r.team:
+            who = f"{r.seat_title} ({r.team})"
+        elif r.seat_title:
+            who = f"{r.seat_title} (bot)" if r.kind == "bot" else r.seat_title
+        else:
+            who = r.phase or humanize(r.kind)
+        causes = [f.get("cause") for s in steps if r.first_seq <= s.seq <= r.last_seq
+                  for f in s.facts if f.get("cause") and f.get("track") in (m, None)]
+        summary = (f"{labels[m]} {fmt_delta(d)} ({fmt_num(before)} \u2192 {fmt_num(after)}) on card {r.card}: "
+                   f"{who}: {r.text}")
+        if causes:
+            summary += f" (cause: {'; '.join(dict.fromkeys(str(c) for c in causes))})"
+        key_moments.append(KeyMoment(number=i, row=r, metric=m, metric_label=labels[m], delta=d,
+                                     before=before, after=after, score=round(score, 3), summary=summary))
+
+    # ---- per-team summaries and decision times --------------------------------
+    team_summaries = []
+    decision_times = []
+    team_names = [t["name"] for t in b["teams"]] or sorted({s.team for s in steps if s.team})
+    for tname in team_names:
+        tsteps = [s for s in steps if s.team == tname and s.kind in DECISION_KINDS]
+        trows = [r for r in rows if r.team == tname and r.kind in DECISION_KINDS]
+        ops: Counter = Counter()
+        for r in trows:
+            for cid, lab in zip(r.choice_ids, r.labels, strict=True):
+                if cid.startswith(("op:", "sa:", "special:", "event:", "pass", "activity:")) or cid in (
+                        "pass", "event"):
+                    ops[lab] += 1
+        if not ops:  # engines without id prefixes: the first choice of each turn
+            ops = Counter(r.labels[0] for r in trows)
+        seats = next((t["seats"] for t in b["teams"] if t["name"] == tname), [])
+        spent, gained = {}, {}
+        for sid in seats:
+            rm = spec.resources.get(sid)
+            if rm is None:
+                continue
+            neg = sum(-r.deltas.get(rm, 0) for r in trows if r.seat == sid and r.deltas.get(rm, 0) < 0)
+            pos = sum(r.deltas.get(rm, 0) for r in trows if r.seat == sid and r.deltas.get(rm, 0) > 0)
+            spent[labels.get(rm, humanize(rm))] = neg
+            gained[labels.get(rm, humanize(rm))] = pos
+        times = [s.decision_ms for s in tsteps if s.decision_ms is not None and s.kind == "decision"]
+        bot_times = [s.decision_ms for s in tsteps if s.decision_ms is not None and s.kind == "bot"]
+        all_times = times or bot_times
+        dtimes = {
+            "team": tname,
+            "seats": [seat_titles.get(s, s) for s in seats],
+            "decisions": len(tsteps),
+            "human_decisions": sum(1 for s in tsteps if s.kind == "decision"),
+            "bot_decisions": sum(1 for s in tsteps if s.kind == "bot"),
+            "times_ms": all_times,
+            "median_s": round(statistics.median(all_times) / 1000, 1) if all_times else None,
+            "mean_s": round(statistics.fmean(all_times) / 1000, 1) if all_times else None,
+            "max_s": round(max(all_times) / 1000, 1) if all_times else None,
+            "total_s": round(sum(all_times) / 1000, 1) if all_times else None,
+        }
+        decision_times.append(dtimes)
+        team_summaries.append({
+            "team": tname,
+            "seats": dtimes["seats"],
+            "turns": len(trows),
+            "decisions": len(tsteps),
+            "operations": ops.most_common(),
+            "resources_spent": spent,
+            "resources_gained": gained,
+            "decision_time": dtimes,
+            "undos": sum(1 for s in steps if s.team == tname and s.kind == "undo"),
+        })
+
+    return Analysis(steps=steps, rows=rows, phases=phases, key_moments=key_moments,
+                    metric_names=metric_names, metric_ranges=ranges, final_metrics=dict(current),
+                    initial_metrics=initial, team_summaries=team_summaries, decision_times=decision_times,
+                    cards=max(cards) if cards else 0, labels=labels)

@@ -1,0 +1,205 @@
+"""Plotly figure dicts for the AAR timelines (pure data; no Plotly runtime needed).
+
+The same dict drives Plotly.js in the interactive HTML and kaleido's static SVG
+in the PDF.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from facilitation.reports.builder.analysis import Analysis, metric_value
+from facilitation.reports.builder.specs import PALETTE, ChartSpec, ScenarioSpec, Series
+
+FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
+WIDTH, HEIGHT = 760, 300
+
+
+@dataclass
+class Chart:
+    key: str
+    title: str
+    description: str
+    figure: dict
+    series: list[str]  # metric keys plotted
+    svg: str = ""
+
+
+def _base_layout(title: str, ytitle: str, cards: int) -> dict:
+    return {
+        "title": {"text": title, "font": {"size": 15}, "x": 0.01, "xanchor": "left"},
+        "width": WIDTH,
+        "height": HEIGHT,
+        "margin": {"l": 55, "r": 20, "t": 40, "b": 75},
+        "font": {"family": FONT, "size": 11, "color": "#212121"},
+        "paper_bgcolor": "#ffffff",
+        "plot_bgcolor": "#ffffff",
+        "xaxis": {"title": {"text": "Card"}, "range": [0, max(cards, 1) + 1], "gridcolor": "#eeeeee",
+                  "zeroline": False, "showline": True, "linecolor": "#9e9e9e", "dtick": _dtick(cards)},
+        "yaxis": {"title": {"text": ytitle}, "gridcolor": "#eeeeee", "zeroline": False,
+                  "showline": True, "linecolor": "#9e9e9e"},
+        "legend": {"orientation": "h", "x": 0, "y": -0.28, "yanchor": "top"},
+        "shapes": [],
+        "annotations": [],
+        "showlegend": True,
+    }
+
+
+def _dtick(cards: int) -> int:
+    for d in (1, 2, 5, 10, 20, 50):
+        if cards / d <= 25:
+            return d
+    return 100
+
+
+def _series_xy(an: Analysis, names: tuple[str, ...]) -> tuple[list[float], list[float]]:
+    xs, ys = [], []
+    for s in an.steps:
+        v = metric_value(s.metrics, names)
+        if v is None:
+            continue
+        if ys and ys[-1] == v and xs[-1] == s.x:
+            continue
+        xs.append(s.x)
+        ys.append(v)
+    return xs, ys
+
+
+def _markers(layout: dict, an: Analysis, y_top_ref: str = "paper") -> None:
+    for p in an.phases:
+        layout["shapes"].append({"type": "line", "xref": "x", "yref": "paper", "x0": p["x"], "x1": p["x"],
+                                 "y0": 0, "y1": 1, "line": {"color": "#757575", "width": 1, "dash": "dash"}})
+        layout["annotations"].append({"x": p["x"], "y": 1.0, "xref": "x", "yref": "paper",
+                                      "text": f"P{p['number']}", "showarrow": False, "yanchor": "bottom",
+                                      "font": {"size": 9, "color": "#616161"}})
+    for k in an.key_moments:
+        layout["shapes"].append({"type": "line", "xref": "x", "yref": "paper", "x0": k.row.x, "x1": k.row.x,
+                                 "y0": 0, "y1": 1, "line": {"color": "#ef6c00", "width": 1, "dash": "dot"}})
+        layout["annotations"].append({"x": k.row.x, "y": 0.0, "xref": "x", "yref": "paper",
+                                      "text": f"K{k.number}", "showarrow": False, "yanchor": "bottom",
+                                      "font": {"size": 9, "color": "#ef6c00"}})
+
+
+def _expand(spec: ChartSpec, metric_names: list[str]) -> tuple[Series, ...]:
+    series = list(spec.series)
+    if spec.series_prefix:
+        for m in metric_names:
+            if m.startswith(spec.series_prefix):
+                label = m[len(spec.series_prefix):].replace("_", " ").title()
+                series.append(Series(f"{spec.title.split(' per ')[0]}: {label}", (m,)))
+    return tuple(s for s in series if all(n in metric_names for n in s.metrics))
+
+
+def timeline(spec: ChartSpec, an: Analysis) -> Chart | None:
+    series = _expand(spec, an.metric_names)
+    if not series:
+        return None
+    layout = _base_layout(spec.title, spec.yaxis or spec.title, an.cards)
+    data = []
+    plotted = []
+    for i, s in enumerate(series):
+        xs, ys = _series_xy(an, s.metrics)
+        color = s.color or PALETTE[i % len(PALETTE)]
+        line = {"shape": "hv", "color": color, "width": 2}
+        if s.dash:
+            line["dash"] = s.dash
+        data.append({"type": "scatter", "mode": "lines", "name": s.label, "x": xs, "y": ys, "line": line,
+                     "hovertemplate": f"{s.label}: %{{y}}<br>card %{{x:.0f}}<extra></extra>"})
+        plotted.append(s.key)
+        # key moments on this series
+        kx, ky, kt = [], [], []
+        for k in an.key_moments:
+            if k.metric in s.metrics:
+                kx.append(k.row.x)
+                ky.append(metric_value(next(st.metrics for st in an.steps if st.seq == k.row.last_seq),
+                                       s.metrics))
+                kt.append(k.summary)
+        if kx:
+            data.append({"type": "scatter", "mode": "markers+text", "x": kx, "y": ky, "showlegend": False,
+                         "marker": {"color": "#ef6c00", "size": 8, "symbol": "diamond"},
+                         "text": [f"K{k.number}" for k in an.key_moments if k.metric in s.metrics],
+                         "textposition": "top center", "textfont": {"size": 9, "color": "#ef6c00"},
+                         "hovertext": kt, "hoverinfo": "text"})
+    for band in spec.bands:
+        layout["shapes"].append({"type": "rect", "xref": "paper", "yref": "y", "x0": 0, "x1": 1,
+                                 "y0": band.y0, "y1": band.y1, "fillcolor": band.color, "line": {"width": 0},
+                                 "layer": "below"})
+        layout["annotations"].append({"xref": "paper", "yref": "y", "x": 0.995, "y": (band.y0 + band.y1) / 2,
+                                      "text": band.label, "showarrow": False, "xanchor": "right",
+                                      "font": {"size": 9, "color": "#424242"}})
+    for ref in spec.lines:
+        if ref.y is not None:
+            layout["shapes"].append({"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1,
+                                     "y0": ref.y, "y1": ref.y, "line": {"color": ref.color, "width": 1.5,
+                                                                          "dash": "dash"}})
+            layout["annotations"].append({"xref": "paper", "yref": "y", "x": 0.995, "y": ref.y,
+                                          "text": ref.label, "showarrow": False, "xanchor": "right",
+                                          "yanchor": "bottom", "font": {"size": 9, "color": ref.color}})
+        elif ref.metric and ref.metric in an.metric_names:
+            xs, ys = _series_xy(an, (ref.metric,))
+            data.append({"type": "scatter", "mode": "lines", "name": ref.label, "x": xs, "y": ys,
+                         "line": {"shape": "hv", "color": ref.color, "width": 1.5, "dash": "dash"}})
+    if spec.y_range:
+        layout["yaxis"]["range"] = [spec.y_range[0] - 0.5, spec.y_range[1] + 0.5]
+    else:
+        ys_all = [y for d in data for y in d.get("y", []) if y is not None]
+        ys_all += [r.y for r in spec.lines if r.y is not None]
+        if ys_all:
+            lo, hi = min(ys_all), max(ys_all)
+            pad = max((hi - lo) * 0.08, 0.5)
+            layout["yaxis"]["range"] = [min(lo - pad, 0) if lo >= 0 else lo - pad, hi + pad]
+    _markers(layout, an)
+    return Chart(key=spec.key, title=spec.title, description=spec.description, figure={"data": data,
+                 "layout": layout}, series=plotted)
+
+
+def timelines(sspec: ScenarioSpec, an: Analysis) -> list[Chart]:
+    charts = [c for c in (timeline(cs, an) for cs in sspec.charts) if c is not None]
+    if not charts:  # unknown scenario, or no spec metric present: every numeric metric
+        for m in an.metric_names:
+            if m in ("card", "cards_played", "card_number"):
+                continue
+            cs = ChartSpec(key=m, title=an.labels.get(m, m), yaxis=an.labels.get(m, m),
+                           series=(Series(an.labels.get(m, m), (m,)),))
+            c = timeline(cs, an)
+            if c is not None:
+                charts.append(c)
+    return charts
+
+
+def decision_time_chart(an: Analysis) -> Chart | None:
+    data = []
+    for i, t in enumerate(an.decision_times):
+        if not t["times_ms"]:
+            continue
+        data.append({"type": "box", "name": t["team"], "y": [ms / 1000 for ms in t["times_ms"]],
+                     "boxpoints": "outliers", "marker": {"color": PALETTE[i % len(PALETTE)]},
+                     "line": {"color": PALETTE[i % len(PALETTE)]}})
+    if not data:
+        return None
+    layout = _base_layout("Decision time per team", "Seconds per decision", an.cards)
+    layout["xaxis"] = {"title": {"text": "Team"}, "showline": True, "linecolor": "#9e9e9e"}
+    layout["showlegend"] = False
+    layout["margin"]["b"] = 50
+    return Chart(key="decision_time", title="Decision time per team",
+                 description="Time from prompt to decision for every choice, per team.",
+                 figure={"data": data, "layout": layout}, series=[])
+
+
+def comparison_chart(title: str, ytitle: str, runs: list[dict], spec: ChartSpec | None = None) -> dict:
+    """Overlaid timelines of several sessions: runs = [{"name", "x": [...], "y": [...]}]."""
+    layout = _base_layout(title, ytitle, max((max(r["x"]) if r["x"] else 0) for r in runs) if runs else 1)
+    data = [{"type": "scatter", "mode": "lines", "name": r["name"], "x": r["x"], "y": r["y"],
+             "line": {"shape": "hv", "color": PALETTE[i % len(PALETTE)], "width": 2}}
+            for i, r in enumerate(runs)]
+    if spec is not None:
+        for band in spec.bands:
+            layout["shapes"].append({"type": "rect", "xref": "paper", "yref": "y", "x0": 0, "x1": 1,
+                                     "y0": band.y0, "y1": band.y1, "fillcolor": band.color,
+                                     "line": {"width": 0}, "layer": "below"})
+        for ref in spec.lines:
+            if ref.y is not None:
+                layout["shapes"].append({"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1,
+                                         "y0": ref.y, "y1": ref.y,
+                                         "line": {"color": ref.color, "width": 1.5, "dash": "dash"}})
+    return {"data": data, "layout": layout}

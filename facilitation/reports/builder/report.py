@@ -1,0 +1,209 @@
+"""Assemble the AAR model from a bundle: cover, intents, timelines, decision log,
+key moments, map snapshots, per-team summaries, notes and bookmarks, and the
+TC 25-20 discussion prompts (intent, what happened, key issues, sustain, improve).
+
+Pure: no Django, no database. Static chart images are added by the renderer.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from facilitation.reports.builder import charts as charts_mod
+from facilitation.reports.builder import svgmap
+from facilitation.reports.builder.analysis import Analysis, analyse, fmt_delta, fmt_num, humanize
+from facilitation.reports.builder.bundle import normalize
+from facilitation.reports.builder.specs import ScenarioSpec, spec_for
+
+
+@dataclass
+class ReportModel:
+    bundle: dict
+    spec: ScenarioSpec
+    analysis: Analysis
+    cover: dict
+    intents: list[dict]
+    charts: list[charts_mod.Chart]
+    decision_time_chart: charts_mod.Chart | None
+    snapshots: list[dict]
+    prompts: list[dict]
+    notes: list[dict]
+    bookmarks: list[dict]
+    final_metrics: list[tuple[str, str]]
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def all_charts(self) -> list[charts_mod.Chart]:
+        return self.charts + ([self.decision_time_chart] if self.decision_time_chart else [])
+
+
+def _result_lines(result: Any, seat_titles: dict[str, str]) -> tuple[str, list[tuple[str, str]]]:
+    """(headline, [(label, value)]) for a Rules.result() dict of any reasonable shape."""
+    if not result:
+        return "The game was not finished when this report was built.", []
+    if not isinstance(result, dict):
+        return str(result), []
+    lines: list[tuple[str, str]] = []
+    winner = result.get("winner")
+    if isinstance(winner, list | tuple):
+        winner = ", ".join(seat_titles.get(w, str(w)) for w in winner)
+    elif winner is not None:
+        winner = seat_titles.get(winner, str(winner))
+    headline = f"Winner: {winner}" if winner else "No winner"
+    reason = result.get("reason") or result.get("text") or result.get("how")
+    if reason:
+        headline += f" \u2014 {reason}"
+    margins = result.get("margins") or result.get("victory_margins") or {}
+    if isinstance(margins, dict):
+        for k, v in margins.items():
+            lines.append((f"Victory margin: {seat_titles.get(k, humanize(str(k)))}", fmt_num(v)
+                          if isinstance(v, int | float) else str(v)))
+    ranking = result.get("ranking")
+    if isinstance(ranking, list) and ranking:
+        names = []
+        for r in ranking:
+            if isinstance(r, dict):
+                names.append(seat_titles.get(r.get("seat"), str(r.get("seat") or r)))
+            else:
+                names.append(seat_titles.get(r, str(r)))
+        lines.append(("Ranking", ", ".join(f"{i}. {n}" for i, n in enumerate(names, 1))))
+    for k, v in result.items():
+        if k in ("winner", "reason", "text", "how", "margins", "victory_margins", "ranking"):
+            continue
+        if isinstance(v, str | int | float | bool):
+            lines.append((humanize(str(k)), fmt_num(v) if isinstance(v, int | float) else str(v)))
+    return headline, lines
+
+
+def _prompts(b: dict, an: Analysis, cover: dict) -> list[dict]:
+    teams = [t["name"] for t in b["teams"]]
+    intents = {t["name"]: (t["intents"][-1]["text"] if t["intents"] else "") for t in b["teams"]}
+    out = []
+    q = []
+    for t in teams:
+        if intents.get(t):
+            q.append(f"{t}: you stated \u201c{intents[t]}\u201d. What did you set out to achieve, and "
+                     f"what did you expect the other side to do?")
+        else:
+            q.append(f"{t}: no intent was recorded. What was your plan at the start, and how did "
+                     f"your team agree on it?")
+    out.append({"stage": "1. Review the intent", "subtitle": "What was supposed to happen?", "questions": q})
+    q = [f"The game ran {an.cards} card(s) with {len(an.phases)} {b['scenario_phase_label']}(s). "
+         f"{cover['result_headline']}."]
+    for k in an.key_moments[:4]:
+        q.append(f"K{k.number}: {k.summary}. Walk us through the situation when this was decided.")
+    out.append({"stage": "2. What happened", "subtitle": "Establish the facts together, in order.",
+                "questions": q})
+    q = []
+    for k in sorted(an.key_moments, key=lambda k: -k.score)[:3]:
+        who = k.row.team or k.row.seat_title or "The game"
+        q.append(f"Why did {k.metric_label} swing {fmt_delta(k.delta)} at K{k.number} ({who})? "
+                 f"Was it foreseeable, and who could have changed it?")
+    slow = max(an.decision_times, key=lambda t: t["median_s"] or 0, default=None)
+    if slow and slow["median_s"]:
+        q.append(f"{slow['team']} took a median {slow['median_s']} s per decision. What slowed the "
+                 f"team down: information, disagreement, or the rules?")
+    if not q:
+        q.append("Which decisions mattered most, and why?")
+    out.append({"stage": "3. Key issues", "subtitle": "Why did it happen?", "questions": q})
+    q = []
+    for t in an.team_summaries:
+        ops = ", ".join(f"{name} ({n})" for name, n in t["operations"][:3])
+        q.append(f"{t['team']}: what worked that you would repeat? (most used: {ops or 'none recorded'})")
+    out.append({"stage": "4. Sustain", "subtitle": "What should we keep doing?", "questions": q})
+    q = []
+    for t in teams:
+        worst = [k for k in an.key_moments if k.row.team == t]
+        if worst:
+            k = worst[0]
+            q.append(f"{t}: looking at K{k.number} ({k.metric_label} {fmt_delta(k.delta)}), what would you "
+                     f"do differently, and what would you need to know earlier?")
+        else:
+            q.append(f"{t}: what one change to your approach would most improve the outcome?")
+    q.append("How does what happened here map onto a real counter-insurgency campaign?")
+    out.append({"stage": "5. Improve", "subtitle": "What should we do differently?", "questions": q})
+    return out
+
+
+def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
+    b = normalize(raw)
+    spec = spec_for(b["scenario"]["key"])
+    labels: dict[str, str] = {}
+    plotted: list[tuple[str, ...]] = []
+    for cs in spec.charts:
+        for s in cs.series:
+            if len(s.metrics) == 1:
+                labels.setdefault(s.metrics[0], s.label)
+            plotted.append(s.metrics)
+    an = analyse(b, spec, labels=labels, max_key_moments=max_key_moments, plotted=plotted or None)
+    if not any(all(m in an.metric_names for m in names) for names in plotted):
+        # unknown scenario (or renamed metrics): swings of every metric count
+        an = analyse(b, spec, labels=labels, max_key_moments=max_key_moments, plotted=None)
+    b["scenario_phase_label"] = spec.phase_label
+    seat_titles = {s["id"]: s["title"] for s in b["seats"]}
+    for s in b["scenario"].get("seats", []):
+        seat_titles.setdefault(s["id"], s.get("title", s["id"]))
+    headline, result_lines = _result_lines(b["result"], seat_titles)
+    sess = b["session"]
+    events = b["events"]
+    first_t = next((e["created_at"] for e in events if e["created_at"]), None)
+    last_t = next((e["created_at"] for e in reversed(events) if e["created_at"]), None)
+    teams = []
+    for t in b["teams"]:
+        teams.append({"name": t["name"], "seats": [seat_titles.get(s, s) for s in t["seats"]],
+                      "members": t["members"],
+                      "controllers": sorted({s.get("controller", "human") for s in b["seats"]
+                                             if s["id"] in t["seats"]})})
+    cover = {
+        "game": b["scenario"]["title"],
+        "scenario_key": b["scenario"]["key"],
+        "course": b["course"].get("title", ""),
+        "instructors": b["course"].get("instructors", []),
+        "session": sess.get("title") or f"Session {sess.get('id')}",
+        "session_id": sess.get("id"),
+        "seed": sess.get("seed"),
+        "options": sess.get("options") or {},
+        "status": sess.get("status", ""),
+        "scheduled_start": sess.get("scheduled_start"),
+        "started_at": sess.get("started_at") or first_t,
+        "ended_at": sess.get("ended_at") or (last_t if b["result"] else None),
+        "last_event_at": last_t,
+        "teams": teams,
+        "seats": b["seats"],
+        "result_headline": headline,
+        "result_lines": result_lines,
+        "finished": bool(b["result"]),
+        "as_of_seq": b["as_of_seq"],
+        "events": len(events),
+        "cards": an.cards,
+        "decisions": sum(1 for s in an.steps if s.kind in ("decision", "bot")),
+    }
+    intents = []
+    for t in b["teams"]:
+        for i in t["intents"]:
+            intents.append({"team": t["name"], "text": i["text"], "seq": i["seq"], "author": i["author"],
+                            "created_at": i["created_at"]})
+        if not t["intents"]:
+            intents.append({"team": t["name"], "text": "", "seq": None, "author": "", "created_at": None})
+
+    charts = charts_mod.timelines(spec, an)
+    dtc = charts_mod.decision_time_chart(an)
+
+    snapshots = []
+    colors = {s["id"]: s.get("color", "#777777") for s in b["scenario"].get("seats", [])}
+    for p in an.phases:
+        view = b["snapshots"].get(p["seq"])
+        if view is None:
+            continue
+        title = f"{p['label']} \u2014 card {p['card']} (event {p['seq']})"
+        snapshots.append({**p, "title": title, "svg": svgmap.render(b["board"], view, title, colors)})
+    warnings = []
+    if an.phases and len(snapshots) < len(an.phases):
+        warnings.append(f"{len(an.phases) - len(snapshots)} map snapshot(s) could not be drawn "
+                        f"(no state recorded at that point).")
+
+    final = [(an.labels.get(m, humanize(m)), fmt_num(v)) for m, v in sorted(an.final_metrics.items())]
+    return ReportModel(bundle=b, spec=spec, analysis=an, cover=cover, intents=intents, charts=charts,
+                       decision_time_chart=dtc, snapshots=snapshots, prompts=_prompts(b, an, cover),
+                       notes=b["notes"], bookmarks=b["bookmarks"], final_metrics=final, warnings=warnings)

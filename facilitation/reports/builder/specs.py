@@ -1,0 +1,225 @@
+"""Chart specifications per scenario: which metrics an AAR plots, and how.
+
+The specs are data, keyed by scenario key. Metric names are the names each
+engine's ``Rules.metrics()`` returns. A series whose metric is absent from a
+session's log is dropped; a chart left without series is dropped; a scenario
+without specs (or whose specs match nothing) gets one chart per numeric metric.
+
+A series may sum several metrics (``metrics=("a", "b")``), e.g. Andean Abyss
+"Opposition + FARC Bases". Reference lines may be constants (``y``) or follow
+another metric (``metric``), e.g. Tears of Tyranny's tyranny threshold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str
+    metrics: tuple[str, ...]
+    color: str | None = None
+    dash: str | None = None  # plotly dash style for secondary lines
+
+    @property
+    def key(self) -> str:
+        return "+".join(self.metrics)
+
+
+@dataclass(frozen=True)
+class Band:
+    """A horizontal band (e.g. a victory zone)."""
+
+    y0: float
+    y1: float
+    label: str
+    color: str = "rgba(46,125,50,0.15)"
+
+
+@dataclass(frozen=True)
+class RefLine:
+    """A horizontal reference line: constant ``y`` or following ``metric``."""
+
+    label: str
+    y: float | None = None
+    metric: str | None = None
+    color: str = "#b71c1c"
+
+
+@dataclass(frozen=True)
+class ChartSpec:
+    key: str
+    title: str
+    series: tuple[Series, ...]
+    yaxis: str = ""
+    bands: tuple[Band, ...] = ()
+    lines: tuple[RefLine, ...] = ()
+    y_range: tuple[float, float] | None = None
+    description: str = ""
+    # extra series: every metric whose name starts with this prefix (e.g. "presence_")
+    series_prefix: str | None = None
+
+
+@dataclass(frozen=True)
+class ScenarioSpec:
+    """Everything scenario-specific the AAR needs besides the log itself."""
+
+    charts: tuple[ChartSpec, ...] = ()
+    # fact types (or payload kinds) marking a Propaganda Round / adversary phase
+    phase_fact_types: tuple[str, ...] = ("propaganda", "propaganda_round", "adversary_phase")
+    phase_label: str = "Propaganda Round"
+    # seat -> metric with that seat's resources (for "resources spent")
+    resources: dict[str, str] = field(default_factory=dict)
+    # metric that counts cards played, if the engine publishes one
+    card_metrics: tuple[str, ...] = ("card", "cards_played", "card_number", "cards")
+
+
+PERU = ScenarioSpec(
+    charts=(
+        ChartSpec(
+            key="political_will",
+            title="Political Will",
+            yaxis="Political Will",
+            series=(Series("Political Will", ("political_will",), "#1565c0"),),
+            bands=(
+                Band(0, 2, "Shining Path victory band (0-2)", "rgba(198,40,40,0.15)"),
+                Band(18, 20, "Government victory band (18-20)", "rgba(21,101,192,0.15)"),
+            ),
+            y_range=(0, 20),
+            description="Political Will after every decision; the shaded bands are the victory zones.",
+        ),
+        ChartSpec(
+            key="resources",
+            title="Resources",
+            yaxis="Resources",
+            series=(
+                Series("Government Resources", ("government_resources",), "#1565c0"),
+                Series("Shining Path Resources", ("shining_path_resources",), "#c62828"),
+            ),
+        ),
+        ChartSpec(
+            key="hunt",
+            title="Hunt Track",
+            yaxis="Hunt Track",
+            series=(Series("Hunt Track", ("hunt_track",), "#6a1b9a"),),
+        ),
+        ChartSpec(
+            key="control",
+            title="Population under Control",
+            yaxis="Population",
+            series=(
+                Series("Population under Government Control", ("government_control_pop",), "#1565c0"),
+                Series("Population under Shining Path Control", ("shining_path_control_pop",), "#c62828"),
+            ),
+        ),
+    ),
+    phase_fact_types=("propaganda", "propaganda_round"),
+    phase_label="Propaganda Round",
+    resources={"government": "government_resources", "shining_path": "shining_path_resources"},
+)
+
+ANDEAN_ABYSS = ScenarioSpec(
+    charts=(
+        ChartSpec(
+            key="total_support",
+            title="Total Support (Government victory above 60)",
+            yaxis="Total Support",
+            series=(Series("Total Support", ("total_support",), "#1565c0"),),
+            lines=(RefLine("Government victory threshold (60)", y=60, color="#1565c0"),),
+        ),
+        ChartSpec(
+            key="opposition_bases",
+            title="Total Opposition + FARC Bases (FARC victory above 25)",
+            yaxis="Opposition + Bases",
+            series=(Series("Opposition + FARC Bases", ("total_opposition", "farc_bases"), "#c62828"),),
+            lines=(RefLine("FARC victory threshold (25)", y=25, color="#c62828"),),
+        ),
+        ChartSpec(
+            key="auc_vs_farc",
+            title="AUC Bases versus FARC Bases",
+            yaxis="Bases",
+            series=(
+                Series("AUC Bases", ("auc_bases",), "#f9a825"),
+                Series("FARC Bases", ("farc_bases",), "#c62828"),
+            ),
+        ),
+        ChartSpec(
+            key="cartels",
+            title="Cartels Bases and Resources",
+            yaxis="Count",
+            series=(
+                Series("Cartels Bases", ("cartels_bases",), "#2e7d32"),
+                Series("Cartels Resources", ("cartels_resources",), "#66bb6a", "dot"),
+            ),
+        ),
+        ChartSpec(
+            key="aid",
+            title="Aid",
+            yaxis="Aid",
+            series=(Series("Aid", ("aid",), "#00838f"),),
+        ),
+    ),
+    phase_fact_types=("propaganda", "propaganda_round"),
+    phase_label="Propaganda Round",
+    resources={
+        "government": "government_resources",
+        "farc": "farc_resources",
+        "auc": "auc_resources",
+        "cartels": "cartels_resources",
+    },
+)
+
+TEARS_OF_TYRANNY = ScenarioSpec(
+    charts=(
+        ChartSpec(
+            key="influence",
+            title="Influence",
+            yaxis="Influence",
+            series=(
+                Series("Influence tokens earned", ("influence_tokens",), "#1565c0"),
+                Series("Influence level", ("influence_level",), "#2e7d32"),
+                Series("Influence cards played", ("influence_cards_played",), "#6a1b9a", "dot"),
+            ),
+        ),
+        ChartSpec(
+            key="tyranny",
+            title="Tyranny tokens on the board",
+            yaxis="Tyranny tokens",
+            series=(Series("Tyranny tokens on the board", ("tyranny_tokens",), "#b71c1c"),),
+            lines=(
+                RefLine("Freedom/tyranny threshold", metric="tyranny_threshold", color="#ef6c00"),
+                RefLine("Total tyranny tokens", metric="tyranny_total", color="#424242"),
+            ),
+        ),
+        ChartSpec(
+            key="adversary",
+            title="Adversary forces",
+            yaxis="Forces",
+            series=(Series("Adversary forces", ("adversary_forces",), "#424242"),),
+        ),
+        ChartSpec(
+            key="presence",
+            title="Presence per player",
+            yaxis="Presence",
+            series=(),
+            series_prefix="presence_",
+        ),
+    ),
+    phase_fact_types=("adversary_phase", "adversary"),
+    phase_label="Adversary phase",
+)
+
+SCENARIO_SPECS: dict[str, ScenarioSpec] = {
+    "peru": PERU,
+    "andean_abyss": ANDEAN_ABYSS,
+    "tears_of_tyranny": TEARS_OF_TYRANNY,
+}
+
+FALLBACK = ScenarioSpec()
+
+PALETTE = ("#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#ef6c00", "#00838f", "#5d4037", "#ad1457")
+
+
+def spec_for(scenario_key: str) -> ScenarioSpec:
+    return SCENARIO_SPECS.get(scenario_key, FALLBACK)

@@ -1,0 +1,61 @@
+"""After-action review reports.
+
+``AARReport(session, seq, status, progress, stage, error, html, pdf, ...)``: one
+row per (session, seq) - the log position the report was built from. Requesting
+the same position again returns the same row (unique constraint), never a
+duplicate. The row is created first; a Celery task fills it in while the page
+polls its status (queued -> running -> done | failed).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+
+def report_upload_to(instance: AARReport, filename: str) -> str:
+    return f"reports/session-{instance.session_id}/{filename}"
+
+
+class AARReport(models.Model):
+    class Status(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    session = models.ForeignKey("facilitation.ClassSession", on_delete=models.CASCADE,
+                                related_name="aar_reports")
+    seq = models.PositiveIntegerField(help_text="The log position (SessionEvent.seq) the report is built from.")
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0, help_text="0-100 %")
+    stage = models.CharField(max_length=200, blank=True, help_text="What the builder is doing now.")
+    error = models.TextField(blank=True)
+    html = models.FileField(upload_to=report_upload_to, blank=True, max_length=300)
+    pdf = models.FileField(upload_to=report_upload_to, blank=True, max_length=300)
+    summary = models.JSONField(default=dict, blank=True,
+                               help_text="Headline figures: result, final metrics, chart count, pages.")
+    attempts = models.PositiveIntegerField(default=0)
+    task_id = models.CharField(max_length=64, blank=True)
+    build_seconds = models.FloatField(null=True, blank=True)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                     on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+    updated_at = models.DateTimeField(auto_now=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [models.UniqueConstraint(fields=["session", "seq"], name="aarreport_unique_session_seq")]
+        indexes = [models.Index(fields=["session", "status"])]
+
+    def __str__(self) -> str:
+        return f"AAR of session {self.session_id} at event {self.seq} ({self.status})"
+
+    @property
+    def is_finished(self) -> bool:
+        return self.status in (self.Status.DONE, self.Status.FAILED)
+
+    def file_stem(self) -> str:
+        return f"aar-session-{self.session_id}-seq-{self.seq}"

@@ -1,0 +1,160 @@
+"""Turn a :class:`ReportModel` into files: static SVG charts (kaleido on Debian's
+Chromium), interactive HTML (Plotly.js served locally) and PDF (WeasyPrint).
+
+kaleido: one server per worker process (``kaleido_start``/``kaleido_stop``, wired
+to ``worker_process_init``/``worker_process_shutdown`` in :mod:`.tasks`); without
+a running server, all figures of a report are exported in one browser session.
+MathJax is always off (its default loads from a CDN). ``get_chrome`` is never
+called: the browser is ``/usr/bin/chromium`` (or ``BROWSER_PATH``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import logging
+import os
+import threading
+from collections.abc import Callable
+
+from django.template.loader import render_to_string
+
+from facilitation.reports.builder.report import ReportModel
+
+log = logging.getLogger(__name__)
+
+KALEIDO_OPTS = {"n": 1, "mathjax": False, "timeout": 60}
+_lock = threading.Lock()
+
+
+class ChartRenderError(RuntimeError):
+    """kaleido/Chromium failed to export a chart (usually transient: browser crash, timeout)."""
+
+
+def kaleido_running() -> bool:
+    import kaleido
+
+    return kaleido._global_server.is_running()  # noqa: SLF001 - no public accessor
+
+
+def kaleido_start() -> None:
+    """Start this process's kaleido server (one Chromium tab, MathJax off)."""
+    import kaleido
+
+    with _lock:
+        if not kaleido_running():
+            kaleido.start_sync_server(**KALEIDO_OPTS, silence_warnings=True)
+
+
+def kaleido_stop() -> None:
+    import kaleido
+
+    with _lock:
+        if kaleido_running():
+            kaleido.stop_sync_server(silence_warnings=True)
+
+
+def _opts(fig: dict) -> dict:
+    lay = fig.get("layout", {})
+    return {"format": "svg", "width": lay.get("width", 760), "height": lay.get("height", 300)}
+
+
+async def _batch(figs: list[dict]) -> list[bytes]:
+    import kaleido
+
+    out = []
+    async with kaleido.Kaleido(**KALEIDO_OPTS) as k:
+        for f in figs:
+            out.append(await k.calc_fig(f, opts=_opts(f)))
+    return out
+
+
+def figures_to_svg(figs: list[dict], progress: Callable[[int, int], None] | None = None) -> list[str]:
+    """SVG text of every figure, in order."""
+    if not figs:
+        return []
+    try:
+        if kaleido_running():
+            import kaleido
+
+            out = []
+            for i, f in enumerate(figs, 1):
+                out.append(kaleido.calc_fig_sync(f, opts=_opts(f)))
+                if progress:
+                    progress(i, len(figs))
+        else:
+            box: dict = {}
+
+            def run():
+                try:
+                    box["v"] = asyncio.run(_batch(figs))
+                except BaseException as exc:  # noqa: BLE001 - re-raised below in the caller's thread
+                    box["e"] = exc
+
+            t = threading.Thread(target=run, name="kaleido-batch")
+            t.start()
+            t.join()
+            if "e" in box:
+                raise box["e"]
+            out = box["v"]
+            if progress:
+                progress(len(figs), len(figs))
+    except ChartRenderError:
+        raise
+    except Exception as exc:  # kaleido/choreographer raise many types; all mean "export failed"
+        raise ChartRenderError(f"Chart export failed ({type(exc).__name__}: {exc})") from exc
+    return [b.decode("utf-8") if isinstance(b, bytes) else str(b) for b in out]
+
+
+def _svg_data_uri(svg: str) -> str:
+    return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
+    figs = []
+    for i, c in enumerate(model.all_charts, 1):
+        figs.append({
+            "number": i,
+            "key": c.key,
+            "title": c.title,
+            "description": c.description,
+            "figure": c.figure,
+            "dom_id": f"aar-figure-{i}",
+            "svg": c.svg,
+            "svg_uri": _svg_data_uri(c.svg) if c.svg else "",
+        })
+    snaps = [{**s, "svg_uri": _svg_data_uri(s["svg"])} for s in model.snapshots]
+    an = model.analysis
+    return {
+        "mode": mode,
+        "m": model,
+        "cover": model.cover,
+        "intents": model.intents,
+        "timelines": figs[: len(model.charts)],
+        "decision_time_fig": figs[len(model.charts)] if model.decision_time_chart else None,
+        "decision_times": an.decision_times,
+        "rows": an.rows,
+        "labels": an.labels,
+        "key_moments": an.key_moments,
+        "phases": an.phases,
+        "snapshots": snaps,
+        "team_summaries": an.team_summaries,
+        "notes": model.notes,
+        "bookmarks": model.bookmarks,
+        "prompts": model.prompts,
+        "final_metrics": model.final_metrics,
+        "warnings": model.warnings,
+        "generated_at": generated_at,
+        "n_figures": len(figs),
+    }
+
+
+def render_html(model: ReportModel, *, mode: str = "html", generated_at=None) -> str:
+    return render_to_string("reports/report.html", context(model, mode=mode, generated_at=generated_at))
+
+
+def render_pdf(model: ReportModel, *, generated_at=None) -> bytes:
+    from weasyprint import HTML
+
+    html = render_html(model, mode="pdf", generated_at=generated_at)
+    return HTML(string=html, base_url=os.getcwd()).write_pdf()
