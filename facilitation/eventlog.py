@@ -1,0 +1,243 @@
+"""The append-only event log: hashing, appending, loading states, replaying.
+
+The log is the source of truth; ``ClassSession.state`` and ``StateSnapshot``
+rows are caches of it.
+
+State model. ``S(0)`` is ``rules.setup(seed, options)``. Each event ``e``
+starts from the state of its ``parent_seq`` and applies its transition:
+
+* ``decision``/``bot``: ``rules.apply(seat, payload["choice"])``;
+* ``facilitator`` with ``payload["action"] == "adjust"``:
+  ``rules.adjust(state, track, value)`` (an adjudicated override);
+* everything else (system markers, notes, pause/resume, ``undo``, and the
+  facilitator's ``undo_last`` override) leaves the state as it was.
+
+Undo events point ``parent_seq`` back to the event whose state they restore,
+so ``S(undo) == S(back_to)`` and the undone events stay in the log for the
+record. The current state is ``S(head_seq)``; loading any ``S(k)`` follows the
+parent links back to the nearest snapshot (or the seed) and re-applies the
+events on that path only.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from engine import IllegalChoice, Rules
+from facilitation.models import ClassSession, SessionEvent, StateSnapshot
+
+GENESIS_HASH = "0" * 64
+STATE_CHANGING_KINDS = ("decision", "bot")
+
+
+def canonical(obj: Any) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def jsonable(obj: Any) -> Any:
+    """The value as it will come back from a JSON column (tuples -> lists, int keys -> str)."""
+    return json.loads(canonical(obj))
+
+
+def _ts(value: dt.datetime) -> str:
+    return value.astimezone(dt.timezone.utc).isoformat(timespec="microseconds")
+
+
+def event_hash(*, session_id: int, seq: int, parent_seq: int, kind: str, seat: str, actor_id: int | None,
+               payload: Any, facts: Any, metrics: Any, rationale: str, decision_ms: int | None,
+               created_at: dt.datetime, prev_hash: str) -> str:
+    """sha256 over the canonical JSON of every field of the row and the previous row's hash."""
+    body = canonical({
+        "session": session_id, "seq": seq, "parent_seq": parent_seq, "kind": kind, "seat": seat,
+        "actor": actor_id, "payload": payload, "facts": facts, "metrics": metrics,
+        "rationale": rationale, "decision_ms": decision_ms, "created_at": _ts(created_at),
+        "prev": prev_hash,
+    })
+    return hashlib.sha256(body.encode("utf-8")).hexdigest()
+
+
+def row_hash(ev: SessionEvent) -> str:
+    return event_hash(session_id=ev.session_id, seq=ev.seq, parent_seq=ev.parent_seq, kind=ev.kind,
+                      seat=ev.seat, actor_id=ev.actor_id, payload=ev.payload, facts=ev.facts,
+                      metrics=ev.metrics, rationale=ev.rationale, decision_ms=ev.decision_ms,
+                      created_at=ev.created_at, prev_hash=ev.prev_hash)
+
+
+def rules_for(session: ClassSession) -> Rules:
+    return engine.load(session.scenario_key)
+
+
+def transition(rules: Rules, state: Any, kind: str, seat: str, payload: dict) -> list[dict]:
+    """Apply one event's transition to ``state`` in place; returns the engine's facts."""
+    if kind in STATE_CHANGING_KINDS:
+        return rules.apply_inplace(state, seat, payload["choice"])
+    if kind == "facilitator" and payload.get("action") == "adjust":
+        return adjust_state(rules, state, payload["track"], payload["value"])
+    return []
+
+
+def adjust_state(rules: Rules, state: Any, track: str, value: Any) -> list[dict]:
+    fn = getattr(rules, "adjust", None)
+    if fn is None:
+        raise IllegalChoice(f"The {rules.title or rules.key} rules do not support adjusting tracks.",
+                            code="adjust_unsupported")
+    return list(fn(state, track, value) or [])
+
+
+def append(session: ClassSession, *, kind: str, seat: str = "", actor=None, payload: dict | None = None,
+           facts: list | None = None, metrics: dict | None = None, rationale: str = "",
+           decision_ms: int | None = None, parent_seq: int | None = None,
+           state_after: Any = None, rules: Rules | None = None) -> SessionEvent:
+    """Append one event to the locked ``session`` and update its cached head.
+
+    The caller holds ``select_for_update`` on the session row inside a transaction.
+    ``state_after`` is the state after this event (it becomes the cache, and a
+    snapshot every ``snapshot_every`` events).
+    """
+    assert transaction.get_connection().in_atomic_block, "append() needs a transaction"
+    seq = session.head_seq + 1
+    prev = session.head_hash or GENESIS_HASH
+    parent = session.head_seq if parent_seq is None else parent_seq
+    payload = jsonable(payload or {})
+    facts = jsonable(facts or [])
+    metrics = jsonable(metrics or {})
+    now = timezone.now()
+    h = event_hash(session_id=session.pk, seq=seq, parent_seq=parent, kind=kind, seat=seat,
+                   actor_id=getattr(actor, "pk", None), payload=payload, facts=facts, metrics=metrics,
+                   rationale=rationale, decision_ms=decision_ms, created_at=now, prev_hash=prev)
+    ev = SessionEvent.objects.create(
+        session=session, seq=seq, parent_seq=parent, kind=kind, seat=seat, actor=actor,
+        payload=payload, facts=facts, metrics=metrics, rationale=rationale, decision_ms=decision_ms,
+        created_at=now, prev_hash=prev, hash=h)
+    session.head_seq = seq
+    session.head_hash = h
+    if state_after is not None:
+        rules = rules or rules_for(session)
+        data = jsonable(rules.serialize(state_after))
+        session.state = data
+        every = session.snapshot_every or 0
+        if every and seq % every == 0:
+            StateSnapshot.objects.create(session=session, seq=seq, state=data)
+    return ev
+
+
+def initial_state(rules: Rules, session: ClassSession) -> Any:
+    return rules.setup(seed=session.seed, options=dict(session.options or {}))
+
+
+def load_state(session: ClassSession, seq: int, rules: Rules | None = None) -> Any:
+    """``S(seq)``: from the nearest snapshot on the parent path, re-applying events on that path."""
+    rules = rules or rules_for(session)
+    if seq == session.head_seq and session.state is not None:
+        return rules.deserialize(json.loads(canonical(session.state)))
+    parents = dict(SessionEvent.objects.filter(session=session, seq__lte=seq)
+                   .values_list("seq", "parent_seq"))
+    snaps = set(StateSnapshot.objects.filter(session=session, seq__lte=seq).values_list("seq", flat=True))
+    path: list[int] = []
+    cur = seq
+    while cur > 0 and cur not in snaps:
+        path.append(cur)
+        cur = parents[cur]
+    if cur > 0:
+        snap = StateSnapshot.objects.get(session=session, seq=cur)
+        state = rules.deserialize(json.loads(canonical(snap.state)))
+    else:
+        state = initial_state(rules, session)
+    path.reverse()
+    events = {e.seq: e for e in SessionEvent.objects.filter(session=session, seq__in=path)}
+    for s in path:
+        e = events[s]
+        transition(rules, state, e.kind, e.seat, e.payload)
+    return state
+
+
+@dataclass
+class VerifyReport:
+    session_id: int
+    events: int = 0
+    replayed: int = 0
+    errors: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+def verify(session: ClassSession) -> VerifyReport:
+    """Replay the whole log from the seed and check everything the log promises.
+
+    * seq is 1..N without gaps and every row's hash matches its content and chains
+      to the previous row's hash;
+    * every decision/bot/adjust re-applies legally and produces exactly the
+      stored facts and metrics;
+    * every snapshot and the cached state on the session row equal the replayed
+      states; the cached head seq/hash equal the last row's.
+    """
+    rules = rules_for(session)
+    rep = VerifyReport(session_id=session.pk)
+    events = list(SessionEvent.objects.filter(session=session).order_by("seq"))
+    rep.events = len(events)
+    prev = GENESIS_HASH
+    for i, ev in enumerate(events, start=1):
+        if ev.seq != i:
+            rep.errors.append(f"seq gap: expected {i}, found {ev.seq}")
+            break
+        if ev.prev_hash != prev:
+            rep.errors.append(f"event {ev.seq}: prev_hash does not match event {ev.seq - 1}")
+        if row_hash(ev) != ev.hash:
+            rep.errors.append(f"event {ev.seq}: content does not match its hash (row altered)")
+        prev = ev.hash
+    if events and (session.head_seq != events[-1].seq or session.head_hash != events[-1].hash):
+        rep.errors.append("session head seq/hash do not match the last event")
+    if not events and session.head_seq:
+        rep.errors.append("session head seq set but the log is empty")
+
+    # Replay from the seed. Keep the states that undo events return to.
+    needed = {ev.parent_seq for ev in events if ev.parent_seq != ev.seq - 1}
+    snapshots = {s.seq: s.state for s in StateSnapshot.objects.filter(session=session)}
+    kept: dict[int, Any] = {}
+    try:
+        state = initial_state(rules, session)
+    except Exception as exc:  # noqa: BLE001 - report any failure to set up
+        rep.errors.append(f"setup failed: {exc}")
+        return rep
+    if 0 in needed:
+        kept[0] = rules.copy(state)
+    last = 0
+    for ev in events:
+        if ev.parent_seq != last:
+            if ev.parent_seq not in kept:
+                rep.errors.append(f"event {ev.seq}: parent {ev.parent_seq} is not a known state")
+                break
+            state = rules.copy(kept[ev.parent_seq])
+        try:
+            facts = transition(rules, state, ev.kind, ev.seat, ev.payload)
+        except (IllegalChoice, KeyError, TypeError) as exc:
+            rep.errors.append(f"event {ev.seq}: replay rejected it: {exc}")
+            break
+        if ev.kind in STATE_CHANGING_KINDS or (ev.kind == "facilitator" and ev.payload.get("action") == "adjust"):
+            if jsonable(facts) != ev.facts:
+                rep.errors.append(f"event {ev.seq}: stored facts differ from the replayed facts")
+            if jsonable(rules.metrics(state)) != ev.metrics:
+                rep.errors.append(f"event {ev.seq}: stored metrics differ from the replayed metrics")
+        if ev.seq in snapshots and jsonable(rules.serialize(state)) != snapshots[ev.seq]:
+            rep.errors.append(f"snapshot at {ev.seq} differs from the replayed state")
+        if ev.seq in needed:
+            kept[ev.seq] = rules.copy(state)
+        last = ev.seq
+        rep.replayed += 1
+    if not rep.errors or rep.replayed == len(events):
+        if session.state is not None and jsonable(rules.serialize(state)) != session.state:
+            rep.errors.append("cached session state differs from the replayed state")
+        over = rules.prompt(state) is None
+        if events and over and session.result is not None and jsonable(rules.result(state)) != session.result:
+            rep.errors.append("cached result differs from the replayed result")
+    return rep

@@ -1,0 +1,211 @@
+"""Reads (HackSoft style): who may see what, and the data pages and the API show.
+
+Role rules, per course:
+
+* instructor of the course (``Course.instructors``) or staff: everything, all seats;
+* student on a team: the sessions of that team, the seats of that team only;
+* reviewer granted the course (``Course.reviewers``): read-only, finished sessions only,
+  every seat;
+* anyone else: nothing (404 for things they may not know exist is not used: we
+  answer 403 with a clear message for authenticated users).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db.models import Q, QuerySet
+from django.utils import timezone
+
+import engine
+from facilitation import eventlog
+from facilitation.errors import NotAllowed, NotFound
+from facilitation.models import (
+    ROLE_INSTRUCTOR,
+    ClassSession,
+    Course,
+    Seat,
+    SessionEvent,
+    Team,
+)
+
+# ---- roles ------------------------------------------------------------------------
+
+
+def user_has_group(user, name: str) -> bool:
+    return bool(user and user.is_authenticated and user.groups.filter(name=name).exists())
+
+
+def user_can_create_courses(user) -> bool:
+    return bool(user and user.is_authenticated and (user.is_staff or user_has_group(user, ROLE_INSTRUCTOR)))
+
+
+def course_is_instructor(user, course: Course) -> bool:
+    if not (user and user.is_authenticated):
+        return False
+    return user.is_staff or course.instructors.filter(pk=user.pk).exists()
+
+
+def course_is_reviewer(user, course: Course) -> bool:
+    return bool(user and user.is_authenticated and course.reviewers.filter(pk=user.pk).exists())
+
+
+def session_teams_of_user(user, session: ClassSession) -> QuerySet[Team]:
+    if not (user and user.is_authenticated):
+        return Team.objects.none()
+    return Team.objects.filter(session=session, members=user)
+
+
+def session_seats_of_user(user, session: ClassSession) -> list[str]:
+    if not (user and user.is_authenticated):
+        return []
+    return list(Seat.objects.filter(session=session, team__members=user).values_list("seat_key", flat=True))
+
+
+def session_roles(user, session: ClassSession) -> set[str]:
+    roles: set[str] = set()
+    if not (user and user.is_authenticated):
+        return roles
+    if course_is_instructor(user, session.course):
+        roles.add("instructor")
+    if session_teams_of_user(user, session).exists():
+        roles.add("student")
+    if session.status == ClassSession.Status.FINISHED and course_is_reviewer(user, session.course):
+        roles.add("reviewer")
+    return roles
+
+
+# ---- lists ------------------------------------------------------------------------------
+
+
+def course_list_for_user(user) -> QuerySet[Course]:
+    if user.is_staff:
+        return Course.objects.all()
+    return Course.objects.filter(
+        Q(instructors=user) | Q(students=user) | Q(reviewers=user)).distinct()
+
+
+def course_get_for_user(user, course_id: int) -> Course:
+    course = Course.objects.filter(pk=course_id).first()
+    if course is None:
+        raise NotFound(f"There is no course {course_id}.")
+    if not course_list_for_user(user).filter(pk=course.pk).exists():
+        raise NotAllowed("You are not an instructor, student or reviewer of this course.")
+    return course
+
+
+def session_list_for_user(user) -> QuerySet[ClassSession]:
+    qs = ClassSession.objects.select_related("course")
+    if user.is_staff:
+        return qs
+    return qs.filter(
+        Q(course__instructors=user)
+        | Q(teams__members=user)
+        | (Q(course__reviewers=user) & Q(status=ClassSession.Status.FINISHED))
+    ).distinct()
+
+
+def session_get_for_user(user, session_id: int) -> ClassSession:
+    session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
+    if session is None:
+        raise NotFound(f"There is no session {session_id}.")
+    if not session_roles(user, session):
+        if course_is_reviewer(user, session.course):
+            raise NotAllowed("Reviewers may only open finished sessions.")
+        raise NotAllowed("You are not part of this session.")
+    return session
+
+
+def session_require_instructor(user, session: ClassSession) -> None:
+    if not course_is_instructor(user, session.course):
+        raise NotAllowed("Only an instructor of this course may do that.")
+
+
+def seat_require_readable(user, session: ClassSession, seat_key: str) -> Seat:
+    seat = Seat.objects.filter(session=session, seat_key=seat_key).select_related("team").first()
+    if seat is None:
+        raise NotFound(f"Session {session.pk} has no seat {seat_key!r}.")
+    roles = session_roles(user, session)
+    if "instructor" in roles or "reviewer" in roles:
+        return seat
+    if seat.team_id and seat.team.members.filter(pk=user.pk).exists():
+        return seat
+    raise NotAllowed(f"The {seat_key} seat is not played by your team.")
+
+
+# ---- game data --------------------------------------------------------------------------
+
+
+def session_state(session: ClassSession):
+    rules = eventlog.rules_for(session)
+    if session.state is None:
+        return rules, None
+    return rules, eventlog.load_state(session, session.head_seq, rules)
+
+
+def decision_deadline(session: ClassSession) -> dt.datetime | None:
+    if not session.decision_timer_seconds or session.status != ClassSession.Status.LIVE:
+        return None
+    last = SessionEvent.objects.filter(session=session, seq=session.head_seq).values_list(
+        "created_at", flat=True).first()
+    if last is None:
+        return None
+    return last + dt.timedelta(seconds=session.decision_timer_seconds)
+
+
+def seat_prompt(session: ClassSession, seat_key: str) -> dict[str, Any]:
+    """What the seat sees now: the prompt (its own choices only), its view, the metrics."""
+    rules, state = session_state(session)
+    out: dict[str, Any] = {
+        "session": session.pk, "seat": seat_key, "status": session.status, "seq": session.head_seq,
+        "prompt": None, "your_turn": False, "view": None, "metrics": None, "result": session.result,
+        "deadline": None, "require_rationale": session.require_rationale,
+        "server_time": timezone.now().isoformat(),
+    }
+    if state is None:
+        return out
+    p = rules.prompt(state)
+    out["view"] = rules.view(state, seat_key)
+    out["metrics"] = rules.metrics(state)
+    if p is not None:
+        out["prompt"] = p.to_dict(seat_key)
+        out["your_turn"] = seat_key in p.seats and session.status == ClassSession.Status.LIVE
+        deadline = decision_deadline(session)
+        out["deadline"] = deadline.isoformat() if deadline else None
+    return out
+
+
+def _redact_payload(ev: SessionEvent, seat_key: str | None) -> dict:
+    payload = dict(ev.payload or {})
+    if seat_key is None or ev.seat == seat_key:
+        return payload
+    if payload.get("secret"):
+        # Another seat's secret decision: only that it happened.
+        return {"secret": True, "prompt_kind": payload.get("prompt_kind", "")}
+    # The prompt a seat read may be private to it (seat_text); keep the public parts.
+    return {k: v for k, v in payload.items() if k not in ("prompt",)}
+
+
+def event_to_dict(ev: SessionEvent, seat_key: str | None) -> dict:
+    """One event as a seat may see it (``seat_key=None``: the full record)."""
+    facts = ev.facts if seat_key is None else engine.facts_for_seat(ev.facts or [], seat_key)
+    d = {
+        "seq": ev.seq, "parent_seq": ev.parent_seq, "kind": ev.kind, "seat": ev.seat,
+        "actor": ev.actor.get_username() if ev.actor_id else None,
+        "payload": _redact_payload(ev, seat_key), "facts": facts, "metrics": ev.metrics,
+        "rationale": ev.rationale if (seat_key is None or ev.seat == seat_key) else "",
+        "decision_ms": ev.decision_ms, "created_at": ev.created_at.isoformat(),
+    }
+    if seat_key is None:
+        d["hash"] = ev.hash
+        d["prev_hash"] = ev.prev_hash
+    return d
+
+
+def session_events(session: ClassSession, *, seat_key: str | None, after: int = 0,
+                   limit: int = 500) -> list[dict]:
+    qs = (SessionEvent.objects.filter(session=session, seq__gt=after).select_related("actor")
+          .order_by("seq")[:limit])
+    return [event_to_dict(ev, seat_key) for ev in qs]

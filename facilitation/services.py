@@ -1,0 +1,719 @@
+"""Use cases (HackSoft style): keyword-only, typed, atomic; they check who may act.
+
+Every write to a running game takes ``select_for_update`` on the session row,
+so any number of web processes serialise on it (PostgreSQL row lock; on the
+embedded SQLite the IMMEDIATE transaction mode does the same for the whole
+database). Errors are :mod:`facilitation.errors` exceptions, answered by the
+API as ``{"error": code, "detail": message}`` with nothing stored.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+import engine
+from engine import IllegalChoice
+from engine.bots.base import make_bot
+from facilitation import eventlog
+from facilitation.errors import Conflict, NotAllowed, NotFound, ValidationFailed
+from facilitation.models import (
+    ROLE_GROUPS,
+    ROLE_INSTRUCTOR,
+    ROLE_REVIEWER,
+    ROLE_STUDENT,
+    ClassSession,
+    Course,
+    JoinCode,
+    Seat,
+    SessionEvent,
+    SubmissionKey,
+    Team,
+    TeamIntent,
+)
+from facilitation.selectors import course_is_instructor, user_can_create_courses
+
+User = get_user_model()
+Status = ClassSession.Status
+
+MAX_DECISION_MS = 7 * 24 * 3600 * 1000
+
+
+# ---- people -------------------------------------------------------------------------
+
+
+def user_add_role(*, user, role: str) -> None:
+    if role not in ROLE_GROUPS:
+        raise ValidationFailed(f"Unknown role {role!r} (known: {', '.join(ROLE_GROUPS)}).")
+    group, _ = Group.objects.get_or_create(name=role)
+    user.groups.add(group)
+
+
+def _require_course_instructor(user, course: Course) -> None:
+    if not course_is_instructor(user, course):
+        raise NotAllowed("Only an instructor of this course may do that.")
+
+
+@transaction.atomic
+def course_create(*, user, title: str, description: str = "") -> Course:
+    if not user_can_create_courses(user):
+        raise NotAllowed("Only instructors may create courses.")
+    title = (title or "").strip()
+    if not title:
+        raise ValidationFailed("A course needs a title.", code="title_required")
+    course = Course.objects.create(title=title, description=description or "", created_by=user)
+    course.instructors.add(user)
+    return course
+
+
+@transaction.atomic
+def course_instructor_add(*, course: Course, user, instructor) -> None:
+    _require_course_instructor(user, course)
+    user_add_role(user=instructor, role=ROLE_INSTRUCTOR)
+    course.instructors.add(instructor)
+
+
+@transaction.atomic
+def course_reviewer_grant(*, course: Course, user, reviewer) -> None:
+    _require_course_instructor(user, course)
+    user_add_role(user=reviewer, role=ROLE_REVIEWER)
+    course.reviewers.add(reviewer)
+
+
+@transaction.atomic
+def course_reviewer_revoke(*, course: Course, user, reviewer) -> None:
+    _require_course_instructor(user, course)
+    course.reviewers.remove(reviewer)
+
+
+@transaction.atomic
+def join_code_create(*, course: Course, user, team: Team | None = None, days: int | None = None,
+                     max_uses: int = 0) -> JoinCode:
+    """A new unguessable join code for the course (and optionally one team), valid ``days`` days."""
+    _require_course_instructor(user, course)
+    if team is not None and team.session.course_id != course.pk:
+        raise ValidationFailed("That team belongs to another course.")
+    days = settings.COINLAB_JOIN_CODE_DAYS if days is None else days
+    if not 0 < days <= 365:
+        raise ValidationFailed("A join code is valid for 1 to 365 days.")
+    if max_uses < 0:
+        raise ValidationFailed("max_uses must be 0 (unlimited) or more.")
+    return JoinCode.objects.create(course=course, team=team, created_by=user, max_uses=max_uses,
+                                   expires_at=timezone.now() + dt.timedelta(days=days))
+
+
+@transaction.atomic
+def join_code_revoke(*, join_code: JoinCode, user) -> None:
+    _require_course_instructor(user, join_code.course)
+    join_code.revoked = True
+    join_code.save(update_fields=["revoked"])
+
+
+@transaction.atomic
+def course_join(*, user, code: str) -> JoinCode:
+    """A student joins the course (and the code's team, leaving any other team of that session)."""
+    if not user or not user.is_authenticated:
+        raise NotAllowed("Log in to join a course.")
+    code = (code or "").strip()
+    jc = JoinCode.objects.select_for_update().select_related("course", "team").filter(code=code).first()
+    if jc is None:
+        raise NotFound("That join code does not exist. Check it with your instructor.", code="bad_code")
+    if jc.revoked:
+        raise Conflict("That join code has been withdrawn.", code="code_revoked")
+    if jc.expires_at <= timezone.now():
+        raise Conflict("That join code has expired. Ask your instructor for a new one.", code="code_expired")
+    if jc.max_uses and jc.uses >= jc.max_uses:
+        raise Conflict("That join code has been used up.", code="code_used_up")
+    user_add_role(user=user, role=ROLE_STUDENT)
+    jc.course.students.add(user)
+    if jc.team_id:
+        for other in Team.objects.filter(session=jc.team.session, members=user).exclude(pk=jc.team_id):
+            other.members.remove(user)
+        jc.team.members.add(user)
+    jc.uses += 1
+    jc.save(update_fields=["uses"])
+    return jc
+
+
+# ---- sessions, teams, seats ------------------------------------------------------------
+
+
+def _load_rules(scenario_key: str):
+    try:
+        return engine.load(scenario_key)
+    except engine.UnknownScenario:
+        known = ", ".join(s["key"] for s in engine.scenarios())
+        raise ValidationFailed(f"Unknown scenario {scenario_key!r} (known: {known}).",
+                               code="unknown_scenario") from None
+
+
+def _check_bot_kind(rules, kind: str) -> None:
+    known = ["random", *rules.bot_kinds()]
+    if kind not in known:
+        raise ValidationFailed(f"Unknown bot kind {kind!r} for {rules.key} (known: {', '.join(known)}).",
+                               code="unknown_bot")
+
+
+def default_bot_kind(rules) -> str:
+    kinds = rules.bot_kinds()
+    for k in ("heuristic", "nonplayer"):
+        if k in kinds:
+            return k
+    return "random"
+
+
+@transaction.atomic
+def session_create(*, course: Course, user, title: str, scenario_key: str, options: dict | None = None,
+                   seed: int | None = None, scheduled_start: dt.datetime | None = None,
+                   scheduled_end: dt.datetime | None = None, location: str = "",
+                   decision_timer_seconds: int | None = None, require_rationale: bool = False,
+                   snapshot_every: int | None = None, teams: list[str] | None = None,
+                   seats: dict[str, str] | None = None) -> ClassSession:
+    """Schedule a session. ``teams``: team names to create; ``seats``: seat id -> team name or
+    ``"bot:KIND"``. Seats left out are filled by a bot when the session starts."""
+    _require_course_instructor(user, course)
+    rules = _load_rules(scenario_key)
+    title = (title or "").strip() or f"{rules.title} session"
+    options = dict(options or {})
+    if seed is None:
+        seed = int.from_bytes(hashlib.sha256(f"{course.pk}:{title}:{timezone.now()}".encode()).digest()[:4],
+                              "big")
+    try:
+        rules.setup(seed=seed, options=options)
+    except (ValueError, TypeError, KeyError) as exc:
+        raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
+    if scheduled_start and scheduled_end and scheduled_end <= scheduled_start:
+        raise ValidationFailed("The session must end after it starts.", code="bad_schedule")
+    if decision_timer_seconds is not None and decision_timer_seconds <= 0:
+        raise ValidationFailed("The decision timer must be a positive number of seconds.")
+    session = ClassSession.objects.create(
+        course=course, title=title, scenario_key=rules.key, options=options, seed=seed,
+        scheduled_start=scheduled_start, scheduled_end=scheduled_end, location=location or "",
+        decision_timer_seconds=decision_timer_seconds, require_rationale=require_rationale,
+        snapshot_every=snapshot_every or settings.COINLAB_SNAPSHOT_EVERY, created_by=user)
+    by_name = {}
+    for name in teams or []:
+        by_name[name] = team_create(session=session, user=user, name=name)
+    for seat_id in rules.seat_ids():
+        Seat.objects.create(session=session, seat_key=seat_id)
+    for seat_id, who in (seats or {}).items():
+        seat = Seat.objects.filter(session=session, seat_key=seat_id).first()
+        if seat is None:
+            raise ValidationFailed(f"{rules.title} has no seat {seat_id!r} (seats: {', '.join(rules.seat_ids())}).",
+                                   code="unknown_seat")
+        if who.startswith("bot:"):
+            seat_assign(seat=seat, user=user, bot_kind=who[4:])
+        else:
+            if who not in by_name:
+                raise ValidationFailed(f"Seat {seat_id} names an unknown team {who!r}.")
+            seat_assign(seat=seat, user=user, team=by_name[who])
+    return session
+
+
+@transaction.atomic
+def session_update(*, session: ClassSession, user, **fields: Any) -> ClassSession:
+    """Change schedule/timer/rationale settings (scenario, options and seed only before the start)."""
+    _require_course_instructor(user, session.course)
+    session = ClassSession.objects.select_for_update().get(pk=session.pk)
+    allowed_always = {"title", "scheduled_start", "scheduled_end", "location", "decision_timer_seconds",
+                      "require_rationale"}
+    allowed_before = {"options", "seed"}
+    for k, v in fields.items():
+        if k in allowed_always or (k in allowed_before and session.status == Status.SCHEDULED):
+            setattr(session, k, v)
+        else:
+            raise ValidationFailed(f"{k} cannot be changed now.", code="not_editable")
+    if session.scheduled_start and session.scheduled_end and session.scheduled_end <= session.scheduled_start:
+        raise ValidationFailed("The session must end after it starts.", code="bad_schedule")
+    session.save()
+    return session
+
+
+@transaction.atomic
+def team_create(*, session: ClassSession, user, name: str, color: str = "") -> Team:
+    _require_course_instructor(user, session.course)
+    name = (name or "").strip()
+    if not name:
+        raise ValidationFailed("A team needs a name.")
+    if Team.objects.filter(session=session, name=name).exists():
+        raise Conflict(f"There is already a team called {name!r} in this session.", code="duplicate_team")
+    return Team.objects.create(session=session, name=name, color=color or "")
+
+
+@transaction.atomic
+def team_member_add(*, team: Team, user, member) -> None:
+    _require_course_instructor(user, team.session.course)
+    user_add_role(user=member, role=ROLE_STUDENT)
+    team.session.course.students.add(member)
+    for other in Team.objects.filter(session=team.session, members=member).exclude(pk=team.pk):
+        other.members.remove(member)
+    team.members.add(member)
+
+
+@transaction.atomic
+def team_member_remove(*, team: Team, user, member) -> None:
+    _require_course_instructor(user, team.session.course)
+    team.members.remove(member)
+
+
+@transaction.atomic
+def team_member_replace(*, team: Team, user, old_member, new_member) -> None:
+    """Swap a student for another (absent student, re-formed teams); the log keeps who decided what."""
+    _require_course_instructor(user, team.session.course)
+    if not team.members.filter(pk=old_member.pk).exists():
+        raise ValidationFailed(f"{old_member.get_username()} is not on team {team.name}.")
+    team.members.remove(old_member)
+    team_member_add(team=team, user=user, member=new_member)
+
+
+@transaction.atomic
+def seat_assign(*, seat: Seat, user, team: Team | None = None, bot_kind: str = "") -> Seat:
+    """Give a seat to a team or a bot (exactly one). Allowed until the session is finished."""
+    session = seat.session
+    _require_course_instructor(user, session.course)
+    if session.status == Status.FINISHED:
+        raise Conflict("The session is finished.", code="session_finished")
+    if bool(team) == bool(bot_kind):
+        raise ValidationFailed("Give the seat either a team or a bot kind.")
+    if team is not None and team.session_id != session.pk:
+        raise ValidationFailed("That team belongs to another session.")
+    if bot_kind:
+        _check_bot_kind(eventlog.rules_for(session), bot_kind)
+    seat.team = team
+    seat.bot_kind = bot_kind
+    seat.save(update_fields=["team", "bot_kind"])
+    if bot_kind and session.status == Status.LIVE:
+        locked = _lock(session.pk)
+        _run_bots(locked)
+        locked.save()
+    return seat
+
+
+# ---- running the game ------------------------------------------------------------------
+
+
+def _lock(session_id: int) -> ClassSession:
+    s = ClassSession.objects.select_for_update().filter(pk=session_id).first()
+    if s is None:
+        raise NotFound(f"There is no session {session_id}.")
+    return s
+
+
+def _state(session: ClassSession, rules):
+    return eventlog.load_state(session, session.head_seq, rules)
+
+
+def _metrics(rules, state) -> dict:
+    return rules.metrics(state)
+
+
+def _finish_if_over(session: ClassSession, rules, state) -> bool:
+    if rules.prompt(state) is not None:
+        return False
+    result = rules.result(state)
+    session.result = eventlog.jsonable(result)
+    session.status = Status.FINISHED
+    session.finished_at = timezone.now()
+    eventlog.append(session, kind="system", payload={"action": "game_over", "result": result},
+                    facts=[engine.fact("game_over", "The game is over.")],
+                    metrics=_metrics(rules, state), state_after=state, rules=rules)
+    return True
+
+
+def _run_bots(session: ClassSession, rules=None, state=None) -> list[int]:
+    """Play every bot seat that must act now, until a human seat must act or the game ends.
+
+    Each bot decision is logged as a ``bot`` event with the bot's reason. The bot's
+    own randomness is seeded from the session seed and the seq, so it is reproducible.
+    """
+    if session.status != Status.LIVE:
+        return []
+    rules = rules or eventlog.rules_for(session)
+    state = state if state is not None else _state(session, rules)
+    bots = {s.seat_key: s.bot_kind for s in Seat.objects.filter(session=session) if s.bot_kind}
+    appended = []
+    for _ in range(settings.COINLAB_MAX_BOT_STEPS):
+        p = rules.prompt(state)
+        if p is None:
+            _finish_if_over(session, rules, state)
+            break
+        seat = next((s for s in p.seats if s in bots), None)
+        if seat is None:
+            break
+        bot = make_bot(rules, bots[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        decision = bot.choose(state, p)
+        choice = p.find(seat, decision.choice_id)
+        facts = rules.apply_inplace(state, seat, choice.id)
+        ev = eventlog.append(session, kind="bot", seat=seat, payload={
+            **_decision_payload(p, seat, choice), "bot": bots[seat], "reason": decision.reason,
+        }, facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
+        appended.append(ev.seq)
+    else:
+        raise Conflict("The bots did not reach a human decision.", code="bots_stuck")
+    return appended
+
+
+def _decision_payload(p, seat: str, choice) -> dict:
+    return {
+        "choice": choice.id, "label": choice.label, "choice_payload": choice.payload,
+        "prompt": p.text_for(seat), "rule": p.rule, "prompt_kind": p.kind, "turn": p.turn,
+        "secret": bool(p.context.get("secret") or choice.payload.get("secret")),
+    }
+
+
+@transaction.atomic
+def session_start(*, session: ClassSession, user) -> ClassSession:
+    """Set up the game from the seed, fill vacant seats with bots, and let bots play until a team must act."""
+    _require_course_instructor(user, session.course)
+    session = _lock(session.pk)
+    if session.status != Status.SCHEDULED:
+        raise Conflict(f"The session is already {session.status}.", code="already_started")
+    rules = eventlog.rules_for(session)
+    for seat in Seat.objects.filter(session=session, team__isnull=True, bot_kind=""):
+        seat.bot_kind = default_bot_kind(rules)
+        seat.save(update_fields=["bot_kind"])
+    state = eventlog.initial_state(rules, session)
+    session.status = Status.LIVE
+    session.started_at = timezone.now()
+    seats = {s.seat_key: (s.team.name if s.team_id else f"bot:{s.bot_kind}")
+             for s in Seat.objects.filter(session=session).select_related("team")}
+    eventlog.append(session, kind="system", actor=user,
+                    payload={"action": "start", "scenario": session.scenario_key, "seats": seats},
+                    facts=[engine.fact("session", f"{rules.title}: the session starts.")],
+                    metrics=_metrics(rules, state), state_after=state, rules=rules)
+    _run_bots(session, rules, state)
+    session.save()
+    return session
+
+
+def _user_seats(user, session: ClassSession) -> set[str]:
+    return set(Seat.objects.filter(session=session, team__members=user).values_list("seat_key", flat=True))
+
+
+def _check_seat_owner(user, session: ClassSession, seat_key: str) -> Seat:
+    seat = Seat.objects.filter(session=session, seat_key=seat_key).select_related("team").first()
+    if seat is None:
+        raise NotFound(f"This session has no seat {seat_key!r}.", code="unknown_seat")
+    if seat.bot_kind:
+        raise NotAllowed(f"The {seat_key} seat is played by a bot.", code="not_your_seat")
+    if not seat.team_id or not seat.team.members.filter(pk=user.pk).exists():
+        raise NotAllowed(f"Your team does not play the {seat_key} seat.", code="not_your_seat")
+    return seat
+
+
+def _require_live(session: ClassSession) -> None:
+    if session.status == Status.PAUSED:
+        raise Conflict("The session is paused by the facilitator.", code="session_paused")
+    if session.status == Status.SCHEDULED:
+        raise Conflict("The session has not started yet.", code="session_not_started")
+    if session.status == Status.FINISHED:
+        raise Conflict("The session is finished.", code="session_finished")
+
+
+def _check_seq(session: ClassSession, seq: Any) -> None:
+    if isinstance(seq, bool) or not isinstance(seq, int):
+        raise ValidationFailed("seq must be the integer seq of the prompt you answered.", code="malformed")
+    if seq != session.head_seq:
+        raise Conflict(f"The game has moved on (your prompt was made at seq {seq}, the log is now at "
+                       f"{session.head_seq}). Reload the prompt.", code="stale_seq", current_seq=session.head_seq)
+
+
+def _decision_ms(session: ClassSession, decision_ms: Any) -> int:
+    """The client's measure (ms from the prompt shown to the choice), bounded by the server's clock."""
+    last = SessionEvent.objects.filter(session=session, seq=session.head_seq).values_list(
+        "created_at", flat=True).first()
+    server_ms = int((timezone.now() - last).total_seconds() * 1000) if last else 0
+    if decision_ms is None:
+        return max(server_ms, 0)
+    if isinstance(decision_ms, bool) or not isinstance(decision_ms, int) or not 0 <= decision_ms <= MAX_DECISION_MS:
+        raise ValidationFailed("decision_ms must be a whole number of milliseconds (0 or more).", code="malformed")
+    return min(decision_ms, max(server_ms, 0) + 2000) if last else decision_ms
+
+
+def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: int,
+                  idempotency_key: str = "", rationale: str = "", decision_ms: int | None = None) -> dict:
+    """A team's decision. Returns ``{"seq", "events", "status", "replayed"}``.
+
+    Checks, in order, under the session row lock: the idempotency key (a repeat
+    returns the first answer and applies nothing), the session is live, the
+    user's team plays ``seat``, ``seq`` is the head the prompt was made at (else
+    409 ``stale_seq``), the rationale if required, the choice is legal. Then the
+    decision is logged and the bot seats that come next play.
+    """
+    if not isinstance(choice, str) or not choice:
+        raise ValidationFailed("choice must be a choice id (a non-empty string).", code="malformed")
+    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128:
+        raise ValidationFailed("idempotency_key must be a string of at most 128 characters.", code="malformed")
+    rationale = (rationale or "").strip()
+    request_sig = {"seat": seat, "choice": choice, "seq": seq}
+    try:
+        with transaction.atomic():
+            session = _lock(session.pk)
+            if idempotency_key:
+                prior = SubmissionKey.objects.filter(session=session, key=idempotency_key).first()
+                if prior is not None:
+                    if prior.user_id != user.pk or prior.request != request_sig:
+                        raise Conflict("This idempotency key was already used for a different request.",
+                                       code="idempotency_key_reused")
+                    return {**prior.response, "replayed": True}
+            _require_live(session)
+            _check_seat_owner(user, session, seat)
+            _check_seq(session, seq)
+            if session.require_rationale and not rationale:
+                raise ValidationFailed("This session asks for a rationale with every decision.",
+                                       code="rationale_required")
+            ms = _decision_ms(session, decision_ms)
+            rules = eventlog.rules_for(session)
+            state = _state(session, rules)
+            p = rules.prompt(state)
+            try:
+                if p is None:
+                    raise IllegalChoice("The game is over: no more choices can be made.", code="game_over")
+                c = p.find(seat, choice)
+                facts = rules.apply_inplace(state, seat, c.id)
+            except IllegalChoice as exc:
+                raise ValidationFailed(exc.message, code=exc.code) from None
+            ev = eventlog.append(session, kind="decision", seat=seat, actor=user,
+                                 payload=_decision_payload(p, seat, c), facts=facts,
+                                 metrics=_metrics(rules, state), rationale=rationale, decision_ms=ms,
+                                 state_after=state, rules=rules)
+            appended = [ev.seq, *_run_bots(session, rules, state)]
+            session.save()
+            response = {"seq": session.head_seq, "events": appended, "status": str(session.status)}
+            if idempotency_key:
+                SubmissionKey.objects.create(session=session, key=idempotency_key, user=user,
+                                             request=request_sig, response=response)
+            return {**response, "replayed": False}
+    except IntegrityError:
+        # Only reachable if two transactions raced past the row lock (not on PostgreSQL/SQLite).
+        raise Conflict("A concurrent submission won; reload the prompt.", code="stale_seq") from None
+
+
+def _undo_target(session: ClassSession, rules, seat: str) -> SessionEvent:
+    """The seat's last decision on the current path, if undoing it stays within its own turn."""
+    parents = dict(SessionEvent.objects.filter(session=session).values_list("seq", "parent_seq"))
+    path = []
+    cur = session.head_seq
+    while cur > 0:
+        path.append(cur)
+        cur = parents[cur]
+    # path: head back to the first event. Walk back over no-op events to the last decision.
+    events = {e.seq: e for e in SessionEvent.objects.filter(session=session, seq__in=path[:200])}
+    for s in path[:200]:
+        e = events[s]
+        if any(f.get("barrier") for f in e.facts or []):
+            break
+        if e.kind == "decision" and e.seat == seat:
+            return e
+        if e.kind in ("decision", "bot") or (e.kind == "facilitator" and e.payload.get("action") == "adjust"):
+            break
+        if e.kind == "system" and e.payload.get("action") in ("start", "game_over"):
+            break
+    raise Conflict("There is nothing of yours to undo in this turn (undo never goes back past another "
+                   "seat's move or revealed cards and dice).", code="nothing_to_undo")
+
+
+@transaction.atomic
+def choice_undo(*, session: ClassSession, user, seat: str, seq: int) -> dict:
+    """Take back the seat's last decision, within its own turn, never past revealed randomness."""
+    session = _lock(session.pk)
+    _require_live(session)
+    _check_seat_owner(user, session, seat)
+    _check_seq(session, seq)
+    rules = eventlog.rules_for(session)
+    state = _state(session, rules)
+    p = rules.prompt(state)
+    if p is None or seat not in p.seats:
+        raise Conflict("You can only undo during your own turn.", code="not_your_turn")
+    target = _undo_target(session, rules, seat)
+    if (target.payload.get("turn") or "") != (p.turn or ""):
+        raise Conflict("That decision belongs to an earlier turn and can no longer be undone.",
+                       code="turn_over")
+    back_state = eventlog.load_state(session, target.parent_seq, rules)
+    ev = eventlog.append(session, kind="undo", seat=seat, actor=user, parent_seq=target.parent_seq,
+                         payload={"undone_seq": target.seq, "back_to": target.parent_seq,
+                                  "choice": target.payload.get("choice"), "label": target.payload.get("label")},
+                         facts=[engine.fact("undo", f"{seat} takes back: {target.payload.get('label', '')}")],
+                         metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
+    session.save()
+    return {"seq": session.head_seq, "events": [ev.seq], "status": session.status, "undone": target.seq}
+
+
+def _facilitator_event(session: ClassSession, user, action: str, **payload) -> SessionEvent:
+    rules = eventlog.rules_for(session)
+    state = _state(session, rules) if session.state is not None else None
+    metrics = _metrics(rules, state) if state is not None else {}
+    text = payload.pop("fact_text", "")
+    return eventlog.append(session, kind="facilitator", actor=user, payload={"action": action, **payload},
+                           facts=[engine.fact("facilitator", text)] if text else [], metrics=metrics,
+                           state_after=state, rules=rules)
+
+
+@transaction.atomic
+def session_pause(*, session: ClassSession, user, reason: str = "") -> ClassSession:
+    _require_course_instructor(user, session.course)
+    session = _lock(session.pk)
+    if session.status != Status.LIVE:
+        raise Conflict(f"Only a live session can be paused (it is {session.status}).", code="not_live")
+    session.status = Status.PAUSED
+    _facilitator_event(session, user, "pause", reason=reason, fact_text="The facilitator pauses the game.")
+    session.save()
+    return session
+
+
+@transaction.atomic
+def session_resume(*, session: ClassSession, user) -> ClassSession:
+    _require_course_instructor(user, session.course)
+    session = _lock(session.pk)
+    if session.status != Status.PAUSED:
+        raise Conflict(f"Only a paused session can be resumed (it is {session.status}).", code="not_paused")
+    session.status = Status.LIVE
+    _facilitator_event(session, user, "resume", fact_text="The facilitator resumes the game.")
+    _run_bots(session)
+    session.save()
+    return session
+
+
+@transaction.atomic
+def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSession:
+    """End the session now (the game may be unfinished: ``result`` then stays as the engine says)."""
+    _require_course_instructor(user, session.course)
+    session = _lock(session.pk)
+    if session.status == Status.FINISHED:
+        raise Conflict("The session is already finished.", code="session_finished")
+    if session.status == Status.SCHEDULED:
+        raise Conflict("The session has not started.", code="session_not_started")
+    rules = eventlog.rules_for(session)
+    state = _state(session, rules)
+    session.status = Status.FINISHED
+    session.finished_at = timezone.now()
+    session.result = eventlog.jsonable(rules.result(state))
+    _facilitator_event(session, user, "end", reason=reason, fact_text="The facilitator ends the session.")
+    session.save()
+    return session
+
+
+@transaction.atomic
+def facilitator_note(*, session: ClassSession, user, text: str) -> SessionEvent:
+    _require_course_instructor(user, session.course)
+    text = (text or "").strip()
+    if not text:
+        raise ValidationFailed("A note needs some text.", code="text_required")
+    session = _lock(session.pk)
+    if session.status == Status.SCHEDULED:
+        raise Conflict("Notes are logged once the session has started.", code="session_not_started")
+    ev = _facilitator_event(session, user, "note", text=text)
+    session.save()
+    return ev
+
+
+@transaction.atomic
+def facilitator_override(*, session: ClassSession, user, action: str, reason: str,
+                         track: str | None = None, value: Any = None) -> SessionEvent:
+    """An adjudicated change to the game, logged with its reason.
+
+    ``undo_last``: take back the last decision or bot move, whoever made it (even
+    past revealed randomness: it is the facilitator's call and it is logged).
+    ``adjust``: set a track to a value through ``Rules.adjust`` (replayed from the log).
+    """
+    _require_course_instructor(user, session.course)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("An override needs a reason (it goes into the log and the AAR).",
+                               code="reason_required")
+    session = _lock(session.pk)
+    if session.status not in (Status.LIVE, Status.PAUSED):
+        raise Conflict(f"Overrides apply to a running session (it is {session.status}).", code="not_running")
+    rules = eventlog.rules_for(session)
+    if action == "undo_last":
+        parents = dict(SessionEvent.objects.filter(session=session).values_list("seq", "parent_seq"))
+        kinds = dict(SessionEvent.objects.filter(session=session).values_list("seq", "kind"))
+        cur = session.head_seq
+        while cur > 0 and kinds[cur] not in ("decision", "bot"):
+            cur = parents[cur]
+        if cur == 0:
+            raise Conflict("There is no decision to undo.", code="nothing_to_undo")
+        target = SessionEvent.objects.get(session=session, seq=cur)
+        back_state = eventlog.load_state(session, target.parent_seq, rules)
+        ev = eventlog.append(session, kind="facilitator", actor=user, parent_seq=target.parent_seq,
+                             payload={"action": "undo_last", "reason": reason, "undone_seq": target.seq,
+                                      "back_to": target.parent_seq, "label": target.payload.get("label", "")},
+                             facts=[engine.fact("override", f"The facilitator takes back {target.seat}'s "
+                                                f"'{target.payload.get('label', '')}': {reason}")],
+                             metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
+    elif action == "adjust":
+        if not isinstance(track, str) or not track:
+            raise ValidationFailed("An adjustment names a track.", code="malformed")
+        state = _state(session, rules)
+        try:
+            facts = eventlog.adjust_state(rules, state, track, value)
+        except IllegalChoice as exc:
+            raise ValidationFailed(exc.message, code=exc.code) from None
+        facts = [*facts, engine.fact("override", f"Facilitator adjustment ({track} -> {value}): {reason}")]
+        ev = eventlog.append(session, kind="facilitator", actor=user,
+                             payload={"action": "adjust", "reason": reason, "track": track, "value": value},
+                             facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
+    else:
+        raise ValidationFailed(f"Unknown override {action!r} (known: undo_last, adjust).", code="unknown_action")
+    if session.status == Status.LIVE:
+        _run_bots(session, rules)
+    session.save()
+    return ev
+
+
+@transaction.atomic
+def team_intent_set(*, session: ClassSession, team: Team, user, statement: str) -> TeamIntent:
+    if team.session_id != session.pk:
+        raise ValidationFailed("That team is not in this session.")
+    if not (team.members.filter(pk=user.pk).exists() or course_is_instructor(user, session.course)):
+        raise NotAllowed("Only the team's members may state its intent.")
+    statement = (statement or "").strip()
+    if not statement:
+        raise ValidationFailed("The statement of intent is empty.", code="text_required")
+    if session.status == Status.FINISHED:
+        raise Conflict("The session is finished.", code="session_finished")
+    return TeamIntent.objects.create(session=session, team=team, author=user, statement=statement,
+                                     seq=session.head_seq)
+
+
+# ---- whole games (demo, tests) ------------------------------------------------------------
+
+
+@transaction.atomic
+def session_autoplay(*, session: ClassSession, user, max_events: int | None = None) -> ClassSession:
+    """Instructor helper: let every seat's bot (team seats use the default bot) play on.
+
+    Used by the demo to produce a finished bot-played session; each move is a
+    ``bot`` event exactly like a live bot seat's.
+    """
+    _require_course_instructor(user, session.course)
+    session = _lock(session.pk)
+    _require_live(session)
+    rules = eventlog.rules_for(session)
+    state = _state(session, rules)
+    seats = {s.seat_key: (s.bot_kind or default_bot_kind(rules)) for s in Seat.objects.filter(session=session)}
+    n = 0
+    limit = max_events or settings.COINLAB_MAX_BOT_STEPS
+    while n < limit:
+        p = rules.prompt(state)
+        if p is None:
+            _finish_if_over(session, rules, state)
+            break
+        seat = p.seats[0]
+        bot = make_bot(rules, seats[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        decision = bot.choose(state, p)
+        c = p.find(seat, decision.choice_id)
+        facts = rules.apply_inplace(state, seat, c.id)
+        eventlog.append(session, kind="bot", seat=seat, payload={
+            **_decision_payload(p, seat, c), "bot": seats[seat], "reason": decision.reason,
+        }, facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
+        n += 1
+    session.save()
+    return session
