@@ -241,6 +241,17 @@ class Rules(ABC):
         self.validate(state, seat, choice_id)
         return self.apply_unchecked(state, seat, choice_id)
 
+    def adjust(self, state: State, track: str, value: Any) -> list[Fact]:
+        """A facilitator's adjudicated override: set ``track`` to ``value`` in place.
+
+        Returns the facts of the change (``track``/``value``/``cause`` keys). The
+        platform logs the override as a facilitator event and replays it through
+        this method, so it must be deterministic. Scenarios that support it
+        override this; the default refuses.
+        """
+        raise IllegalChoice(f"{self.title or self.key} does not support adjusting tracks "
+                            f"(asked: {track} -> {value!r}).", code="adjust_unsupported")
+
     def options(self) -> list[OptionInfo]:
         return []
 
