@@ -9,8 +9,24 @@ polls its status (queued -> running -> done | failed).
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from django.conf import settings
+from django.core.files.storage import FileSystemStorage
 from django.db import models
+
+
+def report_storage() -> FileSystemStorage:
+    """Local storage outside MEDIA_ROOT: report files are only served through the
+    permission-checked download views, never by the public /media/ route.
+
+    ``COINLAB_REPORT_ROOT`` (environment or setting) moves it; several machines
+    must share it (e.g. an NFS mount), like MEDIA_ROOT.
+    """
+    root = (os.environ.get("COINLAB_REPORT_ROOT") or getattr(settings, "COINLAB_REPORT_ROOT", None)
+            or Path(settings.MEDIA_ROOT).parent / "private-reports")
+    return FileSystemStorage(location=str(root), base_url=None)
 
 
 def report_upload_to(instance: AARReport, filename: str) -> str:
@@ -31,8 +47,8 @@ class AARReport(models.Model):
     progress = models.PositiveSmallIntegerField(default=0, help_text="0-100 %")
     stage = models.CharField(max_length=200, blank=True, help_text="What the builder is doing now.")
     error = models.TextField(blank=True)
-    html = models.FileField(upload_to=report_upload_to, blank=True, max_length=300)
-    pdf = models.FileField(upload_to=report_upload_to, blank=True, max_length=300)
+    html = models.FileField(upload_to=report_upload_to, storage=report_storage, blank=True, max_length=300)
+    pdf = models.FileField(upload_to=report_upload_to, storage=report_storage, blank=True, max_length=300)
     summary = models.JSONField(default=dict, blank=True,
                                help_text="Headline figures: result, final metrics, chart count, pages.")
     attempts = models.PositiveIntegerField(default=0)

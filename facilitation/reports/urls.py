@@ -1,4 +1,18 @@
-from django.urls import path  # noqa: F401
+"""/reports/: after-action reviews, comparisons and event exports."""
+
+from django.urls import path
+
+from facilitation.reports import views
 
 app_name = "reports"
-urlpatterns = []
+
+urlpatterns = [
+    path("", views.index, name="index"),
+    path("sessions/<int:session_id>/", views.session_reports, name="session"),
+    path("sessions/<int:session_id>/events.<str:fmt>", views.export_events, name="export"),
+    path("compare/<slug:scenario_key>/", views.compare, name="compare"),
+    path("<int:report_id>/", views.detail, name="detail"),
+    path("<int:report_id>/status.json", views.status, name="status"),
+    path("<int:report_id>/report.html", views.html, name="html"),
+    path("<int:report_id>/report.pdf", views.pdf, name="pdf"),
+]

@@ -1,0 +1,305 @@
+"""Reads for after-action reviews: who may see reports, the data bundle a report
+is built from, cross-session comparison and event exports.
+
+Permissions: a course's instructors (and staff) may request, list and download
+the reports of every session of the course; the course's reviewers may list and
+download reports of finished sessions (``facilitation.selectors.session_roles``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from typing import Any
+
+from django.apps import apps
+from django.db.models import Q, QuerySet
+
+import engine
+from facilitation import eventlog
+from facilitation.models import ClassSession, Course, Seat, SessionEvent, Team, TeamIntent
+from facilitation.reports.builder.analysis import _card_counter, metric_value
+from facilitation.reports.builder.bundle import normalize
+from facilitation.reports.builder.specs import spec_for
+from facilitation.reports.models import AARReport
+from facilitation.selectors import course_is_instructor, session_roles
+
+
+# ---- permissions -------------------------------------------------------------------
+def report_can_request(user, session: ClassSession) -> bool:
+    """Instructors of the course (and staff) build reports, live or finished."""
+    return course_is_instructor(user, session.course)
+
+
+def session_can_read_reports(user, session: ClassSession) -> bool:
+    roles = session_roles(user, session)
+    return "instructor" in roles or "reviewer" in roles
+
+
+def report_can_view(user, report: AARReport) -> bool:
+    return session_can_read_reports(user, report.session)
+
+
+def sessions_readable(user) -> QuerySet[ClassSession]:
+    """Sessions whose reports and exports ``user`` may read."""
+    if not (user and user.is_authenticated):
+        return ClassSession.objects.none()
+    qs = ClassSession.objects.select_related("course")
+    if user.is_staff:
+        return qs
+    return qs.filter(Q(course__instructors=user)
+                     | Q(course__reviewers=user, status=ClassSession.Status.FINISHED)).distinct()
+
+
+def reports_visible_to(user, session: ClassSession | None = None) -> QuerySet[AARReport]:
+    qs = AARReport.objects.select_related("session", "session__course").filter(
+        session__in=sessions_readable(user))
+    if session is not None:
+        qs = qs.filter(session=session)
+    return qs.order_by("-created_at", "-id")
+
+
+def report_latest_done(session: ClassSession) -> AARReport | None:
+    return (AARReport.objects.filter(session=session, status=AARReport.Status.DONE)
+            .order_by("-seq").first())
+
+
+def report_status(report: AARReport) -> dict:
+    """The JSON the progress page polls."""
+    return {
+        "id": report.pk,
+        "session": report.session_id,
+        "seq": report.seq,
+        "status": report.status,
+        "progress": report.progress,
+        "stage": report.stage,
+        "error": report.error,
+        "attempts": report.attempts,
+        "done": report.status == AARReport.Status.DONE,
+        "failed": report.status == AARReport.Status.FAILED,
+        "html": bool(report.html),
+        "pdf": bool(report.pdf),
+        "summary": report.summary,
+        "updated_at": report.updated_at.isoformat() if report.updated_at else None,
+    }
+
+
+# ---- the data bundle ------------------------------------------------------------------
+def _user_name(u) -> str:
+    if u is None:
+        return ""
+    full = (u.get_full_name() or "").strip()
+    return full or u.get_username()
+
+
+def _optional_model(label: str):
+    try:
+        return apps.get_model(label)
+    except LookupError:
+        return None
+
+
+def session_rules(session: ClassSession):
+    try:
+        return engine.load(session.scenario_key)
+    except engine.UnknownScenario:
+        return None
+
+
+def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = True) -> dict:
+    """Everything an AAR of ``session`` as of event ``seq`` needs, as plain data."""
+    rules = session_rules(session)
+    course: Course = session.course
+    scen_seats = []
+    if rules is not None:
+        scen_seats = [{"id": s.id, "title": s.title, "color": s.color} for s in rules.seats]
+    scenario = {"key": session.scenario_key, "title": (rules.title if rules else session.scenario_key),
+                "seats": scen_seats}
+
+    teams = list(Team.objects.filter(session=session).prefetch_related("members", "seats"))
+    intents = list(TeamIntent.objects.filter(session=session, seq__lte=seq).select_related("author", "team"))
+    team_rows = []
+    for t in teams:
+        team_rows.append({
+            "id": t.pk, "name": t.name,
+            "seats": [s.seat_key for s in t.seats.all()],
+            "members": [_user_name(u) for u in t.members.all()],
+            "intents": [{"text": i.statement, "seq": i.seq, "author": _user_name(i.author),
+                         "created_at": i.created_at} for i in intents if i.team_id == t.pk],
+        })
+    seats = []
+    for s in Seat.objects.filter(session=session).select_related("team"):
+        seats.append({"id": s.seat_key, "team": s.team.name if s.team_id else None,
+                      "controller": f"bot ({s.bot_kind})" if s.bot_kind else "human"})
+    seat_team = {s["id"]: s["team"] for s in seats}
+
+    events = []
+    notes = []
+    qs = (SessionEvent.objects.filter(session=session, seq__lte=seq).select_related("actor")
+          .order_by("seq"))
+    for e in qs.iterator(chunk_size=2000):
+        events.append({
+            "seq": e.seq, "kind": e.kind, "seat": e.seat or None, "team": seat_team.get(e.seat),
+            "actor": _user_name(e.actor), "payload": e.payload, "facts": e.facts, "metrics": e.metrics,
+            "rationale": e.rationale, "decision_ms": e.decision_ms, "created_at": e.created_at,
+        })
+        if e.kind == "facilitator" and e.payload.get("action") in ("note", "inject", "adjust", "pause",
+                                                                      "resume", "undo_last"):
+            text = e.payload.get("text") or e.payload.get("reason") or ""
+            action = e.payload.get("action")
+            if action != "note":
+                text = f"[{action}] {text}".strip()
+            if text:
+                notes.append({"seq": e.seq, "text": text, "author": _user_name(e.actor),
+                              "created_at": e.created_at})
+    bookmarks = []
+    Annotation = _optional_model("web.Annotation")
+    if Annotation is not None:
+        for a in Annotation.objects.filter(session=session, seq__lte=seq).select_related("author"):
+            notes.append({"seq": a.seq, "text": a.text, "author": _user_name(a.author),
+                          "created_at": a.created_at})
+    Bookmark = _optional_model("web.Bookmark")
+    if Bookmark is not None:
+        for bm in Bookmark.objects.filter(session=session, seq__lte=seq).select_related("author"):
+            bookmarks.append({"seq": bm.seq, "label": bm.text, "author": _user_name(bm.author),
+                              "created_at": bm.created_at})
+
+    result = session.result if (seq >= session.head_seq and session.result) else None
+    bundle = {
+        "scenario": scenario,
+        "course": {"id": course.pk, "title": course.title,
+                   "instructors": [_user_name(u) for u in course.instructors.all()]},
+        "session": {"id": session.pk, "title": session.title, "seed": session.seed,
+                    "options": session.options, "status": session.status,
+                    "scheduled_start": session.scheduled_start, "scheduled_end": session.scheduled_end,
+                    "started_at": session.started_at,
+                    "ended_at": session.finished_at if result else None},
+        "teams": team_rows, "seats": seats, "events": events, "notes": notes, "bookmarks": bookmarks,
+        "result": result, "board": (rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
+    }
+    if with_snapshots and rules is not None:
+        bundle["snapshots"] = phase_views(session, rules, bundle)
+    return bundle
+
+
+def phase_views(session: ClassSession, rules, bundle: dict) -> dict[int, dict]:
+    """Full views at each Propaganda Round / adversary phase, rebuilt from the log.
+
+    Events carry facts and metrics, not positions; for map snapshots only, the
+    state at those points is loaded through ``eventlog.load_state`` (nearest
+    snapshot, then replay along the parent path).
+    """
+    from facilitation.reports.builder.analysis import _is_phase
+
+    spec = spec_for(session.scenario_key)
+    b = normalize(bundle)
+    cards = _card_counter(b["events"], spec)
+    out: dict[int, dict] = {}
+    seen_cards: set[int] = set()
+    for e, card in zip(b["events"], cards, strict=True):
+        if _is_phase(e, spec) and card not in seen_cards:
+            seen_cards.add(card)
+            state = eventlog.load_state(session, e["seq"], rules)
+            out[e["seq"]] = rules.view(state, None)
+    return out
+
+
+# ---- across sessions --------------------------------------------------------------------
+def sessions_comparable(user, scenario_key: str) -> QuerySet[ClassSession]:
+    return sessions_readable(user).filter(scenario_key=scenario_key).order_by("scheduled_start", "id")
+
+
+def comparison(sessions: list[ClassSession]) -> dict:
+    """Overlaid series of each chart's metrics and an outcome table for sessions of one game."""
+    if not sessions:
+        return {"charts": [], "rows": []}
+    key = sessions[0].scenario_key
+    spec = spec_for(key)
+    per_session = []
+    for s in sessions:
+        evs = [{"seq": e.seq, "facts": e.facts, "metrics": e.metrics, "payload": e.payload}
+               for e in SessionEvent.objects.filter(session=s).order_by("seq")
+               .only("seq", "facts", "metrics", "payload")]
+        cards = _card_counter(evs, spec)
+        per_session.append((s, evs, cards))
+    charts = []
+    all_metrics = sorted({m for _, evs, _ in per_session for e in evs for m in e["metrics"]})
+    chart_specs = [cs for cs in spec.charts] or []
+    series_list = [(cs, ser) for cs in chart_specs for ser in cs.series
+                   if all(m in all_metrics for m in ser.metrics)]
+    if not series_list:
+        from facilitation.reports.builder.specs import ChartSpec, Series
+        series_list = [(ChartSpec(key=m, title=m, series=()), Series(m, (m,))) for m in all_metrics]
+    for cs, ser in series_list:
+        runs = []
+        for s, evs, cards in per_session:
+            xs, ys = [], []
+            last = {}
+            for e, c in zip(evs, cards, strict=True):
+                last = {**last, **(e["metrics"] or {})}
+                v = metric_value(last, ser.metrics)
+                if v is None:
+                    continue
+                if ys and ys[-1] == v:
+                    continue
+                xs.append(c)
+                ys.append(v)
+            runs.append({"name": f"{s.title} (#{s.pk})", "x": xs, "y": ys})
+        charts.append({"key": f"{cs.key}-{ser.key}", "title": ser.label, "cs": cs, "runs": runs})
+    rows = []
+    for s, evs, cards in per_session:
+        final = {}
+        for e in evs:
+            final.update(e["metrics"] or {})
+        r = s.result or {}
+        winner = r.get("winner") if isinstance(r, dict) else None
+        rows.append({"session": s, "status": s.status, "events": len(evs), "cards": max(cards) if cards else 0,
+                     "winner": winner, "result": r, "final": final})
+    return {"charts": charts, "rows": rows, "metrics": all_metrics}
+
+
+# ---- exports ---------------------------------------------------------------------------------
+EXPORT_FIELDS = ("session", "seq", "parent_seq", "kind", "seat", "team", "actor", "choice", "label",
+                 "rationale", "decision_ms", "created_at", "facts", "metrics", "payload", "hash")
+
+
+def _export_rows(session: ClassSession):
+    seat_team = dict(Seat.objects.filter(session=session, team__isnull=False)
+                     .values_list("seat_key", "team__name"))
+    for e in SessionEvent.objects.filter(session=session).select_related("actor").order_by("seq"):
+        yield {
+            "session": session.pk, "seq": e.seq, "parent_seq": e.parent_seq, "kind": e.kind,
+            "seat": e.seat, "team": seat_team.get(e.seat, ""),
+            "actor": e.actor.get_username() if e.actor_id else "",
+            "choice": e.payload.get("choice", ""), "label": e.payload.get("label", ""),
+            "rationale": e.rationale, "decision_ms": e.decision_ms,
+            "created_at": e.created_at.isoformat(), "facts": e.facts, "metrics": e.metrics,
+            "payload": e.payload, "hash": e.hash,
+        }
+
+
+def session_events_json(session: ClassSession) -> dict[str, Any]:
+    return {
+        "session": {"id": session.pk, "title": session.title, "scenario": session.scenario_key,
+                    "seed": session.seed, "options": session.options, "status": session.status,
+                    "course": session.course.title, "result": session.result},
+        "events": list(_export_rows(session)),
+    }
+
+
+def session_events_csv(session: ClassSession) -> str:
+    """One row per event; JSON columns (facts, metrics, payload) as JSON text, and one
+    column per metric (``m:<name>``) for spreadsheets."""
+    rows = list(_export_rows(session))
+    metric_names = sorted({m for r in rows for m in r["metrics"]})
+    buf = io.StringIO()
+    w = csv.writer(buf)
+    w.writerow([*EXPORT_FIELDS, *(f"m:{m}" for m in metric_names)])
+    last: dict = {}
+    for r in rows:
+        last = {**last, **r["metrics"]}
+        w.writerow([json.dumps(r[f], sort_keys=True) if f in ("facts", "metrics", "payload") else
+                    ("" if r[f] is None else r[f]) for f in EXPORT_FIELDS]
+                   + [last.get(m, "") for m in metric_names])
+    return buf.getvalue()

@@ -1,0 +1,271 @@
+"""After-action review use cases: request a report, build it.
+
+``report_request`` creates (or finds) the report row for (session, seq) and
+enqueues the build after the transaction commits; ``report_build`` does the
+work the Celery task asks for, writing progress into the row as it goes.
+Both are idempotent: one row per (session, seq); a finished report is not
+rebuilt; a repeated or redelivered build overwrites the same files.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import logging
+import time
+import traceback
+from typing import Any
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, InterfaceError, OperationalError, transaction
+from django.utils import timezone
+
+from facilitation.errors import NotAllowed, ServiceError, ValidationFailed
+from facilitation.models import ClassSession
+from facilitation.reports import rendering, selectors
+from facilitation.reports.builder.report import build_report
+from facilitation.reports.models import AARReport
+
+log = logging.getLogger(__name__)
+
+# Errors worth a retry: the database or broker blinked, the browser crashed or timed out.
+TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (OperationalError, InterfaceError, TimeoutError,
+                                                       ConnectionError, rendering.ChartRenderError)
+
+
+class BrokerUnavailable(ServiceError):
+    status = 503
+    code = "broker_unavailable"
+
+
+# ---- broker ---------------------------------------------------------------------------
+def broker_is_eager() -> bool:
+    from coinlab.celery import app
+
+    return bool(app.conf.task_always_eager)
+
+
+def broker_check(timeout: float = 2.0) -> str | None:
+    """None if the Celery broker answers within ``timeout`` seconds, else a message."""
+    if broker_is_eager():
+        return None
+    from coinlab.celery import app
+
+    url = app.conf.broker_url or ""
+    safe = url.split("@")[-1] if "@" in url else url
+    try:
+        with app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=timeout)
+            # ensure_connection can succeed lazily; a round trip proves the broker answers
+            client = getattr(conn.default_channel, "client", None)
+            if client is not None and hasattr(client, "ping"):
+                client.ping()
+    except Exception as exc:  # noqa: BLE001 - any failure means "not reachable"
+        return (f"The report queue (Celery broker at {safe}) is not reachable: {type(exc).__name__}: {exc}. "
+                f"Reports cannot be built until the broker (Redis) and a Celery worker are running; "
+                f"ask the site administrator, then try again.")
+    return None
+
+
+def _enqueue(report_id: int) -> None:
+    """Send the build task (called after commit)."""
+    from facilitation.reports.tasks import build_aar_report
+
+    try:
+        res = build_aar_report.delay(report_id)
+    except Exception as exc:  # noqa: BLE001 - broker vanished between the check and the send
+        if broker_is_eager():
+            raise
+        log.exception("could not enqueue AAR report %s", report_id)
+        AARReport.objects.filter(pk=report_id).update(
+            status=AARReport.Status.FAILED, stage="Not started",
+            error=f"The report could not be queued: {type(exc).__name__}: {exc}. "
+                  f"Check that Redis and a Celery worker are running, then request the report again.",
+            updated_at=timezone.now())
+        return
+    if res is not None and getattr(res, "id", None):
+        AARReport.objects.filter(pk=report_id, task_id="").update(task_id=res.id)
+
+
+# ---- request ---------------------------------------------------------------------------
+def report_request(session: ClassSession, as_of_seq: int | None = None, *, user=None,
+                   check_permission: bool = True, rebuild_failed: bool = True,
+                   enqueue: bool = True) -> AARReport:
+    """The report of ``session`` as of event ``as_of_seq`` (default: the head of the log).
+
+    Same session and seq -> the same row. A new row (or a failed one, retried) is
+    queued and its build enqueued after commit (``enqueue=False``: the caller
+    runs :func:`report_build` itself, e.g. ``manage.py build_aar --inline``). Raises :class:`BrokerUnavailable`
+    when the build would have to go through a broker that does not answer.
+    """
+    if user is not None and check_permission and not selectors.report_can_request(user, session):
+        raise NotAllowed("Only the course's instructors can build after-action reviews.")
+    session.refresh_from_db(fields=["head_seq", "status", "result"])
+    seq = session.head_seq if as_of_seq is None else int(as_of_seq)
+    if session.head_seq == 0:
+        raise ValidationFailed("This session has no events yet: there is nothing to review.")
+    if seq < 1 or seq > session.head_seq:
+        raise ValidationFailed(f"The log of this session has events 1 to {session.head_seq}; "
+                               f"event {seq} does not exist.")
+    existing = AARReport.objects.filter(session=session, seq=seq).first()
+    if existing is not None and existing.status != AARReport.Status.FAILED:
+        return existing
+    if existing is not None and not rebuild_failed:
+        return existing
+    problem = broker_check() if enqueue else None
+    if problem:
+        raise BrokerUnavailable(problem)
+    with transaction.atomic():
+        try:
+            with transaction.atomic():
+                report, created = AARReport.objects.get_or_create(
+                    session=session, seq=seq, defaults={"requested_by": user if getattr(
+                        user, "is_authenticated", False) else None})
+        except IntegrityError:  # a concurrent request created it
+            report, created = AARReport.objects.get(session=session, seq=seq), False
+        report = AARReport.objects.select_for_update().get(pk=report.pk)
+        if not created and report.status != AARReport.Status.FAILED:
+            return report
+        if not created:
+            report.status = AARReport.Status.QUEUED
+            report.progress = 0
+            report.error = ""
+            report.stage = "Queued again after a failure"
+            report.task_id = ""
+            report.save(update_fields=["status", "progress", "error", "stage", "task_id", "updated_at"])
+        else:
+            AARReport.objects.filter(pk=report.pk).update(stage="Queued")
+        rid = report.pk
+        if enqueue:
+            transaction.on_commit(lambda: _enqueue(rid))
+    report.refresh_from_db()
+    return report
+
+
+# ---- build ------------------------------------------------------------------------------
+class _Progress:
+    def __init__(self, report_id: int):
+        self.report_id = report_id
+
+    def __call__(self, pct: int, stage: str) -> None:
+        AARReport.objects.filter(pk=self.report_id).update(progress=max(0, min(100, int(pct))), stage=stage,
+                                                           updated_at=timezone.now())
+
+
+def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "",
+                 hooks: dict[str, Any] | None = None) -> AARReport:
+    """Build the HTML and PDF of report ``report_id`` (what the Celery task runs).
+
+    Done reports are left alone. Transient errors (database, broker, browser)
+    are re-raised for the task to retry unless ``final_attempt``; any other
+    error, or a transient one on the last attempt, ends in status ``failed``
+    with the error text on the row. ``hooks`` lets tests and benchmarks observe
+    or break a step: ``{"after_stage": callable(stage_name)}``.
+    """
+    hooks = hooks or {}
+    with transaction.atomic():
+        report = AARReport.objects.select_for_update().select_related("session", "session__course").get(
+            pk=report_id)
+        if report.status == AARReport.Status.DONE:
+            return report
+        report.status = AARReport.Status.RUNNING
+        report.attempts += 1
+        report.error = ""
+        report.progress = 2
+        report.stage = "Starting"
+        report.started_at = timezone.now()
+        if task_id:
+            report.task_id = task_id
+        report.save(update_fields=["status", "attempts", "error", "progress", "stage", "started_at", "task_id",
+                                   "updated_at"])
+    progress = _Progress(report_id)
+    after = hooks.get("after_stage") or (lambda name: None)
+    t0 = time.perf_counter()
+    try:
+        session = report.session
+        progress(5, "Reading the event log")
+        bundle = selectors.report_bundle(session, report.seq)
+        after("bundle")
+        progress(20, "Analysing decisions and measures")
+        model = build_report(bundle)
+        after("analysis")
+
+        def chart_progress(done: int, total: int) -> None:
+            progress(25 + int(45 * done / max(total, 1)), f"Drawing charts ({done}/{total})")
+
+        progress(25, f"Drawing charts (0/{len(model.all_charts)})")
+        svgs = rendering.figures_to_svg([c.figure for c in model.all_charts], progress=chart_progress)
+        for c, svg in zip(model.all_charts, svgs, strict=True):
+            c.svg = svg
+        after("charts")
+        now = timezone.now()
+        progress(72, "Writing the interactive HTML")
+        html = rendering.render_html(model, mode="html", generated_at=now)
+        after("html")
+        progress(78, "Typesetting the PDF")
+        pdf = rendering.render_pdf(model, generated_at=now)
+        after("pdf")
+        progress(95, "Saving files")
+        stem = report.file_stem()
+        for field, content, ext in (("html", html.encode("utf-8"), "html"), ("pdf", pdf, "pdf")):
+            f = getattr(report, field)
+            if f:
+                f.delete(save=False)
+            f.save(f"{stem}.{ext}", ContentFile(content), save=False)
+        summary = {
+            "scenario": session.scenario_key,
+            "game": model.cover["game"],
+            "result": model.cover["result_headline"],
+            "finished": model.cover["finished"],
+            "charts": len(model.all_charts),
+            "timelines": len(model.charts),
+            "snapshots": len(model.snapshots),
+            "key_moments": len(model.analysis.key_moments),
+            "cards": model.cover["cards"],
+            "events": model.cover["events"],
+            "final_metrics": dict(model.analysis.final_metrics),
+            "pdf_bytes": len(pdf),
+            "html_bytes": len(html),
+            "teams": [t["name"] for t in model.cover["teams"]],
+        }
+        report.summary = summary
+        report.status = AARReport.Status.DONE
+        report.progress = 100
+        report.stage = "Done"
+        report.error = ""
+        report.finished_at = timezone.now()
+        report.build_seconds = round(time.perf_counter() - t0, 3)
+        report.save(update_fields=["html", "pdf", "summary", "status", "progress", "stage", "error",
+                                   "finished_at", "build_seconds", "updated_at"])
+        return report
+    except TRANSIENT_ERRORS as exc:
+        if not final_attempt:
+            AARReport.objects.filter(pk=report_id).update(
+                status=AARReport.Status.QUEUED, stage=f"Retrying after a temporary error: {exc}"[:200],
+                updated_at=timezone.now())
+            raise
+        _fail(report_id, exc)
+    except Exception as exc:  # noqa: BLE001 - every other failure is recorded on the row
+        _fail(report_id, exc)
+    report.refresh_from_db()
+    return report
+
+
+def _fail(report_id: int, exc: BaseException) -> None:
+    log.exception("AAR report %s failed", report_id)
+    stage = AARReport.objects.filter(pk=report_id).values_list("stage", flat=True).first() or ""
+    detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
+    text = f"The report could not be built while {stage.lower() or 'starting'}: {detail}"
+    if settings.DEBUG:
+        text += "\n\n" + "".join(traceback.format_exception(exc))[-4000:]
+    AARReport.objects.filter(pk=report_id).update(status=AARReport.Status.FAILED, error=text,
+                                                   finished_at=timezone.now(), updated_at=timezone.now())
+
+
+def report_mark_stalled(*, older_than: dt.timedelta = dt.timedelta(minutes=15)) -> int:
+    """Fail reports stuck in running/queued for longer than ``older_than`` (housekeeping)."""
+    cutoff = timezone.now() - older_than
+    return AARReport.objects.filter(status__in=[AARReport.Status.QUEUED, AARReport.Status.RUNNING],
+                                    updated_at__lt=cutoff).update(
+        status=AARReport.Status.FAILED, error="The build stopped without finishing (worker lost); request it again.",
+        updated_at=timezone.now())

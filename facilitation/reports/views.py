@@ -1,0 +1,176 @@
+"""After-action review pages: request a report, watch its progress, download it,
+compare sessions of one game, export a session's events (CSV/JSON).
+
+Thin views: permissions and data come from :mod:`.selectors`, work from
+:mod:`.services`. Report files are streamed by these views after a permission
+check; they are never under the public /media/ route.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib.auth.decorators import login_required
+from django.http import FileResponse, Http404, HttpResponse, HttpResponseForbidden, JsonResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from facilitation.errors import ServiceError
+from facilitation.models import ClassSession
+from facilitation.reports import selectors, services
+from facilitation.reports.builder.charts import comparison_chart
+from facilitation.reports.models import AARReport
+
+
+def _forbidden(request, message: str) -> HttpResponse:
+    if request.headers.get("accept", "").startswith("application/json"):
+        return JsonResponse({"error": "forbidden", "detail": message}, status=403)
+    return HttpResponseForbidden(render(request, "reports/forbidden.html", {"message": message}).content)
+
+
+@login_required
+@require_GET
+def index(request):
+    reports = selectors.reports_visible_to(request.user)[:200]
+    sessions = selectors.sessions_readable(request.user).order_by("-scheduled_start", "-id")[:200]
+    scenarios = sorted({s.scenario_key for s in sessions})
+    return render(request, "reports/index.html", {"reports": reports, "sessions": sessions,
+                                                  "scenarios": scenarios})
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def session_reports(request, session_id: int):
+    session = get_object_or_404(ClassSession.objects.select_related("course"), pk=session_id)
+    if not selectors.session_can_read_reports(request.user, session):
+        return _forbidden(request, "Only the course's instructors and reviewers can see its after-action reviews.")
+    error = None
+    status = 200
+    if request.method == "POST":
+        raw = (request.POST.get("as_of_seq") or "").strip()
+        try:
+            seq = int(raw) if raw else None
+            report = services.report_request(session, seq, user=request.user)
+        except ValueError:
+            error, status = "The event number must be a whole number.", 400
+        except ServiceError as exc:
+            error, status = exc.message, exc.status
+        else:
+            return redirect("reports:detail", report_id=report.pk)
+    reports = selectors.reports_visible_to(request.user, session)
+    return render(request, "reports/session.html", {
+        "session": session, "reports": reports, "error": error,
+        "can_request": selectors.report_can_request(request.user, session),
+    }, status=status)
+
+
+def _report_for(request, report_id: int) -> AARReport:
+    report = get_object_or_404(AARReport.objects.select_related("session", "session__course"), pk=report_id)
+    if not selectors.report_can_view(request.user, report):
+        raise PermissionError
+    return report
+
+
+@login_required
+@require_GET
+def detail(request, report_id: int):
+    try:
+        report = _report_for(request, report_id)
+    except PermissionError:
+        return _forbidden(request, "You may not see this report.")
+    return render(request, "reports/detail.html", {
+        "report": report, "session": report.session,
+        "status_json": selectors.report_status(report),
+        "status_url": reverse("reports:status", args=[report.pk]),
+        "can_request": selectors.report_can_request(request.user, report.session),
+    })
+
+
+@login_required
+@require_GET
+def status(request, report_id: int):
+    try:
+        report = _report_for(request, report_id)
+    except PermissionError:
+        return JsonResponse({"error": "forbidden", "detail": "You may not see this report."}, status=403)
+    data = selectors.report_status(report)
+    if report.status == AARReport.Status.DONE:
+        data["html_url"] = reverse("reports:html", args=[report.pk])
+        data["pdf_url"] = reverse("reports:pdf", args=[report.pk])
+    resp = JsonResponse(data)
+    resp["Cache-Control"] = "no-store"
+    return resp
+
+
+def _file(request, report_id: int, field: str, *, attachment: bool):
+    try:
+        report = _report_for(request, report_id)
+    except PermissionError:
+        return _forbidden(request, "You may not download this report.")
+    f = getattr(report, field)
+    if report.status != AARReport.Status.DONE or not f:
+        raise Http404("This report has no file yet.")
+    try:
+        fh = f.open("rb")
+    except FileNotFoundError:
+        raise Http404("The report file is missing; request the report again.") from None
+    ctype = "application/pdf" if field == "pdf" else "text/html; charset=utf-8"
+    resp = FileResponse(fh, content_type=ctype, as_attachment=attachment,
+                        filename=f"{report.file_stem()}.{field}")
+    resp["Cache-Control"] = "private, no-store"
+    if field == "html":
+        # the report page loads Plotly.js from this site only
+        resp["Content-Security-Policy"] = ("default-src 'none'; script-src 'self' 'unsafe-inline'; "
+                                           "style-src 'unsafe-inline'; img-src 'self' data:; font-src 'self'")
+        resp["X-Frame-Options"] = "SAMEORIGIN"
+    return resp
+
+
+@login_required
+@require_GET
+def html(request, report_id: int):
+    return _file(request, report_id, "html", attachment=request.GET.get("download") == "1")
+
+
+@login_required
+@require_GET
+def pdf(request, report_id: int):
+    return _file(request, report_id, "pdf", attachment=request.GET.get("inline") != "1")
+
+
+@login_required
+@require_GET
+def export_events(request, session_id: int, fmt: str):
+    session = get_object_or_404(ClassSession.objects.select_related("course"), pk=session_id)
+    if not selectors.session_can_read_reports(request.user, session):
+        return _forbidden(request, "Only the course's instructors and reviewers can export its events.")
+    name = f"session-{session.pk}-events.{fmt}"
+    if fmt == "csv":
+        resp = HttpResponse(selectors.session_events_csv(session), content_type="text/csv; charset=utf-8")
+    elif fmt == "json":
+        resp = HttpResponse(json.dumps(selectors.session_events_json(session), indent=1, ensure_ascii=False),
+                            content_type="application/json")
+    else:
+        raise Http404
+    resp["Content-Disposition"] = f'attachment; filename="{name}"'
+    return resp
+
+
+@login_required
+@require_GET
+def compare(request, scenario_key: str):
+    available = list(selectors.sessions_comparable(request.user, scenario_key))
+    if not available:
+        raise Http404("No sessions of this game that you may read.")
+    wanted = {int(x) for x in request.GET.getlist("s") if x.isdigit()}
+    chosen = [s for s in available if s.pk in wanted] if wanted else available[:8]
+    data = selectors.comparison(chosen)
+    figs = []
+    for i, c in enumerate(data["charts"], 1):
+        fig = comparison_chart(c["title"], c["title"], c["runs"], c["cs"])
+        figs.append({"dom_id": f"cmp-figure-{i}", "title": c["title"], "figure": fig})
+    return render(request, "reports/compare.html", {
+        "scenario_key": scenario_key, "available": available, "chosen": {s.pk for s in chosen},
+        "rows": data["rows"], "figs": figs, "metrics": data.get("metrics", []),
+    })
