@@ -1,0 +1,17 @@
+"""``manage.py demo`` (``coinlab demo``): load the demo course, users and sessions (idempotent)."""
+
+from django.core.management.base import BaseCommand
+
+from facilitation.demo import demo_load, demo_summary
+
+
+class Command(BaseCommand):
+    help = "Create the demo course, users, a live and a finished session (safe to run again)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--scenario", default="peru")
+        parser.add_argument("--base-url", default="http://127.0.0.1:8000")
+
+    def handle(self, *args, scenario, base_url, **options):
+        data = demo_load(scenario=scenario)
+        self.stdout.write(demo_summary(data, base_url))

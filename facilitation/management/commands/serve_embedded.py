@@ -1,0 +1,30 @@
+"""``manage.py serve_embedded`` (``coinlab serve``): migrate, load the demo, print the URL and the
+logins, then run the site (embedded default: SQLite under var/, Celery eager)."""
+
+from django.conf import settings
+from django.core.management import call_command
+from django.core.management.base import BaseCommand
+
+from facilitation.demo import demo_load, demo_summary
+
+
+class Command(BaseCommand):
+    help = "Migrate, load the demo course and serve the site."
+
+    def add_arguments(self, parser):
+        parser.add_argument("--addr", default="127.0.0.1:8000", help="host:port to listen on")
+        parser.add_argument("--scenario", default="peru")
+        parser.add_argument("--no-demo", action="store_true")
+        parser.add_argument("--reload", action="store_true", help="restart on code changes (development)")
+
+    def handle(self, *args, addr, scenario, no_demo, reload, **options):
+        call_command("migrate", interactive=False, verbosity=0)
+        host, _, port = addr.rpartition(":")
+        host = host or "127.0.0.1"
+        url = f"http://{host}:{port}"
+        if not no_demo:
+            self.stdout.write(demo_summary(demo_load(scenario=scenario), url))
+        mode = "embedded (SQLite, Celery eager)" if not settings.PRODUCTION else "production settings"
+        self.stdout.write(f"CoinLab at {url}/  [{mode}; data in {settings.VAR_DIR}]  Ctrl-C to stop.")
+        self.stdout.flush()
+        call_command("runserver", addr, use_reloader=reload, skip_checks=True)
