@@ -1,0 +1,142 @@
+"""The pure AAR builder: from a plain bundle to the report model (no database)."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from facilitation.reports.builder import svgmap
+from facilitation.reports.builder.report import build_report
+
+T0 = dt.datetime(2026, 11, 25, 9, 0, tzinfo=dt.UTC)
+
+
+def ev(seq, kind, seat=None, choice=None, label=None, facts=(), metrics=None, rationale="", ms=None, t=0):
+    payload = {"choice": choice, "label": label} if choice else {}
+    return {"seq": seq, "kind": kind, "seat": seat, "payload": payload, "facts": list(facts),
+            "metrics": metrics or {}, "rationale": rationale, "decision_ms": ms,
+            "created_at": (T0 + dt.timedelta(seconds=t)).isoformat()}
+
+
+def peru_bundle():
+    m = {"political_will": 10, "government_resources": 20, "shining_path_resources": 8, "hunt_track": 0,
+         "government_control_pop": 4, "shining_path_control_pop": 2}
+
+    def after(**changes):
+        m.update(changes)
+        return dict(m)
+
+    events = [
+        ev(1, "system", facts=[{"type": "session", "text": "Peru: the session starts."}], metrics=dict(m)),
+        ev(2, "system", facts=[{"type": "card", "text": "Card 1 revealed"}], metrics=dict(m), t=5),
+        ev(3, "decision", "government", "op:sweep", "Sweep", metrics=after(), rationale="Clear Junin", ms=4000,
+           t=10),
+        ev(4, "decision", "government", "space:junin", "Junin", metrics=after(government_resources=17), ms=2000,
+           t=12),
+        ev(5, "bot", "shining_path", "op:terror", "Terror",
+           facts=[{"type": "track", "text": "Political Will -4 (Terror in Lima)", "track": "political_will",
+                   "delta": -4, "value": 6, "cause": "Terror in Lima"}],
+           metrics=after(political_will=6, shining_path_resources=7), t=15),
+        ev(6, "system", facts=[{"type": "card", "text": "Card 2 revealed"}], metrics=dict(m), t=20),
+        ev(7, "decision", "government", "op:train", "Train", metrics=after(political_will=7), ms=9000, t=30),
+        ev(8, "facilitator", facts=[{"type": "note", "text": "note"}], metrics=dict(m), t=31),
+        ev(9, "system", facts=[{"type": "card", "text": "Propaganda card revealed"},
+                               {"type": "propaganda", "text": "Propaganda Round"}],
+           metrics=after(government_resources=25), t=40),
+    ]
+    return {
+        "scenario": {"key": "peru", "title": "Peru", "seats": [
+            {"id": "government", "title": "Government", "color": "#1565c0"},
+            {"id": "shining_path", "title": "Shining Path", "color": "#c62828"}]},
+        "course": {"title": "COIN 101", "instructors": ["Dr Ines"]},
+        "session": {"id": 4, "title": "Tuesday lab", "seed": 7},
+        "teams": [{"name": "Blue", "seats": ["government"], "members": ["Ann"],
+                   "intents": [{"text": "Hold Lima", "seq": 1}]},
+                  {"name": "Red", "seats": ["shining_path"], "members": ["Cy"]}],
+        "seats": [{"id": "shining_path", "team": "Red", "controller": "bot (random)"}],
+        "events": events,
+        "notes": [{"seq": 8, "text": "Ask about Lima", "author": "Dr Ines"}],
+        "bookmarks": [{"seq": 5, "label": "The Terror"}],
+        "result": {"winner": "shining_path", "margins": {"government": -3, "shining_path": 2}},
+        "board": {"spaces": [{"id": "lima", "name": "Lima", "x": 0, "y": 0},
+                             {"id": "junin", "name": "Junin", "x": 2, "y": 1}],
+                  "adjacency": [["lima", "junin"]]},
+        "snapshots": {9: {"spaces": {"lima": {"control": "government", "pieces": {"troops": 3}},
+                                     "junin": {"pieces": {"guerrillas": 2}}}}},
+    }
+
+
+def test_cards_come_from_card_facts_and_phases_from_propaganda_facts():
+    r = build_report(peru_bundle())
+    an = r.analysis
+    assert an.cards == 3
+    assert [s.card for s in an.steps] == [0, 1, 1, 1, 1, 2, 2, 2, 3]
+    assert [(p["number"], p["seq"], p["card"]) for p in an.phases] == [(1, 9, 3)]
+
+
+def test_decision_log_groups_a_seats_run_and_sums_its_deltas():
+    an = build_report(peru_bundle()).analysis
+    row = next(r for r in an.rows if r.first_seq == 3)
+    assert (row.last_seq, row.team, row.text) == (4, "Blue", "Sweep \u2192 Junin")
+    assert row.rationales == ["Clear Junin"]
+    assert dict(row.deltas) == {"government_resources": -3}
+    assert row.decision_ms == 6000
+    terror = next(r for r in an.rows if r.first_seq == 5)
+    assert dict(terror.deltas) == {"political_will": -4, "shining_path_resources": -1}
+
+
+def test_key_moment_is_the_largest_swing_with_its_causing_decision():
+    an = build_report(peru_bundle()).analysis
+    first = max(an.key_moments, key=lambda k: k.score)
+    assert first.metric == "political_will"
+    assert (first.delta, first.before, first.after) == (-4, 10, 6)
+    assert first.row.first_seq == 5 and first.row.seat == "shining_path"
+    assert "Terror" in first.summary and "cause: Terror in Lima" in first.summary
+
+
+def test_team_summaries_count_operations_spending_and_decision_times():
+    an = build_report(peru_bundle()).analysis
+    blue = next(t for t in an.team_summaries if t["team"] == "Blue")
+    assert dict(blue["operations"]) == {"Sweep": 1, "Train": 1}
+    assert blue["resources_spent"] == {"Government Resources": 3}
+    assert blue["decision_time"]["median_s"] == 4.0
+    assert blue["decision_time"]["max_s"] == 9.0
+    red = next(t for t in an.team_summaries if t["team"] == "Red")
+    assert red["decision_time"]["bot_decisions"] == 1
+
+
+def test_peru_charts_follow_the_spec_with_victory_bands():
+    r = build_report(peru_bundle())
+    assert [c.key for c in r.charts] == ["political_will", "resources", "hunt", "control"]
+    pw = r.charts[0].figure
+    bands = [(s["y0"], s["y1"]) for s in pw["layout"]["shapes"] if s["type"] == "rect"]
+    assert bands == [(0, 2), (18, 20)]
+    assert pw["data"][0]["y"][-1] == 7
+    assert pw["layout"]["xaxis"]["title"]["text"] == "Card"
+    assert any(a["text"] == "P1" for a in pw["layout"]["annotations"])
+    assert r.decision_time_chart is not None
+
+
+def test_unknown_scenario_plots_every_numeric_metric():
+    b = peru_bundle()
+    b["scenario"] = {"key": "mystery", "title": "Mystery"}
+    for e in b["events"]:
+        e["metrics"] = {"alpha": e["seq"], "beta": 2 * e["seq"], "label": "x"}
+    r = build_report(b)
+    assert sorted(c.key for c in r.charts) == ["alpha", "beta"]
+    assert r.analysis.key_moments
+
+
+def test_cover_prompts_notes_and_snapshots():
+    r = build_report(peru_bundle())
+    assert r.cover["result_headline"].startswith("Winner: Shining Path")
+    assert ("Victory margin: Government", "-3") in r.cover["result_lines"]
+    assert [p["stage"][:2] for p in r.prompts] == ["1.", "2.", "3.", "4.", "5."]
+    assert "Hold Lima" in r.prompts[0]["questions"][0]
+    assert r.notes[0]["text"] == "Ask about Lima" and r.bookmarks[0]["label"] == "The Terror"
+    assert len(r.snapshots) == 1 and "<svg" in r.snapshots[0]["svg"] and "Lima" in r.snapshots[0]["svg"]
+
+
+def test_svg_map_without_positions_uses_a_grid_and_escapes_names():
+    svg = svgmap.render({"spaces": [{"id": "a", "name": "A & B"}, {"id": "b", "name": "<C>"}]},
+                        {"spaces": [{"id": "a", "pieces": ["troop", "troop", {"kind": "base"}]}]})
+    assert "A &amp; B" in svg and "&lt;C&gt;" in svg and "2\u00d7troop" in svg
