@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-import engine
+from engine.core.registry import scenarios as installed_scenarios
 
 from .models import SessionUISettings
 
@@ -13,7 +13,7 @@ SEAT_TEAM = "team"
 
 
 def scenario_choices() -> list[tuple[str, str]]:
-    return [(s["key"], s["title"]) for s in engine.scenarios()]
+    return [(s["key"], s["title"]) for s in installed_scenarios()]
 
 
 def parse_options(text: str, rules) -> dict:

@@ -1,4 +1,25 @@
-from django.urls import path  # noqa: F401
+from django.urls import include, path
+
+from .views import home, instructor, play, review
 
 app_name = "web"
-urlpatterns = []
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("join/", home.join, name="join"),
+    path("join/<str:code>/", home.join_code, name="join_code"),
+    path("sessions/new/", instructor.session_new, name="session_new"),
+    path("console/", instructor.console, name="console"),
+    path("console/live/", instructor.console_live, name="console_live"),
+    path("sessions/<int:session_id>/manage/", instructor.manage, name="manage"),
+    path("sessions/<int:session_id>/control/<slug:action>/", instructor.control, name="control"),
+    path("sessions/<int:session_id>/play/", play.play, name="play"),
+    path("sessions/<int:session_id>/play/live/", play.play_live, name="play_live"),
+    path("sessions/<int:session_id>/play/choose/", play.choose, name="play_choose"),
+    path("sessions/<int:session_id>/play/undo/", play.undo, name="play_undo"),
+    path("sessions/<int:session_id>/play/intent/", play.intent, name="play_intent"),
+    path("sessions/<int:session_id>/watch/", review.watch, name="watch"),
+    path("sessions/<int:session_id>/replay/", review.replay, name="replay"),
+    path("sessions/<int:session_id>/replay/annotate/", review.annotate, name="annotate"),
+    path("i18n/", include("django.conf.urls.i18n")),
+]

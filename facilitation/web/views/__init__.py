@@ -1,0 +1,1 @@
+"""Page views of the web front end (thin: selectors to read, services to write)."""

@@ -1,0 +1,86 @@
+"""Helpers shared by the page views: access errors, service calls, board context."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpResponseForbidden, HttpResponseNotFound
+from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+
+from facilitation import selectors
+from facilitation.errors import NotAllowed, NotFound, ServiceError
+
+from .. import board as board_model
+
+
+def page_errors(view):
+    """Turn the selectors' NotAllowed/NotFound into 403/404 pages with the message."""
+
+    @functools.wraps(view)
+    def wrapper(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound as exc:
+            return HttpResponseNotFound(render_to_string("web/error.html", {"message": exc.message, "code": 404},
+                                                        request=request))
+        except NotAllowed as exc:
+            return HttpResponseForbidden(render_to_string("web/error.html", {"message": exc.message, "code": 403},
+                                                          request=request))
+
+    return wrapper
+
+
+def call_service(request, fn, /, success: str | None = None, **kwargs) -> tuple[bool, Any]:
+    """Call a service; a ServiceError becomes an error message for the user."""
+    try:
+        result = fn(**kwargs)
+    except ServiceError as exc:
+        messages.error(request, exc.message)
+        return False, exc
+    if success:
+        messages.success(request, success)
+    return True, result
+
+
+def seat_titles(rules) -> dict[str, dict]:
+    return {s.id: {"id": s.id, "title": s.title, "fi": i} for i, s in enumerate(rules.seats)}
+
+
+def board_for(rules, view: dict | None, metrics: dict | None, choices: list[dict] | None = None) -> dict:
+    return board_model.build(rules, view or {}, metrics=metrics, choices=choices or [])
+
+
+def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
+    """Events as plain words: who did what, then the facts the reader may see."""
+    out = []
+    for ev in events:
+        payload = ev.get("payload") or {}
+        seat = titles.get(ev.get("seat") or "", {})
+        kind = ev.get("kind")
+        if kind in ("decision", "bot"):
+            if payload.get("secret"):
+                head = _("%(seat)s made a secret decision.") % {"seat": seat.get("title", ev.get("seat"))}
+            else:
+                head = "%s: %s" % (seat.get("title", ev.get("seat") or ""), payload.get("label") or payload.get("choice", ""))
+        elif kind == "undo":
+            head = _("%(seat)s took back a decision.") % {"seat": seat.get("title", ev.get("seat") or "")}
+        elif kind == "facilitator":
+            action = payload.get("action", "")
+            text = payload.get("text") or payload.get("reason") or ""
+            head = _("Facilitator (%(action)s)") % {"action": action} + (f": {text}" if text else "")
+        else:
+            head = ""
+        out.append({
+            "seq": ev["seq"], "kind": kind, "seat": ev.get("seat"), "fi": seat.get("fi", 9), "head": head,
+            "facts": [f.get("text", "") for f in ev.get("facts") or [] if f.get("text")],
+            "rationale": ev.get("rationale") or "", "created_at": ev.get("created_at"),
+            "actor": ev.get("actor"),
+        })
+    return out
+
+
+def user_is_instructor(user) -> bool:
+    return selectors.user_can_create_courses(user)

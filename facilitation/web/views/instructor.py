@@ -1,0 +1,272 @@
+"""Instructor pages: schedule, share, run (start/pause/resume/end), note, override, console."""
+
+from __future__ import annotations
+
+import hashlib
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+import engine
+from facilitation import eventlog, selectors, services
+from facilitation.errors import NotAllowed, ValidationFailed
+from facilitation.models import ClassSession, Course, JoinCode, Seat, SessionEvent, Team
+from facilitation.web.board import build as build_board
+
+from ..forms import (
+    SEAT_TEAM,
+    NoteForm,
+    OverrideForm,
+    ReplaceMemberForm,
+    ScheduleForm,
+    TimerForm,
+    scenario_choices,
+)
+from ..models import SessionUISettings
+from .common import call_service, event_lines, page_errors, seat_titles
+
+User = get_user_model()
+
+
+def _require_instructor(user) -> None:
+    if not selectors.user_can_create_courses(user):
+        raise NotAllowed(_("Only instructors may do that."))
+
+
+def _bot_kinds(rules) -> list[str]:
+    return ["random", *rules.bot_kinds()]
+
+
+@login_required
+@page_errors
+def session_new(request):
+    _require_instructor(request.user)
+    scenarios = scenario_choices()
+    if not scenarios:
+        return render(request, "web/error.html", {"message": _("No game is installed yet."), "code": 503})
+    key = request.POST.get("scenario") or request.GET.get("scenario") or scenarios[0][0]
+    if key not in dict(scenarios):
+        key = scenarios[0][0]
+    rules = engine.load(key)
+    courses = Course.objects.filter(instructors=request.user)
+    initial = {"course_title": courses.first().title if courses.exists() else _("My course"),
+               "title": f"{rules.title}", "seed": 1}
+    form = ScheduleForm(request.POST if "schedule" in request.POST else None, rules=rules,
+                        bot_kinds=_bot_kinds(rules), initial=initial)
+    if request.method == "POST" and "schedule" in request.POST and form.is_valid():
+        d = form.cleaned_data
+        course = courses.filter(title=d["course_title"].strip()).first()
+        ok = True
+        if course is None:
+            ok, course = call_service(request, services.course_create, user=request.user, title=d["course_title"])
+        if ok:
+            teams = []
+            seats = {}
+            for seat_id, who in d["seats"].items():
+                if "team" in who:
+                    if who["team"] not in teams:
+                        teams.append(who["team"])
+                    seats[seat_id] = who["team"]
+                else:
+                    seats[seat_id] = f"bot:{who['bot']}"
+            ok, session = call_service(
+                request, services.session_create, course=course, user=request.user, title=d["title"],
+                scenario_key=key, options=d["options"], seed=d["seed"], scheduled_start=d["scheduled_start"],
+                decision_timer_seconds=d["decision_timer_seconds"], require_rationale=d["require_rationale"],
+                teams=teams, seats=seats)
+            if ok:
+                SessionUISettings.objects.update_or_create(session=session, defaults={"timer_expiry": d["timer_expiry"]})
+                for team in session.teams.all():
+                    services.join_code_create(course=course, user=request.user, team=team)
+                messages.success(request, _("Session scheduled. Share each team's join link."))
+                return redirect("web:manage", session_id=session.pk)
+    return render(request, "web/instructor/schedule.html", {
+        "form": form, "scenarios": scenarios, "scenario": key, "rules": rules,
+        "option_infos": rules.options(), "seat_team": SEAT_TEAM,
+    })
+
+
+def _session_for_instructor(request, session_id: int) -> ClassSession:
+    session = selectors.session_get_for_user(request.user, session_id)
+    selectors.session_require_instructor(request.user, session)
+    return session
+
+
+@login_required
+@page_errors
+@require_GET
+def manage(request, session_id: int):
+    session = _session_for_instructor(request, session_id)
+    rules = eventlog.rules_for(session)
+    titles = seat_titles(rules)
+    teams = []
+    for team in session.teams.prefetch_related("members").all():
+        code = (JoinCode.objects.filter(team=team, revoked=False).order_by("-created_at").first())
+        link = request.build_absolute_uri(reverse("web:join_code", args=[code.code])) if code else ""
+        teams.append({"team": team, "code": code, "link": link,
+                      "seats": [titles.get(s.seat_key, {"title": s.seat_key, "fi": 9})
+                                for s in Seat.objects.filter(session=session, team=team)],
+                      "replace_form": ReplaceMemberForm(initial={"team": team.pk})})
+    bots = [{"seat": titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}), "kind": s.bot_kind}
+            for s in Seat.objects.filter(session=session).exclude(bot_kind="")]
+    ui = SessionUISettings.objects.filter(session=session).first()
+    timer_form = TimerForm(initial={"decision_timer_seconds": session.decision_timer_seconds,
+                                    "timer_expiry": ui.timer_expiry if ui else SessionUISettings.Expiry.WARN,
+                                    "require_rationale": session.require_rationale})
+    summary = _session_summary(session)
+    notes = event_lines(selectors.session_events(session, seat_key=None, after=max(0, session.head_seq - 40), limit=40),
+                        titles)
+    return render(request, "web/instructor/manage.html", {
+        "session": session, "rules": rules, "teams": teams, "bots": bots, "timer_form": timer_form,
+        "note_form": NoteForm(), "override_form": OverrideForm(), "summary": summary,
+        "log": list(reversed(notes)),
+        "track_names": [t["id"] for t in summary["board"]["tracks"]] if summary.get("board") else [],
+    })
+
+
+@login_required
+@page_errors
+@require_POST
+def control(request, session_id: int, action: str):
+    session = _session_for_instructor(request, session_id)
+    u = request.user
+    if action == "start":
+        call_service(request, services.session_start, session=session, user=u, success=_("The session has started."))
+    elif action == "pause":
+        call_service(request, services.session_pause, session=session, user=u, reason=request.POST.get("reason", ""),
+                     success=_("Paused: teams see it and cannot act."))
+    elif action == "resume":
+        call_service(request, services.session_resume, session=session, user=u, success=_("Resumed."))
+    elif action == "end":
+        call_service(request, services.session_end, session=session, user=u, reason=request.POST.get("reason", ""),
+                     success=_("The session has ended."))
+    elif action == "note":
+        form = NoteForm(request.POST)
+        if form.is_valid():
+            call_service(request, services.facilitator_note, session=session, user=u, text=form.cleaned_data["text"],
+                         success=_("Note pinned to the current moment."))
+        else:
+            messages.error(request, _("A note needs some text."))
+    elif action == "override":
+        form = OverrideForm(request.POST)
+        if form.is_valid():
+            d = form.cleaned_data
+            if d["action"] == "undo":
+                call_service(request, services.facilitator_override, session=session, user=u, action="undo_last",
+                             reason=d["reason"], success=_("The last decision was taken back."))
+            else:
+                call_service(request, services.facilitator_override, session=session, user=u, action="adjust",
+                             reason=d["reason"], track=d["track"], value=d["value"],
+                             success=_("The track was adjusted."))
+        else:
+            for errs in form.errors.values():
+                for e in errs:
+                    messages.error(request, e)
+    elif action == "timer":
+        form = TimerForm(request.POST)
+        if form.is_valid():
+            d = form.cleaned_data
+            ok, _r = call_service(request, services.session_update, session=session, user=u,
+                                  decision_timer_seconds=d["decision_timer_seconds"],
+                                  require_rationale=d["require_rationale"], success=_("Settings saved."))
+            if ok:
+                SessionUISettings.objects.update_or_create(session=session,
+                                                           defaults={"timer_expiry": d["timer_expiry"]})
+        else:
+            messages.error(request, _("The timer must be at least 10 seconds, or empty."))
+    elif action == "replace":
+        form = ReplaceMemberForm(request.POST)
+        if form.is_valid():
+            d = form.cleaned_data
+            team = Team.objects.filter(session=session, pk=d["team"]).first()
+            old = User.objects.filter(username=d["old_username"]).first()
+            new = User.objects.filter(username=d["new_username"]).first()
+            if team is None or old is None or new is None:
+                messages.error(request, _("Unknown team or user name."))
+            else:
+                call_service(request, services.team_member_replace, team=team, user=u, old_member=old,
+                             new_member=new, success=_("Team member replaced."))
+    elif action == "joincode":
+        team = Team.objects.filter(session=session, pk=request.POST.get("team")).first()
+        if team is not None:
+            call_service(request, services.join_code_create, course=session.course, user=u, team=team,
+                         success=_("A new join code was made."))
+    else:
+        raise ValidationFailed("unknown action")
+    if request.POST.get("next") == "console":
+        return redirect("web:console")
+    return redirect("web:manage", session_id=session.pk)
+
+
+def _session_summary(session: ClassSession) -> dict:
+    """Per seat: who acts now, for how long, the current card and key metrics (instructor view)."""
+    rules, state = selectors.session_state(session)
+    titles = seat_titles(rules)
+    out = {"session": session, "seats": [], "card": None, "metrics": {}, "acting": [], "since": None, "board": None}
+    last = SessionEvent.objects.filter(session=session, seq=session.head_seq).values_list("created_at", flat=True).first()
+    out["since"] = last.isoformat() if last else None
+    if state is None:
+        for s in Seat.objects.filter(session=session).select_related("team"):
+            out["seats"].append({**titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}),
+                                 "team": s.team.name if s.team_id else "", "bot": s.bot_kind, "acting": False})
+        return out
+    p = rules.prompt(state)
+    acting = set(p.seats) if p else set()
+    b = build_board(rules, rules.view(state, None), metrics=rules.metrics(state))
+    out["board"] = b
+    out["card"] = b["card"]
+    out["metrics"] = rules.metrics(state)
+    out["prompt_text"] = p.text if p else ""
+    for s in Seat.objects.filter(session=session).select_related("team").prefetch_related("team__members"):
+        out["seats"].append({**titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}),
+                             "team": s.team.name if s.team_id else "", "bot": s.bot_kind,
+                             "members": [m.get_username() for m in s.team.members.all()] if s.team_id else [],
+                             "acting": s.seat_key in acting})
+    return out
+
+
+def _console_sessions(user):
+    return (selectors.session_list_for_user(user)
+            .filter(course__instructors=user,
+                    status__in=[ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.SCHEDULED])
+            .order_by("status", "scheduled_start", "id"))
+
+
+def _console_etag(sessions) -> str:
+    raw = "|".join(f"{s.pk}:{s.head_seq}:{s.status}:{s.updated_at.isoformat()}" for s in sessions)
+    return 'W/"%s"' % hashlib.sha1(f"{get_language()}|{raw}".encode()).hexdigest()[:20]
+
+
+@login_required
+@page_errors
+@require_GET
+def console(request):
+    _require_instructor(request.user)
+    sessions = list(_console_sessions(request.user))
+    tag = _console_etag(sessions)
+    ctx = {"summaries": [_session_summary(s) for s in sessions], "etag": tag}
+    return render(request, "web/instructor/console.html", ctx)
+
+
+@login_required
+@page_errors
+@require_GET
+def console_live(request):
+    _require_instructor(request.user)
+    sessions = list(_console_sessions(request.user))
+    tag = _console_etag(sessions)
+    if request.headers.get("If-None-Match") == tag:
+        resp = HttpResponse(status=304)
+    else:
+        resp = render(request, "web/instructor/_console_live.html",
+                      {"summaries": [_session_summary(s) for s in sessions], "etag": tag})
+    resp["ETag"] = tag
+    resp["Cache-Control"] = "no-store"
+    return resp

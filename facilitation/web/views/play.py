@@ -1,0 +1,228 @@
+"""The team play page: board, prompt, undo, rationale, intent, own log, live updates."""
+
+from __future__ import annotations
+
+import hashlib
+import uuid
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse, HttpResponseBadRequest
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_POST
+
+from facilitation import eventlog, selectors, services
+from facilitation.errors import NotAllowed, ServiceError
+from facilitation.models import ClassSession, SessionEvent, Team, TeamIntent
+
+from ..forms import IntentForm
+from ..models import SessionUISettings
+from .common import board_for, event_lines, page_errors, seat_titles
+
+LOG_EVENTS = 80
+
+
+def _seat_for(request, session) -> str:
+    seats = selectors.session_seats_of_user(request.user, session)
+    if not seats:
+        raise NotAllowed(_("Your team does not play a seat in this session."))
+    wanted = request.GET.get("seat") or request.POST.get("seat")
+    return wanted if wanted in seats else seats[0]
+
+
+def _etag(session: ClassSession, seat: str) -> str:
+    raw = f"{session.pk}:{session.head_seq}:{session.status}:{seat}:{get_language()}:{session.updated_at.isoformat()}"
+    return 'W/"%s"' % hashlib.sha1(raw.encode()).hexdigest()[:20]
+
+
+def _timer_expiry(session) -> str:
+    s = SessionUISettings.objects.filter(session=session).first()
+    return s.timer_expiry if s else SessionUISettings.Expiry.WARN
+
+
+def _maybe_timeout(session: ClassSession, seat: str, data: dict) -> None:
+    """When the decision timer has run out and the session says so, the seat's bot decides.
+
+    Needs the foundation service ``seat_timeout_decide(session=, seat=)``; until it exists
+    the expiry is shown as a warning only.
+    """
+    decide = getattr(services, "seat_timeout_decide", None)
+    if decide is None or not data.get("your_turn") or not data.get("deadline"):
+        return
+    deadline = parse_datetime(data["deadline"])
+    if deadline and deadline <= timezone.now() and _timer_expiry(session) == SessionUISettings.Expiry.BOT:
+        try:
+            decide(session=session, seat=seat)
+        except ServiceError:
+            pass
+
+
+def live_context(request, session: ClassSession, seat: str) -> dict:
+    rules = eventlog.rules_for(session)
+    data = selectors.seat_prompt(session, seat)
+    prompt = data.get("prompt")
+    choices = prompt["choices"] if (prompt and data.get("your_turn")) else []
+    titles = seat_titles(rules)
+    events = selectors.session_events(session, seat_key=seat, after=max(0, session.head_seq - LOG_EVENTS),
+                                      limit=LOG_EVENTS)
+    log = list(reversed(event_lines(events, titles)))
+    # Undo is offered when the seat's own last decision is the latest move; the service decides.
+    last_move = (SessionEvent.objects.filter(session=session, kind__in=("decision", "bot", "undo"))
+                 .order_by("-seq").values("kind", "seat", "payload").first())
+    can_undo = bool(data.get("your_turn") and last_move and last_move["kind"] == "decision"
+                    and last_move["seat"] == seat and (last_move["payload"] or {}).get("turn", "") == (prompt or {}).get("turn", ""))
+    waiting_for = [titles.get(s, {"title": s}) for s in (prompt or {}).get("seats", [])]
+    team = Team.objects.filter(session=session, seats__seat_key=seat).first()
+    needs_intent = bool(team and session.status in (ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.SCHEDULED)
+                        and not TeamIntent.objects.filter(session=session, team=team).exists())
+    return {
+        "session": session, "seat": seat, "seat_info": titles.get(seat, {"title": seat, "fi": 9}),
+        "data": data, "prompt": prompt, "choices": choices, "your_turn": data.get("your_turn"),
+        "waiting_for": waiting_for, "board": board_for(rules, data.get("view"), data.get("metrics"), choices),
+        "log": log, "can_undo": can_undo, "etag": _etag(session, seat), "submit_key": uuid.uuid4().hex,
+        "paused": session.status == ClassSession.Status.PAUSED,
+        "finished": session.status == ClassSession.Status.FINISHED,
+        "not_started": session.status == ClassSession.Status.SCHEDULED,
+        "team": team, "needs_intent": needs_intent, "intent_form": IntentForm(),
+        "timer_expiry": _timer_expiry(session),
+        "intents": TeamIntent.objects.filter(session=session, team=team) if team else [],
+    }
+
+
+@login_required
+@page_errors
+@require_GET
+def play(request, session_id: int):
+    session = selectors.session_get_for_user(request.user, session_id)
+    if not selectors.session_seats_of_user(request.user, session):
+        return redirect("web:watch", session_id=session.pk)
+    seat = _seat_for(request, session)
+    ctx = live_context(request, session, seat)
+    ctx["my_seats"] = selectors.session_seats_of_user(request.user, session)
+    ctx["poll_url"] = reverse("web:play_live", args=[session.pk]) + f"?seat={seat}"
+    resp = render(request, "web/play/page.html", ctx)
+    resp["Cache-Control"] = "no-store"
+    return resp
+
+
+@login_required
+@page_errors
+@require_GET
+def play_live(request, session_id: int):
+    """The live region alone; answers 304 while nothing has changed (ETag polling)."""
+    session = selectors.session_get_for_user(request.user, session_id)
+    seat = _seat_for(request, session)
+    tag = _etag(session, seat)
+    if request.headers.get("If-None-Match") == tag:
+        data = None
+        if session.decision_timer_seconds and session.status == ClassSession.Status.LIVE:
+            data = selectors.seat_prompt(session, seat)
+            _maybe_timeout(session, seat, data)
+            session.refresh_from_db()
+            tag = _etag(session, seat)
+        if request.headers.get("If-None-Match") == tag:
+            resp = HttpResponse(status=304)
+            resp["ETag"] = tag
+            resp["Cache-Control"] = "no-store"
+            return resp
+    return _live_response(request, session, seat)
+
+
+def _live_response(request, session, seat, status: int = 200):
+    ctx = live_context(request, session, seat)
+    resp = render(request, "web/play/_live.html", ctx, status=status)
+    resp["ETag"] = ctx["etag"]
+    resp["Cache-Control"] = "no-store"
+    return resp
+
+
+def _int(value) -> int | None:
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+@login_required
+@page_errors
+@require_POST
+def choose(request, session_id: int):
+    session = selectors.session_get_for_user(request.user, session_id)
+    seat = request.POST.get("seat", "")
+    choice = request.POST.get("choice", "")
+    seq = _int(request.POST.get("seq"))
+    if not seat or not choice or seq is None:
+        return HttpResponseBadRequest(_("A decision needs a seat, a choice and the seq it answers."))
+    try:
+        services.choice_submit(session=session, user=request.user, seat=seat, choice=choice, seq=seq,
+                               idempotency_key=request.POST.get("key", "")[:128],
+                               rationale=request.POST.get("rationale", ""),
+                               decision_ms=_int(request.POST.get("decision_ms")))
+    except ServiceError as exc:
+        if exc.status == 403:
+            raise NotAllowed(exc.message) from None
+        messages.error(request, exc.message)
+        accepted = False
+    else:
+        accepted = True
+    session.refresh_from_db()
+    if request.htmx:
+        resp = _live_response(request, session, _seat_for(request, session))
+        if accepted:
+            resp["HX-Trigger"] = "coinlab:accepted"
+        return resp
+    return redirect(reverse("web:play", args=[session.pk]) + f"?seat={seat}")
+
+
+@login_required
+@page_errors
+@require_POST
+def undo(request, session_id: int):
+    session = selectors.session_get_for_user(request.user, session_id)
+    seat = request.POST.get("seat", "")
+    seq = _int(request.POST.get("seq"))
+    try:
+        services.choice_undo(session=session, user=request.user, seat=seat, seq=seq)
+    except ServiceError as exc:
+        if exc.status == 403:
+            raise NotAllowed(exc.message) from None
+        messages.error(request, exc.message)
+    else:
+        messages.success(request, _("Your last decision was taken back."))
+    session.refresh_from_db()
+    if request.htmx:
+        return _live_response(request, session, _seat_for(request, session))
+    return redirect(reverse("web:play", args=[session.pk]) + f"?seat={seat}")
+
+
+@login_required
+@page_errors
+@require_POST
+def intent(request, session_id: int):
+    session = selectors.session_get_for_user(request.user, session_id)
+    seat = _seat_for(request, session)
+    team = Team.objects.filter(session=session, seats__seat_key=seat, members=request.user).first()
+    form = IntentForm(request.POST)
+    if team is None:
+        raise NotAllowed(_("Your team does not play a seat in this session."))
+    if form.is_valid():
+        if TeamIntent.objects.filter(session=session, team=team).exists():
+            messages.error(request, _("Your team has already stated its intent."))
+        else:
+            try:
+                services.team_intent_set(session=session, team=team, user=request.user,
+                                         statement=form.cleaned_data["statement"])
+            except ServiceError as exc:
+                messages.error(request, exc.message)
+            else:
+                messages.success(request, _("Your team's intent is recorded."))
+    else:
+        messages.error(request, _("Write your team's intent first."))
+    if request.htmx:
+        return _live_response(request, session, seat)
+    return redirect(reverse("web:play", args=[session.pk]) + f"?seat={seat}")

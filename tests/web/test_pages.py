@@ -1,0 +1,186 @@
+"""Page tests of the web front end on a toy game (the browser tests use Peru)."""
+
+import pytest
+from django.urls import reverse
+
+from facilitation import services
+from facilitation.models import ClassSession, SessionEvent
+from facilitation.web.models import Annotation, Bookmark, SessionUISettings
+
+pytestmark = pytest.mark.django_db
+
+
+def login(client, user, password):
+    assert client.login(username=user.username, password=password)
+    return client
+
+
+def test_anonymous_home_offers_login_and_join(client):
+    r = client.get("/")
+    assert r.status_code == 200
+    assert b"Join code" in r.content
+
+
+def test_instructor_schedules_a_session_with_teams_and_a_bot(client, instructor, toy_rules):
+    login(client, instructor, "pw-teacher-1")
+    r = client.get(reverse("web:session_new") + "?scenario=toy")
+    assert r.status_code == 200 and b"Toy Insurgency" in r.content
+    r = client.post(reverse("web:session_new"), {
+        "scenario": "toy", "schedule": "1", "title": "Period 3", "course_title": "COIN 101", "seed": "4",
+        "scheduled_start": "2026-12-01T09:00", "options": "", "decision_timer_seconds": "60",
+        "timer_expiry": "bot", "require_rationale": "on",
+        "seat_govt_by": "team", "seat_govt_team": "Blue", "seat_rebels_by": "random", "seat_rebels_team": "",
+    })
+    session = ClassSession.objects.get(title="Period 3")
+    assert r.status_code == 302 and r["Location"] == reverse("web:manage", args=[session.pk])
+    assert session.require_rationale and session.decision_timer_seconds == 60
+    assert SessionUISettings.objects.get(session=session).timer_expiry == "bot"
+    assert [t.name for t in session.teams.all()] == ["Blue"]
+    assert session.seats.get(seat_key="rebels").bot_kind == "random"
+    page = client.get(reverse("web:manage", args=[session.pk])).content.decode()
+    code = session.teams.get().join_codes.get().code
+    assert code in page and reverse("web:join_code", args=[code]) in page
+
+
+def test_new_student_joins_by_link_and_lands_on_the_play_page(client, toy_session, instructor):
+    team = toy_session.teams.get(name="Red")
+    jc = services.join_code_create(course=toy_session.course, user=instructor, team=team)
+    r = client.post(reverse("web:join_code", args=[jc.code]), {"username": "newbie", "password": "long-enough-pw"})
+    assert r.status_code == 302 and r["Location"] == reverse("web:play", args=[toy_session.pk])
+    assert team.members.filter(username="newbie").exists()
+
+
+def _start(client, instructor, session):
+    login(client, instructor, "pw-teacher-1")
+    r = client.post(reverse("web:control", args=[session.pk, "start"]))
+    assert r.status_code == 302
+    session.refresh_from_db()
+    assert session.status == "live"
+    client.logout()
+
+
+def test_play_choose_map_choice_undo_and_rationale(client, toy_session, instructor, students):
+    _start(client, instructor, toy_session)
+    login(client, students[0], "pw-student-1")
+    url = reverse("web:play", args=[toy_session.pk])
+    page = client.get(url).content.decode()
+    assert "Your turn!" in page and 'value="op:march"' in page
+    seq = toy_session.head_seq
+    r = client.post(reverse("web:play_choose", args=[toy_session.pk]),
+                    {"seat": "govt", "choice": "op:march", "seq": seq, "key": "k1", "rationale": "Push to the hills"},
+                    HTTP_HX_REQUEST="true")
+    assert r.status_code == 200
+    live = r.content.decode()
+    assert 'data-choice="space:hills"' in live and 'class="space space-province is-choice"' in live
+    assert "Undo my last decision" in live
+    ev = SessionEvent.objects.get(session=toy_session, kind="decision")
+    assert ev.rationale == "Push to the hills"
+    toy_session.refresh_from_db()
+    r = client.post(reverse("web:play_undo", args=[toy_session.pk]), {"seat": "govt", "seq": toy_session.head_seq},
+                    HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and 'value="op:march"' in r.content.decode()
+    assert SessionEvent.objects.filter(session=toy_session, kind="undo").count() == 1
+
+
+def test_live_region_answers_304_until_something_changes(client, toy_session, instructor, students):
+    _start(client, instructor, toy_session)
+    login(client, students[1], "pw-student-1")
+    live_url = reverse("web:play_live", args=[toy_session.pk])
+    r = client.get(live_url)
+    etag = r["ETag"]
+    assert client.get(live_url, HTTP_IF_NONE_MATCH=etag).status_code == 304
+    services.choice_submit(session=toy_session, user=students[0], seat="govt", choice="op:pass",
+                           seq=toy_session.head_seq)
+    r2 = client.get(live_url, HTTP_IF_NONE_MATCH=etag)
+    assert r2.status_code == 200 and "Your turn!" in r2.content.decode()
+
+
+def test_government_never_sees_the_hidden_cache(client, toy_session, instructor, students):
+    _start(client, instructor, toy_session)
+    login(client, students[0], "pw-student-1")
+    for url in (reverse("web:play", args=[toy_session.pk]), reverse("web:play_live", args=[toy_session.pk])):
+        body = client.get(url).content.decode().lower()
+        assert "hidden cache" not in body and "cache location" not in body and "cache is moved" not in body
+    client.logout()
+    login(client, students[1], "pw-student-1")
+    assert "hidden cache" in client.get(reverse("web:play", args=[toy_session.pk])).content.decode().lower()
+
+
+def test_student_cannot_act_or_look_for_the_other_team(client, toy_session, instructor, students):
+    _start(client, instructor, toy_session)
+    login(client, students[1], "pw-student-1")  # Red plays the rebels
+    r = client.post(reverse("web:play_choose", args=[toy_session.pk]),
+                    {"seat": "govt", "choice": "op:pass", "seq": toy_session.head_seq})
+    assert r.status_code == 403
+    assert not SessionEvent.objects.filter(session=toy_session, kind="decision").exists()
+    # asking for the other seat's page falls back to one's own seat
+    body = client.get(reverse("web:play", args=[toy_session.pk]) + "?seat=govt").content.decode()
+    assert "Rebels" in body and 'name="seat" value="govt"' not in body
+    r = client.post(reverse("web:play_undo", args=[toy_session.pk]), {"seat": "govt", "seq": toy_session.head_seq})
+    assert r.status_code == 403
+    assert client.post(reverse("web:control", args=[toy_session.pk, "pause"])).status_code == 403
+
+
+def test_pause_blocks_play_and_shows_it(client, toy_session, instructor, students):
+    _start(client, instructor, toy_session)
+    login(client, instructor, "pw-teacher-1")
+    client.post(reverse("web:control", args=[toy_session.pk, "pause"]))
+    client.logout()
+    login(client, students[0], "pw-student-1")
+    body = client.get(reverse("web:play", args=[toy_session.pk])).content.decode()
+    assert "Paused by the facilitator" in body and 'value="op:march"' not in body
+    toy_session.refresh_from_db()
+    r = client.post(reverse("web:play_choose", args=[toy_session.pk]),
+                    {"seat": "govt", "choice": "op:pass", "seq": toy_session.head_seq}, follow=True)
+    assert "paused" in r.content.decode().lower()
+    assert not SessionEvent.objects.filter(session=toy_session, kind="decision").exists()
+
+
+def test_console_note_override_and_replace(client, toy_session, instructor, students, django_user_model):
+    _start(client, instructor, toy_session)
+    login(client, instructor, "pw-teacher-1")
+    body = client.get(reverse("web:console")).content.decode()
+    assert "Toy game" in body and "deciding" in body and "Harvest" in body
+    client.post(reverse("web:control", args=[toy_session.pk, "note"]), {"text": "Good debate"})
+    assert SessionEvent.objects.filter(session=toy_session, kind="facilitator", payload__action="note").exists()
+    toy_session.refresh_from_db()
+    services.choice_submit(session=toy_session, user=students[0], seat="govt", choice="op:pass",
+                           seq=toy_session.head_seq)
+    r = client.post(reverse("web:control", args=[toy_session.pk, "override"]), {"action": "undo", "reason": ""},
+                    follow=True)
+    assert not SessionEvent.objects.filter(session=toy_session, payload__action="undo_last").exists()
+    client.post(reverse("web:control", args=[toy_session.pk, "override"]), {"action": "undo", "reason": "misclick"})
+    assert SessionEvent.objects.filter(session=toy_session, payload__action="undo_last").exists()
+    sub = django_user_model.objects.create_user("sub", password="x")
+    client.post(reverse("web:control", args=[toy_session.pk, "replace"]),
+                {"team": toy_session.teams.get(name="Blue").pk, "old_username": "student1", "new_username": "sub"})
+    assert list(toy_session.teams.get(name="Blue").members.values_list("username", flat=True)) == ["sub"]
+
+
+def test_replay_vcr_bookmarks_and_perspective(client, toy_session, instructor, students):
+    _start(client, instructor, toy_session)
+    for seat, student in (("govt", students[0]), ("rebels", students[1])):
+        toy_session.refresh_from_db()
+        services.choice_submit(session=toy_session, user=student, seat=seat, choice="op:march", seq=toy_session.head_seq)
+        toy_session.refresh_from_db()
+        services.choice_submit(session=toy_session, user=student, seat=seat, choice="space:hills", seq=toy_session.head_seq)
+    toy_session.refresh_from_db()
+    services.session_end(session=toy_session, user=instructor)
+    login(client, instructor, "pw-teacher-1")
+    url = reverse("web:replay", args=[toy_session.pk])
+    body = client.get(url + "?seq=0").content.decode()
+    assert "Jump to a card" in body and "Card revealed" in body
+    assert "hidden cache" in client.get(url + "?seq=5").content.decode().lower()
+    assert "hidden cache" not in client.get(url + "?seq=5&as=govt").content.decode().lower()
+    client.post(reverse("web:annotate", args=[toy_session.pk]), {"seq": 3, "kind": "bookmark", "text": "Key march"})
+    client.post(reverse("web:annotate", args=[toy_session.pk]), {"seq": 3, "kind": "annotation", "text": "Why?"})
+    assert Bookmark.objects.get().seq == 3 and Annotation.objects.get().text == "Why?"
+    assert "Key march" in client.get(url + "?seq=3").content.decode()
+
+
+def test_spanish_is_remembered(client, instructor):
+    login(client, instructor, "pw-teacher-1")
+    r = client.post(reverse("web:set_language"), {"language": "es", "next": "/"})
+    assert r.status_code == 302
+    body = client.get("/").content.decode()
+    assert 'lang="es"' in body and "Mis sesiones" in body
