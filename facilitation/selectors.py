@@ -177,13 +177,19 @@ def seat_prompt(session: ClassSession, seat_key: str) -> dict[str, Any]:
     return out
 
 
+def _has_facts_hidden_from(ev: SessionEvent, seat_key: str) -> bool:
+    return any(isinstance(f, dict) and f.get("visible_to") is not None and seat_key not in f["visible_to"]
+               for f in ev.facts or [])
+
+
 def _redact_payload(ev: SessionEvent, seat_key: str | None) -> dict:
     payload = dict(ev.payload or {})
     if seat_key is None or ev.seat == seat_key:
         return payload
-    if payload.get("secret"):
-        # Another seat's secret decision: only that it happened.
-        return {"secret": True, "prompt_kind": payload.get("prompt_kind", "")}
+    if payload.get("secret") or _has_facts_hidden_from(ev, seat_key):
+        # Another seat's secret decision (it was marked secret, or some of what it did is
+        # hidden from this seat, e.g. where the Directives Base went): only that it happened.
+        return {"secret": True, "prompt_kind": payload.get("prompt_kind", ""), "rule": payload.get("rule", "")}
     # The prompt a seat read may be private to it (seat_text); keep the public parts.
     return {k: v for k, v in payload.items() if k not in ("prompt",)}
 

@@ -1,0 +1,280 @@
+"""Shared fixtures for the Django side of the test suite.
+
+People and a real Peru game:
+
+* ``people``: instructor (teaches the course), other_instructor (teaches another
+  course), student_a / student_b (team A / team B), reviewer (granted the course);
+* ``peru_session``: a started Peru session, team A on the first seat, team B on
+  the second (no bots), as a :class:`PeruGame` (``.session``, ``.course``,
+  ``.team_a``, ``.team_b``, ``.seat_a``, ``.seat_b``, ``.people``);
+* ``api_for``: ``api_for("student_a")`` is an API client logged in as that person
+  (``api_for(None)``: anonymous);
+* ``play_moves(session, n)``: the humans of a session make ``n`` legal decisions
+  through the services (deterministic choices).
+
+Real processes (for integration tests; use them with ``transactional_db`` so the
+subprocess sees committed rows):
+
+* ``subprocess_env``: the environment a subprocess needs to reach the *test*
+  database and the test Redis;
+* ``celery_worker``: one real ``celery -A coinlab worker`` subprocess for the module;
+  ``start_celery_worker(**env)`` starts more (stopped at the end of the test);
+* ``web_processes(n)``: ``n`` gunicorn processes on loopback ports (see
+  tests/facilitation/test_concurrency.py).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV_BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_port(port: int, proc: subprocess.Popen | None = None, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise RuntimeError(f"process exited with {proc.returncode} before listening on {port}")
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise TimeoutError(f"nothing listening on 127.0.0.1:{port} after {timeout}s")
+
+
+def stop_process(proc: subprocess.Popen, timeout: float = 10.0) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=timeout)
+
+
+# ---- people and games -------------------------------------------------------------------
+
+
+def make_user(username: str, role: str | None = None):
+    from django.contrib.auth import get_user_model
+
+    from facilitation import services
+
+    u = get_user_model().objects.create_user(username, password=f"pw-{username}-x1")
+    if role:
+        services.user_add_role(user=u, role=role)
+    return u
+
+
+@dataclass
+class People:
+    instructor: object
+    other_instructor: object
+    student_a: object
+    student_b: object
+    reviewer: object
+
+    def get(self, role: str | None):
+        return None if role is None else getattr(self, role)
+
+
+@dataclass
+class PeruGame:
+    session: object
+    course: object
+    team_a: object
+    team_b: object
+    seat_a: str
+    seat_b: str
+    people: People
+
+    def owner(self, seat: str):
+        return self.people.student_a if seat == self.seat_a else self.people.student_b
+
+
+ROLES = ["instructor", "other_instructor", "student_a", "student_b", "reviewer", None]
+
+
+@pytest.fixture
+def people(db) -> People:
+    p = People(instructor=make_user("instructor1", "instructor"),
+               other_instructor=make_user("instructor2", "instructor"),
+               student_a=make_user("student_a", "student"), student_b=make_user("student_b", "student"),
+               reviewer=make_user("reviewer1", "reviewer"))
+    from facilitation import services
+
+    services.course_create(user=p.other_instructor, title="Someone else's course")
+    return p
+
+
+def create_peru_game(people: People, *, seed: int = 7, title: str = "Peru lab", start: bool = True,
+                     **session_kwargs) -> PeruGame:
+    import engine
+    from facilitation import services
+
+    rules = engine.load("peru")
+    seat_a, seat_b = rules.seat_ids()[:2]
+    course = services.course_create(user=people.instructor, title="COIN 101")
+    services.course_reviewer_grant(course=course, user=people.instructor, reviewer=people.reviewer)
+    session = services.session_create(course=course, user=people.instructor, title=title, scenario_key="peru",
+                                      seed=seed, teams=["Team A", "Team B"],
+                                      seats={seat_a: "Team A", seat_b: "Team B"}, **session_kwargs)
+    team_a, team_b = session.teams.order_by("id")
+    services.team_member_add(team=team_a, user=people.instructor, member=people.student_a)
+    services.team_member_add(team=team_b, user=people.instructor, member=people.student_b)
+    if start:
+        session = services.session_start(session=session, user=people.instructor)
+    session.refresh_from_db()
+    return PeruGame(session=session, course=course, team_a=team_a, team_b=team_b, seat_a=seat_a,
+                    seat_b=seat_b, people=people)
+
+
+@pytest.fixture
+def peru_session(people) -> PeruGame:
+    return create_peru_game(people)
+
+
+def play_moves(game: PeruGame, n: int, *, pick: int = 0) -> list[int]:
+    """The teams make ``n`` decisions through the services (choice index ``pick`` mod the choices)."""
+    from facilitation import selectors, services
+
+    seqs = []
+    for i in range(n):
+        game.session.refresh_from_db()
+        if game.session.status != "live":
+            break
+        rules, state = selectors.session_state(game.session)
+        p = rules.prompt(state)
+        seat = p.seats[0]
+        choices = p.choices_for(seat)
+        c = choices[(pick + i) % len(choices)]
+        out = services.choice_submit(session=game.session, user=game.owner(seat), seat=seat, choice=c.id,
+                                     seq=game.session.head_seq, rationale=f"move {i}")
+        seqs.append(out["seq"])
+    game.session.refresh_from_db()
+    return seqs
+
+
+@pytest.fixture
+def api_for(people):
+    from rest_framework.test import APIClient
+
+    def make(role: str | None):
+        client = APIClient()
+        user = people.get(role)
+        if user is not None:
+            client.force_authenticate(user)
+        return client
+
+    return make
+
+
+# ---- real processes -------------------------------------------------------------------------
+
+
+@pytest.fixture
+def subprocess_env(transactional_db):
+    """Environment for a subprocess that must use this test run's database and Redis."""
+    from django.db import connection
+
+    env = dict(os.environ)
+    s = connection.settings_dict
+    if s["ENGINE"].endswith("postgresql"):
+        user = s.get("USER") or "postgres"
+        pw = f":{s['PASSWORD']}" if s.get("PASSWORD") else ""
+        host = s.get("HOST") or "127.0.0.1"
+        port = s.get("PORT") or 5432
+        env["DATABASE_URL"] = f"postgres://{user}{pw}@{host}:{port}/{s['NAME']}"
+    else:
+        env["DATABASE_URL"] = f"sqlite:///{s['NAME']}"
+    env.setdefault("REDIS_URL", "redis://127.0.0.1:6379/15")
+    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), env.get("PYTHONPATH", "")])
+    env["DJANGO_SETTINGS_MODULE"] = "coinlab.settings"
+    env["COINLAB_SECURE_COOKIES"] = "0"
+    return env
+
+
+@pytest.fixture
+def start_celery_worker(subprocess_env, tmp_path):
+    """``start_celery_worker(**extra_env)`` -> Popen of a real worker (stopped after the test)."""
+    procs = []
+
+    def start(concurrency: int = 1, **extra_env):
+        env = {**subprocess_env, **{k: str(v) for k, v in extra_env.items()}}
+        if not env.get("REDIS_URL") and not env.get("CELERY_BROKER_URL"):
+            raise RuntimeError("a real worker needs REDIS_URL (the test runner sets it)")
+        log = open(tmp_path / f"celery-{len(procs)}.log", "w")
+        proc = subprocess.Popen(
+            [str(VENV_BIN / "celery"), "-A", "coinlab", "worker", "--pool=prefork",
+             f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", "--without-heartbeat",
+             "--loglevel=INFO", "-n", f"test-{os.getpid()}-{len(procs)}@%h"],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        procs.append((proc, log))
+        _wait_worker_ready(tmp_path / f"celery-{len(procs) - 1}.log", proc)
+        return proc
+
+    yield start
+    for proc, log in procs:
+        stop_process(proc)
+        log.close()
+
+
+def _wait_worker_ready(log_path: Path, proc: subprocess.Popen, timeout: float = 30.0) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise RuntimeError(f"celery worker exited ({proc.returncode}):\n{log_path.read_text()}")
+        if "ready." in log_path.read_text():
+            return
+        time.sleep(0.1)
+    raise TimeoutError(f"celery worker not ready after {timeout}s:\n{log_path.read_text()}")
+
+
+@pytest.fixture
+def celery_worker(start_celery_worker):
+    """One real Celery worker (prefork, concurrency 1) on the test database and Redis."""
+    return start_celery_worker()
+
+
+@pytest.fixture
+def web_processes(subprocess_env, tmp_path):
+    """``web_processes(n)`` -> list of base URLs of ``n`` gunicorn processes (stopped after the test)."""
+    procs = []
+
+    def start(n: int = 2, threads: int = 4) -> list[str]:
+        urls = []
+        for i in range(n):
+            port = free_port()
+            log = open(tmp_path / f"web-{len(procs)}.log", "w")
+            proc = subprocess.Popen(
+                [str(VENV_BIN / "gunicorn"), "coinlab.wsgi:application", "--bind", f"127.0.0.1:{port}",
+                 "--workers", "1", "--threads", str(threads), "--timeout", "60"],
+                cwd=ROOT, env=subprocess_env, stdout=log, stderr=subprocess.STDOUT)
+            procs.append((proc, log))
+            urls.append((port, proc))
+        out = []
+        for port, proc in urls:
+            wait_for_port(port, proc)
+            out.append(f"http://127.0.0.1:{port}")
+        return out
+
+    yield start
+    for proc, log in procs:
+        stop_process(proc)
+        log.close()
