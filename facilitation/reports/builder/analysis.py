@@ -75,7 +75,7 @@ class Row:
     choice_ids: list[str]
     rationales: list[str]
     facts: list[str]
-    deltas: "OrderedDict[str, float]"
+    deltas: OrderedDict[str, float]
     decision_ms: int = 0
     phase: str | None = None
     actor: str = ""

@@ -43,7 +43,11 @@ def _view_spaces(view: dict) -> dict[str, dict]:
     return {k: (v if isinstance(v, dict) else {"value": v}) for k, v in sp.items()}
 
 
-def _pieces(vs: dict) -> list[tuple[str, int]]:
+STATUS_KEYS = {"support", "opposition", "alignment", "population", "pop", "sup", "ter", "terror", "sab",
+               "sabotage", "ez", "ctl", "control", "controlled_by", "x", "y", "econ", "value"}
+
+
+def _pieces(vs: dict, piece_names: dict[str, str]) -> list[tuple[str, int]]:
     out: list[tuple[str, int]] = []
     src: Any = vs.get("pieces", None)
     if isinstance(src, dict):
@@ -57,9 +61,20 @@ def _pieces(vs: dict) -> list[tuple[str, int]]:
     elif isinstance(src, list):
         counts: dict[str, int] = {}
         for p in src:
-            name = p if isinstance(p, str) else (p.get("kind") or p.get("type") or "piece")
-            counts[str(name)] = counts.get(str(name), 0) + 1
+            if isinstance(p, str):
+                name, n = p, 1
+            else:
+                name = " ".join(str(x) for x in (p.get("faction"), p.get("kind") or p.get("type") or "piece",
+                                                 p.get("state")) if x)
+                n = p.get("count", 1)
+            if isinstance(n, int | float) and n > 0:
+                counts[str(name)] = counts.get(str(name), 0) + int(n)
         out.extend(counts.items())
+    elif src is None:  # flat counts next to the space's status keys
+        for k, v in vs.items():
+            if k in STATUS_KEYS or isinstance(v, bool) or not isinstance(v, int | float) or not v:
+                continue
+            out.append((piece_names.get(k, k), int(v)))
     return out
 
 
@@ -67,14 +82,24 @@ def _label(k: str) -> str:
     return k.replace("_", " ")
 
 
-def render(board: dict, view: dict, title: str = "", colors: dict[str, str] | None = None) -> str:
-    """An SVG string of the board with what the view puts in each space."""
+def render(board: dict, view: dict, title: str = "", colors: dict[str, str] | None = None,
+           layout: dict | None = None) -> str:
+    """An SVG string of the board with what the view puts in each space.
+
+    ``layout`` (optional): space id -> [x, y] (or {"x","y"}) when ``board`` has no positions.
+    """
     colors = colors or {}
+    piece_names = {}
+    for p in board.get("pieces") or []:
+        if isinstance(p, dict) and "id" in p:
+            piece_names[str(p["id"])] = str(p.get("name") or p["id"])
     spaces = _spaces_of_board(board)
     vspaces = _view_spaces(view)
     if not spaces:
         spaces = [{"id": k, "name": v.get("name", k)} for k, v in vspaces.items()]
-    positions = [_pos(s) for s in spaces]
+    lay = (layout or {}).get("spaces", layout or {})
+    positions = [_pos(s) or (_pos({"pos": lay.get(s["id"])}) if isinstance(lay, dict) and s["id"] in lay else None)
+                 for s in spaces]
     if spaces and all(p is not None for p in positions):
         xs = [p[0] for p in positions]
         ys = [p[1] for p in positions]
@@ -98,6 +123,8 @@ def render(board: dict, view: dict, title: str = "", colors: dict[str, str] | No
     drawn = set()
     if isinstance(edges, dict):
         edges = [(a, b) for a, bs in edges.items() for b in bs]
+    edges = list(edges) + [(s["id"], b) for s in spaces for b in (s.get("adjacent") or s.get("neighbors") or [])
+                           if isinstance(b, str)]
     for e in edges:
         a, b = (e[0], e[1]) if isinstance(e, list | tuple) else (e.get("a"), e.get("b"))
         if a in pts and b in pts and (b, a) not in drawn:
@@ -107,7 +134,7 @@ def render(board: dict, view: dict, title: str = "", colors: dict[str, str] | No
     for s in spaces:
         x, y = pts[s["id"]]
         vs = vspaces.get(s["id"], {})
-        control = vs.get("control") or vs.get("controlled_by")
+        control = vs.get("control") or vs.get("controlled_by") or vs.get("ctl")
         fill = colors.get(str(control), "#ffffff") if control else "#ffffff"
         stroke = "#424242"
         name = s.get("name") or s.get("title") or s["id"]
@@ -116,7 +143,7 @@ def render(board: dict, view: dict, title: str = "", colors: dict[str, str] | No
         parts.append(f'<text x="{x:.1f}" y="{y - 7:.1f}" font-size="9.5" font-weight="bold" '
                      f'text-anchor="middle">{escape(str(name))[:22]}</text>')
         status = []
-        for k in ("support", "opposition", "alignment", "population", "pop"):
+        for k in ("support", "sup", "opposition", "alignment", "terror", "ter", "sabotage", "sab"):
             if k in vs and vs[k] not in (None, "", 0):
                 status.append(f"{_label(k)} {vs[k]}")
         if control:
@@ -124,7 +151,7 @@ def render(board: dict, view: dict, title: str = "", colors: dict[str, str] | No
         if status:
             parts.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="7.5" text-anchor="middle" '
                          f'fill="#424242">{escape(", ".join(map(str, status)))[:40]}</text>')
-        pieces = _pieces(vs)
+        pieces = _pieces(vs, piece_names)
         if pieces:
             txt = " ".join(f"{n}\u00d7{_label(k)}" for k, n in pieces)
             parts.append(f'<text x="{x:.1f}" y="{y + 13:.1f}" font-size="7" text-anchor="middle" '

@@ -1,0 +1,49 @@
+"""A real Celery worker for the AAR integration test (run as a subprocess).
+
+It is the project's worker (``coinlab.celery.app``, prefork pool, one kaleido
+server per process) with two test-only adjustments taken from the environment:
+
+* ``AAR_TEST_VISIBILITY_TIMEOUT``: Redis visibility timeout in seconds, and a
+  restore sweep on every poll, so an unacknowledged message of a killed worker
+  comes back within seconds instead of an hour;
+* ``AAR_TEST_SLOW_PDF``: seconds to sleep before typesetting the PDF, to hold
+  the build in its "running" state long enough to kill the worker.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+
+
+def main() -> None:
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    sys.path.insert(0, root)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
+    import django
+
+    django.setup()
+    from coinlab.celery import app
+    from facilitation.reports import rendering
+
+    vt = os.environ.get("AAR_TEST_VISIBILITY_TIMEOUT")
+    if vt:
+        app.conf.broker_transport_options = {**(app.conf.broker_transport_options or {}),
+                                             "visibility_timeout": int(vt), "unacked_restore_interval": 1,
+                                             "unacked_restore_throttle": 1}
+    slow = float(os.environ.get("AAR_TEST_SLOW_PDF", "0") or 0)
+    if slow:
+        original = rendering.render_pdf
+
+        def slow_render_pdf(*args, **kwargs):
+            time.sleep(slow)
+            return original(*args, **kwargs)
+
+        rendering.render_pdf = slow_render_pdf
+    app.worker_main(["worker", "--pool=prefork", "--concurrency=1", "--without-gossip", "--without-mingle",
+                     "--without-heartbeat", "--loglevel=INFO", "-n", f"aar-test-{os.getpid()}@%h"])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,259 @@
+"""After-action reviews of real games: services, files, pages, permissions, exports."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+from django.db import OperationalError
+from django.urls import reverse
+
+from facilitation.models import ClassSession, SessionEvent
+from facilitation.reports import selectors, services
+from facilitation.reports.models import AARReport
+
+from .helpers import TEAM_GOV, TEAM_SP, play_peru_game
+
+PERU_TIMELINES = 4  # Political Will, Resources, Hunt Track, Population under Control
+
+
+def pdf_text(report: AARReport) -> str:
+    return subprocess.run(["pdftotext", "-layout", report.pdf.path, "-"], capture_output=True, text=True,
+                          check=True).stdout
+
+
+def final_metric(session: ClassSession, name: str):
+    ev = SessionEvent.objects.filter(session=session).order_by("-seq").first()
+    return ev.metrics[name]
+
+
+@pytest.fixture
+def built(finished_peru, people, no_enqueue, kaleido_server):
+    report = services.report_request(finished_peru, user=people["instructor"])
+    assert no_enqueue == [report.pk]
+    report = services.report_build(report.pk)
+    assert report.status == AARReport.Status.DONE, report.error
+    return report
+
+
+def test_bot_played_peru_game_gets_a_pdf_with_final_political_will_teams_and_all_charts(built, finished_peru):
+    assert finished_peru.status == ClassSession.Status.FINISHED
+    text = pdf_text(built)
+    pw = final_metric(finished_peru, "political_will")
+    assert re.search(rf"Political Will\s+{pw}\b", text), f"final Political Will {pw} not in the PDF's final table"
+    assert TEAM_GOV in text and TEAM_SP in text
+    assert "Winner:" in text
+    # every chart is a numbered figure: the Peru timelines and decision time per team
+    figures = sorted({int(n) for n in re.findall(r"Figure (\d+):", text)})
+    assert figures == list(range(1, PERU_TIMELINES + 2))
+    assert built.summary["charts"] == PERU_TIMELINES + 1 and built.summary["timelines"] == PERU_TIMELINES
+    assert built.summary["final_metrics"]["political_will"] == pw
+    assert built.progress == 100 and built.seq == finished_peru.head_seq
+    for title in ("Political Will", "Resources", "Hunt Track", "Population under Control",
+                  "Decision time per team", "Key moments", "Discussion prompts", "Map snapshots"):
+        assert title in text, title
+    # the charts are vector SVG from kaleido: their axis titles are text in the PDF
+    assert text.count("Card") >= PERU_TIMELINES
+    html = Path(built.html.path).read_text()
+    assert html.count('class="chart-live"') == PERU_TIMELINES + 1
+    assert "/static/reports/plotly.min.js" in html and "cdn" not in html.lower()
+
+
+def test_report_shows_intents_rationales_notes_and_map_snapshots(built, finished_peru):
+    text = pdf_text(built)
+    assert "Protect Lima and the coast" in text
+    assert "Move 1:" in text  # a rationale from the decision log
+    assert "Ask the Government team why they left Ayacucho open." in text
+    phases = built.summary["snapshots"]
+    assert phases >= 1, "a full Peru game has Propaganda Rounds, each with a map snapshot"
+    assert text.count("Propaganda Round") >= phases
+
+
+def test_building_twice_gives_one_report(finished_peru, people, no_enqueue, kaleido_server):
+    a = services.report_request(finished_peru, user=people["instructor"])
+    b = services.report_request(finished_peru, user=people["instructor"])
+    assert a.pk == b.pk and no_enqueue == [a.pk]
+    services.report_build(a.pk)
+    done = services.report_build(a.pk)  # a redelivered task: nothing to do
+    assert done.status == AARReport.Status.DONE and done.attempts == 1
+    assert services.report_request(finished_peru, user=people["instructor"]).pk == a.pk
+    assert AARReport.objects.filter(session=finished_peru).count() == 1
+    # another position of the log is another report
+    c = services.report_request(finished_peru, finished_peru.head_seq - 5, user=people["instructor"])
+    assert c.pk != a.pk and AARReport.objects.filter(session=finished_peru).count() == 2
+
+
+def test_a_failing_step_ends_failed_with_the_error_shown(finished_peru, people, no_enqueue, client):
+    report = services.report_request(finished_peru, user=people["instructor"])
+
+    def breaks(stage):
+        if stage == "analysis":
+            raise ValueError("the map data is corrupt")
+
+    report = services.report_build(report.pk, hooks={"after_stage": breaks})
+    assert report.status == AARReport.Status.FAILED
+    assert "the map data is corrupt" in report.error and "analysing" in report.error.lower()
+    assert not report.pdf and not report.html
+    client.force_login(people["instructor"])
+    status = client.get(reverse("reports:status", args=[report.pk])).json()
+    assert status["status"] == "failed" and "the map data is corrupt" in status["error"]
+    page = client.get(reverse("reports:detail", args=[report.pk])).content.decode()
+    assert "the map data is corrupt" in page and "Try again" in page
+    # asking again re-queues the same row
+    again = services.report_request(finished_peru, user=people["instructor"])
+    assert again.pk == report.pk and again.status == AARReport.Status.QUEUED and again.error == ""
+
+
+def test_transient_errors_are_retried_then_recorded(finished_peru, people, no_enqueue):
+    report = services.report_request(finished_peru, user=people["instructor"])
+
+    def db_blip(stage):
+        if stage == "bundle":
+            raise OperationalError("server closed the connection unexpectedly")
+
+    with pytest.raises(OperationalError):
+        services.report_build(report.pk, final_attempt=False, hooks={"after_stage": db_blip})
+    report.refresh_from_db()
+    assert report.status == AARReport.Status.QUEUED and "temporary error" in report.stage
+    report = services.report_build(report.pk, final_attempt=True, hooks={"after_stage": db_blip})
+    assert report.status == AARReport.Status.FAILED and "server closed the connection" in report.error
+    assert report.attempts == 2
+
+
+def test_the_celery_task_is_thin_and_configured_for_retries():
+    from facilitation.reports.tasks import build_aar_report
+
+    assert build_aar_report.acks_late and build_aar_report.reject_on_worker_lost
+    assert OperationalError in build_aar_report.autoretry_for
+    assert build_aar_report.retry_backoff and build_aar_report.max_retries == 3
+    assert 0 < build_aar_report.soft_time_limit < build_aar_report.time_limit
+
+
+def test_eager_mode_builds_on_commit(finished_peru, people, monkeypatch, django_capture_on_commit_callbacks,
+                                     kaleido_server):
+    from coinlab.celery import app
+
+    monkeypatch.setattr(app.conf, "task_always_eager", True)
+    with django_capture_on_commit_callbacks(execute=True) as callbacks:
+        report = services.report_request(finished_peru, user=people["instructor"])
+    assert len(callbacks) == 1
+    report.refresh_from_db()
+    assert report.status == AARReport.Status.DONE and report.pdf
+
+
+def test_unreachable_broker_is_reported_at_once(finished_peru, people, monkeypatch, client):
+    from coinlab.celery import app
+
+    monkeypatch.setattr(app.conf, "task_always_eager", False)
+    monkeypatch.setattr(app.conf, "broker_url", "redis://127.0.0.1:9/0")
+    monkeypatch.setattr(app.conf, "broker_write_url", None)
+    client.force_login(people["instructor"])
+    t0 = time.monotonic()
+    resp = client.post(reverse("reports:session", args=[finished_peru.pk]), {"as_of_seq": ""})
+    assert time.monotonic() - t0 < 8
+    assert resp.status_code == 503
+    assert "not reachable" in resp.content.decode()
+    assert not AARReport.objects.filter(session=finished_peru).exists()
+
+
+def test_permissions_for_lists_pages_and_downloads(built, people, client, finished_peru):
+    urls = [reverse(n, args=[built.pk]) for n in ("reports:detail", "reports:status", "reports:html",
+                                                   "reports:pdf")]
+    for who in ("outsider", "student_a"):
+        client.force_login(people[who])
+        for u in urls:
+            assert client.get(u).status_code == 403, (who, u)
+        assert client.get(reverse("reports:export", args=[finished_peru.pk, "csv"])).status_code == 403
+        assert built not in selectors.reports_visible_to(people[who])
+        assert client.post(reverse("reports:session", args=[finished_peru.pk])).status_code == 403
+    client.logout()
+    assert client.get(urls[3]).status_code == 302  # to the login page
+    for who in ("instructor", "reviewer"):
+        client.force_login(people[who])
+        assert built in selectors.reports_visible_to(people[who])
+        pdf = client.get(urls[3])
+        assert pdf.status_code == 200 and pdf["Content-Type"] == "application/pdf"
+        assert b"".join(pdf.streaming_content).startswith(b"%PDF")
+        assert client.get(urls[2]).status_code == 200
+        listing = client.get(reverse("reports:index")).content.decode()
+        assert reverse("reports:pdf", args=[built.pk]) in listing
+    # reviewers read; only instructors build
+    client.force_login(people["reviewer"])
+    assert client.post(reverse("reports:session", args=[finished_peru.pk])).status_code == 403
+    # the files are not under the public media route
+    assert "private-reports" in built.pdf.path or "coinlab-aar-test" in built.pdf.path
+    assert not built.pdf.path.startswith(str(Path(__import__("django.conf").conf.settings.MEDIA_ROOT)))
+
+
+def test_progress_page_and_status_json(built, people, client):
+    client.force_login(people["instructor"])
+    page = client.get(reverse("reports:detail", args=[built.pk])).content.decode()
+    assert "<progress" in page and reverse("reports:status", args=[built.pk]) in page
+    data = client.get(reverse("reports:status", args=[built.pk])).json()
+    assert data["status"] == "done" and data["progress"] == 100
+    assert data["pdf_url"] == reverse("reports:pdf", args=[built.pk])
+
+
+def test_instructor_requests_a_report_from_the_page(finished_peru, people, client, no_enqueue):
+    client.force_login(people["instructor"])
+    resp = client.post(reverse("reports:session", args=[finished_peru.pk]), {"as_of_seq": "10"})
+    report = AARReport.objects.get(session=finished_peru)
+    assert resp.status_code == 302 and resp["Location"] == reverse("reports:detail", args=[report.pk])
+    assert report.seq == 10 and report.status == AARReport.Status.QUEUED
+    bad = client.post(reverse("reports:session", args=[finished_peru.pk]), {"as_of_seq": "999999"})
+    assert bad.status_code == 400 and "does not exist" in bad.content.decode()
+
+
+def test_events_export_as_csv_and_json(finished_peru, people, client):
+    client.force_login(people["reviewer"])
+    n = SessionEvent.objects.filter(session=finished_peru).count()
+    resp = client.get(reverse("reports:export", args=[finished_peru.pk, "csv"]))
+    assert resp.status_code == 200 and "attachment" in resp["Content-Disposition"]
+    rows = list(csv.DictReader(io.StringIO(resp.content.decode())))
+    assert len(rows) == n and rows[0]["seq"] == "1"
+    last = rows[-1]
+    assert float(last["m:political_will"]) == final_metric(finished_peru, "political_will")
+    assert any(r["team"] == TEAM_GOV and r["rationale"].startswith("Move 1") for r in rows)
+    data = json.loads(client.get(reverse("reports:export", args=[finished_peru.pk, "json"])).content)
+    assert len(data["events"]) == n and data["session"]["scenario"] == "peru"
+    assert data["events"][-1]["metrics"] == SessionEvent.objects.get(session=finished_peru, seq=n).metrics
+
+
+def test_compare_sessions_of_the_same_game(finished_peru, people, client):
+    other = play_peru_game(instructor=people["instructor"], students=[people["student_a"], people["student_b"]],
+                           title="Peru lab 2", seed=12, human_moves=0, note=False)
+    other.course.reviewers.add(people["reviewer"])
+    client.force_login(people["reviewer"])
+    page = client.get(reverse("reports:compare", args=["peru"]),
+                      {"s": [finished_peru.pk, other.pk]}).content.decode()
+    assert "Peru lab" in page and "Peru lab 2" in page
+    assert page.count('class="aar-chart"') >= PERU_TIMELINES
+    assert "/static/reports/plotly.min.js" in page
+    data = selectors.comparison([finished_peru, other])
+    pw = next(c for c in data["charts"] if c["title"] == "Political Will")
+    assert len(pw["runs"]) == 2
+    assert pw["runs"][0]["y"][-1] == final_metric(finished_peru, "political_will")
+
+
+def test_build_aar_command_builds_inline(finished_peru, kaleido_server, tmp_path):
+    out = io.StringIO()
+    call_command("build_aar", str(finished_peru.pk), "--inline", "--out", str(tmp_path), stdout=out)
+    report = AARReport.objects.get(session=finished_peru, seq=finished_peru.head_seq)
+    assert report.status == AARReport.Status.DONE
+    assert (tmp_path / f"{report.file_stem()}.pdf").read_bytes().startswith(b"%PDF")
+    assert "done" in out.getvalue()
+
+
+def test_plotly_js_is_served_locally_from_the_installed_package():
+    import plotly
+
+    ours = Path(__file__).resolve().parents[2] / "facilitation/reports/static/reports/plotly.min.js"
+    theirs = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+    assert ours.read_bytes() == theirs.read_bytes()
