@@ -1,0 +1,345 @@
+"""Tears of Tyranny adversary procedures: 3.F Dominate, 3.G Develop, 3.H Deploy, 3.I Shift,
+plus the event cards (3.D) and influence cards (3.E), which use the board-op vocabulary.
+
+Decisions the adversary phase needs from the players (escalation tile, Partisan HQ shield) are
+returned as *global frames*; everything else resolves automatically in a fixed tile order
+(quadrant, then reference number: A-20).
+"""
+
+from __future__ import annotations
+
+from engine.core import rng as R
+from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny.data import THRESHOLD, UNIT_VALUE, content
+
+C = content()
+
+
+def card_tiles(state: dict, card_id: str | None) -> list[str]:
+    """A-01: a terrain card names one tile per quadrant in play, by reference number."""
+    if not card_id:
+        return []
+    ref = C.terrain[card_id]["terrain_card_ref"]
+    return [C.ref_tile[(q, ref)] for q in range(1, len(state["seats"]) + 1)]
+
+
+def deploy_eligible(state: dict, tid: str) -> bool:
+    """3.H / A-10 (b): coastal/border, or an outpost/garrison in or next to the tile."""
+    if C.tiles[tid]["coastal"]:
+        return True
+    for n in [tid, *C.adj[tid]]:
+        t = state["tiles"].get(n)
+        if t and any(u[0] in ("outpost", "garrison") for u in t["u"]):
+            return True
+    return False
+
+
+def deploy_tile(state: dict, tid: str, facts: list) -> None:
+    t = state["tiles"][tid]
+    if "deploy" in t["prev"]:
+        B.add_fact(facts, "prevented", f"Deploy prevented in {B.tname(tid)}.", tile=tid)
+        return
+    if not deploy_eligible(state, tid):
+        B.add_fact(facts, "deploy", f"No deploy in {B.tname(tid)}: not next to coast, border or adversary forces.",
+                   tile=tid)
+        return
+    if B.supply(state, "cell") <= 0:
+        return
+    t["u"].append(["cell", 0])
+    B.add_fact(facts, "deploy", f"Adversary cell deployed in {B.tname(tid)}.", tile=tid, unit="cell")
+
+
+def develop_tile(state: dict, tid: str, facts: list) -> None:
+    """3.G / A-11 (c): once per unit type present at the start of the step."""
+    t = state["tiles"][tid]
+    if "develop" in t["prev"]:
+        B.add_fact(facts, "prevented", f"Develop prevented in {B.tname(tid)}.", tile=tid)
+        return
+    has = {k: B.units(t, k) > 0 for k in ("cell", "outpost", "garrison")}
+    added = []
+    if has["cell"] and B.supply(state, "outpost") > 0:
+        t["u"].append(["outpost", 0])
+        added.append("outpost")
+    for src in ("outpost", "garrison"):
+        if has[src]:
+            if B.supply(state, "garrison") > 0:
+                t["u"].append(["garrison", 0])
+                added.append("garrison")
+            elif src == "outpost":
+                for _ in range(min(2, B.supply(state, "outpost"))):
+                    t["u"].append(["outpost", 0])
+                    added.append("outpost")
+    if added:
+        B.add_fact(facts, "develop", f"Adversary develops {B.tname(tid)}: +{', +'.join(added)}.", tile=tid,
+                   added=added)
+
+
+def dominate_strength(state: dict, tid: str) -> int:
+    """3.F: unit damage values - blue civilians - 1 for difficult terrain - immediate defense bonus."""
+    t = state["tiles"][tid]
+    s = sum(UNIT_VALUE[u[0]] for u in t["u"])
+    s -= t["blue"]
+    if C.tiles[tid]["terrain"] in ("jungle", "rural"):
+        s -= 1
+    s -= t["def"]
+    return s
+
+
+def dominate_tile(state: dict, tid: str, facts: list) -> str | None:
+    """3.F Dominate one tile. Returns the tile needing an escalation choice, if any."""
+    t = state["tiles"][tid]
+    if "dominate" in t["prev"]:
+        B.add_fact(facts, "prevented", f"Dominate prevented in {B.tname(tid)}.", tile=tid)
+        return None
+    s = dominate_strength(state, tid)
+    B.add_fact(facts, "dominate", f"Adversary dominates {B.tname(tid)} with strength {s}.", tile=tid, strength=s)
+    escalate = None
+    if s >= 2:
+        if t["tyr"]:
+            # A-13: escalation replaces the first token; civilians of the dominated tile turn red
+            B.place_tyranny(state, tid, facts, f"escalation in {tid}")
+            if t["blue"]:
+                B.add_fact(facts, "civilians", f"All civilians in {B.tname(tid)} turn red (escalation).", tile=tid)
+            t["red"] += t["blue"]
+            t["blue"] = 0
+            escalate = tid
+        else:
+            B.place_tyranny(state, tid, facts, f"dominate in {tid}")
+        B.remove_all_presence(state, tid, facts, "tyranny")
+    if s >= 1:
+        B.adversary_attack(state, tid, s, facts, f"dominate in {tid}")
+    counterattack(state, tid, facts)
+    if escalate and state["tyr_pool"] > 0:
+        return escalate
+    return None
+
+
+def counterattack(state: dict, tid: str, facts: list) -> None:
+    """3.F / A-15 (a)+(c): surviving Gs strike back, 1 each minus 1 per red civilian, at bare health;
+    every point is spent and the excess is collateral damage, borne by the directing player."""
+    t = state["tiles"][tid]
+    gs = B.g_total(t)
+    if not gs or not t["u"]:
+        return
+    pts = gs - t["red"]
+    if state["opts"]["counterattack"] == "full_defense":
+        pts = gs - B.tile_defense(state, tid)
+    if pts <= 0:
+        return
+    seat = B.director(t)
+    B.add_fact(facts, "counterattack", f"Guerrillas counterattack in {B.tname(tid)} with {pts}.", tile=tid,
+               damage=pts, seat=seat)
+    excess = B.allocate(state, tid, pts, facts, seat, "guerrilla counterattack")
+    if excess:
+        B.collateral(state, tid, excess, facts, seat, "guerrilla counterattack")
+    B.clear_tyranny_check(state, tid, facts)
+
+
+def escalate_choices(state: dict, tid: str) -> list[str]:
+    return [n for n in C.adj[tid] if n in state["tiles"]]
+
+
+def escalate_into(state: dict, tid: str, facts: list) -> None:
+    """A-13 (iii)/(iv): a token and a cell in the chosen adjacent tile; no chain reaction."""
+    B.place_tyranny(state, tid, facts, "escalation spill-over")
+    if B.supply(state, "cell") > 0:
+        state["tiles"][tid]["u"].append(["cell", 0])
+        B.add_fact(facts, "deploy", f"Escalation puts an adversary cell in {B.tname(tid)}.", tile=tid, unit="cell")
+
+
+# ---- board ops (events, influence cards) -----------------------------------------------------
+
+def select_tiles(state: dict, sel: str) -> list[str]:
+    tiles = state["tiles"]
+    order = state["order"]
+    if sel in ("deploy_box", "develop_box", "dominate_box"):
+        return card_tiles(state, state["boxes"][sel.split("_")[0]])
+    if sel in ("most_cells", "most_blue", "most_red"):
+        key = {"most_cells": lambda t: B.units(t, "cell"), "most_blue": lambda t: t["blue"],
+               "most_red": lambda t: t["red"]}[sel]
+        out = []
+        for q in range(1, len(state["seats"]) + 1):
+            cand = [tid for tid in order if C.tiles[tid]["quadrant"] == q and key(tiles[tid]) > 0]
+            if cand:
+                out.append(max(cand, key=lambda x: (key(tiles[x]), -order.index(x))))
+        return out
+    preds = {
+        "presence_adversary": lambda tid, t: t["pres"] and t["u"],
+        "g_adversary": lambda tid, t: t["gs"] and t["u"],
+        "base_tiles": lambda tid, t: t["bases"],
+        "tyranny_tiles": lambda tid, t: t["tyr"],
+        "hq_tiles": lambda tid, t: any(B.is_hq(state, tid, s) for s in t["pres"]),
+        "presence_tiles": lambda tid, t: t["pres"],
+        "urban": lambda tid, t: C.tiles[tid]["terrain"] == "urban",
+        "infrastructure": lambda tid, t: C.tiles[tid]["infrastructure"],
+        "coastal": lambda tid, t: C.tiles[tid]["coastal"],
+        "outpost_tiles": lambda tid, t: B.units(t, "outpost"),
+        "garrison_tiles": lambda tid, t: B.units(t, "garrison"),
+        "near_presence_cells": lambda tid, t: B.units(t, "cell") and _near_presence(state, tid),
+        "near_presence_outposts": lambda tid, t: B.units(t, "outpost") and _near_presence(state, tid),
+    }
+    f = preds[sel]
+    return [tid for tid in order if f(tid, tiles[tid])]
+
+
+def _near_presence(state: dict, tid: str) -> bool:
+    return any(state["tiles"][n]["pres"] for n in [tid, *C.adj[tid]] if n in state["tiles"])
+
+
+def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
+    for op in ops:
+        k = op["op"]
+        tiles = select_tiles(state, op["sel"]) if "sel" in op else []
+        if op.get("max"):
+            tiles = tiles[:op["max"]]
+        if k == "team_influence":
+            if op["n"] >= 0:
+                B.gain_influence(state, op["n"], cause, facts)
+            else:
+                B.lose_influence(state, -op["n"], cause, facts, None)
+        elif k == "each_resources":
+            for seat in state["seats"]:
+                pl = state["pl"][seat]
+                new = max(0, pl["res"] + op["n"])
+                if new != pl["res"]:
+                    B.add_fact(facts, "track", f"{seat.title()} resources {new - pl['res']:+d} ({cause}).",
+                               track="resources", delta=new - pl["res"], value=new, cause=cause, seat=seat)
+                pl["res"] = new
+        elif k == "place":
+            for tid in tiles:
+                if B.supply(state, op["unit"]) > 0:
+                    state["tiles"][tid]["u"].append([op["unit"], 0])
+                    B.add_fact(facts, "deploy", f"Adversary {op['unit']} placed in {B.tname(tid)} ({cause}).",
+                               tile=tid, unit=op["unit"])
+        elif k == "develop":
+            for tid in tiles:
+                develop_tile(state, tid, facts)
+        elif k == "adv_attack":
+            for tid in tiles:
+                B.adversary_attack(state, tid, op["n"], facts, cause)
+        elif k == "g_attack":
+            for tid in tiles:
+                t = state["tiles"][tid]
+                if t["gs"] and t["u"]:
+                    B.player_attack(state, tid, B.g_total(t), B.director(t), facts, cause)
+        elif k == "flip":
+            src = "blue" if op["to"] == "red" else "red"
+            for tid in tiles:
+                t = state["tiles"][tid]
+                m = min(op["n"], t[src])
+                if m:
+                    t[src] -= m
+                    t[op["to"]] += m
+                    B.add_fact(facts, "civilians", f"{m} civilian(s) in {B.tname(tid)} turn {op['to']} ({cause}).",
+                               tile=tid)
+                    B.clear_tyranny_check(state, tid, facts)
+        elif k in ("remove_unit", "destroy_unit"):
+            for tid in tiles:
+                t = state["tiles"][tid]
+                for _ in range(op["n"]):
+                    idx = [i for i, u in enumerate(t["u"]) if u[0] == op["unit"]]
+                    if not idx:
+                        break
+                    if k == "destroy_unit":
+                        B.destroy_unit(state, tid, idx[0], facts, None, cause)
+                    else:
+                        t["u"].pop(idx[0])
+                        B.add_fact(facts, "remove", f"Adversary {op['unit']} withdraws from {B.tname(tid)} ({cause}).",
+                                   tile=tid, unit=op["unit"])
+                B.clear_tyranny_check(state, tid, facts)
+        elif k == "each_recruit":
+            for seat in state["seats"]:
+                home = [tid for tid in state["order"] if B.is_hq(state, tid, seat)] or \
+                       [tid for tid in state["order"] if state["tiles"][tid]["pres"].get(seat)]
+                if home:
+                    m = min(op["n"], B.g_supply(state, seat))
+                    if m:
+                        gs = state["tiles"][home[0]]["gs"]
+                        gs[seat] = gs.get(seat, 0) + m
+                        B.add_fact(facts, "recruit", f"{seat.title()} recruit {m} G in {B.tname(home[0])} ({cause}).",
+                                   tile=home[0], seat=seat)
+        elif k == "tyranny_return":
+            for _ in range(op["n"]):
+                cand = [tid for tid in state["order"] if state["tiles"][tid]["tyr"]]
+                if not cand:
+                    break
+                tid = min(cand, key=lambda x: (sum(UNIT_VALUE[u[0]] for u in state["tiles"][x]["u"]), state["order"].index(x)))
+                state["tiles"][tid]["tyr"] -= 1
+                state["tyr_pool"] += 1
+                B.add_fact(facts, "track", f"A tyranny token leaves {B.tname(tid)} for the pool ({cause}).",
+                           track="tyranny_pool", delta=1, value=state["tyr_pool"], cause=cause, tile=tid)
+        elif k == "add_tyranny":
+            for tid in tiles:
+                B.place_tyranny(state, tid, facts, cause)
+        elif k == "defense":
+            for tid in tiles:
+                state["tiles"][tid]["def"] += op["n"]
+                B.add_fact(facts, "protect", f"+{op['n']} resistance defense in {B.tname(tid)} ({cause}).", tile=tid)
+        elif k == "prevent":
+            for tid in tiles:
+                for s in op["steps"]:
+                    if s not in state["tiles"][tid]["prev"]:
+                        state["tiles"][tid]["prev"].append(s)
+                B.add_fact(facts, "protect", f"Adversary cannot {'/'.join(op['steps'])} in {B.tname(tid)} this turn ({cause}).",
+                           tile=tid)
+        elif k == "kill_civilians":
+            for tid in tiles:
+                t = state["tiles"][tid]
+                m = 0
+                for _ in range(op["n"]):
+                    if t["blue"]:
+                        t["blue"] -= 1
+                    elif t["red"]:
+                        t["red"] -= 1
+                    else:
+                        break
+                    m += 1
+                if m:
+                    state["stats"]["civilians_killed"] += m
+                    B.add_fact(facts, "civilians", f"Reprisals kill {m} civilian(s) in {B.tname(tid)} ({cause}).", tile=tid)
+        elif k == "each_draw":
+            for seat in state["seats"]:
+                deck = state["decks"][op["deck"]]
+                if deck:
+                    cid = deck.pop(0)
+                    state["pl"][seat]["hand"].append(cid)
+                    facts.append({"type": "draw", "text": f"{seat.title()} draw {C.cards[cid]['title']} ({cause}).",
+                                  "seat": seat, "card": cid, "barrier": True, "visible_to": [seat],
+                                  "public": {"type": "draw", "text": f"{seat.title()} draw a {op['deck']} card ({cause}).",
+                                             "seat": seat, "barrier": True}})
+        else:  # pragma: no cover - content is validated
+            raise ValueError(f"unknown board op {k}")
+
+
+def run_event(state: dict, facts: list) -> None:
+    """3.D (adversary): fix the state, draw, primary for the state, then both bottom boxes (A-54)."""
+    st = B.tyranny_state(state)
+    deck = state["decks"]["event"]
+    if not deck:
+        deck.extend(state["boxes"]["event_discard"])
+        state["boxes"]["event_discard"] = []
+        R.shuffle(state["rng"], deck)
+    eid = deck.pop(0)
+    state["boxes"]["event_discard"].append(eid)
+    state["stats"]["events"] += 1
+    ev = C.events[eid]
+    B.add_fact(facts, "event", f"Event: {ev['title']} (state of {st}).", card=eid, state=st, barrier=True,
+               threshold=THRESHOLD[len(state["seats"])])
+    run_board_ops(state, ev[st], facts, f"event {ev['title']}")
+    run_board_ops(state, ev["bottom_1"], facts, f"event {ev['title']}")
+    run_board_ops(state, ev["bottom_2"], facts, f"event {ev['title']}")
+
+
+def run_influence_cards(state: dict, facts: list) -> None:
+    """3.E: execute each earned card in order, at its level (A-23: cards 1-4 L1, 5-7 L2, 8-10 L3)."""
+    inf = state["inf"]
+    while inf["queue"]:
+        iid = inf["queue"].pop(0)
+        k = len(inf["played"]) + 1
+        level = 1 + sum(1 for m in inf["markers"] if k > m)
+        card = C.influence[iid]
+        B.add_fact(facts, "influence_card", f"Influence card {k}: {card['title']} (level {level}).", card=iid,
+                   level=level, barrier=True, track="influence_cards_played", delta=1, value=k,
+                   cause="influence card step")
+        run_board_ops(state, card[f"level_{level}"], facts, f"influence card {card['title']}")
+        inf["played"].append(iid)

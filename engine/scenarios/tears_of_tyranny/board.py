@@ -1,0 +1,356 @@
+"""Tears of Tyranny board state helpers: pieces, defense, presence, influence and tyranny tracks.
+
+Rule references are to the rulebook sections (1.A-1.I, 3.A-3.I, 4) and to the ambiguity entries
+(A-nn) whose chosen reading is recorded in docs/rules-notes/tears-of-tyranny.md. Every function
+here mutates the state dict in place and appends facts; none asks a question.
+"""
+
+from __future__ import annotations
+
+from engine.core.contract import fact
+from engine.scenarios.tears_of_tyranny.data import (
+    ADVISOR_INFLUENCE, BASES_TOTAL, G_PER_PLAYER, SUPPLY, THRESHOLD, UNIT_INFLUENCE, UNIT_VALUE, content,
+)
+
+C = content()
+
+
+# ---- pieces -----------------------------------------------------------------------------------
+
+def units(tile: dict, kind: str) -> int:
+    return sum(1 for u in tile["u"] if u[0] == kind)
+
+
+def has_adversary(tile: dict) -> bool:
+    return bool(tile["u"])
+
+
+def g_total(tile: dict) -> int:
+    return sum(tile["gs"].values())
+
+
+def presence(tile: dict, seat: str) -> int:
+    return tile["pres"].get(seat, 0)
+
+
+def on_map(state: dict, kind: str) -> int:
+    return sum(units(t, kind) for t in state["tiles"].values())
+
+
+def supply(state: dict, kind: str) -> int:
+    return SUPPLY[kind] - on_map(state, kind)
+
+
+def g_supply(state: dict, seat: str) -> int:
+    return G_PER_PLAYER - sum(t["gs"].get(seat, 0) for t in state["tiles"].values())
+
+
+def bases_left(state: dict) -> int:
+    return BASES_TOTAL - sum(len(t["bases"]) for t in state["tiles"].values())
+
+
+def movable_gs(tile: dict, seat: str) -> int:
+    """A-42: the G that holds a base stays there permanently."""
+    own_bases = sum(1 for b in tile["bases"] if b[0] == seat)
+    return max(0, tile["gs"].get(seat, 0) - own_bases)
+
+
+def presence_total(state: dict, seat: str) -> int:
+    return sum(t["pres"].get(seat, 0) for t in state["tiles"].values())
+
+
+def is_hq(state: dict, tid: str, seat: str) -> bool:
+    """6.3: two presence of one player make an HQ; every Advisor presence counts (A-60)."""
+    n = state["tiles"][tid]["pres"].get(seat, 0)
+    return n >= 2 or (seat == "advisors" and n >= 1)
+
+
+def tile_defense(state: dict, tid: str, ignore_defense: bool = False, ignore_tyranny: bool = False) -> int:
+    """1.G / combat: defense of the adversary in a tile (terrain + red civilians + tyranny)."""
+    t = state["tiles"][tid]
+    d = 0
+    if not ignore_defense:
+        d += C.tiles[tid]["defense_modifier"] + t["red"]
+    if t["tyr"] and not ignore_tyranny:
+        d += 5  # A-14: +5 per tile, whatever the number of tokens
+    return d
+
+
+def add_fact(facts: list, type_: str, text: str, **kw) -> None:
+    facts.append(fact(type_, text, **kw))
+
+
+def tname(tid: str) -> str:
+    t = C.tiles[tid]
+    return f"{t['septet_name']} {t['terrain']} ({tid})"
+
+
+# ---- tracks -----------------------------------------------------------------------------------
+
+def tyranny_on_map(state: dict) -> int:
+    return sum(t["tyr"] for t in state["tiles"].values())
+
+
+def tyranny_state(state: dict) -> str:
+    """3.D adversary / A-16: tyranny when the tokens on the map reach the printed threshold."""
+    return "tyranny" if tyranny_on_map(state) >= THRESHOLD[len(state["seats"])] else "freedom"
+
+
+def place_tyranny(state: dict, tid: str, facts: list, cause: str) -> bool:
+    """Place one token from the pool (3.F); removes presence there (Partisans' returns to track)."""
+    if state["tyr_pool"] <= 0:
+        return False
+    state["tyr_pool"] -= 1
+    state["tiles"][tid]["tyr"] += 1
+    add_fact(facts, "track", f"Tyranny token placed in {tname(tid)} ({cause}); pool {state['tyr_pool']}.",
+             track="tyranny_pool", delta=-1, value=state["tyr_pool"], cause=cause, tile=tid)
+    remove_all_presence(state, tid, facts, "tyranny placed")
+    return True
+
+
+def remove_all_presence(state: dict, tid: str, facts: list, cause: str) -> None:
+    t = state["tiles"][tid]
+    for seat in list(t["pres"]):
+        n = t["pres"].pop(seat)
+        if seat == "partisans":
+            for _ in range(n):
+                cover_circle(state, seat)
+            add_fact(facts, "presence", f"Partisan presence x{n} in {tname(tid)} returns to the track ({cause}).",
+                     seat=seat, tile=tid, delta=-n)
+        else:
+            add_fact(facts, "presence", f"{seat.title()} lose {n} presence in {tname(tid)} ({cause}).",
+                     seat=seat, tile=tid, delta=-n)
+
+
+def remove_one_presence(state: dict, seat: str, tid: str, facts: list, cause: str) -> None:
+    t = state["tiles"][tid]
+    t["pres"][seat] -= 1
+    if not t["pres"][seat]:
+        del t["pres"][seat]
+    if seat == "partisans":
+        cover_circle(state, seat)
+    add_fact(facts, "presence", f"{seat.title()} lose 1 presence in {tname(tid)} ({cause}).",
+             seat=seat, tile=tid, delta=-1)
+
+
+def cover_circle(state: dict, seat: str) -> None:
+    """A-44: a returned Partisan token covers the rightmost uncovered circle (row with more open)."""
+    pl = state["pl"][seat]
+    row = "resources" if pl["open"]["resources"] >= pl["open"]["plays"] else "plays"
+    if pl["open"][row] <= 1:
+        row = "plays" if row == "resources" else "resources"
+    if pl["open"][row] > 1:
+        pl["open"][row] -= 1
+
+
+def clear_tyranny_check(state: dict, tid: str, facts: list) -> None:
+    """A-56: a tyranny tile with no adversary units and no red civilians loses its tokens to the game."""
+    t = state["tiles"][tid]
+    if t["tyr"] and not t["u"] and not t["red"]:
+        n = t["tyr"]
+        t["tyr"] = 0
+        state["tyr_gone"] += n
+        add_fact(facts, "track", f"Tyranny in {tname(tid)} broken by force: {n} token(s) leave the game.",
+                 track="tyranny_map", delta=-n, value=tyranny_on_map(state), cause="cleared by force", tile=tid)
+
+
+def gain_influence(state: dict, n: int, cause: str, facts: list, seat: str | None = None) -> None:
+    """1.H / 3.E: tokens go pool -> earned box; a full box earns the next influence card (A-22)."""
+    inf = state["inf"]
+    for _ in range(n):
+        if not inf["deck"]:
+            break
+        inf["earned"] += 1
+        add_fact(facts, "track", f"Influence +1 ({cause}).", track="influence", delta=1,
+                 value=inf["earned"], cause=cause, seat=seat)
+        if inf["earned"] >= inf["cap"]:
+            card = inf["deck"].pop(0)
+            inf["queue"].append(card)
+            inf["n_earned"] += 1
+            inf["earned"] = 0
+            k = inf["n_earned"]
+            add_fact(facts, "influence_card", f"Influence card {k} earned; the tokens return to the pool.",
+                     track="influence_cards_earned", delta=1, value=k, cause=cause)
+            new_level = 1 + sum(1 for m in inf["markers"] if k > m)
+            if new_level > inf["level"]:
+                inf["level"] = new_level
+                add_fact(facts, "track", f"Influence level {new_level} reached: the victory condition changes.",
+                         track="influence_level", delta=1, value=new_level, cause=cause)
+
+
+def lose_influence(state: dict, n: int, cause: str, facts: list, payer: str | None) -> None:
+    """1.H / A-24: earned box -> pool; with an empty box the payer pays 1 resource or 1 presence."""
+    inf = state["inf"]
+    for _ in range(n):
+        if inf["earned"] > 0:
+            inf["earned"] -= 1
+            add_fact(facts, "track", f"Influence -1 ({cause}).", track="influence", delta=-1,
+                     value=inf["earned"], cause=cause, seat=payer)
+            continue
+        who = payer or lead_seat(state)
+        pl = state["pl"][who]
+        if pl["res"] > 0:
+            pl["res"] -= 1
+            add_fact(facts, "track", f"Influence box empty: {who.title()} pay 1 resource instead ({cause}).",
+                     track="resources", delta=-1, value=pl["res"], cause=cause, seat=who)
+        else:
+            tiles = sorted((t for t in state["tiles"] if state["tiles"][t]["pres"].get(who)),
+                           key=lambda t: (-state["tiles"][t]["pres"][who], t))
+            if tiles:
+                remove_one_presence(state, who, tiles[0], facts, f"paid for lost influence: {cause}")
+
+
+def lead_seat(state: dict) -> str:
+    """The team's spokesperson for team decisions this turn (rotates each turn; A-13, A-24)."""
+    seats = state["seats"]
+    return seats[max(0, state["turn"] - 1) % len(seats)]
+
+
+# ---- combat (1.G combat adjudication) --------------------------------------------------------
+
+def destroy_unit(state: dict, tid: str, idx: int, facts: list, seat: str | None, cause: str) -> None:
+    t = state["tiles"][tid]
+    kind = t["u"].pop(idx)[0]
+    state["stats"][f"{kind}s_destroyed"] += 1
+    add_fact(facts, "destroy", f"Adversary {kind} destroyed in {tname(tid)} ({cause}).", tile=tid,
+             unit=kind, seat=seat)
+    if UNIT_INFLUENCE[kind]:
+        gain_influence(state, UNIT_INFLUENCE[kind], f"{kind} destroyed in {tid} by {cause}", facts, seat)
+
+
+def allocate(state: dict, tid: str, points: int, facts: list, seat: str | None, cause: str) -> int:
+    """A-57: spend damage points on units, most valuable kill first; returns the excess."""
+    t = state["tiles"][tid]
+    while points > 0 and t["u"]:
+        order = sorted(range(len(t["u"])), key=lambda i: (-UNIT_VALUE[t["u"][i][0]], -t["u"][i][1]))
+        killed = False
+        for i in order:
+            rem = UNIT_VALUE[t["u"][i][0]] - t["u"][i][1]
+            if rem <= points:
+                points -= rem
+                destroy_unit(state, tid, i, facts, seat, cause)
+                killed = True
+                break
+        if not killed:
+            i = order[0]
+            t["u"][i][1] += points
+            add_fact(facts, "damage", f"Adversary {t['u'][i][0]} in {tname(tid)} takes {points} damage.",
+                     tile=tid, unit=t["u"][i][0], damage=points)
+            points = 0
+    return points
+
+
+def collateral(state: dict, tid: str, excess: int, facts: list, seat: str | None, cause: str) -> None:
+    """Collateral damage: each excess point kills one civilian (red first, A-25) and costs influence."""
+    t = state["tiles"][tid]
+    killed = 0
+    for _ in range(excess):
+        if t["red"]:
+            t["red"] -= 1
+        elif t["blue"]:
+            t["blue"] -= 1
+        else:
+            break
+        killed += 1
+    if not killed:
+        return
+    state["stats"]["civilians_killed"] += killed
+    add_fact(facts, "collateral", f"{killed} civilian(s) killed in {tname(tid)} by collateral damage ({cause}).",
+             tile=tid, killed=killed, seat=seat)
+    if seat:
+        pen = penalty(state, seat)
+        if pen:
+            lose_influence(state, pen * killed, f"collateral damage by {seat} in {tid}", facts, seat)
+
+
+def penalty(state: dict, seat: str) -> int:
+    if state["opts"]["collateral"] == "flat":
+        return 1 if seat in ("liberators", "advisors") else 0
+    return C.panels[seat]["collateral_penalty"]
+
+
+def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list, cause: str,
+                  ignore_defense: bool = False, ignore_tyranny: bool = False) -> None:
+    """1.G: an attack first overcomes the tile's defense; the rest damages units; excess beyond all
+    remaining health is collateral damage. Every attack overcomes the defense again."""
+    d = tile_defense(state, tid, ignore_defense, ignore_tyranny)
+    eff = dmg - d
+    add_fact(facts, "attack", f"{cause}: {dmg} damage against defense {d} in {tname(tid)}.",
+             tile=tid, damage=dmg, defense=d, seat=seat)
+    if eff <= 0:
+        return
+    if seat == "advisors":
+        advisor_strike(state, tid, eff, facts, cause)
+        return
+    excess = allocate(state, tid, eff, facts, seat, cause)
+    if excess:
+        collateral(state, tid, excess, facts, seat, cause)
+    clear_tyranny_check(state, tid, facts)
+
+
+def advisor_strike(state: dict, tid: str, eff: int, facts: list, cause: str) -> None:
+    """Advisors panel / A-28: no damage; each unit the attack would kill earns 1/2/5 (or 1/2/3)
+    influence and is moved to a neighbouring tile instead. Insufficient damage does nothing."""
+    t = state["tiles"][tid]
+    table = ADVISOR_INFLUENCE if state["opts"]["advisor_table"] == "125" else {"cell": 1, "outpost": 2, "garrison": 3}
+    while t["u"]:
+        order = sorted(range(len(t["u"])), key=lambda i: -UNIT_VALUE[t["u"][i][0]])
+        pick = None
+        for i in order:
+            if UNIT_VALUE[t["u"][i][0]] - t["u"][i][1] <= eff:
+                pick = i
+                break
+        if pick is None:
+            break
+        eff -= UNIT_VALUE[t["u"][pick][0]] - t["u"][pick][1]
+        unit = t["u"].pop(pick)
+        dest = sorted(C.adj[tid], key=lambda n: (n not in state["tiles"], sum(state["tiles"][n]["pres"].values())
+                                                 if n in state["tiles"] else 0, n))
+        dest = [n for n in dest if n in state["tiles"]]
+        if dest:
+            state["tiles"][dest[0]]["u"].append(unit)
+        add_fact(facts, "move", f"Advisors drive an adversary {unit[0]} out of {tname(tid)}"
+                 + (f" into {tname(dest[0])}" if dest else "") + ".", tile=tid, unit=unit[0])
+        gain_influence(state, table[unit[0]], f"Advisors displaced a {unit[0]} in {tid}", facts, "advisors")
+    clear_tyranny_check(state, tid, facts)
+
+
+def adversary_attack(state: dict, tid: str, strength: int, facts: list, cause: str) -> None:
+    """3.F: the adversary attacks bases first (2 each, 1 damages), then Gs (1 each). No collateral."""
+    t = state["tiles"][tid]
+    while strength > 0 and t["bases"]:
+        b = t["bases"][0]
+        cost = 2 - b[1]
+        if strength >= cost:
+            strength -= cost
+            t["bases"].pop(0)
+            owner = b[0]
+            if t["gs"].get(owner):
+                t["gs"][owner] -= 1
+                if not t["gs"][owner]:
+                    del t["gs"][owner]
+            state["stats"]["bases_lost"] += 1
+            add_fact(facts, "destroy", f"{owner.title()} guerrilla base destroyed in {tname(tid)} with its G ({cause}).",
+                     tile=tid, unit="base", seat=owner)
+            lose_influence(state, 2, f"base lost in {tid}", facts, owner)
+        else:
+            b[1] += strength
+            add_fact(facts, "damage", f"Guerrilla base in {tname(tid)} damaged ({cause}).", tile=tid, unit="base")
+            strength = 0
+    while strength > 0 and t["gs"]:
+        owner = max(sorted(t["gs"]), key=lambda s: t["gs"][s])
+        t["gs"][owner] -= 1
+        if not t["gs"][owner]:
+            del t["gs"][owner]
+        strength -= 1
+        state["stats"]["guerrillas_lost"] += 1
+        add_fact(facts, "destroy", f"A {owner.title()} guerrilla is killed in {tname(tid)} ({cause}).",
+                 tile=tid, unit="g", seat=owner)
+
+
+def director(tile: dict) -> str | None:
+    """A-15: the owner of the most Gs in the tile directs a counterattack (ties: seat order)."""
+    if not tile["gs"]:
+        return None
+    from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER
+    return max(sorted(tile["gs"], key=SEAT_ORDER.index), key=lambda s: (tile["gs"][s], -SEAT_ORDER.index(s)))
