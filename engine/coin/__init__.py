@@ -1,1 +1,17 @@
-"""Mechanics shared by COIN-series games (Peru, Andean Abyss)."""
+"""Mechanics shared by COIN-series games (Peru, Andean Abyss).
+
+Modules:
+
+- :mod:`engine.coin.board`   static map: spaces, kinds, population, adjacency, reachability.
+- :mod:`engine.coin.support` the five-level Support/Opposition scale and shifts (COIN 1.6).
+- :mod:`engine.coin.control` Control from piece counts for any number of factions (COIN 1.7).
+- :mod:`engine.coin.tracks`  bounded tracks (0-20) whose every change is a fact naming its cause.
+- :mod:`engine.coin.pieces`  piece pools: Available, placing, removing, taking from the map when
+                             none is Available (COIN 1.4.1), Underground/Active flips (1.4.3).
+- :mod:`engine.coin.flow`    the flow of play as a stack of frames; each frame kind declares its
+                             prompt (the legal choices) and how a choice is applied. Operations,
+                             Special Activities, free operations and events nest as frames.
+- :mod:`engine.coin.eligibility` initiative-track order (Guerrilla Generation 2.3.5).
+
+Nothing here knows about Peru; scenario packages pass their own piece keys and data.
+"""

@@ -1,0 +1,887 @@
+"""5.0 Events: all 40 cards (texts paraphrased in data/cards.json, each with its rule).
+
+5.1 the executing faction makes the selections unless the text names the other faction;
+5.1.1 Events place only Available pieces and never raise a track above 20 or below 0;
+5.1.3 whatever part of a text can be carried out is; 5.2 either side of a dual-use card may
+be chosen by either faction; 5.3 Capabilities stay for the game (``state["caps"]``).
+
+Each card side is a small effect script: immediate effects, then (where a decision is
+needed) an ``ev`` frame whose ``step`` names the decision, or free Operations pushed as
+Operation menus (5.4). Choice ids in ``ev`` frames: ``space:<id>``, ``rm:<id>:<piece>``,
+``from:<id>`` / ``from:available``, ``yes`` / ``no``, ``pw:up`` / ``pw:down``, ``done``.
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from engine.coin.flow import Ask, FrameKind, pop, push
+from engine.core.contract import Choice, fact
+
+from .data import ADJ, CAPABILITIES, CARDS, CONTROLLABLE, DEPARTMENTS, EZ_MARKERS, HIGHLAND, IDS, LIMA, LOCS, NAME, POP
+from .ops import SAS, new_op, op_menu, start_op
+from .ops_sp import ambush, gov_targets, terror_in
+from .state import (
+    GOV,
+    OTHER,
+    SEAT_NAME,
+    SP,
+    activate,
+    bases,
+    cap,
+    cubes,
+    die,
+    guerrillas,
+    hunt_roll,
+    hunt_shift,
+    place,
+    pw,
+    refresh_control,
+    remove,
+    remove_base,
+    res,
+    rondas,
+    set_support,
+    shift,
+)
+
+RUN: dict[tuple[str, str], Callable] = {}
+STEP: dict[tuple[str, str], tuple[Callable, Callable]] = {}
+
+
+def effect(card: str, side: str = "top"):
+    def deco(fn):
+        RUN[(card, side)] = fn
+        return fn
+    return deco
+
+
+def steps(card: str, side: str, ask: Callable, act: Callable) -> None:
+    STEP[(card, side)] = (ask, act)
+
+
+def event_sides(state: dict, seat: str, card: str) -> list[str]:
+    c = CARDS[card]
+    return ["top", "bottom"] if c.get("dual") else ["top"]
+
+
+def execute(state: dict, seat: str, card: str, side: str, facts: list) -> None:
+    c = CARDS[card]
+    txt = c[side]
+    facts.append(fact("event", f"{SEAT_NAME[seat]} executes {card} {c['title']} ({side}): {txt['text']}",
+                      seat=seat, card=card, side=side, rule=txt["rule"]))
+    if card in CAPABILITIES:
+        state["caps"][card] = side
+        facts.append(fact("capability", f"Capability {card} ({side}) is in effect for the rest of the game (5.3).",
+                          card=card, side=side))
+        return
+    RUN[(card, side)](state, seat, facts)
+    refresh_control(state, facts, f"Event {card}")
+
+
+def ev(state: dict, card: str, side: str, seat: str, step: str, **data) -> dict:
+    fr = {"k": "ev", "card": card, "side": side, "seat": seat, "step": step}
+    fr.update(data)
+    return push(state, fr)
+
+
+def _ev_ask(state: dict, fr: dict) -> Ask:
+    text, choices = STEP[(fr["card"], fr["side"])][0](state, fr)
+    return Ask(fr["seat"], f"{fr['card']} {CARDS[fr['card']]['title']}: {text}", CARDS[fr["card"]][fr["side"]]["rule"],
+               choices, {"card": fr["card"], "side": fr["side"]})
+
+
+def _ev_act(state: dict, fr: dict, cid: str, facts: list) -> None:
+    STEP[(fr["card"], fr["side"])][1](state, fr, cid, facts)
+    refresh_control(state, facts, f"Event {fr['card']}")
+
+
+def spaces_choices(sids, label: str) -> list[Choice]:
+    return [Choice(f"space:{s}", label.format(NAME[s]), {"space": s}) for s in IDS if s in set(sids)]
+
+
+YES_NO = [Choice("yes", "Yes", {}), Choice("no", "No", {})]
+
+
+def remove_guerrilla(state: dict, sid: str, executor: str, facts: list, cause: str, to: str | None = None) -> int:
+    """Remove one Guerrilla chosen by the executing side: the Government takes an Underground
+    one when it can, the Shining Path an Active one (rules notes)."""
+    sp = state["s"][sid]
+    order = ("Gu", "Ga") if executor == GOV else ("Ga", "Gu")
+    for k in order:
+        if sp[k]:
+            return remove(state, sid, k, 1, facts, cause, to=to)
+    return 0
+
+
+def free_ops(state: dict, seat: str, n: int, where=None, ops=None, sa=None, text: str = "", rule: str = "5.4",
+             extra: dict | None = None, lim: bool = True) -> None:
+    for i in range(n, 0, -1):
+        push(state, op_menu(seat, lim, True, where, sa, ops, optional=True, extra=extra,
+                            text=text or f"Free {'Limited ' if lim else ''}Operation ({n - i + 1} of {n})", rule=rule))
+
+
+# ---------------------------------------------------------------- P1-P5
+
+@effect("P1", "top")
+def _p1t(state, seat, facts):
+    if state["s"][LIMA]["ter"]:
+        state["s"][LIMA]["ter"] -= 1
+        facts.append(fact("marker", "A Terror marker is removed from Lima (P1).", space=LIMA, marker="terror", delta=-1))
+    shift(state, LIMA, 2, facts, "P1")
+
+
+@effect("P1", "bottom")
+def _p1b(state, seat, facts):
+    free_ops(state, SP, 1, [LIMA], ["terror"], extra={"markers": 2}, text="Free Terror in Lima placing 2 Terror")
+
+
+@effect("P2")
+def _noop(state, seat, facts):
+    pass
+
+
+@effect("P3", "top")
+def _p3t(state, seat, facts):
+    if state["s"][LIMA]["ter"]:
+        shift(state, LIMA, 2, facts, "P3")
+
+
+@effect("P3", "bottom")
+def _p3b(state, seat, facts):
+    ev(state, "P3", "bottom", SP, "from")
+
+
+def _p3b_ask(state, fr):
+    srcs = [s for s in IDS if s in ADJ[LIMA] and state["s"][s]["Gu"]]
+    return "free Terror in Lima using an Underground Guerrilla from", \
+        spaces_choices(srcs, "Use a Guerrilla in {}") + [Choice("no", "Do not Terror", {})]
+
+
+def _p3b_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid != "no":
+        terror_in(state, LIMA, facts, activate_from=cid[6:])
+
+
+steps("P3", "bottom", _p3b_ask, _p3b_act)
+
+
+@effect("P4", "top")
+def _p4t(state, seat, facts):
+    free_ops(state, GOV, 2)
+
+
+@effect("P4", "bottom")
+def _p4b(state, seat, facts):
+    ev(state, "P4", "bottom", seat, "place", n=2)
+
+
+def _p4b_ask(state, fr):
+    if not state["avail"]["G"]:
+        return "no Guerrilla is Available", []
+    opts = [LIMA] + [s for s in IDS if s in LOCS and s in ADJ[LIMA]]
+    return f"place a Guerrilla ({fr['n']} left)", spaces_choices(opts, "Place a Guerrilla in {}")
+
+
+def _p4b_act(state, fr, cid, facts):
+    place(state, cid[6:], "Gu", 1, facts, "P4")
+    fr["n"] -= 1
+    if fr["n"] <= 0:
+        pop(state, fr)
+
+
+steps("P4", "bottom", _p4b_ask, _p4b_act)
+
+
+@effect("P5", "top")
+def _p5t(state, seat, facts):
+    lima = state["s"][LIMA]
+    remove(state, LIMA, "Ga", lima["Ga"], facts, "P5")
+    n = activate(lima, "Gu")
+    if n:
+        facts.append(fact("activate", f"{n} Guerrilla(s) in Lima Activated (P5).", space=LIMA, count=n))
+
+
+@effect("P5", "bottom")
+def _p5b(state, seat, facts):
+    free_ops(state, SP, 2, [LIMA], ["terror"], text="Free Terror in Lima")
+
+
+# ---------------------------------------------------------------- P7, P8, P10 (Hunt)
+
+def _inv_bonus(state):
+    return 1 if cap(state, "P6") == "top" else 0
+
+
+@effect("P7", "top")
+def _p7t(state, seat, facts):
+    if any(sp["P"] and sp["Ga"] for sp in state["s"].values()) and not state["captured"]:
+        ev(state, "P7", "top", GOV, "yes")
+
+
+steps("P7", "top", lambda s, f: ("make an Investigate roll?", YES_NO),
+      lambda s, f, c, x: (pop(s, f), c == "yes" and hunt_roll(s, x, "P7", bonus=_inv_bonus(s))))
+
+
+@effect("P7", "bottom")
+def _p7b(state, seat, facts):
+    hunt_shift(state, -1, facts, "P7")
+
+
+@effect("P8", "top")
+def _p8t(state, seat, facts):
+    if state["s"][LIMA]["P"] >= 2 and not state["captured"]:
+        ev(state, "P8", "top", GOV, "yes")
+
+
+def _p8t_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid == "yes":
+        remove(state, LIMA, "P", 2, facts, "P8")
+        hunt_shift(state, 2, facts, "P8")
+
+
+steps("P8", "top", lambda s, f: ("remove 2 Police from Lima to move the Hunt marker 2 boxes right?", YES_NO),
+      _p8t_act)
+
+
+def _lima_evade(card):
+    def run(state, seat, facts):
+        if guerrillas(state["s"][LIMA]) and not state["captured"] and state["hunt"] > 0:
+            ev(state, card, "bottom", SP, "lima")
+
+    def ask(state, fr):
+        lima = state["s"][LIMA]
+        ch = []
+        if lima["Gu"]:
+            ch.append(Choice("rm:lima:Gu", "Remove an Underground Guerrilla from Lima", {"piece": "Gu"}))
+        if lima["Ga"]:
+            ch.append(Choice("rm:lima:Ga", "Remove an Active Guerrilla from Lima", {"piece": "Ga"}))
+        return "remove a Guerrilla from Lima to move the Hunt marker 1 box left?", ch + [Choice("no", "No", {})]
+
+    def act(state, fr, cid, facts):
+        pop(state, fr)
+        if cid != "no":
+            remove(state, LIMA, cid.split(":")[2], 1, facts, card)
+            hunt_shift(state, -1, facts, card)
+
+    RUN[(card, "bottom")] = run
+    steps(card, "bottom", ask, act)
+
+
+_lima_evade("P8")
+_lima_evade("P10")
+
+
+@effect("P10", "top")
+def _p10t(state, seat, facts):
+    if cap(state, "P6") != "bottom" or state["res"][GOV] >= 2:
+        ev(state, "P10", "top", GOV, "yes")
+
+
+def _p10t_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid == "yes":
+        sfr = {"k": "sa", "seat": GOV, "sa": "investigate", "sel": [], "ph": "main", "where": None, "op": "event",
+               "free": False, "bonus": 2}
+        push(state, sfr)
+        SAS["investigate"].start(state, sfr, facts)
+
+
+steps("P10", "top", lambda s, f: ("carry out Investigate with +2 on its rolls?", YES_NO), _p10t_act)
+
+
+# ---------------------------------------------------------------- P11
+
+@effect("P11", "top")
+def _p11t(state, seat, facts):
+    if any(rondas(sp) for sp in state["s"].values()):
+        ev(state, "P11", "top", seat, "space")
+
+
+def _p11_ask(state, fr):
+    return "choose a space with Rondas", spaces_choices([s for s in IDS if rondas(state["s"][s])], "{}")
+
+
+def _p11t_act(state, fr, cid, facts):
+    pop(state, fr)
+    sid = cid[6:]
+    activate(state["s"][sid], "Ru")
+    set_support(state, sid, 0, facts, "P11")
+
+
+steps("P11", "top", _p11_ask, _p11t_act)
+
+
+@effect("P11", "bottom")
+def _p11b(state, seat, facts):
+    pw(state, -1, "journalists killed (P11)", facts)
+    if any(rondas(sp) for sp in state["s"].values()):
+        ev(state, "P11", "bottom", seat, "space")
+
+
+def _p11b_act(state, fr, cid, facts):
+    pop(state, fr)
+    sid = cid[6:]
+    sp = state["s"][sid]
+    remove(state, sid, "Ru", sp["Ru"], facts, "P11")
+    remove(state, sid, "Ra", sp["Ra"], facts, "P11")
+
+
+steps("P11", "bottom", _p11_ask, _p11b_act)
+
+
+# ---------------------------------------------------------------- P14, P15, P16
+
+@effect("P14", "top")
+def _p14t(state, seat, facts):
+    if any(bases(sp) for sp in state["s"].values()):
+        ev(state, "P14", "top", seat, "space")
+
+
+def _p14t_act(state, fr, cid, facts):
+    pop(state, fr)
+    if remove_base(state, cid[6:], facts, "P14") == "D":
+        hunt_shift(state, 1, facts, "P14: it was the Directives Base")
+
+
+steps("P14", "top", lambda s, f: ("remove a Base from", spaces_choices([x for x in IDS if bases(s["s"][x])],
+                                                                       "A Base in {}")), _p14t_act)
+
+
+@effect("P14", "bottom")
+def _p14b(state, seat, facts):
+    free_ops(state, SP, 2, sorted(DEPARTMENTS), text="Comrade Norah: free Limited Operation in a Department")
+
+
+def rmg_ask(state, fr):
+    where = fr.get("where")
+    ch = []
+    if fr["n"] > 0:
+        for s in IDS:
+            if where is not None and s not in where:
+                continue
+            sp = state["s"][s]
+            if sp["Gu"]:
+                ch.append(Choice(f"rm:{s}:Gu", f"Remove an Underground Guerrilla from {NAME[s]}", {"space": s}))
+            if sp["Ga"]:
+                ch.append(Choice(f"rm:{s}:Ga", f"Remove an Active Guerrilla from {NAME[s]}", {"space": s}))
+    ch.append(Choice("done", "Remove no more", {}))
+    return f"remove up to {fr['n']} more Guerrilla(s)", ch
+
+
+def rmg_act(state, fr, cid, facts):
+    if cid == "done":
+        pop(state, fr)
+        return
+    _, s, k = cid.split(":")
+    remove(state, s, k, 1, facts, fr["card"])
+    fr["n"] -= 1
+    if fr["n"] <= 0:
+        pop(state, fr)
+
+
+@effect("P15", "top")
+def _p15t(state, seat, facts):
+    if state["s"][LIMA]["ter"]:
+        state["s"][LIMA]["ter"] -= 1
+        facts.append(fact("marker", "A Terror marker is removed from Lima (P15).", space=LIMA, marker="terror",
+                          delta=-1))
+    if guerrillas(state["s"][LIMA]):
+        ev(state, "P15", "top", seat, "rmg", n=2, where=[LIMA])
+
+
+steps("P15", "top", rmg_ask, rmg_act)
+
+
+@effect("P15", "bottom")
+def _p15b(state, seat, facts):
+    place(state, LIMA, "Gu", 1, facts, "P15")
+    free_ops(state, SP, 2, [LIMA], ["terror"], text="Free Terror in Lima")
+
+
+@effect("P16", "top")
+def _p16(state, seat, facts):
+    ev(state, "P16", "top", seat, "rm", todo=["amazonas", "huanuco"])
+
+
+def _p16_ask(state, fr):
+    sid = fr["todo"][0]
+    sp = state["s"][sid]
+    names = {"Gu": "an Underground Guerrilla", "Ga": "an Active Guerrilla", "T": "a Troop", "P": "a Police"}
+    ch = [Choice(f"rm:{sid}:{k}", f"Remove {names[k]} from {NAME[sid]}", {"space": sid, "piece": k})
+          for k in ("Gu", "Ga", "T", "P") if sp[k]]
+    return f"remove a Guerrilla or cube in {NAME[sid]}", ch or [Choice("done", "Nothing to remove", {})]
+
+
+def _p16_act(state, fr, cid, facts):
+    sid = fr["todo"].pop(0)
+    if cid != "done":
+        remove(state, sid, cid.split(":")[2], 1, facts, "P16")
+    shift(state, sid, 0, facts, "P16")
+    if not fr["todo"]:
+        pop(state, fr)
+
+
+steps("P16", "top", _p16_ask, _p16_act)
+
+
+# ---------------------------------------------------------------- P18-P23
+
+@effect("P18", "top")
+def _p18(state, seat, facts):
+    state["once_sa"] = True
+    free_ops(state, seat, 2, ["ayacucho"], sa={"names": None, "where": ["ayacucho"], "flag": "once_sa"},
+             text="Free Limited Operation in Ayacucho")
+
+
+@effect("P19", "top")
+def _p19t(state, seat, facts):
+    pw(state, 1, "prison attack repelled (P19)", facts)
+    opts = [s for s in IDS if s in DEPARTMENTS and cubes(state["s"][s])]
+    if opts:
+        ev(state, "P19", "top", seat, "space")
+
+
+def _p19t_act(state, fr, cid, facts):
+    pop(state, fr)
+    sid = cid[6:]
+    remove(state, sid, "Ga", state["s"][sid]["Ga"], facts, "P19")
+
+
+steps("P19", "top", lambda s, f: ("remove all Active Guerrillas from a Department with cubes", spaces_choices(
+    [x for x in IDS if x in DEPARTMENTS and cubes(s["s"][x])], "{}")), _p19t_act)
+
+
+def _p19b_opts(state):
+    return [s for s in IDS if s in DEPARTMENTS and state["s"][s]["Gu"] and gov_targets(state["s"][s])]
+
+
+@effect("P19", "bottom")
+def _p19b(state, seat, facts):
+    if _p19b_opts(state):
+        ev(state, "P19", "bottom", SP, "space")
+
+
+def _p19b_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid != "no":
+        ambush(state, {}, cid[6:], facts, add=2)
+
+
+steps("P19", "bottom", lambda s, f: ("free Ambush adding 2 Guerrillas in", spaces_choices(
+    _p19b_opts(s), "Ambush in {}") + [Choice("no", "Do not Ambush", {})]), _p19b_act)
+
+
+@effect("P20", "top")
+def _p20(state, seat, facts):
+    state["once_sa"] = True
+    state["last_sel"] = []
+    push(state, {"k": "evauto", "card": "P20", "seat": seat})
+    first = "sweep" if seat == GOV else "march"
+    fr = new_op(seat, first, True, True, None, {"names": None, "flag": "once_sa"})
+    start_op(state, fr, facts)
+
+
+def _p20_auto(state, fr, facts):
+    pop(state, fr)
+    sel = state.get("last_sel") or []
+    if sel:
+        second = "assault" if fr["seat"] == GOV else "attack"
+        start_op(state, new_op(fr["seat"], second, True, True, sel[:1], {"names": None, "where": sel[:1],
+                                                                            "flag": "once_sa"}), facts)
+
+
+@effect("P21", "top")
+def _p21t(state, seat, facts):
+    s = state["s"]
+    sup = sum(POP[x] for x in CONTROLLABLE if s[x]["sup"] > 0)
+    opp = sum(POP[x] for x in CONTROLLABLE if s[x]["sup"] < 0)
+    if sup > opp:
+        pw(state, 1, "election won by the underdog (P21)", facts)
+
+
+@effect("P21", "bottom")
+def _p21b(state, seat, facts):
+    free_ops(state, SP, 1, None, ["terror"], extra={"maxsel": 2}, lim=False, text="Free Terror in up to 2 spaces")
+
+
+@effect("P22", "top")
+def _p22t(state, seat, facts):
+    free_ops(state, GOV, 1, None, ["assault"], extra={"hold": "P22"}, text="Free Assault in 1 space (El Fronton)")
+
+
+@effect("P22", "bottom")
+def _p22b(state, seat, facts):
+    pw(state, -2, "prison massacre (P22)", facts)
+    shift(state, LIMA, 0, facts, "P22")
+
+
+@effect("P23", "top")
+def _p23t(state, seat, facts):
+    res(state, GOV, 8, "US aid (P23)", facts)
+    fr = new_op(GOV, "train", True, True, [LIMA], None)
+    fr["police_only"] = True
+    start_op(state, fr, facts)
+
+
+@effect("P23", "bottom")
+def _p23b(state, seat, facts):
+    n = sum(1 for s in ("amazonas", "huanuco") if guerrillas(state["s"][s]) + bases(state["s"][s]))
+    res(state, SP, 2 * n, "drug trade profits (P23)", facts)
+
+
+# ---------------------------------------------------------------- P25-P30
+
+@effect("P25", "top")
+def _p25t(state, seat, facts):
+    ev(state, "P25", "top", seat, "rmg", n=4 if state["captured"] else 2, where=None)
+
+
+steps("P25", "top", rmg_ask, rmg_act)
+
+
+@effect("P25", "bottom")
+def _p25b(state, seat, facts):
+    for s in IDS:
+        b = bases(state["s"][s])
+        if b:
+            place(state, s, "Gu", b, facts, "P25")
+
+
+@effect("P26", "top")
+def _p26t(state, seat, facts):
+    ev(state, "P26", "top", GOV, "space")
+
+
+def _p26t_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid == "no":
+        return
+    sid = cid[6:]
+    place(state, sid, "T", 4, facts, "P26")
+    free_ops(state, GOV, 1, [sid], text=f"Free Limited Operation in {NAME[sid]}")
+
+
+steps("P26", "top", lambda s, f: ("place up to 4 Troops in a Department and operate there?", spaces_choices(
+    sorted(DEPARTMENTS), "{}") + [Choice("no", "Decline", {})]), _p26t_act)
+
+
+@effect("P26", "bottom")
+def _p26b(state, seat, facts):
+    ev(state, "P26", "bottom", seat, "from", n=3)
+
+
+def _p26b_ask(state, fr):
+    ch = []
+    if state["avail"]["T"]:
+        ch.append(Choice("from:available", "An Available Troop", {}))
+    ch += [Choice(f"from:{s}", f"A Troop from {NAME[s]}", {"space": s}) for s in IDS if state["s"][s]["T"]]
+    return f"put a Troop on the card ({fr['n']} left)", ch
+
+
+def _p26b_act(state, fr, cid, facts):
+    src = cid[5:]
+    if src == "available":
+        state["avail"]["T"] -= 1
+        state["held"]["P26"] += 1
+        facts.append(fact("held", "An Available Troop goes to the border (P26).", card="P26"))
+    else:
+        remove(state, src, "T", 1, facts, "P26", to="P26")
+    fr["n"] -= 1
+    if fr["n"] <= 0:
+        pop(state, fr)
+
+
+steps("P26", "bottom", _p26b_ask, _p26b_act)
+
+
+@effect("P27", "top")
+def _p27t(state, seat, facts):
+    res(state, GOV, 4, "P27", facts)
+    for s in IDS:
+        sp = state["s"][s]
+        if s in LOCS and sp["sab"] and not guerrillas(sp):
+            sp["sab"] = 0
+            facts.append(fact("marker", f"Sabotage removed from {NAME[s]} (P27).", space=s, marker="sabotage",
+                              delta=-1))
+
+
+@effect("P27", "bottom")
+def _p27b(state, seat, facts):
+    res(state, GOV, -6, "heterodox policies fail (P27)", facts)
+    ev(state, "P27", "bottom", seat, "space", n=2)
+
+
+def _p27b_act(state, fr, cid, facts):
+    sid = cid[6:]
+    state["s"][sid]["sab"] = 1
+    facts.append(fact("marker", f"Sabotage placed on {NAME[sid]} (P27).", space=sid, marker="sabotage", delta=1))
+    fr["n"] -= 1
+    if fr["n"] <= 0:
+        pop(state, fr)
+
+
+steps("P27", "bottom", lambda s, f: ("place Sabotage on a LoC", spaces_choices(
+    [x for x in IDS if x in LOCS and not s["s"][x]["sab"]], "{}")), _p27b_act)
+
+
+@effect("P28", "top")
+def _p28(state, seat, facts):
+    n = min(2, sum(1 for sp in state["s"].values() if sp["ez"] and sp["ter"]))
+    if n:
+        ev(state, "P28", "top", seat, "pw", n=n)
+
+
+def _p28_act(state, fr, cid, facts):
+    pop(state, fr)
+    pw(state, fr["n"] if cid == "pw:up" else -fr["n"], "mass graves discovered (P28)", facts)
+
+
+steps("P28", "top", lambda s, f: (f"move Political Will by {f['n']}", [
+    Choice("pw:up", f"Raise Political Will by {f['n']}", {}), Choice("pw:down", f"Lower Political Will by {f['n']}", {})]),
+    _p28_act)
+
+
+def ez_count(state):
+    return sum(sp["ez"] for sp in state["s"].values())
+
+
+@effect("P29", "top")
+def _p29t(state, seat, facts):
+    if ez_count(state) < EZ_MARKERS and any(not state["s"][h]["ez"] for h in HIGHLAND):
+        ev(state, "P29", "top", seat, "space")
+    else:
+        _p29_clear(state, seat, facts)
+
+
+def _p29_clear(state, seat, facts):
+    for s in IDS:
+        if state["s"][s]["ez"]:
+            remove_guerrilla(state, s, seat, facts, "P29")
+
+
+def _p29t_act(state, fr, cid, facts):
+    pop(state, fr)
+    sid = cid[6:]
+    state["s"][sid]["ez"] = 1
+    facts.append(fact("marker", f"Emergency Zone placed in {NAME[sid]} (P29).", space=sid, marker="emergency_zone",
+                      delta=1))
+    _p29_clear(state, fr["seat"], facts)
+
+
+steps("P29", "top", lambda s, f: ("place an Emergency Zone in a Highland space", spaces_choices(
+    [x for x in IDS if x in HIGHLAND and not s["s"][x]["ez"]], "{}")), _p29t_act)
+
+
+@effect("P29", "bottom")
+def _p29b(state, seat, facts):
+    if ez_count(state):
+        ev(state, "P29", "bottom", seat, "space")
+
+
+def _p29b_act(state, fr, cid, facts):
+    pop(state, fr)
+    sid = cid[6:]
+    shift(state, sid, -2, facts, "P29")
+    place(state, sid, "Gu", 1, facts, "P29")
+
+
+steps("P29", "bottom", lambda s, f: ("choose an Emergency Zone", spaces_choices(
+    [x for x in IDS if s["s"][x]["ez"]], "{}")), _p29b_act)
+
+
+@effect("P30", "top")
+def _p30t(state, seat, facts):
+    res(state, GOV, 4, "Soviet aid (P30)", facts)
+    place(state, LIMA, "T", state["avail"]["T"], facts, "P30")
+
+
+@effect("P30", "bottom")
+def _p30b(state, seat, facts):
+    if any(s in DEPARTMENTS and state["s"][s]["T"] for s in IDS):
+        ev(state, "P30", "bottom", seat, "space", n=2, done=[])
+
+
+def _p30b_ask(state, fr):
+    return "shift a Department with Troops toward Active Opposition", spaces_choices(
+        [x for x in IDS if x in DEPARTMENTS and state["s"][x]["T"] and x not in fr["done"]], "{}")
+
+
+def _p30b_act(state, fr, cid, facts):
+    sid = cid[6:]
+    fr["done"].append(sid)
+    shift(state, sid, -2, facts, "P30")
+    fr["n"] -= 1
+    if fr["n"] <= 0:
+        pop(state, fr)
+
+
+steps("P30", "bottom", _p30b_ask, _p30b_act)
+
+
+# ---------------------------------------------------------------- P32-P36
+
+@effect("P32", "top")
+def _p32t(state, seat, facts):
+    ev(state, "P32", "top", GOV, "yes")
+
+
+def _p32t_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid == "yes" and hunt_roll(state, facts, "P32", bonus=_inv_bonus(state), after_capture_target=True):
+        pw(state, 2, "second-in-command captured (P32)", facts)
+
+
+steps("P32", "top", lambda s, f: ("make an Investigate roll (+2 Political Will on success)?", YES_NO), _p32t_act)
+
+
+@effect("P32", "bottom")
+def _p32b(state, seat, facts):
+    push(state, {"k": "sa", "seat": SP, "sa": "evade", "sel": [], "ph": "main", "where": None, "op": "event",
+                 "free": True})
+    free_ops(state, SP, 1, text="Free Limited Operation, then Evade")
+
+
+@effect("P33", "top")
+def _p33(state, seat, facts):
+    d = die(state, "event")
+    n = ez_count(state)
+    ok = d < n
+    facts.append(fact("roll", f"Autogolpe: rolled {d} against {n} Emergency Zones: {'coup' if ok else 'no coup'}.",
+                      die=d, success=ok, barrier=True))
+    if ok:
+        pw(state, -2, "self-coup (P33)", facts)
+        for h in IDS:
+            if h in HIGHLAND and not state["s"][h]["ez"] and ez_count(state) < EZ_MARKERS:
+                state["s"][h]["ez"] = 1
+                facts.append(fact("marker", f"Emergency Zone placed in {NAME[h]} (P33).", space=h,
+                                  marker="emergency_zone", delta=1))
+
+
+@effect("P34", "top")
+def _p34t(state, seat, facts):
+    for h in IDS:
+        if h in HIGHLAND and state["s"][h]["ctl"] == "S":
+            place(state, h, "Ru", 1, facts, "P34")
+
+
+@effect("P34", "bottom")
+def _p34b(state, seat, facts):
+    n = sum(1 for s in CONTROLLABLE if state["s"][s]["ctl"] == "S")
+    res(state, SP, n, "war economy (P34)", facts)
+
+
+@effect("P35", "top")
+def _p35t(state, seat, facts):
+    ev(state, "P35", "top", GOV, "space")
+
+
+def _p35t_ask(state, fr):
+    ch = []
+    for h in IDS:
+        if h not in HIGHLAND:
+            continue
+        if state["s"][h]["ez"]:
+            ch.append(Choice(f"space:{h}", f"Remove the Emergency Zone in {NAME[h]}", {"space": h}))
+        elif ez_count(state) < EZ_MARKERS:
+            ch.append(Choice(f"space:{h}", f"Add an Emergency Zone in {NAME[h]}", {"space": h}))
+    return "add or remove one Emergency Zone", ch + [Choice("no", "No change", {})]
+
+
+def _p35t_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid != "no":
+        h = cid[6:]
+        sp = state["s"][h]
+        sp["ez"] = 1 - sp["ez"]
+        facts.append(fact("marker", f"Emergency Zone {'placed in' if sp['ez'] else 'removed from'} {NAME[h]} (P35).",
+                          space=h, marker="emergency_zone", delta=1 if sp["ez"] else -1))
+
+
+steps("P35", "top", _p35t_ask, _p35t_act)
+
+
+@effect("P35", "bottom")
+def _p35b(state, seat, facts):
+    if ez_count(state):
+        ev(state, "P35", "bottom", SP, "yes")
+
+
+def _p35b_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid == "yes":
+        for s in IDS:
+            if state["s"][s]["ez"]:
+                place(state, s, "Gu", 1, facts, "P35")
+
+
+steps("P35", "bottom", lambda s, f: ("place 1 Guerrilla in each Emergency Zone?", YES_NO), _p35b_act)
+
+
+def _p36_opts(state, need_g):
+    return [h for h in IDS if h in HIGHLAND and (guerrillas(state["s"][h]) or not need_g)]
+
+
+@effect("P36", "top")
+def _p36t(state, seat, facts):
+    if _p36_opts(state, True):
+        ev(state, "P36", "top", seat, "space")
+
+
+def _p36t_ask(state, fr):
+    if fr["step"] == "space":
+        return "remove up to 2 Guerrillas from a Highland space", spaces_choices(_p36_opts(state, True), "{}")
+    return rmg_ask(state, fr)
+
+
+def _p36t_act(state, fr, cid, facts):
+    if fr["step"] == "space":
+        fr["step"] = "rmg"
+        fr["n"] = 2
+        fr["where"] = [cid[6:]]
+        return
+    rmg_act(state, fr, cid, facts)
+
+
+steps("P36", "top", _p36t_ask, _p36t_act)
+
+
+@effect("P36", "bottom")
+def _p36b(state, seat, facts):
+    ev(state, "P36", "bottom", SP, "space")
+
+
+def _p36b_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid != "no":
+        free_ops(state, SP, 2, [cid[6:]], text=f"Free Limited Operation in {NAME[cid[6:]]}")
+
+
+steps("P36", "bottom", lambda s, f: ("choose a Highland space for up to 2 free Limited Operations",
+                                     spaces_choices(_p36_opts(s, False), "{}") + [Choice("no", "Decline", {})]),
+      _p36b_act)
+
+
+for _c in CAPABILITIES:
+    RUN.setdefault((_c, "top"), _noop)
+    RUN.setdefault((_c, "bottom"), _noop)
+
+
+def _check() -> None:
+    for cid, c in CARDS.items():
+        if c["kind"] == "propaganda":
+            continue
+        for side in (["top", "bottom"] if c.get("dual") else ["top"]):
+            assert (cid, side) in RUN, (cid, side)
+
+
+_check()
+
+FRAME_KINDS = [
+    FrameKind("ev", ask=_ev_ask, act=_ev_act),
+    FrameKind("evauto", auto=lambda s, f, x: _p20_auto(s, f, x)),
+]
+
+__all__ = ["FRAME_KINDS", "execute", "event_sides", "OTHER"]

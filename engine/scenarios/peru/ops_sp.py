@@ -1,0 +1,356 @@
+"""3.3 Shining Path Operations: Rally, March, Attack, Terror.
+
+Choice ids (besides ``space:<id>``, ``sa:<name>``, ``done``):
+
+- Rally (3.3.1): ``rally:1`` .. ``rally:<n>`` (place that many Guerrillas), ``rally:base``
+  (replace 2 Guerrillas with a Base), ``rally:flip`` (flip all Guerrillas Underground).
+- March (3.3.2): after choosing the destination, ``move:<origin>:u`` / ``move:<origin>:a``
+  (one Underground/Active Guerrilla) and ``done``.
+- Attack (3.3.3): ``attack:roll`` or ``sa:ambush``; removals ``kill:P`` / ``kill:T`` /
+  ``kill:Ru`` / ``kill:Ra`` (Police before Troops; Rondas at any time).
+- Terror (3.3.4): ``space:<id>`` resolves the space; the Government may be asked
+  ``from:<id>``/``stop`` for a Rondas when none is in the Rondas box.
+"""
+
+from __future__ import annotations
+
+from engine.coin.flow import Ask, FrameKind, pop, push
+from engine.core.contract import Choice, fact
+
+from .data import ADJ, HIGHLAND, LIMA, LOCS, NAME, POP
+from .ops import (
+    OpDef,
+    allowed_here,
+    ambush_allowed,
+    can_pay,
+    pay,
+    place_or_take,
+    register_op,
+    sp_cost,
+)
+from .state import (
+    GOV,
+    SP,
+    activate,
+    bases,
+    cap,
+    cubes,
+    die,
+    guerrillas,
+    place,
+    refresh_control,
+    remove,
+    rondas,
+    shift,
+)
+
+
+def guerrillas_elsewhere(state: dict, sid: str) -> int:
+    return sum(guerrillas(sp) for s, sp in state["s"].items() if s != sid)
+
+
+# ---------------------------------------------------------------- 3.3.1 Rally
+
+def _rally_spaces(state, fr):
+    out = []
+    for s, sp in state["s"].items():
+        if s in LOCS or s in fr["sel"] or not allowed_here(fr, s):
+            continue
+        if s != LIMA and sp["sup"] > 0:
+            continue
+        if not can_pay(state, SP, sp_cost(state, fr, s, 1)):
+            continue
+        if state["avail"]["G"] or guerrillas_elsewhere(state, s) or (bases(sp) and sp["Ga"]) or \
+                (guerrillas(sp) >= 2 and bases(sp) < 2 and state["avail"]["B"]):
+            out.append(s)
+    return out
+
+
+def _rally_select(state, fr, sid, facts):
+    pay(state, SP, sp_cost(state, fr, sid, 1), facts, f"Rally in {NAME[sid]}")
+    fr["ph"] = "rally"
+    fr["cur"] = sid
+
+
+def rally_max(state: dict, sid: str) -> int:
+    sp = state["s"][sid]
+    return POP[sid] + bases(sp) if bases(sp) else 1
+
+
+def _rally_ask(state, fr):
+    sid = fr["cur"]
+    sp = state["s"][sid]
+    ch = []
+    supply = state["avail"]["G"] + guerrillas_elsewhere(state, sid)
+    for n in range(1, min(rally_max(state, sid), supply) + 1):
+        ch.append(Choice(f"rally:{n}", f"Place {n} Guerrilla{'s' if n > 1 else ''} in {NAME[sid]}", {"count": n}))
+    if guerrillas(sp) >= 2 and bases(sp) < 2 and state["avail"]["B"]:
+        ch.append(Choice("rally:base", f"Replace 2 Guerrillas with a Base in {NAME[sid]}", {}))
+    if bases(sp) and sp["Ga"]:
+        ch.append(Choice("rally:flip", f"Flip all Guerrillas in {NAME[sid]} Underground", {}))
+    return f"Rally in {NAME[sid]}", ch
+
+
+def _rally_act(state, fr, cid, facts):
+    sid = fr["cur"]
+    sp = state["s"][sid]
+    fr["ph"] = "main"
+    what = cid[6:]
+    if what == "base":
+        a = min(2, sp["Ga"])
+        remove(state, sid, "Ga", a, facts, "Rally (replaced by a Base)")
+        remove(state, sid, "Gu", 2 - a, facts, "Rally (replaced by a Base)")
+        place(state, sid, "B", 1, facts, "Rally")
+    elif what == "flip":
+        n = sp["Ga"]
+        sp["Ga"] = 0
+        sp["Gu"] += n
+        facts.append(fact("flip", f"{n} Guerrilla(s) flipped Underground in {NAME[sid]} (Rally).", space=sid, count=n))
+    else:
+        place_or_take(state, SP, sid, "Gu", int(what), facts, "Rally")
+
+
+register_op(OpDef("rally", SP, "Rally", "3.3.1", _rally_spaces, _rally_select, _rally_ask, _rally_act))
+
+
+# ---------------------------------------------------------------- 3.3.2 March
+
+def _movable(fr, sid, key, sp):
+    return sp[key] - fr.get("fix", {}).get(sid, {}).get(key, 0)
+
+
+def march_origins(state: dict, fr: dict, dest: str) -> list[tuple[str, str]]:
+    out = []
+    for o in ADJ[dest]:
+        sp = state["s"][o]
+        for key, tag in (("Gu", "u"), ("Ga", "a")):
+            if _movable(fr, o, key, sp) > 0:
+                out.append((o, tag))
+    out.sort(key=lambda t: (list(state["s"]).index(t[0]), t[1]))
+    return out
+
+
+def _march_spaces(state, fr):
+    out = []
+    for s in state["s"]:
+        if s in fr["sel"] or not allowed_here(fr, s):
+            continue
+        if not can_pay(state, SP, sp_cost(state, fr, s, 0 if s in LOCS else 1)):
+            continue
+        if march_origins(state, fr, s):
+            out.append(s)
+    return out
+
+
+def _march_select(state, fr, sid, facts):
+    pay(state, SP, sp_cost(state, fr, sid, 0 if sid in LOCS else 1), facts, f"March into {NAME[sid]}")
+    fr["ph"] = "march"
+    fr["cur"] = sid
+    fr["grp"] = {}
+    fr.setdefault("fix", {})
+
+
+def _march_ask(state, fr):
+    d = fr["cur"]
+    ch = [Choice(f"move:{o}:{t}", f"Move an {'Underground' if t == 'u' else 'Active'} Guerrilla from {NAME[o]}",
+                 {"space": o, "underground": t == "u"}) for o, t in march_origins(state, fr, d)]
+    if fr["grp"]:
+        ch.append(Choice("done", f"No more Guerrillas into {NAME[d]}", {}))
+    return f"March into {NAME[d]}: move Guerrillas in", ch
+
+
+def _march_act(state, fr, cid, facts):
+    d = fr["cur"]
+    if cid == "done":
+        sp = state["s"][d]
+        exposed = d in LOCS or sp["sup"] > 0
+        for o, (n, nu) in fr["grp"].items():
+            if exposed and nu and n + cubes(sp) + sp["Ra"] > 3:
+                k = activate(sp, "Gu", nu)
+                fx = fr["fix"].setdefault(d, {})
+                fx["Gu"] = fx.get("Gu", 0) - k
+                fx["Ga"] = fx.get("Ga", 0) + k
+                facts.append(fact("activate", f"{k} Guerrilla(s) marching from {NAME[o]} into {NAME[d]} are "
+                                  "Activated (3.3.2).", space=d, count=k))
+        fr["ph"] = "main"
+        return
+    _, o, t = cid.split(":")
+    key = "Gu" if t == "u" else "Ga"
+    state["s"][o][key] -= 1
+    state["s"][d][key] += 1
+    fx = fr["fix"].setdefault(d, {})
+    fx[key] = fx.get(key, 0) + 1
+    g = fr["grp"].setdefault(o, [0, 0])
+    g[0] += 1
+    if t == "u":
+        g[1] += 1
+    facts.append(fact("move", f"A Guerrilla marches from {NAME[o]} into {NAME[d]}.", piece=key, source=o, space=d))
+
+
+register_op(OpDef("march", SP, "March", "3.3.2", _march_spaces, _march_select, _march_ask, _march_act))
+
+
+# ---------------------------------------------------------------- 3.3.3 Attack (and the removal frame)
+
+def gov_targets(sp: dict) -> int:
+    return sp["T"] + sp["P"] + sp["Ru"] + sp["Ra"]
+
+
+def _attack_spaces(state, fr):
+    return [s for s, sp in state["s"].items() if s not in fr["sel"] and allowed_here(fr, s) and guerrillas(sp)
+            and gov_targets(sp) and can_pay(state, SP, sp_cost(state, fr, s, 1))]
+
+
+def _attack_select(state, fr, sid, facts):
+    pay(state, SP, sp_cost(state, fr, sid, 1), facts, f"Attack in {NAME[sid]}")
+    fr["cur"] = sid
+    if ambush_allowed(fr, state) and state["s"][sid]["Gu"] and allowed_sa_space(fr, sid):
+        fr["ph"] = "how"
+    else:
+        attack_roll(state, fr, sid, facts)
+
+
+def allowed_sa_space(fr: dict, sid: str) -> bool:
+    w = (fr.get("sa") or {}).get("where")
+    return w is None or sid in w
+
+
+def attack_roll(state: dict, fr: dict, sid: str, facts: list) -> None:
+    sp = state["s"][sid]
+    activate(sp, "Gu")
+    d = die(state, "attack")
+    g = guerrillas(sp)
+    ok = d <= g
+    facts.append(fact("roll", f"Attack in {NAME[sid]}: rolled {d} against {g} Guerrilla(s): "
+                      f"{'hit' if ok else 'miss'}.", die=d, space=sid, success=ok, barrier=True))
+    post = {"add": 1 if d == 1 else 0, "rondas": True, "p17": cap(state, "P17") == "top"}
+    if ok:
+        push(state, kill_frame(sid, 2, post))
+    else:
+        attack_post(state, sid, post, [], facts)
+
+
+def ambush(state: dict, fr: dict, sid: str, facts: list, add: int = 1) -> None:
+    """4.3.3 Ambush: Activate one Underground Guerrilla, remove up to 2 Government pieces
+    without a roll, add a Guerrilla (no Rondas shift: rules notes)."""
+    sp = state["s"][sid]
+    activate(sp, "Gu", 1)
+    facts.append(fact("special_activity", f"Ambush in {NAME[sid]}.", space=sid, sa="ambush"))
+    push(state, kill_frame(sid, 2, {"add": add, "rondas": False, "p17": cap(state, "P17") == "top"}))
+
+
+def kill_frame(sid: str, n: int, post: dict) -> dict:
+    return {"k": "kill", "seat": SP, "sid": sid, "n": n, "removed": [], "post": post}
+
+
+def _kill_ask(state, fr):
+    sp = state["s"][fr["sid"]]
+    ch = []
+    if fr["n"] > 0:
+        if sp["P"]:
+            ch.append(Choice("kill:P", "Remove a Police", {"piece": "P"}))
+        elif sp["T"]:
+            ch.append(Choice("kill:T", "Remove a Troop", {"piece": "T"}))
+        if sp["Ru"]:
+            ch.append(Choice("kill:Ru", "Remove an Underground Rondas", {"piece": "Ru"}))
+        if sp["Ra"]:
+            ch.append(Choice("kill:Ra", "Remove an Active Rondas", {"piece": "Ra"}))
+    if not ch:
+        ch.append(Choice("done", "Continue", {}))
+    return Ask(SP, f"Remove Government pieces in {NAME[fr['sid']]} ({fr['n']} left)", "3.3.3", ch)
+
+
+def _kill_act(state, fr, cid, facts):
+    sid = fr["sid"]
+    if cid != "done":
+        key = cid[5:]
+        remove(state, sid, key, 1, facts, "Attack")
+        fr["removed"].append(key)
+        fr["n"] -= 1
+        sp = state["s"][sid]
+        if fr["n"] > 0 and gov_targets(sp):
+            refresh_control(state, facts, f"Attack in {NAME[sid]}")
+            return
+    pop(state, fr)
+    attack_post(state, sid, fr["post"], fr["removed"], facts)
+    refresh_control(state, facts, f"Attack in {NAME[sid]}")
+
+
+def attack_post(state: dict, sid: str, post: dict, removed: list, facts: list) -> None:
+    sp = state["s"][sid]
+    if post.get("add"):
+        place_or_take(state, SP, sid, "Gu", post["add"], facts, "Attack/Ambush")
+    if post.get("rondas") and any(k in ("Ru", "Ra") for k in removed):
+        activate(sp, "Ru")
+        shift(state, sid, 2, facts, "Rondas removed by Attack")
+    if post.get("p17") and guerrillas(sp):
+        remove(state, sid, "Ga" if sp["Ga"] else "Gu", 1, facts, "high casualties (P17)")
+
+
+def _attack_ask(state, fr):
+    sid = fr["cur"]
+    return f"Attack in {NAME[sid]}: roll or Ambush?", [
+        Choice("attack:roll", "Attack normally (roll a die)", {}),
+        Choice("sa:ambush", "Ambush (Special Activity): sure hit", {"sa": "ambush"})]
+
+
+def _attack_act(state, fr, cid, facts):
+    sid = fr["cur"]
+    fr["ph"] = "main"
+    if cid == "sa:ambush":
+        from .ops import use_sa
+        use_sa(state, fr)
+        ambush(state, fr, sid, facts, add=fr.get("ambush_add", 1))
+    else:
+        attack_roll(state, fr, sid, facts)
+
+
+register_op(OpDef("attack", SP, "Attack", "3.3.3", _attack_spaces, _attack_select, _attack_ask, _attack_act))
+
+
+# ---------------------------------------------------------------- 3.3.4 Terror
+
+def terror_cost(state: dict, fr: dict, sid: str) -> int:
+    return sp_cost(state, fr, sid, 0 if (sid in LOCS or sid in HIGHLAND) else 1)
+
+
+def _terror_spaces(state, fr):
+    return [s for s, sp in state["s"].items() if s not in fr["sel"] and allowed_here(fr, s) and sp["Gu"]
+            and can_pay(state, SP, terror_cost(state, fr, s))]
+
+
+def terror_in(state: dict, sid: str, facts: list, markers: int = 1, activate_from: str | None = None) -> None:
+    """3.3.4 procedure in one space (``activate_from``: the space whose Guerrilla is used, P3)."""
+    sp = state["s"][sid]
+    activate(state["s"][activate_from or sid], "Gu", 1)
+    if sid in LOCS:
+        if not sp["sab"]:
+            sp["sab"] = 1
+            facts.append(fact("marker", f"Sabotage placed on {NAME[sid]}.", space=sid, marker="sabotage", delta=1))
+    else:
+        if sid == LIMA:
+            sp["ter"] += markers
+            facts.append(fact("marker", f"{markers} Terror marker(s) placed in Lima.", space=sid, marker="terror",
+                              delta=markers))
+        elif not sp["ter"]:
+            sp["ter"] = 1
+            facts.append(fact("marker", f"Terror placed in {NAME[sid]}.", space=sid, marker="terror", delta=1))
+        shift(state, sid, -2, facts, "Terror")
+    if sid in HIGHLAND:
+        if not place(state, sid, "Ru", 1, facts, "Terror backlash (3.3.4)"):
+            fr = {"k": "take", "seat": GOV, "key": "Ru", "pool": "R", "to": sid, "n": 1, "why": "Terror backlash"}
+            from .ops import take_sources
+            if take_sources(state, fr):
+                push(state, fr)
+
+
+def _terror_select(state, fr, sid, facts):
+    pay(state, SP, terror_cost(state, fr, sid), facts, f"Terror in {NAME[sid]}")
+    terror_in(state, sid, facts, markers=fr.get("markers", 1))
+
+
+register_op(OpDef("terror", SP, "Terror", "3.3.4", _terror_spaces, _terror_select))
+
+FRAME_KINDS = [FrameKind("kill", ask=_kill_ask, act=_kill_act)]
+
+__all__ = ["FRAME_KINDS", "ambush", "attack_roll", "terror_in", "rondas"]

@@ -1,0 +1,219 @@
+"""The Peru :class:`~engine.core.contract.Rules`: setup, prompt, apply, view, metrics, result."""
+
+from __future__ import annotations
+
+import json
+
+from engine.coin.flow import Flow
+from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo
+
+from . import events, ops, ops_gov, ops_sp, propaganda, sa_gov, sa_sp, sequence  # noqa: F401
+from .data import (
+    CARDS,
+    CONTROLLABLE,
+    HIGHLAND,
+    HUNT_BOXES,
+    IDS,
+    INITIATIVE_BOXES,
+    LOCS,
+    MAP,
+    NAME,
+    POP,
+)
+from .state import GOV, SP, SetupError, cubes, d_location, guerrillas, new_state, rondas
+
+FLOW = Flow(ops.FRAME_KINDS + ops_sp.FRAME_KINDS + sequence.FRAME_KINDS + propaganda.FRAME_KINDS
+            + events.FRAME_KINDS)
+
+
+def _dc(v):
+    """Fast deep copy of JSON values."""
+    if isinstance(v, dict):
+        return {k: _dc(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_dc(x) for x in v]
+    return v
+
+
+class PeruRules(Rules):
+    key = "peru"
+    title = "The Guerrilla Generation: Peru (1982-1992)"
+    seats = (SeatInfo(GOV, "Government", "#0072B2"), SeatInfo(SP, "Shining Path", "#D55E00"))
+    min_players = 1
+    max_players = 2
+
+    # ---------------------------------------------------------------- lifecycle
+    def setup(self, seed: int, options: dict | None = None) -> dict:
+        options = dict(options or {})
+        unknown = set(options) - {"deck", "deck_top", "script", "players"}
+        if unknown:
+            raise SetupError(f"Unknown Peru option(s): {', '.join(sorted(unknown))}")
+        state = new_state(seed, options)
+        state["stack"] = [{"k": "next"}, {"k": "swap"}]
+        facts: list = []
+        FLOW.settle(state, facts)
+        return state
+
+    def prompt(self, state: dict) -> Prompt | None:
+        a = FLOW.ask(state)
+        if a is None:
+            return None
+        fr = state["stack"][-1]
+        tn = state.get("tn", 0)
+        if a.seat != state.get("ls"):
+            tn += 1
+        kind = fr["k"] if fr["k"] not in ("op", "sa") else f"{fr['k']}:{fr.get('op') if fr['k'] == 'op' else fr['sa']}"
+        return Prompt(seats=(a.seat,), text=a.text, rule=a.rule, choices=a.choices, kind=kind,
+                      turn=f"{len(state['played'])}:{a.seat}:{tn}", context=a.context)
+
+    def apply_unchecked(self, state: dict, seat: str, choice_id: str) -> list:
+        facts: list = []
+        if seat != state.get("ls"):
+            state["tn"] = state.get("tn", 0) + 1
+            state["ls"] = seat
+        state["n"] += 1
+        FLOW.act(state, choice_id, facts)
+        return facts
+
+    def copy(self, state: dict) -> dict:
+        n = dict(state)
+        n["s"] = {k: dict(v) for k, v in state["s"].items()}
+        n["avail"] = dict(state["avail"])
+        n["res"] = dict(state["res"])
+        r = dict(state["rng"])
+        if "script" in r:
+            r["script"] = {k: list(v) for k, v in r["script"].items()}
+        n["rng"] = r
+        n["deck"] = list(state["deck"])
+        n["played"] = list(state["played"])
+        n["caps"] = dict(state["caps"])
+        n["held"] = dict(state["held"])
+        n["elig"] = list(state["elig"])
+        n["boxes"] = dict(state["boxes"])
+        n["stack"] = _dc(state["stack"])
+        if state.get("over") is not None:
+            n["over"] = dict(state["over"])
+        if "last_sel" in state:
+            n["last_sel"] = list(state["last_sel"])
+        return n
+
+    def serialize(self, state: dict) -> dict:
+        return _dc(state)
+
+    def deserialize(self, data: dict) -> dict:
+        if not isinstance(data, dict) or data.get("v") != 1 or "s" not in data:
+            raise ValueError("Not a Peru state (version 1).")
+        return _dc(data)
+
+    # ---------------------------------------------------------------- what seats see
+    def view(self, state: dict, seat: str | None) -> dict:
+        """Public position plus the seat's own secrets. The Government never sees where the
+        Directives Base is until it is revealed; nobody sees the deck order or the RNG."""
+        show_d = seat in (None, SP) or state["d_revealed"]
+        spaces = {}
+        for sid in IDS:
+            sp = state["s"][sid]
+            d = {"troops": sp["T"], "police": sp["P"], "rondas_underground": sp["Ru"], "rondas_active": sp["Ra"],
+                 "guerrillas_underground": sp["Gu"], "guerrillas_active": sp["Ga"], "bases": sp["B"] + sp["D"],
+                 "support": sp["sup"], "terror": sp["ter"], "sabotage": sp["sab"], "emergency_zone": bool(sp["ez"]),
+                 "control": {"G": GOV, "S": SP, "": None}[sp["ctl"]]}
+            if show_d:
+                d["directives_base"] = bool(sp["D"])
+            spaces[sid] = d
+        v = {
+            "scenario": self.key, "seat": seat, "spaces": spaces,
+            "political_will": state["pw"], "resources": dict(state["res"]), "hunt": state["hunt"],
+            "hunt_boxes": len(HUNT_BOXES), "captured": state["captured"],
+            "available": {"troops": state["avail"]["T"], "police": state["avail"]["P"],
+                          "rondas_box": state["avail"]["R"], "guerrillas": state["avail"]["G"],
+                          "bases": state["avail"]["B"]},
+            "directives_box_bases": state["dbox"], "directives_base_on_map": not state["d_home"],
+            "directives_revealed": state["d_revealed"],
+            "current_card": state["card"], "played": list(state["played"]), "deck_count": len(state["deck"]),
+            "president": state["president"], "capabilities": dict(state["caps"]),
+            "held": {k: v for k, v in state["held"].items() if v},
+            "eligibility": {"first": state["elig"][0], "second": state["elig"][1]},
+            "initiative": dict(state["boxes"]), "over": state["over"],
+        }
+        v["directives_base"] = d_location(state) if show_d else None
+        return v
+
+    def metrics(self, state: dict) -> dict[str, float]:
+        s = state["s"]
+        return {
+            "political_will": state["pw"],
+            "government_resources": state["res"][GOV],
+            "shining_path_resources": state["res"][SP],
+            "hunt_track": state["hunt"],
+            "guzman_captured": 1 if state["captured"] else 0,
+            "government_control_population": sum(POP[x] for x in CONTROLLABLE if s[x]["ctl"] == "G"),
+            "shining_path_control_population": sum(POP[x] for x in CONTROLLABLE if s[x]["ctl"] == "S"),
+            "highland_support_population": sum(POP[x] for x in HIGHLAND if s[x]["sup"] > 0),
+            "highland_opposition_population": sum(POP[x] for x in HIGHLAND if s[x]["sup"] < 0),
+            "bases_on_map": sum(sp["B"] + sp["D"] for sp in s.values()),
+            "guerrillas_on_map": sum(guerrillas(sp) for sp in s.values()),
+            "troops_on_map": sum(sp["T"] for sp in s.values()),
+            "police_on_map": sum(sp["P"] for sp in s.values()),
+            "cubes_on_map": sum(cubes(sp) for sp in s.values()),
+            "rondas_on_map": sum(rondas(sp) for sp in s.values()),
+            "terror_markers": sum(sp["ter"] for sp in s.values()),
+            "sabotage_markers": sum(sp["sab"] for sp in s.values()),
+            "emergency_zones": sum(sp["ez"] for sp in s.values()),
+            "cards_played": len(state["played"]),
+        }
+
+    def result(self, state: dict) -> dict | None:
+        o = state["over"]
+        if o is None:
+            return None
+        w = o["winner"]
+        margin = o["political_will"] - 10
+        ranking = [w, SP if w == GOV else GOV] if w else [GOV, SP]
+        return {"winner": w, "tie": w is None, "ranking": ranking, "reason": o["reason"],
+                "political_will": o["political_will"],
+                "margins": {GOV: margin, SP: -margin}}
+
+    # ---------------------------------------------------------------- static data
+    def options(self) -> list[OptionInfo]:
+        return [
+            OptionInfo("deck_top", "Fixed top of the deck", "json", None,
+                       help='Card ids from the top, e.g. ["P36","P9","P8","P12","P33","P18","P38"]; the rest of '
+                            "the deck is built by the Setup rules from the other cards."),
+            OptionInfo("deck", "Whole deck order", "json", None, help="Every card id from top to bottom."),
+            OptionInfo("script", "Scripted dice", "json", None,
+                       help='Forced results by tag: {"hunt":[4,5], "attack":[2], "rondas":[2,1,4], "event":[3], '
+                            '"base":[1]}. Once a tag runs out, dice are random again.'),
+        ]
+
+    def board(self) -> dict:
+        spaces = [{"id": s["id"], "name": s["name"], "kind": s["kind"], "terrain": s["terrain"],
+                   "population": s["population"], "econ": s["econ"], "adjacent": list(s["adjacent"]),
+                   "x": s["x"], "y": s["y"]} for s in MAP["spaces"]]
+        return {
+            "spaces": spaces,
+            "edges": [[e["a"], e["b"]] for e in MAP["edges"]],
+            "tracks": {"edge": {"min": 0, "max": 20, "markers": ["political_will", "government_resources",
+                                                                  "shining_path_resources"]},
+                       "hunt": [{"index": b["index"], "label": b["label"], "target": b["target"]}
+                                for b in HUNT_BOXES],
+                       "initiative": list(INITIATIVE_BOXES)},
+            "seats": [{"id": s.id, "title": s.title, "color": s.color} for s in self.seats],
+            "cards": {cid: {"title": c["title"], "kind": c["kind"], "top": c["top"], "bottom": c.get("bottom")}
+                      for cid, c in CARDS.items()},
+            "names": dict(NAME),
+            "locs": sorted(LOCS),
+        }
+
+    def cards_played(self, state: dict) -> int:
+        return len(state["played"])
+
+    def bot_kinds(self) -> dict:
+        from .bots import HeuristicBot
+        return {"heuristic": HeuristicBot}
+
+    def validate_state(self, state: dict) -> None:
+        json.dumps(state)
+
+
+def illegal(msg: str) -> IllegalChoice:
+    return IllegalChoice(msg)
