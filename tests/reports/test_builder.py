@@ -140,3 +140,22 @@ def test_svg_map_without_positions_uses_a_grid_and_escapes_names():
     svg = svgmap.render({"spaces": [{"id": "a", "name": "A & B"}, {"id": "b", "name": "<C>"}]},
                         {"spaces": [{"id": "a", "pieces": ["troop", "troop", {"kind": "base"}]}]})
     assert "A &amp; B" in svg and "&lt;C&gt;" in svg and "2\u00d7troop" in svg
+
+
+def test_undone_decisions_stay_in_the_log_but_are_not_key_moments_or_operations():
+    b = peru_bundle()
+    # Blue plays Train (+1 Will) and takes it back at once
+    e7 = b["events"][6]
+    b["events"].insert(7, ev(8, "undo", "government", facts=[{"type": "undo", "text": "takes back Train"}],
+                             metrics={**e7["metrics"], "political_will": 6}, t=30))
+    b["events"][7]["payload"] = {"undone_seq": 7, "back_to": 6, "choice": "op:train", "label": "Train"}
+    for i, e in enumerate(b["events"][8:], start=9):
+        e["seq"] = i
+        e["metrics"]["political_will"] = 6
+    r = build_report(b)
+    rows = {row.first_seq: row for row in r.analysis.rows}
+    assert rows[7].undone and not rows[3].undone
+    assert rows[8].kind == "undo" and "Takes back 'Train'" in rows[8].text
+    assert all(not k.row.undone and k.row.kind != "undo" for k in r.analysis.key_moments)
+    blue = next(t for t in r.analysis.team_summaries if t["team"] == "Blue")
+    assert dict(blue["operations"]) == {"Sweep": 1}

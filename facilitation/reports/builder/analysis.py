@@ -56,6 +56,7 @@ class Step:
     card: int = 0
     x: float = 0.0
     phase: str | None = None  # e.g. "Propaganda Round 2"
+    undone: bool = False  # taken back later by an undo (it stays in the log for the record)
 
 
 @dataclass
@@ -79,6 +80,7 @@ class Row:
     decision_ms: int = 0
     phase: str | None = None
     actor: str = ""
+    undone: bool = False
 
     @property
     def text(self) -> str:
@@ -136,9 +138,14 @@ def _event_label(e: dict) -> str:
     cid, label = choice_of(e["payload"])
     if kind in DECISION_KINDS:
         return label or cid or "(decision)"
-    if kind == "undo":
-        target = e["payload"].get("to_seq") or e["payload"].get("target_seq")
-        return f"Undo back to event {target}" if target else "Undo"
+    if kind == "undo" or (kind == "facilitator" and e["payload"].get("action") == "undo_last"):
+        what = e["payload"].get("label") or ""
+        target = e["payload"].get("undone_seq")
+        who = "Facilitator takes back" if kind == "facilitator" else "Takes back"
+        text = f"{who} {what!r}" if what else who
+        text += f" (event {target})" if target else ""
+        reason = e["payload"].get("reason")
+        return f"{text}: {reason}" if reason else text
     texts = [f.get("text", "") for f in e["facts"] if f.get("text")]
     if kind == "facilitator":
         what = e["payload"].get("action") or e["payload"].get("type") or ""
@@ -146,6 +153,19 @@ def _event_label(e: dict) -> str:
         base = humanize(str(what)) if what else "Facilitator"
         return f"{base}: {reason}" if reason else (texts[0] if texts else base)
     return texts[0] if texts else (label or humanize(str(e["payload"].get("type", kind))))
+
+
+def undone_seqs(events: list[dict]) -> set[int]:
+    """Seqs of events taken back by a later undo (``back_to`` < seq < the undo)."""
+    out: set[int] = set()
+    for e in events:
+        p = e["payload"]
+        if e["kind"] == "undo" or (e["kind"] == "facilitator" and p.get("action") == "undo_last"):
+            back = p.get("back_to")
+            if isinstance(back, int):
+                out.update(x["seq"] for x in events if back < x["seq"] < e["seq"]
+                           and x["kind"] in DECISION_KINDS)
+    return out
 
 
 def _card_counter(events: list[dict], spec: ScenarioSpec) -> list[int]:
@@ -197,6 +217,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
     initial: dict[str, float] = {}
     phases: list[dict] = []
     phase_cards: set[int] = set()
+    undone = undone_seqs(events)
     for e, card in zip(events, cards, strict=True):
         before = dict(current)
         if e["metrics"]:
@@ -212,7 +233,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
         st = Step(seq=e["seq"], kind=e["kind"], seat=e["seat"], team=e["team"], actor=e["actor"] or "",
                   label=_event_label(e), choice_id=cid, rationale=e["rationale"],
                   decision_ms=e["decision_ms"], created_at=e["created_at"], facts=e["facts"],
-                  metrics=dict(current), deltas=deltas, card=card, x=round(x, 4))
+                  metrics=dict(current), deltas=deltas, card=card, x=round(x, 4), undone=e["seq"] in undone)
         if _is_phase(e, spec) and card not in phase_cards:
             phase_cards.add(card)
             st.phase = f"{spec.phase_label} {len(phases) + 1}"
@@ -233,7 +254,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
     for st in steps:
         last = rows[-1] if rows else None
         if (st.kind in DECISION_KINDS and last is not None and last.kind in DECISION_KINDS
-                and last.seat == st.seat and last.card == st.card and not st.phase):
+                and last.seat == st.seat and last.card == st.card and not st.phase and last.undone == st.undone):
             last.last_seq = st.seq
             last.labels.append(st.label)
             last.choice_ids.append(st.choice_id)
@@ -254,7 +275,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                         choice_ids=[st.choice_id], rationales=[st.rationale] if st.rationale else [],
                         facts=[f["text"] for f in st.facts if f.get("text")],
                         deltas=OrderedDict(st.deltas), decision_ms=st.decision_ms or 0,
-                        phase=st.phase, actor=st.actor))
+                        phase=st.phase, actor=st.actor, undone=st.undone))
 
     # ---- key moments: largest normalised swings, each with its cause --------
     # Swings are measured against each metric's range over the game; the first
@@ -267,6 +288,8 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                 weights.setdefault(m, 1.0 if gi == 0 or not plotted else 0.6)
     scored = []
     for r in rows:
+        if r.undone or r.kind == "undo":
+            continue
         best = None
         for m, w in weights.items():
             d = r.deltas.get(m)
@@ -315,7 +338,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
     team_names = [t["name"] for t in b["teams"]] or sorted({s.team for s in steps if s.team})
     for tname in team_names:
         tsteps = [s for s in steps if s.team == tname and s.kind in DECISION_KINDS]
-        trows = [r for r in rows if r.team == tname and r.kind in DECISION_KINDS]
+        trows = [r for r in rows if r.team == tname and r.kind in DECISION_KINDS and not r.undone]
         ops: Counter = Counter()
         for r in trows:
             for cid, lab in zip(r.choice_ids, r.labels, strict=True):
