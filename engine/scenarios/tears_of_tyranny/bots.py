@@ -1,11 +1,224 @@
-"""Heuristic players for Tears of Tyranny (placeholder replaced below)."""
+"""Heuristic players for Tears of Tyranny (``--bots heuristic``).
+
+The bot plays as a thoughtful team member would, from public information only (its own hand and
+drawn cards aside): it reads the terrain cards in the develop and dominate boxes, which say
+exactly where the adversary will develop and dominate this turn (3.F-3.I), and spends its
+turn on those tiles.
+
+* Tile-level decisions (targets, pushes and pulls, presence placement, escalation, the HQ
+  shield) are made by one-step look-ahead: apply the choice to a copy of the state and score
+  the result with :func:`evaluate`.
+* Card decisions (which card to keep, which to pay for) use :func:`card_value`, an estimate of
+  what the card can do this turn against the threatened tiles, plus the organic capabilities its
+  attributes unlock.
+* Refit prefers growing the network (presence uncovers income and card plays), then cards, then
+  resources.
+
+Bots never read the RNG or the order of a deck.
+"""
+
+from __future__ import annotations
 
 from engine.bots.base import Bot, BotDecision
+from engine.scenarios.tears_of_tyranny import adversary as ADV
+from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny.data import UNIT_VALUE, content
+from engine.scenarios.tears_of_tyranny.game import attributes, covered, income, meets, plays_limit
+
+C = content()
+
+
+def threats(state: dict) -> tuple[set, set]:
+    return (set(ADV.card_tiles(state, state["boxes"]["dominate"])),
+            set(ADV.card_tiles(state, state["boxes"]["develop"])))
+
+
+def evaluate(state: dict, seat: str) -> float:
+    """Team-view score of a position (higher is better for the players)."""
+    res = state["result"]
+    if res is not None:
+        return 10_000.0 if res["winner"] == "players" else -10_000.0 + state["turn"] * 10
+    inf = state["inf"]
+    v = 12.0 * (inf["n_earned"] + inf["earned"] / inf["cap"])
+    v -= 9.0 * B.tyranny_on_map(state)
+    v -= 25.0 / (state["tyr_pool"] + 0.5)
+    dom, dev = threats(state)
+    for tid, t in state["tiles"].items():
+        if not t["u"] and not t["pres"] and not t["gs"]:
+            continue
+        val = sum(UNIT_VALUE[u[0]] for u in t["u"])
+        v -= 0.6 * val
+        if tid in dom and "dominate" not in t["prev"]:
+            s = ADV.dominate_strength(state, tid)
+            if s >= 2:
+                v -= 12.0 + 4.0 * sum(t["pres"].values()) + 2.0 * B.g_total(t)
+            elif s == 1:
+                v -= 1.0 * B.g_total(t) > 0
+        if tid in dev and "develop" not in t["prev"] and t["u"]:
+            v -= 3.0 + 1.5 * len({u[0] for u in t["u"]})
+        v += 0.9 * min(B.g_total(t), 4) + 2.0 * len(t["bases"])
+    for s in state["seats"]:
+        pl = state["pl"][s]
+        pres = B.presence_total(state, s)
+        ntiles = sum(1 for t in state["tiles"].values() if t["pres"].get(s))
+        v += 4.0 * min(pres, 8) + 2.0 * ntiles
+        if pres <= 1:
+            v -= 40.0
+        v += 0.6 * min(pl["res"], 10) + 2.5 * income(pl, s) + 3.0 * min(plays_limit(pl, s), 5)
+    v += 0.4 * sum(t["blue"] for t in state["tiles"].values()) - 0.3 * sum(t["red"] for t in state["tiles"].values())
+    return v
+
+
+def card_value(rules, state: dict, seat: str, cid: str) -> float:
+    """What paying for card ``cid`` now is worth (effects against threats + unlocked organics)."""
+    card = C.cards[cid]
+    pl = state["pl"][seat]
+    dom, dev = threats(state)
+    targets = rules._card_targets(state, seat, card)
+    best = 0.0
+    for tid in targets[:40]:
+        t = state["tiles"][tid]
+        w = 3.0 if tid in dom else 2.0 if tid in dev else 1.0
+        val = 0.0
+        for op in card["effect"]:
+            k = op["op"]
+            n = op.get("n", 0)
+            if k in ("damage", "damage_per_g"):
+                dmg = n if k == "damage" else B.g_total(t) + op.get("bonus", 0)
+                eff = dmg - B.tile_defense(state, tid, bool(op.get("ignore_defense")))
+                if eff > 0 and t["u"]:
+                    kill = sum(sorted((UNIT_VALUE[u[0]] for u in t["u"]))[: max(1, eff)])
+                    val += w * min(eff, kill) * 1.5
+            elif k in ("destroy", "remove", "replace"):
+                if t["u"]:
+                    val += w * 2.5
+            elif k == "defense" and tid in dom:
+                s = ADV.dominate_strength(state, tid)
+                val += 10.0 if s >= 2 and s - n < 2 else 1.0
+            elif k == "prevent":
+                if "dominate" in op["steps"] and tid in dom and ADV.dominate_strength(state, tid) >= 2:
+                    val += 12.0
+                if "develop" in op["steps"] and tid in dev and t["u"]:
+                    val += 5.0
+                if "deploy" in op["steps"] and C.tiles[tid]["coastal"]:
+                    val += 1.0
+            elif k == "influence":
+                val += 3.0 * n
+            elif k == "resources":
+                val += 0.8 * n
+            elif k == "recruit":
+                val += 1.2 * n * (2 if t["u"] else 1)
+            elif k == "convert":
+                val += min(n, t["red"]) * (3.0 * w)
+            elif k == "presence":
+                val += 5.0
+            elif k == "remove_tyranny":
+                val += 10.0
+            elif k == "push" and op["what"] != "own_g" and t["u"]:
+                val += w * 2.0
+            elif k == "pull":
+                val += 0.5
+            elif k == "if_attr":
+                val += 1.0
+        best = max(best, val)
+    if not targets:
+        best = 0.0
+    # organic capabilities unlocked by this card's attributes
+    attrs = attributes(pl, seat)
+    after = dict(attrs)
+    for a in card["attributes"]:
+        after[a] = after.get(a, 0) + 1
+    for part in ("patrol", "special"):
+        org = C.panels[seat][part]
+        for step in org.get("steps", org.get("tiers", [])):
+            if meets(after, step["req"]) and not meets(attrs, step["req"]):
+                best += 6.0
+            elif any(after.get(a, 0) > attrs.get(a, 0) and attrs.get(a, 0) < n for a, n in step["req"].items()):
+                best += 0.8
+    return best - 0.9 * card["cost"]
 
 
 class HeuristicBot(Bot):
     kind = "heuristic"
 
-    def choose(self, state, prompt):
-        ch = prompt.choices_for(self.seat)
-        return BotDecision(ch[0].id, "first")
+    def choose(self, state, prompt) -> BotDecision:
+        choices = prompt.choices_for(self.seat)
+        if len(choices) == 1:
+            return BotDecision(choices[0].id, "only choice")
+        kind = prompt.kind if not prompt.seat_choices else self._kind(state)
+        rules = self.rules
+        ids = [c.id for c in choices]
+        if kind == "refit":
+            return self._refit(state, ids)
+        if kind == "deck":
+            pl = state["pl"][self.seat]
+            return BotDecision("deck:major" if pl["res"] >= 5 and "deck:major" in ids else
+                               ("deck:minor" if "deck:minor" in ids else ids[0]), "deck by budget")
+        if kind in ("keep", "reclaim"):
+            cards = [c for c in ids if ":" in c]
+            best = max(cards, key=lambda c: card_value(rules, state, self.seat, c.split(":", 1)[1]) + C.cards[c.split(":", 1)[1]]["cost"] * 0.5)
+            return BotDecision(best, "most useful card")
+        if kind == "forget":
+            worst = min(ids, key=lambda c: card_value(rules, state, self.seat, c.split(":", 1)[1]))
+            return BotDecision(worst, "least useful card")
+        if kind == "select":
+            return self._select(state, ids)
+        if kind == "execute":
+            order = [c for c in ids if c == "patrol"] + [c for c in ids if c.startswith("exec:")] + \
+                    [c for c in ids if c == "special"]
+            return BotDecision(order[0] if order else "done", "execute everything paid for")
+        return self._lookahead(state, prompt, ids)
+
+    def _kind(self, state) -> str:
+        fr = state["frames"][self.seat][-1]
+        return {"fm": "force_management", "exec": "execute", "effect": "effect"}.get(fr["k"], fr["k"])
+
+    def _refit(self, state, ids) -> BotDecision:
+        pl = state["pl"][self.seat]
+        cov = covered(pl, self.seat)
+        prefs = []
+        for cid in ids:
+            o = cid.split(":", 1)[1] if ":" in cid else cid
+            score = 0.0
+            if "presence" in o and any(cov.values()):
+                score += 10 + (4 if "presence2" in o else 0)
+            if "reclaim" in o and len(pl["discard"]) >= 2:
+                score += 3 + len(pl["discard"])
+            if "gain" in o:
+                score += 5 if len(pl["hand"]) < 4 else 2
+            if o in ("res3", "gain_res4", "presence1_res4"):
+                score += 4 if pl["res"] < 4 else 2
+            if o == "res1":
+                score += 1
+            if o == "base_g":
+                score += 3
+            prefs.append((score, cid))
+        return BotDecision(max(prefs)[1], "grow the network first")
+
+    def _select(self, state, ids) -> BotDecision:
+        plays = [c for c in ids if c.startswith("play:")]
+        if not plays:
+            return BotDecision("done", "nothing affordable")
+        scored = sorted(((card_value(self.rules, state, self.seat, c[5:]), c) for c in plays), reverse=True)
+        if scored[0][0] > 0:
+            return BotDecision(scored[0][1], f"worth {scored[0][0]:.1f}")
+        return BotDecision("done", "no card worth its cost")
+
+    def _lookahead(self, state, prompt, ids) -> BotDecision:
+        rules = self.rules
+        base = evaluate(state, self.seat)
+        best = None
+        for cid in ids[:80]:
+            s2 = rules.copy(state)
+            try:
+                rules.apply_unchecked(s2, self.seat, cid)
+            except Exception:  # pragma: no cover - a bot must never crash a game
+                continue
+            v = evaluate(s2, self.seat)
+            if cid in ("skip", "decline", "stop", "done"):
+                v += 0.01
+            if best is None or v > best[0]:
+                best = (v, cid)
+        if best is None:
+            return BotDecision(ids[0], "fallback")
+        return BotDecision(best[1], f"look-ahead {best[0] - base:+.1f}")

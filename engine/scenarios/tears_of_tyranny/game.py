@@ -45,10 +45,10 @@ from __future__ import annotations
 import json
 
 from engine.core import rng as R
-from engine.core.contract import Choice, IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo
+from engine.core.contract import Choice, OptionInfo, Prompt, Rules, SeatInfo
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
-from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER, THRESHOLD, UNIT_VALUE, content
+from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER, THRESHOLD, content
 
 C = content()
 ROWS = ("resources", "plays")
@@ -155,7 +155,6 @@ class TearsOfTyranny(Rules):
         tyr_start = 0
         for tid in active:
             s = C.tiles[tid]["start"]
-            u = [["cell", 0]] * 0
             u = [["cell", 0] for _ in range(s["cells"])] + [["outpost", 0] for _ in range(s["outposts"])] + \
                 [["garrison", 0] for _ in range(s["garrisons"])]
             tiles[tid] = {"u": u, "red": s["red_civilians"], "blue": s["blue_civilians"], "tyr": s["tyranny"],
@@ -218,7 +217,24 @@ class TearsOfTyranny(Rules):
         return json.loads(json.dumps(data))
 
     def copy(self, state: dict) -> dict:
-        return json.loads(json.dumps(state))
+        """A fully independent copy (hand-rolled: much faster than a JSON round trip)."""
+        new = dict(state)
+        new["tiles"] = {k: {"u": [u[:] for u in t["u"]], "red": t["red"], "blue": t["blue"], "tyr": t["tyr"],
+                            "gs": dict(t["gs"]), "bases": [b[:] for b in t["bases"]], "pres": dict(t["pres"]),
+                            "def": t["def"], "prev": t["prev"][:]} for k, t in state["tiles"].items()}
+        new["rng"] = json.loads(json.dumps(state["rng"]))
+        new["pl"] = json.loads(json.dumps(state["pl"]))
+        new["frames"] = json.loads(json.dumps(state["frames"]))
+        new["g"] = json.loads(json.dumps(state["g"]))
+        new["adv"] = json.loads(json.dumps(state["adv"]))
+        new["decks"] = {k: v[:] for k, v in state["decks"].items()}
+        new["boxes"] = json.loads(json.dumps(state["boxes"]))
+        inf = state["inf"]
+        new["inf"] = {**inf, "deck": inf["deck"][:], "queue": inf["queue"][:], "played": inf["played"][:],
+                      "markers": inf["markers"][:]}
+        new["stats"] = dict(state["stats"])
+        new["result"] = json.loads(json.dumps(state["result"]))
+        return new
 
     def active_seats(self, state: dict) -> list[str]:
         return list(state["seats"])
@@ -382,7 +398,6 @@ class TearsOfTyranny(Rules):
         return [t for t in state["order"] if any(b[0] == seat for b in state["tiles"][t]["bases"])]
 
     def _refit_possible(self, state, seat, o) -> bool:
-        pl = state["pl"][seat]
         for part in o["parts"]:
             k = part["k"]
             if k == "base_g" and not self._own_bases(state, seat):
@@ -1405,7 +1420,3 @@ class TearsOfTyranny(Rules):
         from engine.scenarios.tears_of_tyranny.bots import HeuristicBot
 
         return {"heuristic": lambda rules, seat, seed=0: HeuristicBot(rules, seat, seed)}
-
-
-def _unused(*_):  # keep linters quiet about imports used only for typing in docs
-    return IllegalChoice, UNIT_VALUE
