@@ -20,6 +20,7 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
+from engine.core import registry
 from engine import IllegalChoice
 from engine.bots.base import make_bot
 from facilitation import eventlog
@@ -149,7 +150,7 @@ def _load_rules(scenario_key: str):
     try:
         return engine.load(scenario_key)
     except engine.UnknownScenario:
-        known = ", ".join(s["key"] for s in engine.scenarios())
+        known = ", ".join(s["key"] for s in registry.scenarios())
         raise ValidationFailed(f"Unknown scenario {scenario_key!r} (known: {known}).",
                                code="unknown_scenario") from None
 
@@ -456,6 +457,7 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     try:
         with transaction.atomic():
             session = _lock(session.pk)
+            _check_seat_owner(user, session, seat)
             if idempotency_key:
                 prior = SubmissionKey.objects.filter(session=session, key=idempotency_key).first()
                 if prior is not None:
@@ -464,7 +466,6 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                                        code="idempotency_key_reused")
                     return {**prior.response, "replayed": True}
             _require_live(session)
-            _check_seat_owner(user, session, seat)
             _check_seq(session, seq)
             if session.require_rationale and not rationale:
                 raise ValidationFailed("This session asks for a rationale with every decision.",
@@ -524,8 +525,8 @@ def _undo_target(session: ClassSession, rules, seat: str) -> SessionEvent:
 def choice_undo(*, session: ClassSession, user, seat: str, seq: int) -> dict:
     """Take back the seat's last decision, within its own turn, never past revealed randomness."""
     session = _lock(session.pk)
-    _require_live(session)
     _check_seat_owner(user, session, seat)
+    _require_live(session)
     _check_seq(session, seq)
     rules = eventlog.rules_for(session)
     state = _state(session, rules)

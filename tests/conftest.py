@@ -76,7 +76,9 @@ def make_user(username: str, role: str | None = None):
 
     from facilitation import services
 
-    u = get_user_model().objects.create_user(username, password=f"pw-{username}-x1")
+    # No password: API tests authenticate directly (or with tokens), and hashing a
+    # password costs ~0.3 s per user.
+    u = get_user_model().objects.create_user(username, password=None)
     if role:
         services.user_add_role(user=u, role=role)
     return u

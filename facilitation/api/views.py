@@ -6,6 +6,7 @@ Errors: ``{"error": code, "detail": message}`` (see :mod:`facilitation.api.error
 from __future__ import annotations
 
 import hashlib
+import logging
 
 from django.contrib.auth import get_user_model
 from django.http import HttpResponse
@@ -17,6 +18,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 import engine
+from engine.core import registry
 from facilitation import selectors, services
 from facilitation.api import serializers as s
 from facilitation.calendar import sessions_to_ics
@@ -24,6 +26,7 @@ from facilitation.errors import NotAllowed, NotFound, ValidationFailed
 from facilitation.models import ClassSession, JoinCode, Seat, Team, TeamIntent
 
 User = get_user_model()
+log = logging.getLogger(__name__)
 
 
 def _valid(serializer_class, request) -> dict:
@@ -65,11 +68,20 @@ class ScenarioList(APIView):
     @extend_schema(responses={200: OpenApiTypes.OBJECT}, summary="The games that can be scheduled")
     def get(self, request):
         out = []
-        for sc in engine.scenarios():
-            rules = engine.load(sc["key"])
-            out.append({**sc, "bots": ["random", *rules.bot_kinds()],
+        for key in registry.keys():
+            try:
+                rules = engine.load(key)
+                bots = rules.bot_kinds()
+                options = rules.options()
+            except Exception:  # noqa: BLE001 - a scenario that fails to load is left out, not fatal
+                log.exception("scenario %s failed to load", key)
+                continue
+            out.append({"key": rules.key, "title": rules.title, "min_players": rules.min_players,
+                        "max_players": rules.max_players,
+                        "seats": [{"id": x.id, "title": x.title, "color": x.color} for x in rules.seats],
+                        "bots": ["random", *bots],
                         "options": [{"key": o.key, "title": o.title, "kind": o.kind, "default": o.default,
-                                     "choices": list(o.choices), "help": o.help} for o in rules.options()]})
+                                     "choices": list(o.choices), "help": o.help} for o in options]})
         return Response(out)
 
 
