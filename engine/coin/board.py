@@ -7,8 +7,8 @@ hold only ids. Adjacency is symmetric and checked on load.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,7 +7,7 @@ scenario's business: pass the counts.
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 
 def controller(counts: Mapping[str, int]) -> str:

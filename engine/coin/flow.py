@@ -16,8 +16,9 @@ play can never get stuck.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from engine.core.contract import Choice, fact
 

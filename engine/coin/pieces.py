@@ -7,7 +7,7 @@ pool key (both Underground and Active Guerrillas return to the same pool).
 
 from __future__ import annotations
 
-from typing import Mapping
+from collections.abc import Mapping
 
 
 def place(space: dict, pool: dict, key: str, pool_key: str, n: int = 1) -> int:

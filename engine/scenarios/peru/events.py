@@ -13,12 +13,25 @@ Operation menus (5.4). Choice ids in ``ev`` frames: ``space:<id>``, ``rm:<id>:<p
 
 from __future__ import annotations
 
-from typing import Callable
+from collections.abc import Callable
 
 from engine.coin.flow import Ask, FrameKind, pop, push
 from engine.core.contract import Choice, fact
 
-from .data import ADJ, CAPABILITIES, CARDS, CONTROLLABLE, DEPARTMENTS, EZ_MARKERS, HIGHLAND, IDS, LIMA, LOCS, NAME, POP
+from .data import (
+    ADJ,
+    CAPABILITIES,
+    CARDS,
+    CONTROLLABLE,
+    DEPARTMENTS,
+    EZ_MARKERS,
+    HIGHLAND,
+    IDS,
+    LIMA,
+    LOCS,
+    NAME,
+    POP,
+)
 from .ops import SAS, new_op, op_menu, start_op
 from .ops_sp import ambush, gov_targets, terror_in
 from .state import (

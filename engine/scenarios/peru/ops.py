@@ -16,8 +16,8 @@ A Special Activity is an ``sa`` frame on top of its Operation.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from engine.coin.flow import Ask, FrameKind, pop, push
 from engine.core.contract import Choice, fact

@@ -21,6 +21,7 @@ from engine.core.contract import Choice, fact
 from .data import ADJ, COASTAL, CONTROLLABLE, DRUG_TRADE, EZ_MARKERS, HIGHLAND, IDS, LIMA, LOCS, NAME, POP
 from .ops import op_menu
 from .ops_gov import civic_max_shifts, civic_ok
+from .sequence import swap_spaces
 from .state import (
     GOV,
     SP,
@@ -40,7 +41,6 @@ from .state import (
     shift,
     sp_pieces,
 )
-from .sequence import swap_spaces
 
 
 def _prop_auto(state: dict, fr: dict, facts: list) -> None:

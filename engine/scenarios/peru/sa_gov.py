@@ -17,7 +17,6 @@ from .data import ADJ, HIGHLAND, LIMA, NAME
 from .ops import SaDef, allowed_here, pay, place_or_take, register_sa, take_sources
 from .state import GOV, activate, cap, guerrillas, hunt_roll, remove, rondas, shift
 
-
 # ---------------------------------------------------------------- 4.2.1 Investigate
 
 def investigate_bonus(state: dict, extra: int = 0) -> int:

@@ -17,7 +17,6 @@ from .data import ADJ, DEPARTMENTS, HIGHLAND, LIMA, NAME, POP
 from .ops import SaDef, allowed_here, register_sa
 from .state import SP, activate, cap, control_of, guerrillas, hunt_roll, remove, res, shift
 
-
 # ---------------------------------------------------------------- 4.3.1 Govern
 
 def govern_spaces(state: dict, fr: dict) -> list[str]:

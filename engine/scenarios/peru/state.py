@@ -24,8 +24,8 @@ from engine.core.rng import new_rng, roll, shuffle
 
 from .data import (
     CAPTURED,
-    CONTROLLABLE,
     COASTAL,
+    CONTROLLABLE,
     EVENT_IDS,
     HIGHLAND,
     HUNT_TARGETS,

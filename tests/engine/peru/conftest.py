@@ -1,0 +1,104 @@
+"""Shared helpers for the Peru engine tests."""
+
+from __future__ import annotations
+
+import pytest
+
+import engine
+from engine.scenarios.peru.state import piece_totals
+
+RULES = engine.load("peru")
+EXAMPLE_DECK = ["P36", "P9", "P8", "P12", "P33", "P18", "P38"]
+EXAMPLE_DICE = {"hunt": [4, 5, 3], "attack": [2], "rondas": [2, 1, 4]}
+SUP = {"AS": 2, "PS": 1, "N": 0, "PO": -1, "AO": -2}
+KEYS = ("T", "P", "Ru", "Ra", "Gu", "Ga", "B", "D")
+
+
+def pieces(spec: str) -> dict:
+    """'T7 P4 Gu1' -> {"T": 7, "P": 4, "Gu": 1, others 0}."""
+    out = dict.fromkeys(KEYS, 0)
+    for tok in spec.split():
+        k = tok.rstrip("0123456789")
+        out[k] = int(tok[len(k):])
+    return out
+
+
+class Game:
+    """Drives a state through choices, checking legality and conservation at every step."""
+
+    def __init__(self, seed: int = 1, options: dict | None = None, swap: str | None = None):
+        self.rules = RULES
+        self.state = RULES.setup(seed, options or {})
+        self.totals = piece_totals(self.state)
+        self.facts: list = []
+        if swap:
+            self.do("shining_path", f"swap:{swap}")
+
+    def choices(self) -> list[str]:
+        p = self.rules.prompt(self.state)
+        return [c.id for c in p.choices] if p else []
+
+    def seat(self) -> str:
+        return self.rules.prompt(self.state).seats[0]
+
+    def do(self, seat: str, *ids: str) -> None:
+        for cid in ids:
+            p = self.rules.prompt(self.state)
+            assert p is not None, f"game over before {cid}"
+            assert seat in p.seats, f"{seat} is not to act for {cid}: {p.seats} ({p.text})"
+            legal = [c.id for c in p.choices]
+            assert cid in legal, f"{cid} not legal at {p.kind} ({p.text}); legal: {legal}"
+            self.state, facts = self.rules.apply(self.state, seat, cid)
+            self.facts.extend(facts)
+            assert piece_totals(self.state) == self.totals
+            self.check_control()
+
+    def check_control(self) -> None:
+        from engine.scenarios.peru.state import control_of
+        for sid, sp in self.state["s"].items():
+            assert sp["ctl"] == control_of(sp, sid) or self.in_redeploy(), sid
+
+    def in_redeploy(self) -> bool:
+        return any(f["k"] == "redeploy" for f in self.state["stack"])
+
+    def space(self, sid: str) -> dict:
+        return self.state["s"][sid]
+
+    def assert_space(self, sid: str, spec: str, sup: str | None = None, ctl: str | None = None,
+                     ter: int | None = None, ez: bool | None = None) -> None:
+        sp = self.space(sid)
+        got = {k: sp[k] for k in KEYS}
+        assert got == pieces(spec), f"{sid}: {got} != {spec}"
+        if sup is not None:
+            assert sp["sup"] == SUP[sup], f"{sid} support {sp['sup']} != {sup}"
+        if ctl is not None:
+            assert sp["ctl"] == {"GOV": "G", "SP": "S", "-": ""}[ctl], f"{sid} control {sp['ctl']} != {ctl}"
+        if ter is not None:
+            assert sp["ter"] == ter, f"{sid} terror {sp['ter']} != {ter}"
+        if ez is not None:
+            assert bool(sp["ez"]) == ez, f"{sid} EZ"
+
+    def tracks(self) -> tuple:
+        s = self.state
+        return s["pw"], s["res"]["government"], s["res"]["shining_path"], s["hunt"]
+
+    def play_random(self, seed: int, limit: int = 100_000) -> None:
+        from engine.bots.base import RandomBot
+        bots = {s: RandomBot(self.rules, s, seed) for s in self.rules.seat_ids()}
+        for _ in range(limit):
+            p = self.rules.prompt(self.state)
+            if p is None:
+                return
+            seat = p.seats[0]
+            self.rules.apply_inplace(self.state, seat, bots[seat].choose(self.state, p).choice_id)
+        raise AssertionError("game did not end")
+
+
+@pytest.fixture
+def game():
+    return Game(swap="junin")
+
+
+@pytest.fixture
+def example():
+    return Game(options={"deck_top": EXAMPLE_DECK, "script": EXAMPLE_DICE}, swap="junin")
