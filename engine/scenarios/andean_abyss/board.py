@@ -1,0 +1,164 @@
+"""1.3 The map, 1.4 forces and the setup sheet: static data, loaded once and validated.
+
+Spaces get a stable string id (``bogota``, ``loc_bogota_neiva``) and an index used
+inside the state. Ecuador and Panamá are stored as spaces that only become part of
+the map after cards 33 / 71 (shaded), rule 1.3.5.
+"""
+
+from __future__ import annotations
+
+import json
+from enum import IntEnum
+from pathlib import Path
+
+DATA = Path(__file__).with_name("data")
+
+
+class Faction(IntEnum):
+    GOVT = 0
+    FARC = 1
+    AUC = 2
+    CARTELS = 3
+
+
+FACTIONS = ("govt", "farc", "auc", "cartels")
+FNAME = ("Government", "FARC", "AUC", "Cartels")
+INSURGENTS = (1, 2, 3)
+
+# Piece slots of a space's 12-int vector. Insurgent faction f uses 3f (Underground
+# Guerrilla), 3f+1 (Active Guerrilla), 3f+2 (Base); Government uses 0, 1, 2.
+TROOPS, POLICE, GBASE = 0, 1, 2
+PIECE_KEYS = ("troops", "police", "govt_base", "farc_underground", "farc_active", "farc_base",
+              "auc_underground", "auc_active", "auc_base", "cartels_underground", "cartels_active",
+              "cartels_base")
+PIECE_NAMES = ("Troops", "Police", "Govt Base", "Underground FARC Guerrilla", "Active FARC Guerrilla",
+               "FARC Base", "Underground AUC Guerrilla", "Active AUC Guerrilla", "AUC Base",
+               "Underground Cartels Guerrilla", "Active Cartels Guerrilla", "Cartels Base")
+# inventory key -> slot used for the Available count
+INV_SLOT = {"troops": 0, "police": 1, "govt_base": 2, "farc_guerrilla": 3, "farc_base": 5,
+            "auc_guerrilla": 6, "auc_base": 8, "cartels_guerrilla": 9, "cartels_base": 11}
+
+
+def U(f: int) -> int:
+    return 3 * f
+
+
+def A(f: int) -> int:
+    return 3 * f + 1
+
+
+def B(f: int) -> int:
+    return 3 * f + 2
+
+
+SUPPORT_NAMES = {2: "Active Support", 1: "Passive Support", 0: "Neutral", -1: "Passive Opposition",
+                 -2: "Active Opposition"}
+
+
+class DataError(ValueError):
+    pass
+
+
+class Board:
+    """Static facts: spaces, adjacency, setups and cards (validated on load)."""
+
+    def __init__(self) -> None:
+        m = json.loads((DATA / "map.json").read_text(encoding="utf-8"))
+        self.raw_map = m
+        self.spaces = m["spaces"]
+        self.ids = [s["id"] for s in self.spaces]
+        self.index = {sid: i for i, sid in enumerate(self.ids)}
+        self.n = len(self.spaces)
+        self.name = [s["name"] for s in self.spaces]
+        self.kind = [s["kind"] for s in self.spaces]
+        self.is_city = [k == "city" for k in self.kind]
+        self.is_dept = [k == "department" for k in self.kind]
+        self.is_loc = [k == "loc" for k in self.kind]
+        self.pop = [s.get("pop", 0) for s in self.spaces]
+        self.econ = [s.get("econ", 0) for s in self.spaces]
+        self.terrain = [s.get("terrain", "") for s in self.spaces]
+        self.forest = [t == "forest" for t in self.terrain]
+        self.mountain = [t == "mountain" for t in self.terrain]
+        self.pipeline = [s.get("loc_type") == "pipeline" for s in self.spaces]
+        self.coastal = [bool(s.get("coastal")) for s in self.spaces]
+        self.borders = [set(s.get("borders", [])) for s in self.spaces]
+        self.ecuador = self.index["ecuador"]
+        self.panama = self.index["panama"]
+        self.foreign = (self.ecuador, self.panama)
+        adj = [set() for _ in range(self.n)]
+        for i, s in enumerate(self.spaces):
+            for a in s["adj"]:
+                adj[i].add(self.index[a])
+                adj[self.index[a]].add(i)
+        self.adj_all = [tuple(sorted(a)) for a in adj]
+        # adjacency per foreign mask (bit 1: Ecuador is a space, bit 2: Panamá is a space)
+        self.adj_by_mask = []
+        for mask in range(4):
+            hide = set()
+            if not mask & 1:
+                hide.add(self.ecuador)
+            if not mask & 2:
+                hide.add(self.panama)
+            self.adj_by_mask.append([tuple(j for j in a if j not in hide) for a in self.adj_all])
+        self.bogota = self.index["bogota"]
+        self.cities = [i for i in range(self.n) if self.is_city[i]]
+        self.locs = [i for i in range(self.n) if self.is_loc[i]]
+        self.depts_base = [i for i in range(self.n) if self.is_dept[i] and i not in self.foreign]
+        self.setup = json.loads((DATA / "setup.json").read_text(encoding="utf-8"))
+        self.inventory = [0] * 12
+        for k, v in self.setup["inventory"].items():
+            self.inventory[INV_SLOT[k]] = v
+        c = json.loads((DATA / "cards.json").read_text(encoding="utf-8"))
+        self.cards = {card["n"]: card for card in c["cards"]}
+        self.validate()
+
+    # ------------------------------------------------------------------
+    def validate(self) -> None:
+        """Checks the data files against 1.3 and the reference figures (raises DataError)."""
+        err = []
+        if self.n != 47:
+            err.append(f"expected 45 spaces + 2 conditional foreign spaces, got {self.n}")
+        for i, a in enumerate(self.adj_all):
+            if i in a:
+                err.append(f"{self.ids[i]} adjacent to itself")
+            for j in a:
+                if i not in self.adj_all[j]:
+                    err.append(f"asymmetric {self.ids[i]}-{self.ids[j]}")
+        base = [i for i in range(self.n) if i not in self.foreign]
+        if sum(self.econ) != 30:
+            err.append(f"LoC Econ total {sum(self.econ)} != 30")
+        if sum(self.pop[i] for i in base) != 40:
+            err.append("population total != 40")
+        if (len(self.cities), len(self.locs), len(self.depts_base)) != (11, 18, 16):
+            err.append("expected 11 Cities, 18 LoCs, 16 Departments")
+        for i in self.locs:
+            for e in self.spaces[i].get("ends", []):
+                if e in self.index and self.index[e] not in self.adj_all[i]:
+                    err.append(f"LoC {self.ids[i]} not adjacent to its end {e}")
+        if sum(self.inventory) != 153:
+            err.append("inventory != 153 pieces")
+        if sorted(self.cards) != list(range(1, 73)):
+            err.append("cards must be numbered 1..72")
+        for n, card in self.cards.items():
+            if len(card["order"]) != 4 or sorted(card["order"]) != sorted(FACTIONS):
+                err.append(f"card {n}: bad faction order")
+            if card.get("single") and "shaded" in card:
+                err.append(f"card {n}: single-event card with a shaded side")
+            for side in ("unshaded", "shaded"):
+                if side in card and not card[side].get("effect"):
+                    err.append(f"card {n}: {side} side without effect script")
+        for key, scn in self.setup["scenarios"].items():
+            for sid, pcs in scn.get("pieces", {}).items():
+                if sid not in self.index:
+                    err.append(f"setup {key}: unknown space {sid}")
+                elif self.is_loc[self.index[sid]] and (pcs.get("govt_base") or pcs.get("farc_base")
+                                                       or pcs.get("auc_base") or pcs.get("cartels_base")):
+                    err.append(f"setup {key}: Base on LoC {sid}")
+        if err:
+            raise DataError("; ".join(err))
+
+    def sid(self, i: int) -> str:
+        return self.ids[i]
+
+
+BOARD = Board()

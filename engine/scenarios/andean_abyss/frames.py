@@ -1,0 +1,81 @@
+"""Flow as a stack of frames (STYLE.md 2): event -> free Operation -> Special Activity nest.
+
+A frame is a JSON dict with ``k`` (its kind) and ``f`` (the acting Faction). Each kind
+registers two functions:
+
+``prompt(st, fr) -> (text, rule, [Choice])``  the legal choices while the frame waits;
+``step(st, fr, facts, cid)``                   ``cid is None`` when the frame is entered or
+                                               resumed after a child frame finished; the
+                                               step must then pop the frame, push a child
+                                               or set ``fr["w"] = 1`` (wait for a choice).
+
+Frames carrying ``auto`` are resolved by the engine (Non-player factions, section 8):
+a policy picks among exactly the same legal choices a player would see.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.core.contract import Choice, IllegalChoice
+
+PROMPTS: dict[str, Callable] = {}
+STEPS: dict[str, Callable] = {}
+POLICIES: dict[str, Callable] = {}
+
+
+def frame(kind: str):
+    def deco(cls):
+        PROMPTS[kind] = cls.prompt
+        STEPS[kind] = cls.step
+        return cls
+    return deco
+
+
+def policy(name: str):
+    def deco(fn):
+        POLICIES[name] = fn
+        return fn
+    return deco
+
+
+def C(cid: str, label: str, **payload) -> Choice:
+    return Choice(cid, label, payload)
+
+
+def push(st: dict, fr: dict) -> dict:
+    st["stack"].append(fr)
+    return fr
+
+
+def pop(st: dict, fr: dict) -> None:
+    if st["stack"] and st["stack"][-1] is fr:
+        st["stack"].pop()
+    else:  # defensive: remove by identity
+        for i in range(len(st["stack"]) - 1, -1, -1):
+            if st["stack"][i] is fr:
+                del st["stack"][i]
+                break
+
+
+def wait(fr: dict) -> None:
+    fr["w"] = 1
+
+
+def choices_of(st: dict, fr: dict) -> list:
+    return PROMPTS[fr["k"]](st, fr)[2]
+
+
+def auto_pick(st: dict, fr: dict) -> str:
+    """Resolve a waiting auto frame: the frame's policy picks a legal choice id."""
+    chs = choices_of(st, fr)
+    if not chs:
+        raise IllegalChoice(f"engine error: no choice in auto frame {fr['k']}", code="engine")
+    fr["n_auto"] = fr.get("n_auto", 0) + 1
+    if fr["n_auto"] > 80:
+        for c in chs:
+            if c.id in ("done", "pass", "none", "stop"):
+                return c.id
+    pol = POLICIES.get(fr.get("auto") or "random") or POLICIES["random"]
+    cid = pol(st, fr, chs)
+    return cid

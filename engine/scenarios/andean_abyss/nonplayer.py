@@ -1,0 +1,756 @@
+"""8.0 Non-player Factions: flowcharts resolved by the engine with the state's RNG.
+
+A Non-player seat's prompt offers one choice, ``np:act``. Applying it runs the section-8
+decision (8.1 Event or Operations, 8.5-8.8 flowcharts) and then drives exactly the
+same Operation / Event frames a player would use, picking among their legal choices
+with the priorities below (frames marked ``auto``). Facts of type ``np`` name the
+flowchart branch that fired. Player seats may also answer ``np:act`` to let the
+flowchart decide their turn (used by ``--bots nonplayer``).
+"""
+
+from __future__ import annotations
+
+import pickle
+
+from engine.bots.base import Bot, BotDecision
+from engine.core import rng as R
+from engine.core.contract import fact
+
+from . import pieces as P
+from .board import BOARD as BD
+from .board import FACTIONS, FNAME, PIECE_KEYS, A, B, U
+from .frames import POLICIES
+from .game import Elig, cap, final_event_card, is_np, is_prop, mom, record_exec
+from .ops import (
+    assault_removals,
+    assault_targets,
+    attack_removable,
+    civic_ok,
+    rally_space_ok,
+    space_candidates,
+    start_op,
+)
+
+IDS, NAME = BD.ids, BD.name
+CAPS = {1, 2, 3, 7, 9, 10, 11, 13}
+
+
+def why(st, facts, f, text, rule):
+    facts.append(fact("np", f"Non-player {FNAME[f]}: {text} ({rule})", faction=FACTIONS[f], rule=rule, branch=text))
+
+
+def rnd(st, seq):
+    return seq[R.pick_index(st["rng"], len(seq), tag="np")]
+
+
+# ====================================================================== 8.1 Event or Operations
+def event_effect(st: dict, f: int, side: str) -> dict | None:
+    """Run the Event on a copy (Non-player choices) and report what changed (8.1 Ineffective Events)."""
+    from .events import start_event
+    cp = pickle.loads(pickle.dumps(st, protocol=pickle.HIGHEST_PROTOCOL))
+    cp["stack"] = []
+    cp["sop"] = {"prop": True}
+    facts: list = []
+    try:
+        start_event(cp, f, cp["cur"], side, facts, auto="np")
+        guard = 0
+        while cp["stack"] and guard < 2000:
+            guard += 1
+            run_one(cp, facts)
+    except Exception:  # an Event that cannot be resolved counts as ineffective
+        return None
+    keys = ("pc", "sup", "ter", "sab", "zones", "res", "aid", "ship", "inel_next", "fm", "oop", "stay_elig")
+    changed = any(cp[k] != st[k] for k in keys)
+    return {"changed": changed, "st": cp, "capability": BD.cards[st["cur"]].get("capability", False)}
+
+
+def run_one(st, facts):
+    from .frames import STEPS, auto_pick
+    fr = st["stack"][-1]
+    if fr.get("w"):
+        fr["auto"] = fr.get("auto") or "np"
+        cid = auto_pick(st, fr)
+        fr["w"] = 0
+        STEPS[fr["k"]](st, fr, facts, cid)
+    else:
+        STEPS[fr["k"]](st, fr, facts, None)
+
+
+def govt_likes(st, after) -> bool:
+    """Derived default Government Event Instruction (rules notes): take the unshaded text if it helps."""
+    ts0, ts1 = P.total_support(st), P.total_support(after)
+    ins0 = sum(P.count_on_map(st, k) for k in (3, 4, 5, 6, 7, 8, 9, 10, 11))
+    ins1 = sum(P.count_on_map(after, k) for k in (3, 4, 5, 6, 7, 8, 9, 10, 11))
+    g0 = sum(P.count_on_map(st, k) for k in (0, 1, 2))
+    g1 = sum(P.count_on_map(after, k) for k in (0, 1, 2))
+    if ts1 < ts0 or g1 < g0 - 1:
+        return False
+    return ts1 > ts0 or ins1 < ins0 or after["res"][0] > st["res"][0] or after["aid"] > st["aid"] or g1 > g0
+
+
+def insurgent_ok_vs_np_govt(st, f, after) -> bool:
+    """8.1: with a Non-player Government, Insurgent Non-players take only Events meeting these tests."""
+    pieces_before = sum(st["pc"][i][k] for i in range(BD.n) for k in (3 * f, 3 * f + 1, 3 * f + 2))
+    pieces_after = sum(after["pc"][i][k] for i in range(BD.n) for k in (3 * f, 3 * f + 1, 3 * f + 2))
+    if pieces_after > pieces_before or after["res"][f] > st["res"][f]:
+        return True
+    moved = any(st["pc"][i][3 * f:3 * f + 3] != after["pc"][i][3 * f:3 * f + 3] for i in range(BD.n))
+    if moved:
+        return True
+    if f == 2 and P.total_support(after) > P.total_support(st):
+        return True
+    if f == 1 and P.total_opposition(after) > P.total_opposition(st):
+        return True
+    for g in range(4):
+        if g == f or is_np(st, g):
+            continue
+        if after["res"][g] < st["res"][g]:
+            return True
+        if sum(P.fpieces(after["pc"][i], g) for i in range(BD.n)) < sum(P.fpieces(st["pc"][i], g) for i in range(BD.n)):
+            return True
+        if g in after["inel_next"] and g not in st["inel_next"]:
+            return True
+    return False
+
+
+def np_turn(st: dict, fr: dict, facts: list) -> None:
+    """8.1 Non-player Sequence of Play for the Faction of the ``elig`` frame ``fr``."""
+    f, pos = fr["f"], fr["pos"]
+    card = BD.cards[st["cur"]]
+    _, ev_ok, op_ok, lim, _ = Elig.options(st, fr)
+    fr["done"] = 1
+    if f == 0 and is_prop(st["nxt"]) is False and st["nxt"] in CAPS and st["cur"] not in CAPS:
+        why(st, facts, 0, "Pass to be Eligible for the Capability on the next card", "8.8.1")
+        do_pass(st, fr, facts)
+        return
+    take = False
+    side = "unshaded" if (f == 0 or card.get("single")) else "shaded"
+    if ev_ok:
+        if f == 0:
+            want = True
+        elif pos == 1:
+            want = FACTIONS.index(card["order"][0]) == f
+        else:
+            want = not card.get("np_ops_if_second")
+        if card["n"] == 63:
+            want = False  # Playbook: Non-players always choose Operations over Narco-War
+        if want:
+            eff = event_effect(st, f, side)
+            if eff is None or not (eff["changed"] or eff["capability"]):
+                why(st, facts, f, f"Event {card['n']} would have no effect: Operations instead", "8.1")
+            elif card.get("momentum") and side == "shaded" and is_prop(st["nxt"]) and card["n"] not in (22, 67):
+                why(st, facts, f, "Momentum Event with Propaganda next would not matter: Operations", "8.1")
+            elif f == 0 and not (eff["capability"] or govt_likes(st, eff["st"])):
+                why(st, facts, 0, "Event would not help the Government (derived Event Instruction): Operations", "8.8.2")
+            elif f != 0 and is_np(st, 0) and not insurgent_ok_vs_np_govt(st, f, eff["st"]):
+                why(st, facts, f, "Event fails the Non-player Government restrictions: Operations", "8.1")
+            else:
+                take = True
+    if take:
+        why(st, facts, f, f"executes Event {card['n']} {card['title']} ({side})",
+            "8.1" if f else "8.8.2")
+        record_exec(st, f, "event")
+        from .events import start_event
+        start_event(st, f, st["cur"], side, facts, auto="np")
+        return
+    if not op_ok:
+        why(st, facts, f, "no Operation allowed here: Pass", "8.1")
+        do_pass(st, fr, facts)
+        return
+    if f == 0:
+        govt_ops(st, fr, facts)
+    else:
+        insurgent_ops(st, fr, facts)
+
+
+def do_pass(st, fr, facts):
+    f = fr["f"]
+    P.set_res(st, f, 3 if f == 0 else 1, facts, "Pass, 2.3.3")
+    facts.append(fact("pass", f"{FNAME[f]} passes", faction=FACTIONS[f]))
+    fr["done"] = 0
+    st["sop"]["i"] += 1
+    from .frames import pop
+    pop(st, fr)
+
+
+def begin(st, fr, facts, f, op, plan, rule, text):
+    why(st, facts, f, text, rule)
+    record_exec(st, f, "op")
+    o = start_op(st, f, op, lim=False, free=False, facts=facts, auto="np")
+    o["plan"] = plan
+    o["nsp"] = 0
+
+
+# ====================================================================== 8.5-8.7 Insurgents
+def avail_pieces(st, f):
+    return st["av"][U(f)] + st["av"][B(f)]
+
+
+def could_base(st, f, need=2):
+    return st["av"][B(f)] > 0 and any(
+        P.guerrillas(st["pc"][i], f) >= need and P.can_stack_base(st, i) and rally_space_ok(st, f, i)
+        for i in P.spaces(st))
+
+
+def insurgent_ops(st, fr, facts):
+    f = fr["f"]
+    if st["res"][f] == 0:
+        why(st, facts, f, "0 Resources: Pass", "8.1")
+        do_pass(st, fr, facts)
+        return
+    sps = P.spaces(st)
+    if f == 3:
+        if avail_pieces(st, 3) >= 10 or could_base(st, 3):
+            return begin(st, fr, facts, 3, "rally", {"max": 3, "sa": ["cultivate", "process"]}, "8.5.1",
+                         "Rally (10+ pieces Available or a Base possible)")
+        if len(st["ship"]) < 4 and any(march_target(st, 3, i) for i in sps):
+            return begin(st, fr, facts, 3, "march", {"max": 3, "sa": ["process"]}, "8.5.2", "March (Shipment available)")
+        return begin(st, fr, facts, 3, "terror", {"max": 3, "sa": ["bribe"]}, "8.5.3", "Terror")
+    if f == 2:
+        if st["av"][U(2)] >= 6 or could_base(st, 2, 3):
+            return begin(st, fr, facts, 2, "rally", {"max": 3, "sa": ["extort"]}, "8.6.1",
+                         "Rally (6+ Guerrillas Available or a Base possible)")
+        fb = [i for i in sps if st["pc"][i][5]]
+        with_auc = [i for i in fb if P.guerrillas(st["pc"][i], 2)]
+        if fb and len(with_auc) * 2 < len(fb):
+            return begin(st, fr, facts, 2, "march", {"max": 3, "sa": ["extort"]}, "8.6.2",
+                         "March (fewer than half of FARC Base spaces hold AUC Guerrillas)")
+        if not any(st["pc"][i][6] for i in fb):
+            return begin(st, fr, facts, 2, "attack", {"max": 3, "sa": ["ambush"]}, "8.6.3", "Attack")
+        return begin(st, fr, facts, 2, "terror", {"max": 3, "sa": ["assassinate"]}, "8.6.4", "Terror")
+    # FARC 8.7
+    if st["av"][U(1)] >= 9 or could_base(st, 1):
+        return begin(st, fr, facts, 1, "rally", {"max": 99, "sa": ["extort"]}, "8.7.1",
+                     "Rally (9+ Guerrillas Available or a Base possible)")
+    strong = any((BD.is_loc[i] or st["sup"][i] > 0) and (st["pc"][i][3] or P.fpieces(st["pc"][i], 1) >= 3) for i in sps)
+    if not strong:
+        return begin(st, fr, facts, 1, "march", {"max": 4, "sa": ["extort"]}, "8.7.2",
+                     "March (no Support space or LoC holds FARC strength)")
+    if st["res"][1] > st["res"][0]:
+        return begin(st, fr, facts, 1, "attack", {"max": 99, "sa": ["ambush"]}, "8.7.3", "Attack (more Resources than Govt)")
+    return begin(st, fr, facts, 1, "terror", {"max": 99, "sa": ["kidnap"]}, "8.7.4", "Terror")
+
+
+def march_target(st, f, i):
+    pc = st["pc"][i]
+    if f == 3:
+        return not BD.is_loc[i] and P.bases(pc) < 2 and any(P.guerrillas(st["pc"][j], 3) >= 2 for j in P.adj(st, i))
+    if f == 2:
+        return not BD.is_loc[i] and P.fpieces(pc, 1) and not P.guerrillas(pc, 2)
+    if BD.is_loc[i]:
+        return not st["sab"][i] and not P.guerrillas(pc, 1) and not final_event_card(st)
+    return BD.pop[i] > 0 and st["sup"][i] >= 0 and P.control(st, i) != "farc"
+
+
+def rank_space(st, f, op, i):
+    """Higher tuple = higher priority for an Operation space (None = do not select)."""
+    pc = st["pc"][i]
+    if op == "rally":
+        g = P.guerrillas(pc, f)
+        if pc[B(f)] and P.cubes(pc) and pc[A(f)] and not pc[U(f)]:
+            return (5, BD.pop[i])
+        if g >= (3 if f == 2 else 2) and P.bases(pc) < 2 and st["av"][B(f)]:
+            return (4, g)
+        if f == 2 and pc[5]:
+            return (3, BD.pop[i])
+        if pc[B(f)] and st["av"][U(f)]:
+            return (3 if g == 0 else 2, BD.pop[i] + pc[B(f)])
+        if st["av"][U(f)] and g in (1, 2):
+            return (1, g)
+        if st["av"][U(f)]:
+            return (0, BD.pop[i])
+        return None
+    if op == "attack":
+        g = P.guerrillas(pc, f)
+        tgt = attack_removable(st, f, i)
+        if not tgt:
+            return None
+        ship = any(s[0] == i and s[1] != f for s in st["ship"])
+        if g >= 3 or pc[U(f)]:
+            return (2 if ship else 1, g)
+        return None
+    if op == "terror":
+        if BD.is_loc[i]:
+            return (3, BD.econ[i]) if f == 1 and not st["sab"][i] else None
+        if BD.pop[i] <= 0:
+            return (0, 0) if f == 1 and pc[11] else None
+        s = st["sup"][i]
+        if f == 1:
+            return (2 if s > 0 else 1 if s > -2 else None, BD.pop[i]) if s > -2 else None
+        if f == 2:
+            if pc[5] and pc[1] < P.guerrillas(pc, 2):
+                return (3, BD.pop[i])
+            if is_np(st, 0) and s > 0:
+                return None
+            return (2 if P.fpieces(pc, 1) else 1, BD.pop[i]) if s != 0 else (0, BD.pop[i])
+        # Cartels 8.5.3
+        order = (-1, 1, 0) if (is_np(st, 0) and not is_np(st, 1)) else (1, -1, 0)
+        k = 0 if s > 0 else 1 if s < 0 else 2
+        key = {1: 0, -1: 1, 0: 2}
+        return (2 - key[order[k]] if False else 3 - order.index(1 if s > 0 else -1 if s < 0 else 0), BD.pop[i])
+    if op == "assault":
+        n = assault_removals(st, i)
+        bases = sum(pc[k] for k in (5, 8, 11))
+        act = sum(pc[k] for k in (4, 7, 10))
+        if n <= 0 or not assault_targets(st, i):
+            return None
+        if BD.is_loc[i] and cap(st, 3) != "u":
+            return None
+        return (min(n, bases + act) , bases, BD.pop[i])
+    if op == "train":
+        if P.is_zone(st, i) or BD.is_loc[i]:
+            return None
+        if not (BD.is_city[i] or pc[2]):
+            return None
+        g = pc[0] + pc[1] + pc[2]
+        others = sum(pc) - g
+        change = 1 if (g <= others and g + 6 > others) else 0
+        return (change, BD.pop[i], 1 if not pc[1] else 0)
+    if op == "sweep":
+        und = sum(pc[k] for k in (3, 6, 9))
+        if not und:
+            return None
+        return (1 if BD.is_city[i] else 0, 1 if st["sup"][i] > 0 else 0, 1 if P.cubes(pc) else 0, BD.pop[i])
+    return (0,)
+
+
+# ====================================================================== 8.8 Government
+def govt_ops(st, fr, facts):
+    sps = P.spaces(st)
+    res = st["res"][0]
+    cost = 1 if cap(st, 3) == "u" else 3
+
+    def assault_gain(i):
+        pc = st["pc"][i]
+        if BD.is_loc[i] or mom(st, 17) and BD.is_dept[i]:
+            return 0, False
+        n = assault_removals(st, i)
+        ts = assault_targets(st, i)
+        if n <= 0 or not ts:
+            return 0, False
+        act = sum(pc[k] for k in (4, 7, 10))
+        ship = any(s[0] == i for s in st["ship"]) and act >= 1
+        player_base = any(pc[B(g)] and not P.guerrillas(pc, g) and not is_np(st, g) for g in (1, 2, 3))
+        return min(n, act), ship or player_base
+    total = 0
+    special = False
+    for i in sps:
+        k, s = assault_gain(i)
+        total += k
+        special = special or s
+    if res >= cost and (special or total >= 4):
+        return begin(st, fr, facts, 0, "assault", {"max": max(1, 9 // cost), "sa": ["pre"]}, "8.8.3",
+                     "Assault (would remove a Shipment, a player's Base or 4+ Guerrillas)")
+    avail = st["av"][0] + st["av"][1] + st["av"][2]
+    can_civic = any(civic_ok(st, i, False) for i in sps) and res >= 6
+    if res >= 3 and (avail >= 10 or can_civic):
+        return begin(st, fr, facts, 0, "train", {"max": 4, "sa": ["mid"]}, "8.8.4", "Train (10+ pieces Available or Civic Action)")
+    loc_threat = any(BD.is_loc[i] and (P.all_guerrillas(st["pc"][i]) and (
+        sum(st["pc"][i][k] for k in (3, 6, 9)) or P.all_guerrillas(st["pc"][i]) > P.cubes(st["pc"][i]))) for i in sps)
+    if loc_threat and res >= 3:
+        return begin(st, fr, facts, 0, "patrol", {"max": 99, "sa": ["post"]}, "8.8.5", "Patrol (Guerrillas threaten LoCs)")
+    scost = 1 if cap(st, 2) == "u" else 3
+    if res >= scost and not final_event_card(st) or res >= scost:
+        if any(space_candidates(st, 0, "sweep", {"sel": [], "free": False})):
+            return begin(st, fr, facts, 0, "sweep", {"max": max(1, 12 // scost), "sa": ["pre"]}, "8.8.6", "Sweep")
+    if res >= 3 and avail:
+        return begin(st, fr, facts, 0, "train", {"max": 4, "sa": ["mid"]}, "8.8.4", "Train ('if none' arrow)")
+    why(st, facts, 0, "cannot afford an Operation: Pass", "8.1")
+    do_pass(st, fr, facts)
+
+
+def govt_sa(st, chs_ids):
+    """8.8.7: Eradicate (player Cartels with 8+ Bases), else Air Strike, else Air Lift, else Eradicate."""
+    cb = P.count_on_map(st, 11)
+    order = []
+    if not is_np(st, 3) and cb >= 8:
+        order.append("sa:eradicate")
+    order += ["sa:airstrike", "sa:airlift", "sa:eradicate"]
+    for o in order:
+        if o in chs_ids:
+            return o
+    return None
+
+
+# ====================================================================== policies
+def np_policy(st, fr, chs):
+    k = fr["k"]
+    ids = [c.id for c in chs]
+    fn = KIND.get(k)
+    if fn is not None:
+        r = fn(st, fr, chs, ids)
+        if r is not None and r in ids:
+            return r
+    real = [c for c in ids if c not in ("done", "none", "skip", "noship", "np:act")]
+    return rnd(st, real) if real else ids[0]
+
+
+def pol_op(st, fr, chs, ids):
+    f, op = fr["f"], fr["op"]
+    plan = fr.get("plan") or {"max": 99, "sa": ["mid"] if f == 0 else list(SA_DEFAULT.get(op, []))}
+    fr.setdefault("nsp", 0)
+    if fr["ph"] == "patrol_assault":
+        best = None
+        for c in ids:
+            if c.startswith("space:"):
+                i = BD.index[c[6:]]
+                n = min(assault_removals(st, i), sum(st["pc"][i][k] for k in (4, 7, 10, 5, 8, 11)))
+                if best is None or n > best[0]:
+                    best = (n, c)
+        return best[1] if best else "none"
+    want_sa = [f"sa:{s}" for s in plan.get("sa", []) if f"sa:{s}" in ids]
+    if f == 0 and fr["sa"] is None:
+        pre = (plan.get("sa") or [""])[0]
+        if pre == "pre" or (pre == "mid" and fr["sel"]) or (pre == "post" and fr.get("np_moves_done")):
+            s = govt_sa(st, ids)
+            if s:
+                return s
+    if f != 0 and fr["sa"] is None and op in ("rally", "march", "terror") and fr["sel"]:
+        for s in want_sa:
+            if s != "sa:ambush" and (s != "sa:extort" or fr["nsp"] >= min(plan["max"], 3) or not cand_spaces(ids)):
+                return s
+    if op == "patrol":
+        return patrol_step(st, fr, ids)
+    if op == "march":
+        return march_step(st, fr, ids)
+    if fr["nsp"] < plan["max"]:
+        best = None
+        for c in ids:
+            if not c.startswith("space:"):
+                continue
+            i = BD.index[c[6:]]
+            r = rank_space(st, f, op, i)
+            if r is None:
+                continue
+            key = (r, -R.pick_index(st["rng"], 6, tag="np"))
+            if best is None or key > best[0]:
+                best = (key, c)
+        if best is not None:
+            fr["nsp"] += 1
+            return best[1]
+    if f != 0 and fr["sa"] is None:
+        for s in want_sa:
+            if s != "sa:ambush":
+                return s
+    if f == 0 and fr["sa"] is None and (plan.get("sa") or [""])[0] in ("mid", "post"):
+        s = govt_sa(st, ids)
+        if s:
+            return s
+    return "done" if "done" in ids else None
+
+
+SA_DEFAULT = {"rally": ["extort", "cultivate", "process"], "march": ["extort", "process"],
+              "attack": ["ambush"], "terror": ["kidnap", "assassinate", "bribe"]}
+
+
+def cand_spaces(ids):
+    return [c for c in ids if c.startswith("space:")]
+
+
+def patrol_step(st, fr, ids):
+    """8.8.5: move cubes to LoCs where Guerrillas are, from the spaces with most cubes (keep the last of each type)."""
+    moves = fr.setdefault("np_moves", 0)
+    if moves < 6:
+        best = None
+        for c in ids:
+            if c.startswith("from:"):
+                i = BD.index[c[5:]]
+                pc = st["pc"][i]
+                if BD.is_loc[i] or P.cubes(pc) <= 2:
+                    continue
+                if best is None or P.cubes(pc) > best[0]:
+                    best = (P.cubes(pc), c)
+        if best:
+            fr["np_moves"] = moves + 1
+            return best[1]
+    fr["np_moves_done"] = 1
+    if fr["sa"] is None:
+        s = govt_sa(st, ids)
+        if s:
+            return s
+    return "done"
+
+
+def march_step(st, fr, ids):
+    f = fr["f"]
+    if fr["nsp"] >= fr.get("plan", {}).get("max", 3):
+        return "done" if "done" in ids else None
+    best = None
+    for c in ids:
+        if not c.startswith("from:"):
+            continue
+        i = BD.index[c[5:]]
+        pc = st["pc"][i]
+        spare = P.guerrillas(pc, f) - (1 if P.bases(pc) or (f == 2 and P.fpieces(pc, 1)) else 0)
+        if spare <= 0:
+            continue
+        if not any(march_target(st, f, j) for j in P.adj(st, i)):
+            continue
+        if best is None or spare > best[0]:
+            best = (spare, c)
+    if best:
+        fr["nsp"] += 1
+        return best[1]
+    return "done" if "done" in ids else None
+
+
+def pol_marchgrp(st, fr, chs, ids):
+    f = fr["f"]
+    if fr["dst"] is None:
+        cands = [c for c in ids if c.startswith("space:") and march_target(st, f, BD.index[c[6:]])]
+        cands = cands or [c for c in ids if c.startswith("space:")]
+        return rnd(st, cands)
+    src = fr["src"]
+    pc = st["pc"][src]
+    keep = 1 if P.bases(pc) or (f == 2 and P.fpieces(pc, 1)) else 0
+    dst = fr["dst"]
+    dpc = st["pc"][dst]
+    exposed = BD.is_loc[dst] or st["sup"][dst] > 0 or (f == 2 and st["sup"][dst] < 0)
+    room = max(0, 3 - P.cubes(dpc)) if exposed else 99
+    if fr["nu"] is None:
+        nus = [int(c[2:]) for c in ids if c.startswith("u:")]
+        mu = max(nus)
+        n = min(mu, max(0, pc[U(f)] + pc[A(f)] - keep), room)
+        if n == 0 and mu > 0 and not [c for c in ids if c.startswith("a:")]:
+            n = 1
+        return f"u:{n}"
+    nas = [int(c[2:]) for c in ids if c.startswith("a:")]
+    spare = max(0, pc[U(f)] + pc[A(f)] - keep - fr["nu"])
+    n = min(max(nas), pc[A(f)], spare)
+    n = max(n, min(nas))
+    return f"a:{n}"
+
+
+def pol_trainsp(st, fr, chs, ids):
+    at, ap = st["av"][0], st["av"][1]
+    tot = min(6, at + ap)
+    p = min(ap, (tot + 1) // 2)
+    t = min(at, tot - p)
+    p = min(ap, tot - t)
+    return f"mix:{t}-{p}"
+
+
+def pol_trainx(st, fr, chs, ids):
+    civ = [c for c in ids if c.startswith("civic:")]
+    if civ and st["res"][0] >= 18:
+        return civ[0]
+    base = [c for c in ids if c.startswith("base:") and P.cubes(st["pc"][BD.index[c[5:]]]) >= 5]
+    if base:
+        return base[0]
+    return "done"
+
+
+def pol_civic(st, fr, chs, ids):
+    final = st["props_done"] >= st["props_total"]
+    if not final and st["res"][0] - 3 < 15:
+        return "done"
+    best = None
+    for c in ids:
+        if c.startswith("space:"):
+            i = BD.index[c[6:]]
+            key = (0 if st["ter"][i] else 1, 1 if st["sup"][i] < 1 else 0, -st["sup"][i], BD.pop[i])
+            if best is None or key > best[0]:
+                best = (key, c)
+    return best[1] if best else "done"
+
+
+def pol_agitate(st, fr, chs, ids):
+    best = None
+    for c in ids:
+        if c.startswith("space:"):
+            i = BD.index[c[6:]]
+            if st["ter"][i] and st["res"][1] < 2:
+                continue
+            key = (-st["ter"][i], 1 if st["sup"][i] > 0 else 0, BD.pop[i])
+            if best is None or key > best[0]:
+                best = (key, c)
+    return best[1] if best else "done"
+
+
+def pol_sweepsp(st, fr, chs, ids):
+    i = fr["i"]
+    pc = st["pc"][i]
+    if fr["ph"] == "move":
+        und = sum(pc[k] for k in (3, 6, 9))
+        need = und * (2 if BD.forest[i] else 1)
+        others = sum(pc) - pc[0] - pc[1] - pc[2]
+        if P.cubes(pc) < max(need, others + 1 - pc[2]) or not pc[0]:
+            for c in ids:
+                if c.startswith("from:"):
+                    j = BD.index[c[5:]]
+                    spc = st["pc"][j]
+                    if spc[0] >= 2 and (not P.govt_control(spc) or P.govt_control([spc[0] - 1] + spc[1:])):
+                        return c
+        pol = [c for c in ids if c.startswith("police:")]
+        if pol and not pc[1]:
+            return pol[0]
+        return "done"
+    return target_order(st, ids)
+
+
+def target_order(st, ids):
+    for g in sorted((1, 2, 3), key=lambda g: (is_np(st, g), g)):
+        t = f"target:{FACTIONS[g]}"
+        if t in ids:
+            return t
+    return None
+
+
+def pol_attacksp(st, fr, chs, ids):
+    if fr["ph"] == "mode":
+        return "ambush" if "ambush" in ids else "attack"
+    order = []
+    for g in sorted(range(4), key=lambda g: (is_np(st, g), 0 if g == 1 else 1 if g == 0 else 2)):
+        if g == fr["f"]:
+            continue
+        order += [B(g) if g else 2, 1 if g == 0 else U(g), 0 if g == 0 else A(g)]
+    for s in order:
+        t = f"target:{PIECE_KEYS[s]}"
+        if t in ids:
+            return t
+    return "done"
+
+
+def pol_rallysp(st, fr, chs, ids):
+    f, i = fr["f"], fr["i"]
+    pc = st["pc"][i]
+    if "regroup" in ids and pc[A(f)] and not pc[U(f)] and P.cubes(pc):
+        return "regroup"
+    if "base" in ids and P.guerrillas(pc, f) >= (3 if f == 2 else 2):
+        return "base"
+    many = [c for c in ids if c.startswith("many:")]
+    if many:
+        return max(many, key=lambda c: int(c[5:]))
+    if "place" in ids:
+        return "place"
+    return ids[0]
+
+
+def pol_regroup(st, fr, chs, ids):
+    if fr["n"] >= 3:
+        return "done"
+    for c in ids:
+        if c.startswith("from:"):
+            j = BD.index[c[5:]]
+            if not st["pc"][j][B(fr["f"])]:
+                return c
+    return "done"
+
+
+def pol_drugs(st, fr, chs, ids):
+    return "base" if "base" in ids else "res"
+
+
+def pol_extort(st, fr, chs, ids):
+    real = [c for c in ids if c.startswith("space:")]
+    if fr["f"] == 1:
+        real = [c for c in real if not BD.is_loc[BD.index[c[6:]]] and st["pc"][BD.index[c[6:]]][3] >= 2] or \
+            sorted([c for c in real if BD.is_loc[BD.index[c[6:]]]], key=lambda c: BD.econ[BD.index[c[6:]]])[:1]
+        real = [c for c in real if BD.index[c[6:]] not in fr["done"]]
+    return real[0] if real else "done"
+
+
+def pol_bribe(st, fr, chs, ids):
+    if fr["ph"] == "a":
+        if fr.get("free") is None and st["res"][3] < 3:
+            return "done"
+        sps = [c for c in ids if c.startswith("space:") and P.fpieces(st["pc"][BD.index[c[6:]]], 3)]
+        sps.sort(key=lambda c: min((is_np(st, g), g) for g in range(3) if P.fpieces(st["pc"][BD.index[c[6:]]], g))
+                 if any(P.fpieces(st["pc"][BD.index[c[6:]]], g) for g in range(3)) else (2, 9))
+        return sps[0] if sps else "done"
+    for pref in ("base:", "rm:police", "rm:troops", "rm:farc_underground", "rm:auc_underground", "rm:farc_active",
+                 "rm:auc_active"):
+        for c in ids:
+            if c.startswith(pref):
+                return c
+    return "done"
+
+
+def pol_airstrike(st, fr, chs, ids):
+    if fr["ph"] == "a":
+        best = None
+        for c in ids:
+            if c.startswith("space:"):
+                i = BD.index[c[6:]]
+                pc = st["pc"][i]
+                key = (any(pc[B(g)] and not P.guerrillas(pc, g) and not is_np(st, g) for g in (2, 1)),
+                       BD.is_loc[i] and BD.econ[i], BD.pop[i])
+                if best is None or key > best[0]:
+                    best = (key, c)
+        return best[1] if best else None
+    return target_order(st, ids)
+
+
+def pol_airlift(st, fr, chs, ids):
+    if fr["ph"] == "a":
+        best = None
+        for c in ids:
+            i = BD.index[c[6:]]
+            pc = st["pc"][i]
+            if P.cubes(pc) >= 4 and P.govt_control(pc):
+                if best is None or pc[0] > best[0]:
+                    best = (pc[0], c)
+        return best[1] if best else ids[0]
+    if fr["ph"] == "b":
+        for c in ids:
+            i = BD.index[c[6:]]
+            pc = st["pc"][i]
+            if pc[1] and not pc[0] and not BD.is_loc[i]:
+                return c
+        return None
+    return max(ids, key=lambda c: int(c[2:]))
+
+
+def pol_eradicate(st, fr, chs, ids):
+    if fr["ph"] == "a":
+        return max(ids, key=lambda c: (st["pc"][BD.index[c[6:]]][11], -BD.pop[BD.index[c[6:]]]))
+    return None
+
+
+def pol_redeploy(st, fr, chs, ids):
+    if fr["ph"] == "must":
+        b = f"space:{IDS[BD.bogota]}"
+        return b if b in ids else ids[0]
+    if fr["ph"] == "from":
+        return "done"
+    return None
+
+
+def pol_elite(st, fr, chs, ids):
+    for c in ids:
+        if c.startswith("space:") and P.guerrillas(st["pc"][BD.index[c[6:]]], 2) >= 2:
+            return c
+    real = [c for c in ids if c.startswith("space:")]
+    return rnd(st, real) if real else "none"
+
+
+def pol_ship(st, fr, chs, ids):
+    return "noship"
+
+
+def pol_assaultsp(st, fr, chs, ids):
+    return target_order(st, ids)
+
+
+KIND = {"op": pol_op, "marchgrp": pol_marchgrp, "trainsp": pol_trainsp, "trainx": pol_trainx, "civic": pol_civic,
+        "agitate": pol_agitate, "sweepsp": pol_sweepsp, "attacksp": pol_attacksp, "rallysp": pol_rallysp,
+        "regroup": pol_regroup, "drugs": pol_drugs, "extort": pol_extort, "bribe": pol_bribe,
+        "airstrike": pol_airstrike, "airlift": pol_airlift, "eradicate": pol_eradicate, "redeploy": pol_redeploy,
+        "elite": pol_elite, "ship": pol_ship, "assaultsp": pol_assaultsp}
+
+POLICIES["np"] = np_policy
+
+
+# ====================================================================== the bot
+class NonPlayerBot(Bot):
+    """Seats the section-8 flowcharts: always answers ``np:act`` (the engine resolves it)."""
+
+    kind = "nonplayer"
+
+    def choose(self, state, prompt):
+        chs = prompt.choices_for(self.seat)
+        for c in chs:
+            if c.id == "np:act":
+                return BotDecision("np:act", "section 8 Non-player flowchart")
+        c = chs[self.rng.randbelow(len(chs))]
+        return BotDecision(c.id, "no flowchart for this decision: random legal choice")

@@ -1,0 +1,185 @@
+"""The engine contract for Andean Abyss (ARCHITECTURE.md, "The engine contract").
+
+Choice ids (stable; see docs/rules-notes/andean-abyss.md, "Choice ids"):
+
+``pass``, ``event``, ``event:unshaded``, ``event:shaded``, ``op:<train|patrol|sweep|assault|rally|march|attack|
+terror>``, ``sa:<airlift|airstrike|eradicate|extort|kidnap|assassinate|cultivate|process|bribe>``,
+``space:<space id>``, ``from:<space id>``, ``target:<faction or piece key>``, ``piece:<piece key>``,
+``mix:<troops>-<police>``, ``u:<n>``/``a:<n>`` (March group), ``n:<n>``, ``many:<n>``, ``place``, ``base``,
+``regroup``, ``attack``, ``ambush``, ``ship:<op>``/``noship``, ``res``, ``level:<1|-1>``, ``alt:<key>``,
+``faction:<faction>``, ``place|remove|flip:<space>:<piece>``, ``done``, ``none``, ``np:act``.
+"""
+
+from __future__ import annotations
+
+import pickle
+
+from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo
+
+from . import nonplayer  # noqa: F401  (registers the section-8 policies)
+from . import pieces as P
+from .board import BOARD as BD
+from .board import FACTIONS, FNAME, PIECE_KEYS
+from .game import apply_choice, current_prompt, setup
+
+# Okabe-Ito palette (colour-blind safe): blue, vermillion, yellow, bluish green
+COLORS = {"govt": "#0072B2", "farc": "#D55E00", "auc": "#F0E442", "cartels": "#009E73"}
+
+
+class AndeanAbyss(Rules):
+    key = "andean_abyss"
+    title = "Andean Abyss (COIN vol. I, 2nd ed.)"
+    seats = tuple(SeatInfo(f, FNAME[i], COLORS[f]) for i, f in enumerate(FACTIONS))
+    min_players = 1
+    max_players = 4
+
+    def __init__(self) -> None:
+        self._pc = None
+
+    # ------------------------------------------------------------------ contract
+    def setup(self, seed: int, options: dict | None = None) -> dict:
+        return setup(seed, options)
+
+    def prompt(self, state: dict) -> Prompt | None:
+        c = self._pc
+        if c is not None and c[0] is state and c[1] == state["seq"]:
+            return c[2]
+        cp = current_prompt(state)
+        if cp is None:
+            p = None
+        else:
+            fr, text, rule, chs = cp
+            seat = state["ctl"][fr["f"]]
+            if not chs:
+                raise RuntimeError(f"engine error: frame {fr['k']} waits without choices")
+            turn = f"{state['cards_played']}:{FACTIONS[fr['f']]}"
+            p = Prompt(seats=(seat,), text=text, rule=rule, choices=chs, kind=fr["k"], turn=turn,
+                       context={"faction": FACTIONS[fr["f"]], "card": state["cur"], "next": state["nxt"]})
+        self._pc = (state, state["seq"], p)
+        return p
+
+    def apply_unchecked(self, state: dict, seat: str, choice_id: str) -> list:
+        return apply_choice(state, seat, choice_id)
+
+    def copy(self, state: dict) -> dict:
+        return pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+
+    def view(self, state: dict, seat: str | None) -> dict:
+        v = {
+            "card": state["cur"], "next": state["nxt"], "deck_size": len(state["deck"]),
+            "propaganda_played": state["props_done"], "propaganda_total": state["props_total"],
+            "cards_played": state["cards_played"],
+            "spaces": {BD.ids[i]: {PIECE_KEYS[k]: n for k, n in enumerate(state["pc"][i]) if n}
+                       for i in P.spaces(state)},
+            "support": {BD.ids[i]: s for i, s in enumerate(state["sup"]) if s},
+            "terror": {BD.ids[i]: n for i, n in enumerate(state["ter"]) if n},
+            "sabotage": [BD.ids[i] for i, n in enumerate(state["sab"]) if n],
+            "farc_zones": [BD.ids[i] for i in state["zones"]],
+            "available": {PIECE_KEYS[k]: n for k, n in enumerate(state["av"]) if k not in (4, 7, 10)},
+            "out_of_play": {PIECE_KEYS[k]: n for k, n in enumerate(state["oop"]) if n},
+            "resources": {FACTIONS[f]: state["res"][f] for f in range(4)}, "aid": state["aid"],
+            "el_presidente": ("samper", "pastrana", "uribe")[state["pres"]],
+            "capabilities": dict(state["caps"]), "momentum": list(state["mom"]),
+            "shipments": [{"space": BD.ids[s[0]], "owner": FACTIONS[s[1]]} for s in state["ship"]],
+            "eligible": {FACTIONS[f]: state["elig"][f] for f in range(4)},
+            "ecuador_is_space": bool(state["fm"] & 1), "panama_is_space": bool(state["fm"] & 2),
+            "control": {BD.ids[i]: P.control(state, i) for i in P.spaces(state) if P.control(state, i)},
+            "seats": {FACTIONS[f]: state["ctl"][f] for f in range(4)},
+            "nonplayers": [FACTIONS[f] for f in state["np"]],
+            "metrics": self.metrics(state), "result": state["over"],
+        }
+        p = self.prompt(state)
+        if p is not None:
+            v["prompt"] = p.to_dict(seat)
+        return v
+
+    def metrics(self, state: dict) -> dict:
+        m = P.margins(state)
+        out = {"total_support": P.total_support(state), "opposition_plus_bases": P.opposition_plus_bases(state),
+               "aid": state["aid"], "shipments": len(state["ship"]),
+               "el_presidente": state["pres"], "farc_zones": len(state["zones"])}
+        pop_g = pop_f = 0
+        for i in P.spaces(state):
+            c = P.control(state, i)
+            if c == "govt":
+                pop_g += BD.pop[i]
+            elif c == "farc":
+                pop_f += BD.pop[i]
+        out["pop_govt_control"] = pop_g
+        out["pop_farc_control"] = pop_f
+        for f in range(4):
+            k = FACTIONS[f]
+            out[f"{k}_resources"] = state["res"][f]
+            out[f"{k}_margin"] = m[f]
+            if f == 0:
+                out["govt_bases"] = P.count_on_map(state, 2)
+                out["govt_troops"] = P.count_on_map(state, 0)
+                out["govt_police"] = P.count_on_map(state, 1)
+            else:
+                out[f"{k}_bases"] = P.count_on_map(state, 3 * f + 2)
+                out[f"{k}_guerrillas"] = P.count_on_map(state, 3 * f) + P.count_on_map(state, 3 * f + 1)
+        return out
+
+    def result(self, state: dict) -> dict | None:
+        return state["over"]
+
+    def serialize(self, state: dict) -> dict:
+        return self.copy(state)
+
+    def deserialize(self, data: dict) -> dict:
+        st = self.copy(data)
+        st["ship"] = [list(s) for s in st["ship"]]
+        return st
+
+    # ------------------------------------------------------------------ extras
+    def options(self) -> list:
+        return [
+            OptionInfo("scenario", "Scenario", "choice", "full", ("full", "short", "quick"),
+                       "Full game (4 Propaganda), short game (3rd Propaganda final, 2.4.1) or Quick-Play."),
+            OptionInfo("players", "Players", "int", 4, (1, 2, 3, 4), "Number of human players (1.5)."),
+            OptionInfo("spare", "Leftover Factions", "choice", "pair", ("pair", "nonplayer"),
+                       "1.5.1 pairing (3p: AUC runs Cartels; 2p: Govt+AUC vs FARC+Cartels) or section-8 Non-players."),
+            OptionInfo("nonplayers", "Non-player Factions", "json", [], (),
+                       "Explicit list of Factions run by section 8 (overrides the defaults)."),
+            OptionInfo("solo", "Solo Faction", "choice", "govt", ("govt", "farc"), "1 player: the Faction played."),
+            OptionInfo("seeded", "Seeded Propaganda", "bool", False, (), "Propaganda among the last 6 cards of each pile."),
+            OptionInfo("deck", "Fixed deck order", "json", None, (),
+                       "List of card numbers, 'P' for Propaganda; the first is played first, the second is next."),
+            OptionInfo("script", "Scripted dice", "json", None, (),
+                       "Forced RNG results by tag, e.g. {\"die\": [3, 5]} (rulebook examples)."),
+        ]
+
+    def active_seats(self, state: dict) -> list:
+        out = []
+        for f in range(4):
+            s = state["ctl"][f]
+            if s not in out:
+                out.append(s)
+        return out
+
+    def bot_kinds(self) -> dict:
+        from .nonplayer import NonPlayerBot
+        return {"nonplayer": NonPlayerBot}
+
+    def board(self) -> dict:
+        sp = []
+        for i, s in enumerate(BD.spaces):
+            d = {"id": s["id"], "name": s["name"], "label": s["label"], "kind": s["kind"], "x": s["x"], "y": s["y"],
+                 "adjacent": [BD.ids[j] for j in BD.adj_all[i]], "coastal": s["coastal"]}
+            for k in ("pop", "terrain", "econ", "loc_type", "conditional"):
+                if k in s:
+                    d[k] = s[k]
+            sp.append(d)
+        return {"spaces": sp, "towns": BD.raw_map["towns"],
+                "tracks": {"resources": [0, 99], "aid": [0, 29], "total_support": [0, 80],
+                           "opposition_plus_bases": [0, 89]},
+                "factions": [{"id": f, "name": FNAME[i], "color": COLORS[f]} for i, f in enumerate(FACTIONS)]}
+
+    def cards_played(self, state: dict) -> int:
+        return state["cards_played"]
+
+    def is_over(self, state: dict) -> bool:
+        return state["over"] is not None
+
+
+__all__ = ["AndeanAbyss", "IllegalChoice"]
