@@ -1,0 +1,207 @@
+"""Adversary procedures on crafted tiles: 3.H Deploy, 3.G Develop, 3.F Dominate, 3.D threshold."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.scenarios.tears_of_tyranny import adversary as ADV
+from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny.data import THRESHOLD
+
+from .conftest import blank, find_tile
+
+
+def _inland_far(C, st):
+    """An inland tile whose neighbours are inland too."""
+    for tid in st["order"]:
+        if C.tiles[tid]["quadrant"] == 1 and not C.tiles[tid]["coastal"]:
+            if all(not C.tiles[n]["coastal"] for n in C.adj[tid]):
+                return tid
+    raise LookupError
+
+
+def test_3h_deploy_coastal_tile_gets_one_cell(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, coastal=True)
+    ADV.deploy_tile(st, tid, [])
+    assert st["tiles"][tid]["u"] == [["cell", 0]]
+
+
+def test_3h_deploy_inland_tile_without_nearby_forces_gets_nothing(rules, C):
+    st = blank(rules)
+    tid = _inland_far(C, st)
+    ADV.deploy_tile(st, tid, [])
+    assert st["tiles"][tid]["u"] == []
+
+
+def test_3h_deploy_next_to_outpost_or_garrison_or_in_it(rules, C):
+    st = blank(rules)
+    tid = _inland_far(C, st)
+    nb = next(n for n in C.adj[tid] if n in st["tiles"])
+    st["tiles"][nb]["u"] = [["garrison", 0]]
+    ADV.deploy_tile(st, tid, [])
+    assert B.units(st["tiles"][tid], "cell") == 1
+    st = blank(rules)
+    st["tiles"][tid]["u"] = [["outpost", 0]]
+    ADV.deploy_tile(st, tid, [])
+    assert B.units(st["tiles"][tid], "cell") == 1, "A-10 (b): an outpost in the tile itself qualifies"
+
+
+def test_3h_deploy_prevented(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, coastal=True)
+    st["tiles"][tid]["prev"] = ["deploy"]
+    ADV.deploy_tile(st, tid, [])
+    assert st["tiles"][tid]["u"] == []
+
+
+@pytest.mark.parametrize("start,expected", [
+    ([["cell", 0]], {"cell": 1, "outpost": 1, "garrison": 0}),
+    ([["outpost", 0]], {"cell": 0, "outpost": 1, "garrison": 1}),
+    ([["garrison", 0]], {"cell": 0, "outpost": 0, "garrison": 2}),
+    ([["cell", 0], ["outpost", 0], ["garrison", 0]], {"cell": 1, "outpost": 2, "garrison": 3}),
+])
+def test_3g_develop_once_per_unit_type(rules, C, start, expected):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="desert")
+    st["tiles"][tid]["u"] = [list(u) for u in start]
+    ADV.develop_tile(st, tid, [])
+    got = {k: B.units(st["tiles"][tid], k) for k in ("cell", "outpost", "garrison")}
+    assert got == expected
+
+
+def test_3g_develop_with_garrison_supply_empty_builds_two_outposts(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="desert")
+    other = find_tile(C, st, terrain="urban")
+    st["tiles"][other]["u"] = [["garrison", 0] for _ in range(20)]
+    st["tiles"][tid]["u"] = [["outpost", 0]]
+    ADV.develop_tile(st, tid, [])
+    assert B.units(st["tiles"][tid], "outpost") == 3 and B.units(st["tiles"][tid], "garrison") == 0
+
+
+def test_3f_dominate_strength_subtractions(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="jungle")
+    t = st["tiles"][tid]
+    t["u"] = [["garrison", 1], ["outpost", 0], ["cell", 0]]  # damaged units count fully
+    t["blue"] = 2
+    t["def"] = 1
+    assert ADV.dominate_strength(st, tid) == 6 - 2 - 1 - 1
+
+
+def test_3f_dominate_with_2_strength_tyrannizes_and_removes_presence(rules, C):
+    st = blank(rules, players=3)
+    tid = find_tile(C, st, terrain="desert")
+    t = st["tiles"][tid]
+    t["u"] = [["outpost", 0]]
+    t["pres"] = {"liberators": 1, "partisans": 2}
+    pool = st["tyr_pool"]
+    open_before = sum(st["pl"]["partisans"]["open"].values())
+    ADV.dominate_tile(st, tid, [])
+    assert t["tyr"] == 1 and st["tyr_pool"] == pool - 1
+    assert t["pres"] == {}
+    assert sum(st["pl"]["partisans"]["open"].values()) < open_before or open_before == 2, \
+        "Partisan presence returns to the track"
+
+
+def test_3f_dominate_below_2_no_tyranny_but_attacks_guerrillas(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="rural")
+    t = st["tiles"][tid]
+    t["u"] = [["outpost", 0]]          # 2 - 1 (rural) = 1
+    t["gs"] = {"liberators": 2}
+    t["pres"] = {"liberators": 1}
+    ADV.dominate_tile(st, tid, [])
+    assert t["tyr"] == 0 and t["pres"] == {"liberators": 1}
+    # 1 G killed, the surviving G counterattacks with 1 and damages the outpost
+    assert t["gs"] == {"liberators": 1}
+    assert t["u"] == [["outpost", 1]]
+
+
+def test_3f_dominate_attacks_bases_first_and_base_loss_costs_2_influence(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="desert")
+    t = st["tiles"][tid]
+    t["u"] = [["garrison", 0]]   # strength 3
+    t["bases"] = [["liberators", 0]]
+    t["gs"] = {"liberators": 2}
+    st["inf"]["earned"] = 3
+    ADV.dominate_tile(st, tid, [])
+    assert t["bases"] == [], "2 strength destroys the base (and its G)"
+    assert t["gs"] == {}, "the last strength point kills the other G"
+    assert st["inf"]["earned"] == 1
+
+
+def test_3f_counterattack_strength_minus_red_civilians(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="jungle")
+    t = st["tiles"][tid]
+    t["u"] = [["cell", 0], ["cell", 0]]   # 2 - 1 jungle = 1: no tyranny, 1 G dies
+    t["gs"] = {"liberators": 5}
+    t["red"] = 1
+    ADV.dominate_tile(st, tid, [])
+    assert t["gs"] == {"liberators": 4}
+    assert t["u"] == [], "4 Gs - 1 red = 3 points: both cells die, 1 point of collateral"
+    assert t["red"] == 0
+
+
+def test_3f_escalation_second_token_red_civilians_and_adjacent_choice(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="desert")
+    t = st["tiles"][tid]
+    t.update({"u": [["garrison", 0]], "tyr": 1, "blue": 1, "red": 1})
+    esc = ADV.dominate_tile(st, tid, [])
+    assert esc == tid and t["tyr"] == 2 and t["red"] == 2 and t["blue"] == 0
+    nb = ADV.escalate_choices(st, tid)[0]
+    st["tiles"][nb]["pres"] = {"liberators": 1}
+    ADV.escalate_into(st, nb, [])
+    assert st["tiles"][nb]["tyr"] == 1 and B.units(st["tiles"][nb], "cell") == 1
+    assert st["tiles"][nb]["pres"] == {}
+
+
+def test_3f_escalation_is_a_team_prompt_in_the_adversary_phase(rules, C):
+    st = blank(rules)
+    q = [tid for tid in st["order"]]
+    dom_card = next(c for c in sorted(C.terrain) if C.terrain[c]["terrain_card_ref"] == C.tiles[q[5]]["terrain_card_ref"])
+    tid = q[5]
+    st["tiles"][tid].update({"u": [["garrison", 0]], "tyr": 1})
+    st["boxes"]["dominate"] = dom_card
+    st["frames"] = {s: [] for s in st["seats"]}
+    st["phase"] = "window"
+    rules._advance(st, [])
+    p = rules.prompt(st)
+    assert p.kind == "escalate" and p.seats == ("liberators",)
+    assert all(c.id.startswith("esc:") for c in p.choices)
+    st2, facts = rules.apply(st, "liberators", p.choices[0].id)
+    assert st2["tiles"][p.choices[0].payload["tile"]]["tyr"] >= 1
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_3d_threshold_per_player_count(rules, C, players):
+    st = blank(rules, players=players)
+    need = THRESHOLD[players]
+    assert need == {1: 2, 2: 5, 3: 7, 4: 10}[players]
+    tiles = st["order"]
+    for i in range(need - 1):
+        st["tiles"][tiles[i]]["tyr"] = 1
+    assert B.tyranny_state(st) == "freedom"
+    st["tiles"][tiles[need]]["tyr"] = 1
+    assert B.tyranny_state(st) == "tyranny"
+
+
+def test_partisan_hq_shield_prompt_and_cancel(rules, C):
+    st = blank(rules, players=3)
+    tid = st["order"][3]
+    card = next(c for c in sorted(C.terrain) if C.terrain[c]["terrain_card_ref"] == C.tiles[tid]["terrain_card_ref"])
+    st["tiles"][tid].update({"u": [["outpost", 0], ["cell", 0]], "pres": {"partisans": 2}})
+    st["boxes"]["dominate"] = card
+    st["frames"] = {s: [] for s in st["seats"]}
+    rules._advance(st, [])
+    p = rules.prompt(st)
+    while p.kind != "shield":  # the event might not ask anything; step to the shield
+        st, _ = rules.apply(st, p.seats[0], p.choices[0].id)
+        p = rules.prompt(st)
+    assert p.seats == ("partisans",) and {c.id for c in p.choices} == {"shield", "decline"}
+    st, _ = rules.apply(st, "partisans", "shield")
+    assert st["tiles"][tid]["tyr"] == 0 and st["tiles"][tid]["pres"] == {"partisans": 1}

@@ -1,0 +1,162 @@
+"""Combat adjudication (rulebook 1.G combat, L655-L675): the worked examples as golden tests."""
+
+from __future__ import annotations
+
+from engine.scenarios.tears_of_tyranny import adversary as ADV
+from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny.data import ADVISOR_INFLUENCE, UNIT_INFLUENCE, UNIT_VALUE
+
+from .conftest import blank, find_tile
+
+
+def test_combat_e1_plus1_defense_tile_with_two_cells_needs_3_damage(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="jungle")
+    assert C.tiles[tid]["defense_modifier"] == 1
+    st["tiles"][tid]["u"] = [["cell", 0], ["cell", 0]]
+    facts = []
+    B.player_attack(st, tid, 2, "liberators", facts, "test")
+    assert B.units(st["tiles"][tid], "cell") == 1, "2 damage: 1 for the defense, 1 kills one cell"
+    st["tiles"][tid]["u"] = [["cell", 0], ["cell", 0]]
+    B.player_attack(st, tid, 3, "liberators", facts, "test")
+    assert st["tiles"][tid]["u"] == [], "3 damage: 1 for the defense, then 1 + 1"
+
+
+def test_combat_e1_follow_on_attack_must_overcome_defense_again(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="rural")
+    st["tiles"][tid]["u"] = [["outpost", 0]]
+    facts = []
+    B.player_attack(st, tid, 2, "liberators", facts, "second attack")
+    assert st["tiles"][tid]["u"] == [["outpost", 1]], "2 damage against +1 leaves the outpost damaged"
+    B.player_attack(st, tid, 1, "liberators", facts, "third attack")
+    assert st["tiles"][tid]["u"] == [["outpost", 1]], "1 damage is absorbed by the defense again"
+    B.player_attack(st, tid, 2, "liberators", facts, "fourth attack")
+    assert st["tiles"][tid]["u"] == [], "E2: 1 defense + 1 remaining health destroys it"
+
+
+def test_combat_e1_outpost_needs_three_more_after_the_cells(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="jungle")
+    st["tiles"][tid]["u"] = [["outpost", 0]]
+    B.player_attack(st, tid, 2, "liberators", [], "too weak")
+    assert B.units(st["tiles"][tid], "outpost") == 1
+    st["tiles"][tid]["u"] = [["outpost", 0]]
+    B.player_attack(st, tid, 3, "liberators", [], "1 defense + 2 health")
+    assert st["tiles"][tid]["u"] == []
+
+
+def test_combat_e3_two_damage_kills_cell_and_civilian_and_costs_influence(rules, C):
+    st = blank(rules, collateral="flat")
+    tid = find_tile(C, st, terrain="desert")
+    assert C.tiles[tid]["defense_modifier"] == 0
+    t = st["tiles"][tid]
+    t["u"] = [["cell", 0]]
+    t["blue"] = 1  # A-63: a red civilian would add +1 defense
+    st["inf"]["earned"] = 2
+    facts = []
+    B.player_attack(st, tid, 2, "liberators", facts, "E3")
+    assert t["u"] == [] and t["blue"] == 0
+    assert st["inf"]["earned"] == 1, "general rule: 1 influence per civilian killed"
+    assert st["stats"]["civilians_killed"] == 1
+    assert any(f.get("track") == "influence" and f["delta"] == -1 and "collateral" in f["cause"] for f in facts)
+
+
+def test_combat_collateral_penalty_per_player_type(rules, C):
+    for seat, expected in (("liberators", 2), ("partisans", 0), ("comrades", 0)):
+        st = blank(rules, players=4)
+        tid = find_tile(C, st, terrain="desert")
+        t = st["tiles"][tid]
+        t["u"] = [["cell", 0]]
+        t["blue"] = 1
+        st["inf"]["earned"] = 5
+        B.player_attack(st, tid, 2, seat, [], "E3")
+        assert st["inf"]["earned"] == 5 - expected, seat
+
+
+def test_combat_red_civilian_adds_defense_so_no_collateral(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="desert")
+    t = st["tiles"][tid]
+    t["u"] = [["cell", 0]]
+    t["red"] = 1
+    B.player_attack(st, tid, 2, "liberators", [], "red")
+    assert t["u"] == [] and t["red"] == 1
+
+
+def test_combat_quick_reference_table(rules, C):
+    """L667-L675: damage/health and the influence change when each piece dies."""
+    assert UNIT_VALUE == {"cell": 1, "outpost": 2, "garrison": 3}
+    assert UNIT_INFLUENCE == {"cell": 0, "outpost": 1, "garrison": 2}
+    assert ADVISOR_INFLUENCE == {"cell": 1, "outpost": 2, "garrison": 5}
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="desert")
+    t = st["tiles"][tid]
+    # garrison 3/3: +2 influence
+    t["u"] = [["garrison", 0]]
+    B.player_attack(st, tid, 3, "liberators", [], "table")
+    assert t["u"] == [] and st["inf"]["earned"] == 2
+    # outpost 2/2: +1
+    t["u"] = [["outpost", 0]]
+    B.player_attack(st, tid, 2, "liberators", [], "table")
+    assert st["inf"]["earned"] == 3
+    # cell 1/1: 0
+    t["u"] = [["cell", 0]]
+    B.player_attack(st, tid, 1, "liberators", [], "table")
+    assert st["inf"]["earned"] == 3
+    # G base 2/2: -2 when destroyed; G 1/1
+    t["bases"] = [["liberators", 0]]
+    t["gs"] = {"liberators": 2}
+    B.adversary_attack(st, tid, 3, [], "table")
+    assert t["bases"] == [] and t["gs"] == {} and st["inf"]["earned"] == 1
+    # red civilian +1 defense for the adversary, tyranny +5
+    t["red"] = 2
+    assert B.tile_defense(st, tid) == 2
+    t["tyr"] = 2
+    assert B.tile_defense(st, tid) == 7, "A-14: +5 per tile, not per token"
+    # blue civilian +1 for the players: one less dominate strength
+    t.update({"red": 0, "tyr": 0, "u": [["outpost", 0]], "blue": 0})
+    s0 = ADV.dominate_strength(st, tid)
+    t["blue"] = 1
+    assert ADV.dominate_strength(st, tid) == s0 - 1
+
+
+def test_combat_damage_clears_at_end_of_turn(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="jungle")
+    st["tiles"][tid]["u"] = [["garrison", 0]]
+    B.player_attack(st, tid, 3, "liberators", [], "partial")
+    assert st["tiles"][tid]["u"] == [["garrison", 2]]
+    rules._end_turn(st, [])
+    assert st["tiles"][tid]["u"] == [["garrison", 0]]
+
+
+def test_combat_tyranny_defense_is_kept_when_ignoring_defense(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="jungle")
+    t = st["tiles"][tid]
+    t.update({"u": [["cell", 0]], "red": 2, "tyr": 1})
+    assert B.tile_defense(st, tid, ignore_defense=True) == 5
+    assert B.tile_defense(st, tid, ignore_defense=True, ignore_tyranny=True) == 0
+
+
+def test_combat_advisors_never_kill_they_displace_and_gain_influence(rules, C):
+    st = blank(rules, players=2)
+    tid = find_tile(C, st, terrain="desert")
+    t = st["tiles"][tid]
+    t["u"] = [["outpost", 0]]
+    t["blue"] = 3
+    B.player_attack(st, tid, 5, "advisors", [], "advisors")
+    assert t["u"] == [] and t["blue"] == 3, "no collateral damage"
+    assert st["inf"]["earned"] == 2
+    assert sum(B.units(st["tiles"][n], "outpost") for n in C.adj[tid] if n in st["tiles"]) == 1
+
+
+def test_combat_tyranny_cleared_by_force_leaves_the_game(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="desert")
+    t = st["tiles"][tid]
+    t.update({"u": [["cell", 0]], "tyr": 1})
+    pool = st["tyr_pool"]
+    B.player_attack(st, tid, 6, "liberators", [], "clear")
+    assert t["tyr"] == 0 and st["tyr_gone"] == 1 and st["tyr_pool"] == pool
