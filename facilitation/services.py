@@ -150,7 +150,7 @@ def _load_rules(scenario_key: str):
     try:
         return engine.load(scenario_key)
     except engine.UnknownScenario:
-        known = ", ".join(s["key"] for s in registry.scenarios())
+        known = ", ".join(registry.keys())
         raise ValidationFailed(f"Unknown scenario {scenario_key!r} (known: {known}).",
                                code="unknown_scenario") from None
 
