@@ -129,9 +129,12 @@ def normalize_pieces(raw: Any, faction_index: dict[str, int], piece_info: dict[s
         out.append({
             "faction": faction,
             "kind": kind,
+            "shape": info.get("shape") or ("base" if "base" in str(kind).lower() else
+                                           "cube" if str(kind).lower() in ("troops", "police", "cube") else "round"),
+            "letter": info.get("letter", ""),
             "name": name or info.get("name") or humanize(kind),
             "count": n,
-            "state": state,
+            "state": state or info.get("state", ""),
             "fi": faction_index.get(faction, faction_index.get(str(faction).lower(), 9)),
         })
 
@@ -154,10 +157,10 @@ def normalize_pieces(raw: Any, faction_index: dict[str, int], piece_info: dict[s
                             add(f, k, c, st)
                         elif st in ("count", "n"):
                             add(val.get("faction", f), val.get("kind", k), c, _piece_state(val) or st0)
+            elif key in piece_info:
+                add(piece_info[key].get("faction", ""), key, val, piece_info[key].get("state", ""))
             else:
                 f, k, st = _split_piece_key(key)
-                if f and f not in faction_index and f.lower() not in faction_index and key in piece_info:
-                    f, k = piece_info[key].get("faction", ""), key
                 add(f, k, val, st)
     elif isinstance(raw, list | tuple):
         for p in raw:
@@ -169,27 +172,49 @@ def normalize_pieces(raw: Any, faction_index: dict[str, int], piece_info: dict[s
     return out
 
 
-def _space_markers(info: dict) -> list[str]:
+def _space_markers(info: dict, cfg: dict | None = None) -> list[str]:
+    """Marker words for a space. ``cfg`` (a game's layout data) may name each key
+    (``label``), map its values to words (``values``) or hide it (``hide``)."""
+    cfg = cfg or {}
     out: list[str] = []
-    for k in ("markers",):
-        v = info.get(k)
-        if isinstance(v, dict):
-            out += [f"{humanize(a)}: {b}" if not isinstance(b, bool) else humanize(a) for a, b in v.items() if b]
-        elif isinstance(v, list | tuple):
-            out += [humanize(x) if not isinstance(x, dict) else str(x.get("name") or x.get("id")) for x in v]
+    v = info.get("markers")
+    if isinstance(v, dict):
+        out += [f"{humanize(a)}: {b}" if not isinstance(b, bool) else humanize(a) for a, b in v.items() if b]
+    elif isinstance(v, list | tuple):
+        out += [humanize(x) if not isinstance(x, dict) else str(x.get("name") or x.get("id")) for x in v]
     for k, v in info.items():
         if k in SKIP_SPACE_KEYS or k == "markers":
             continue
-        if isinstance(v, bool):
+        c = cfg.get(k) or {}
+        if c.get("hide"):
+            continue
+        label = c.get("label") or humanize(k)
+        if "values" in c:
+            word = c["values"].get(str(v).lower() if isinstance(v, bool) else str(v))
+            if word:
+                out.append(word)
+        elif isinstance(v, bool):
             if v:
-                out.append(humanize(k))
-        elif isinstance(v, int | float | str) and v not in ("", 0, None):
-            out.append(f"{humanize(k)}: {humanize(v) if isinstance(v, str) else v}")
+                out.append(label)
+        elif isinstance(v, int | float):
+            if v:
+                out.append(f"{label} {v}")
+        elif isinstance(v, str) and v:
+            out.append(f"{label}: {humanize(v)}")
     return out
 
 
-def _tracks(board: dict, view: dict, metrics: dict | None) -> list[dict]:
-    defs = {t["id"]: t for t in _as_list(board.get("tracks"))}
+def _tracks(board: dict, view: dict, metrics: dict | None, layout: dict) -> list[dict]:
+    defs: dict[str, dict] = {}
+    raw = board.get("tracks")
+    for t in _as_list(raw):
+        if isinstance(t.get("markers"), list):  # one scale shared by several markers
+            for m in t["markers"]:
+                defs[m] = {"id": m, "min": t.get("min", 0), "max": t.get("max")}
+        elif "min" in t or "max" in t or "name" in t:
+            defs[t["id"]] = t
+    for t in layout.get("tracks") or []:
+        defs[t["id"]] = {**defs.get(t["id"], {}), **t}
     values: dict[str, Any] = {}
     for t in _as_list(view.get("tracks")):
         values[t["id"]] = t.get("value", t.get("level", t.get("position")))
@@ -198,8 +223,11 @@ def _tracks(board: dict, view: dict, metrics: dict | None) -> list[dict]:
     for k in defs:
         if k not in values and isinstance(view.get(k), int | float):
             values[k] = view[k]
+    order = [t["id"] for t in layout.get("tracks") or []]
+    keys = [k for k in order if k in values] + [k for k in values if k not in order]
     out = []
-    for tid, val in values.items():
+    for tid in keys:
+        val = values[tid]
         if not isinstance(val, int | float) or isinstance(val, bool):
             continue
         d = defs.get(tid, {})
@@ -208,26 +236,46 @@ def _tracks(board: dict, view: dict, metrics: dict | None) -> list[dict]:
         frac = None
         if isinstance(hi, int | float) and hi > lo:
             frac = max(0.0, min(1.0, (val - lo) / (hi - lo)))
-        out.append({"id": tid, "name": d.get("name") or humanize(tid), "value": val,
+        out.append({"id": tid, "name": d.get("name") or humanize(tid), "value": val, "key": tid in order,
                     "min": lo, "max": hi, "pct": None if frac is None else round(frac * 100)})
     return out
 
 
-def _card(raw: Any) -> dict | None:
+def _card(raw: Any, cards: dict | None = None) -> dict | None:
+    if isinstance(raw, str | int) and cards and str(raw) in cards:
+        raw = {"id": str(raw), **cards[str(raw)]}
     if not isinstance(raw, dict):
         if raw in (None, ""):
             return None
         return {"title": str(raw), "number": "", "text": "", "lines": []}
     title = raw.get("title") or raw.get("name") or humanize(raw.get("id", ""))
     lines = []
-    for k in ("text", "unshaded", "shaded", "effect", "propaganda"):
+    for k in ("text", "unshaded", "shaded", "top", "bottom", "effect", "propaganda"):
         v = raw.get(k)
+        if isinstance(v, dict):
+            v = " ".join(x for x in (f"{v.get('name')}." if v.get("name") else "", v.get("text", "")) if x)
         if isinstance(v, str) and v:
             lines.append({"label": "" if k == "text" else humanize(k), "text": v})
     order = raw.get("order") or raw.get("faction_order") or raw.get("eligibility_order")
-    return {"title": title, "number": raw.get("number", raw.get("num", "")),
+    return {"title": title, "number": raw.get("number", raw.get("num", raw.get("id", ""))),
             "order": [humanize(x) for x in order] if isinstance(order, list | tuple) else order,
             "kind": raw.get("kind") or raw.get("type") or "", "lines": lines}
+
+
+def _capabilities(raw: Any, cards: dict | None) -> list[dict]:
+    """Capabilities in force; card ids are named from ``board()["cards"]`` when possible."""
+    if isinstance(raw, dict) and cards:
+        rows = []
+        for cid, side in raw.items():
+            c = cards.get(str(cid))
+            if c is None:
+                rows.append({"key": humanize(cid), "value": humanize(side)})
+                continue
+            s = c.get(side) if isinstance(side, str) else None
+            detail = f"{s.get('name', '')}: {s.get('text', '')}" if isinstance(s, dict) else humanize(side)
+            rows.append({"key": c.get("title", cid), "value": detail})
+        return rows
+    return _kv(raw)
 
 
 def _kv(raw: Any) -> list[dict]:
@@ -276,6 +324,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         if seat in faction_index:
             faction_index[alias] = faction_index[seat]
     piece_info = {p["id"]: p for p in _as_list(board.get("pieces"))}
+    for pid, info in (layout.get("pieces") or {}).items():
+        piece_info[pid] = {**piece_info.get(pid, {}), **info}
 
     static_spaces = _as_list(_first(board, SPACE_KEYS))
     view_spaces = {s["id"]: s for s in _as_list(_first(view, SPACE_KEYS))}
@@ -307,8 +357,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     for i, s in enumerate(static_spaces):
         sid = s["id"]
         pos = positions.get(sid) or {}
-        x = s.get("x", pos.get("x"))
-        y = s.get("y", pos.get("y"))
+        x = pos.get("x", s.get("x"))
+        y = pos.get("y", s.get("y"))
         if x is None or y is None:
             x = (i % cols + 0.5) * width / cols
             y = (i // cols + 0.5) * height / rows
@@ -318,13 +368,19 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             kind = "loc"
         elif kind in ("city", "capital", "lima") or str(s.get("terrain", "")).lower() == "city":
             kind = "city"
-        r = pos.get("r") or s.get("r") or (26 if kind == "loc" else 52)
-        pieces = normalize_pieces(info.get("pieces", info.get("forces")), faction_index, piece_info)
-        markers = _space_markers({k: v for k, v in info.items() if k not in ("pieces", "forces")})
+        r = pos.get("r") or s.get("r") or (34 if kind == "loc" else 62)
+        if "pieces" in info or "forces" in info:
+            pieces = normalize_pieces(info.get("pieces", info.get("forces")), faction_index, piece_info)
+            rest = {k: v for k, v in info.items() if k not in ("pieces", "forces")}
+        else:  # piece counts stored flat in the space, named by the board/layout piece list
+            pieces = normalize_pieces({k: v for k, v in info.items() if k in piece_info}, faction_index, piece_info)
+            rest = {k: v for k, v in info.items() if k not in piece_info}
+        markers = _space_markers(rest, layout.get("markers"))
         static_facts = [f"{humanize(k)}: {v}" for k, v in s.items()
                         if k in ("population", "pop", "econ", "terrain") and v not in (None, "")]
         sp = {
             "id": sid, "name": s.get("name") or s.get("title") or humanize(sid), "kind": kind,
+            "short": pos.get("short") or s.get("short") or "",
             "x": round(float(x), 1), "y": round(float(y), 1), "r": r,
             "pieces": pieces, "markers": markers, "static": static_facts,
             "choices": choice_by_space.get(sid, []),
@@ -353,21 +409,42 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     # place piece chips around the space centre
     for sp in spaces:
         chips = sp["pieces"]
-        per_row = 3
+        per_row = 3 if sp["kind"] == "loc" else 4
         for j, p in enumerate(chips):
-            p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 30, 1)
-            p["cy"] = round(sp["y"] + 10 + (j // per_row) * 24, 1)
-            p["letter"] = (p["name"][:1] or "?").upper()
+            p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 27, 1)
+            p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 10) + (j // per_row) * 25, 1)
+            p["letter"] = p["letter"] or (p["name"][:1] or "?").upper()
+        sp["marker_line"] = " · ".join(sp["markers"])
+        sp["name_dy"] = -10 if sp["kind"] == "loc" else -32
+        sp["marker_dy"] = 22 if sp["kind"] == "loc" else -16
 
+    cards = board.get("cards") if isinstance(board.get("cards"), dict) else None
+    seat_names = {s_["id"]: s_["title"] for s_ in seats}
+    hold_keys = layout.get("holdings")
+    if hold_keys:
+        holdings = []
+        for k in hold_keys:
+            if k in view:
+                label = (layout.get("holding_labels") or {}).get(k) or humanize(k)
+                val = view[k]
+                if isinstance(val, str) and val in index:
+                    val = index[val]["name"]
+                elif isinstance(val, str) and cards and val in cards:
+                    val = f"{val} {cards[val].get('title', '')}"
+                elif isinstance(val, dict):
+                    val = {a: (seat_names.get(b, b) if isinstance(b, str) else b) for a, b in val.items()}
+                holdings += _kv({label: "-" if val in (None, "", {}, []) else val})
+    else:
+        holdings = _kv(_first(view, HOLDING_KEYS))
     return {
         "key": key,
         "width": width, "height": height,
         "spaces": spaces, "edges": edges,
-        "tracks": _tracks(board, view, metrics),
-        "card": _card(_first(view, CARD_KEYS)),
-        "next_card": _card(_first(view, NEXT_CARD_KEYS)),
-        "capabilities": _kv(view.get("capabilities") or view.get("capabilities_in_force")),
-        "holdings": _kv(_first(view, HOLDING_KEYS)),
+        "tracks": _tracks(board, view, metrics, layout),
+        "card": _card(_first(view, CARD_KEYS), cards),
+        "next_card": _card(_first(view, NEXT_CARD_KEYS), cards),
+        "capabilities": _capabilities(view.get("capabilities") or view.get("capabilities_in_force"), cards),
+        "holdings": holdings,
         "seats": [{**s, "fi": i} for i, s in enumerate(seats)],
         "unplaced_choices": [c for c in choices or [] if not choice_space(c)],
     }
