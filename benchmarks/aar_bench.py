@@ -12,7 +12,8 @@ Round), then builds the report in two fresh processes:
   builds are timed.
 
 Peak RSS is measured for the Python process (the worker) and, separately,
-for its Chromium process tree (sampled from /proc every 20 ms).
+for its Chromium process tree as PSS (shared pages counted once; sampled from
+/proc every 20 ms).
 """
 
 from __future__ import annotations
@@ -101,6 +102,18 @@ class RssSampler:
         return 0.0
 
     @staticmethod
+    def _pss(pid: int) -> float:
+        """Proportional set size: shared pages split between the processes sharing them."""
+        try:
+            with open(f"/proc/{pid}/smaps_rollup") as fh:
+                for line in fh:
+                    if line.startswith("Pss:"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return 0.0
+
+    @staticmethod
     def _children(pid: int) -> list[int]:
         out = []
         try:
@@ -123,7 +136,7 @@ class RssSampler:
         me = os.getpid()
         while not self._stop.is_set():
             self.peak_self = max(self.peak_self, self._rss(me))
-            self.peak_children = max(self.peak_children, sum(self._rss(c) for c in self._tree(me)))
+            self.peak_children = max(self.peak_children, sum(self._pss(c) for c in self._tree(me)))
             time.sleep(self.interval)
 
     def __enter__(self):
@@ -216,7 +229,7 @@ def main(argv=None) -> int:
     print(f"scenario {args.scenario} seed {args.seed}: {results['events']} events, {r0['cards']} cards, "
           f"{r0['charts']} charts, {r0['snapshots']} map snapshots, PDF {r0['pdf_bytes'] // 1024} KiB")
     print(f"{'mode':6s} {'total s':>8s} {'analysis':>9s} {'charts':>7s} {'html':>6s} {'pdf':>6s} "
-          f"{'worker RSS MB':>14s} {'chromium RSS MB':>16s}")
+          f"{'worker RSS MB':>14s} {'chromium PSS MB':>16s}")
     for mode, m in results["modes"].items():
         r = sorted(m["runs"], key=lambda x: x["total_s"])[len(m["runs"]) // 2]
         print(f"{mode:6s} {m['median_total_s']:8.2f} {r['analysis_s']:9.2f} {r['charts_s']:7.2f} "

@@ -19,7 +19,7 @@ def ev(seq, kind, seat=None, choice=None, label=None, facts=(), metrics=None, ra
 
 def peru_bundle():
     m = {"political_will": 10, "government_resources": 20, "shining_path_resources": 8, "hunt_track": 0,
-         "government_control_pop": 4, "shining_path_control_pop": 2}
+         "government_control_population": 4, "shining_path_control_population": 2}
 
     def after(**changes):
         m.update(changes)

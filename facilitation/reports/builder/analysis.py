@@ -87,6 +87,13 @@ class Row:
         return " \u2192 ".join(self.labels)
 
     @property
+    def short_text(self) -> str:
+        """The first choices of a long run (the decision log keeps them all)."""
+        if len(self.labels) <= 8:
+            return self.text
+        return " \u2192 ".join(self.labels[:8]) + f" \u2192 \u2026 ({len(self.labels) - 8} more choices)"
+
+    @property
     def seqs(self) -> str:
         return str(self.first_seq) if self.first_seq == self.last_seq else f"{self.first_seq}-{self.last_seq}"
 
@@ -190,6 +197,8 @@ def _is_phase(e: dict, spec: ScenarioSpec) -> bool:
     for f in e["facts"]:
         if f.get("type") in types or f.get("phase") in types:
             return True
+        if any(all(f.get(k) == v for k, v in m.items()) for m in spec.phase_facts):
+            return True
     return False
 
 
@@ -226,7 +235,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                     initial[k] = v
             current = {**current, **e["metrics"]}
         deltas = {k: current[k] - before[k] for k in current
-                  if k in before and current[k] != before[k]}
+                  if k in before and current[k] != before[k] and k not in spec.card_metrics}
         x = card + seen_in_card[card] / max(per_card[card], 1)
         seen_in_card[card] += 1
         cid, _ = choice_of(e["payload"])

@@ -68,6 +68,8 @@ class ScenarioSpec:
     charts: tuple[ChartSpec, ...] = ()
     # fact types (or payload kinds) marking a Propaganda Round / adversary phase
     phase_fact_types: tuple[str, ...] = ("propaganda", "propaganda_round", "adversary_phase")
+    # or facts matching one of these dicts (every key equal), e.g. {"type": "phase", "phase": "6.1"}
+    phase_facts: tuple[dict, ...] = ()
     phase_label: str = "Propaganda Round"
     # seat -> metric with that seat's resources (for "resources spent")
     resources: dict[str, str] = field(default_factory=dict)
@@ -109,12 +111,15 @@ PERU = ScenarioSpec(
             title="Population under Control",
             yaxis="Population",
             series=(
-                Series("Population under Government Control", ("government_control_pop",), "#1565c0"),
-                Series("Population under Shining Path Control", ("shining_path_control_pop",), "#c62828"),
+                Series("Population under Government Control", ("government_control_population",), "#1565c0"),
+                Series("Population under Shining Path Control", ("shining_path_control_population",),
+                       "#c62828"),
             ),
         ),
     ),
     phase_fact_types=("propaganda", "propaganda_round"),
+    # Peru engine: a Propaganda Round starts with its Conflict Phase (rule 6.1)
+    phase_facts=({"type": "phase", "phase": "6.1"},),
     phase_label="Propaganda Round",
     resources={"government": "government_resources", "shining_path": "shining_path_resources"},
 )

@@ -18,6 +18,18 @@ def deltas_text(deltas: dict, labels: dict) -> str:
 
 
 @register.filter
+def deltas_list(deltas: dict, labels: dict) -> list[str]:
+    return [f"{labels.get(k, humanize(k))} {fmt_delta(v)}" for k, v in (deltas or {}).items()]
+
+
+@register.filter
+def css_string(value) -> str:
+    """Text safe inside a double-quoted CSS string (``content: "..."``)."""
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ").replace("<", "\\3C ")
+    return text
+
+
+@register.filter
 def num(value) -> str:
     return fmt_num(value)
 
