@@ -1,0 +1,189 @@
+"""Sequence of play (3), influence (1.H, 3.E), victory and defeat (4), views and metrics."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+import engine
+from engine.core.contract import IllegalChoice
+from engine.core.simulate import play_game
+from engine.scenarios.tears_of_tyranny import board as B
+
+from .conftest import blank
+
+
+def test_setup_2c_hq_prompt_is_simultaneous_and_order_free(rules):
+    st = rules.setup(3, {"players": 3})
+    p = rules.prompt(st)
+    assert set(p.seats) == {"liberators", "advisors", "partisans"}
+    assert p.seat_choices and all(c.id.startswith("hq:") for c in p.choices_for("partisans"))
+    # the last seat acts first: allowed in a simultaneous phase
+    st, _ = rules.apply(st, "partisans", p.choices_for("partisans")[0].id)
+    p = rules.prompt(st)
+    assert "partisans" not in p.seats
+    with pytest.raises(IllegalChoice):
+        rules.apply(st, "partisans", "done")
+
+
+def test_inactive_seats_are_never_prompted(rules):
+    st = rules.setup(5, {"players": 2})
+    for _ in range(200):
+        p = rules.prompt(st)
+        if p is None:
+            break
+        assert set(p.seats) <= {"liberators", "advisors"}
+        rules.apply_inplace(st, p.seats[-1], p.choices_for(p.seats[-1])[-1].id)
+
+
+def test_2c_initial_deploy_then_turn_1_window(rules):
+    st = blank(rules)
+    assert st["turn"] == 1 and st["phase"] == "window"
+    assert st["boxes"]["develop"] is not None and st["boxes"]["dominate"] is None
+    p = rules.prompt(st)
+    assert p.kind == "refit" and p.turn == "t1:window"
+
+
+def test_3b_gain_resources_from_track_and_infrastructure(rules, C):
+    st = blank(rules)
+    seat = "liberators"
+    infra = next(t for t in st["order"] if C.tiles[t]["infrastructure"])
+    st["tiles"][infra]["pres"] = {seat: 1}
+    res = st["pl"][seat]["res"]
+    st["frames"][seat] = [{"k": "income"}]
+    rules._settle_seat(st, seat, [])
+    assert st["pl"][seat]["res"] == res + 1 + 1
+    st["tiles"][infra]["u"] = [["cell", 0]]
+    st["frames"][seat] = [{"k": "income"}]
+    rules._settle_seat(st, seat, [])
+    assert st["pl"][seat]["res"] == res + 2 + 1, "no infrastructure bonus with an adversary in the tile"
+
+
+def test_1h_influence_card_earned_when_box_full_and_tokens_return(rules):
+    st = blank(rules, players=2)
+    facts = []
+    B.gain_influence(st, 9, "test", facts)
+    assert st["inf"]["n_earned"] == 1 and st["inf"]["earned"] == 1 and len(st["inf"]["queue"]) == 1
+    assert all("cause" in f for f in facts if f.get("track") == "influence")
+
+
+def test_2a_level_2_after_card_4_and_level_3_after_card_7(rules):
+    st = blank(rules)
+    B.gain_influence(st, 4 * 4, "test", [])
+    assert st["inf"]["level"] == 1
+    B.gain_influence(st, 4, "test", [])
+    assert st["inf"]["level"] == 2
+    B.gain_influence(st, 4 * 3, "test", [])
+    assert st["inf"]["level"] == 3
+
+
+def test_1h_losing_influence_with_empty_box_costs_a_resource(rules):
+    st = blank(rules)
+    res = st["pl"]["liberators"]["res"]
+    B.lose_influence(st, 1, "test", [], "liberators")
+    assert st["pl"]["liberators"]["res"] == res - 1
+
+
+def test_4_victory_level_1_no_adversary_units(rules):
+    st = blank(rules)
+    rules._check_end(st, [])
+    assert st["result"]["winner"] == "players" and "level 1" in st["result"]["reason"]
+    assert rules.prompt(st) is None
+
+
+def test_4_victory_level_2_and_3(rules):
+    st = blank(rules)
+    st["tiles"][st["order"][0]]["u"] = [["cell", 0]]
+    st["inf"]["level"] = 2
+    rules._check_end(st, [])
+    assert st["result"]["winner"] == "players" and "level 2" in st["result"]["reason"]
+    st = blank(rules)
+    st["tiles"][st["order"][0]]["u"] = [["garrison", 0]]
+    st["inf"]["level"] = 3
+    rules._check_end(st, [])
+    assert st["result"] is None
+
+
+def test_4_defeat_total_tyranny_wins_ties(rules):
+    st = blank(rules)
+    st["tyr_pool"] = 0
+    rules._check_end(st, [])
+    assert st["result"]["winner"] == "adversary" and "total tyranny" in st["result"]["reason"]
+
+
+def test_4_defeat_presence_annihilation(rules):
+    st = blank(rules, players=2)
+    st["tiles"][st["order"][0]]["u"] = [["cell", 0]]
+    for t in st["tiles"].values():
+        t["pres"].pop("advisors", None)
+    rules._check_end(st, [])
+    assert "presence annihilation" in st["result"]["reason"]
+
+
+def test_4_defeat_time_runs_out_when_deploy_finds_the_deck_empty(rules):
+    st = blank(rules)
+    st["tiles"][st["order"][0]]["u"] = [["garrison", 0]]
+    st["decks"]["terrain"] = []
+    st["frames"] = {s: [] for s in st["seats"]}
+    st["tyr_pool"] = 40
+    rules._advance(st, [])
+    while st["result"] is None:
+        p = rules.prompt(st)
+        rules.apply_inplace(st, p.seats[0], p.choices_for(p.seats[0])[0].id)
+    assert "terrain deck is exhausted" in st["result"]["reason"]
+
+
+def test_views_hide_hands_deck_orders_and_rng(rules):
+    st = rules.setup(2, {"players": 2})
+    v = rules.view(st, "advisors")
+    text = json.dumps(v)
+    assert "rng" not in v and "hand" not in v["players"]["liberators"] and "hand" in v["players"]["advisors"]
+    assert isinstance(v["decks"]["terrain"], int)
+    for cid in st["decks"]["terrain"] + st["inf"]["deck"] + st["decks"]["event"]:
+        assert f'"{cid}"' not in text
+
+
+def test_metrics_are_numbers_and_public(rules):
+    st = blank(rules, players=4)
+    m = rules.metrics(st)
+    for key in ("influence_earned", "influence_level", "influence_cards_played", "tyranny_on_map", "tyranny_pool",
+                "tyranny_state", "adversary_cells", "adversary_outposts", "adversary_garrisons", "guerrillas", "bases",
+                "civilians_red", "civilians_blue", "civilians_killed", "presence_comrades", "hq_advisors",
+                "resources_partisans"):
+        assert isinstance(m[key], (int, float)), key
+
+
+def test_registry_and_seats(rules):
+    assert engine.load("tears_of_tyranny") is rules
+    assert [s.id for s in rules.seats] == ["liberators", "advisors", "partisans", "comrades"]
+    assert len({s.color for s in rules.seats}) == 4
+    assert {o.key for o in rules.options()} >= {"players", "terrain_deck", "scenario"}
+
+
+def test_2b_advanced_terrain_deck_has_12_cards(rules):
+    st = rules.setup(1, {"players": 1, "terrain_deck": "advanced"})
+    assert len(st["decks"]["terrain"]) == 12
+    stages = [rules_stage for rules_stage in (c.split("-")[0] for c in st["decks"]["terrain"])]
+    assert stages == ["TI"] * 3 + ["TII"] * 3 + ["TIII"] * 3 + ["TIV"] * 3
+    st = rules.setup(1, {"players": 1})
+    assert len(st["decks"]["terrain"]) == 16
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+@pytest.mark.parametrize("bots", ["random", "heuristic"])
+def test_games_complete_under_simulate(rules, players, bots):
+    r = play_game(rules, seed=11, bots=bots, options={"players": players})
+    assert r["result"] is not None and r["result"]["winner"] in ("players", "adversary")
+
+
+def test_determinism_same_seed_same_game(rules):
+    a = play_game(rules, seed=4, bots="random", options={"players": 2})
+    b = play_game(rules, seed=4, bots="random", options={"players": 2})
+    assert a == b
+
+
+@pytest.mark.parametrize("scenario", ["blitz", "frozen_conflict", "popular_spring"])
+def test_5_scenarios_play(rules, scenario):
+    r = play_game(rules, seed=3, bots="random", options={"players": 2, "scenario": scenario})
+    assert r["result"] is not None
