@@ -188,6 +188,9 @@ def op_possible(st: dict, f: int, op: str, lim: bool) -> bool:
     fr = {"sel": [], "free": False}
     if space_candidates(st, f, op, fr):
         return True
+    # 4.1: an Air Lift may come first and make the Assault or Sweep possible
+    if f == 0 and not lim and op in ("assault", "sweep") and res >= op_cost(st, 0, op, 0) and airlift_from(st):
+        return True
     # 3.1 note: Insurgents at 0 Resources may Extort / Process first, then pay
     if not lim and f in (1, 2) and res == 0 and op in ("rally", "attack", "terror"):
         return any(extort_ok(st, f, i) for i in P.spaces(st)) and space_candidates(
