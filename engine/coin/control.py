@@ -17,3 +17,8 @@ def controller(counts: Mapping[str, int]) -> str:
         if n > total - n:
             return faction
     return ""
+
+
+def two_sided(a: int, b: int, fa: str, fb: str) -> str:
+    """The two-faction case of :func:`controller` without building a dict (hot path)."""
+    return fa if a > b else fb if b > a else ""

@@ -38,6 +38,7 @@ class FrameKind:
     ask: Callable[[dict, dict], Ask] | None = None
     act: Callable[[dict, dict, str, list], None] | None = None
     auto: Callable[[dict, dict, list], None] | None = None
+    never_empty: bool = False   # its prompt always offers a choice (e.g. "done"): skip the check
 
 
 class Flow:
@@ -60,6 +61,8 @@ class Flow:
             if kind.auto is not None:
                 kind.auto(state, fr, facts)
                 continue
+            if kind.never_empty:
+                return
             a = kind.ask(state, fr)
             if a.choices:
                 return

@@ -38,6 +38,7 @@ PATROL_NETWORK = frozenset(MAP["sets"]["patrol_network"])
 POP = {s: BOARD[s].population for s in IDS}
 ECON = {s: BOARD[s].econ for s in IDS}
 ADJ = BOARD.adj
+ADJ_ORDERED = {s: tuple(x for x in IDS if x in BOARD.adj[s]) for s in IDS}
 NAME = {s: BOARD[s].name for s in IDS}
 
 HUNT_BOXES = MAP["hunt_track"]["boxes"]

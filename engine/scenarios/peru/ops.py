@@ -370,7 +370,7 @@ def place_or_take(state: dict, seat: str, sid: str, key: str, n: int, facts: lis
 
 
 FRAME_KINDS = [
-    FrameKind("take", ask=_take_ask, act=_take_act),
+    FrameKind("take", ask=_take_ask, act=_take_act, never_empty=True),
     FrameKind("op", ask=_op_ask, act=_op_act),
     FrameKind("sa", ask=_sa_ask, act=_sa_act),
     FrameKind("opmenu", ask=_menu_ask, act=_menu_act),

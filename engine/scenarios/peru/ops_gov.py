@@ -178,8 +178,14 @@ def _movable(state, fr, sid, key):
 
 def _patrol_origins(state, fr):
     out = []
+    quick = not fr.get("dest") and fr.get("where") is None
     for sid in state["s"]:
         if _movable(state, fr, sid, "T") + _movable(state, fr, sid, "P") <= 0:
+            continue
+        if quick:
+            # entering an adjacent network space is always allowed, so any one is enough
+            if any(a in PATROL_NETWORK for a in ADJ[sid]):
+                out.append(sid)
             continue
         dests = patrol_dests(state, sid)
         if fr.get("dest"):

@@ -17,7 +17,7 @@ from __future__ import annotations
 from engine.coin.flow import Ask, FrameKind, pop, push
 from engine.core.contract import Choice, fact
 
-from .data import ADJ, HIGHLAND, LIMA, LOCS, NAME, POP
+from .data import ADJ_ORDERED, HIGHLAND, LIMA, LOCS, NAME, POP
 from .ops import (
     OpDef,
     allowed_here,
@@ -121,12 +121,14 @@ def _movable(fr, sid, key, sp):
 
 def march_origins(state: dict, fr: dict, dest: str) -> list[tuple[str, str]]:
     out = []
-    for o in ADJ[dest]:
+    fix = fr.get("fix") or {}
+    for o in ADJ_ORDERED[dest]:
         sp = state["s"][o]
-        for key, tag in (("Gu", "u"), ("Ga", "a")):
-            if _movable(fr, o, key, sp) > 0:
-                out.append((o, tag))
-    out.sort(key=lambda t: (list(state["s"]).index(t[0]), t[1]))
+        f = fix.get(o)
+        if sp["Gu"] - (f.get("Gu", 0) if f else 0) > 0:
+            out.append((o, "u"))
+        if sp["Ga"] - (f.get("Ga", 0) if f else 0) > 0:
+            out.append((o, "a"))
     return out
 
 
@@ -137,7 +139,8 @@ def _march_spaces(state, fr):
             continue
         if not can_pay(state, SP, sp_cost(state, fr, s, 0 if s in LOCS else 1)):
             continue
-        if march_origins(state, fr, s):
+        if march_origins(state, fr, s) if fr.get("fix") else any(
+                guerrillas(state["s"][o]) for o in ADJ_ORDERED[s]):
             out.append(s)
     return out
 

@@ -388,8 +388,8 @@ def reset(state: dict, facts: list) -> None:
 
 FRAME_KINDS = [
     FrameKind("prop", auto=_prop_auto),
-    FrameKind("civic", ask=_civic_ask, act=_civic_act),
-    FrameKind("agitate", ask=_agitate_ask, act=_agitate_act),
+    FrameKind("civic", ask=_civic_ask, act=_civic_act, never_empty=True),
+    FrameKind("agitate", ask=_agitate_ask, act=_agitate_act, never_empty=True),
     FrameKind("redeploy", ask=_redeploy_ask, act=_redeploy_act),
-    FrameKind("ez", ask=_ez_ask, act=_ez_act),
+    FrameKind("ez", ask=_ez_ask, act=_ez_act, never_empty=True),
 ]

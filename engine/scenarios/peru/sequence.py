@@ -155,7 +155,7 @@ def _swap_act(state: dict, fr: dict, cid: str, facts: list) -> None:
 FRAME_KINDS = [
     FrameKind("next", auto=_next_auto),
     FrameKind("card", auto=_card_auto),
-    FrameKind("box", ask=_box_ask, act=_box_act),
-    FrameKind("act", ask=_act_ask, act=_act_act),
+    FrameKind("box", ask=_box_ask, act=_box_act, never_empty=True),
+    FrameKind("act", ask=_act_ask, act=_act_act, never_empty=True),
     FrameKind("swap", ask=_swap_ask, act=_swap_act),
 ]

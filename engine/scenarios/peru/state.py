@@ -158,8 +158,7 @@ def bases(sp: dict) -> int:
 def control_of(sp: dict, sid: str) -> str:
     if sid in LOCS:
         return ""
-    c = coin_control.controller({"G": gov_pieces(sp), "S": sp_pieces(sp)})
-    return c
+    return coin_control.two_sided(sp["T"] + sp["P"] + sp["Ra"], sp["Gu"] + sp["Ga"] + sp["B"] + sp["D"], "G", "S")
 
 
 def refresh_control(state: dict, facts: list, cause: str) -> None:
