@@ -102,3 +102,27 @@ def game():
 @pytest.fixture
 def example():
     return Game(options={"deck_top": EXAMPLE_DECK, "script": EXAMPLE_DICE}, swap="junin")
+
+
+def card_game(card: str, seat: str = "shining_path", prep=None, script: dict | None = None, seed: int = 3) -> Game:
+    """A game whose first card is ``card``, with ``seat`` 1st Eligible; ``prep(state)`` may
+    change the position first (Control is then recomputed)."""
+    opts = {"deck_top": [card]}
+    if script:
+        opts["script"] = script
+    g = Game(seed=seed, options=opts, swap="junin")
+    if prep:
+        from engine.scenarios.peru.state import refresh_control
+        prep(g.state)
+        refresh_control(g.state, [], "test set-up")
+        g.totals = piece_totals(g.state)
+    if seat == "government":
+        g.state["elig"] = ["government", "shining_path"]
+        g.state["stack"][-1]["seat"] = "government"
+    return g
+
+
+def event(card: str, side: str, seat: str = "shining_path", prep=None, script=None) -> Game:
+    g = card_game(card, seat, prep, script)
+    g.do(seat, "box:event", f"event:{side}")
+    return g
