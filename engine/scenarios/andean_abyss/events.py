@@ -463,11 +463,14 @@ class EvPick:
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
-            if len(fr["chosen"]) >= fr["s"]["n"] or not pick_cands(st, fr):
+            cands = pick_cands(st, fr)
+            if len(fr["chosen"]) >= fr["s"]["n"] or not cands:
                 pop(st, fr)
                 return
-            wait(fr)
-            return
+            if len(cands) > 1 or fr["s"].get("upto"):
+                wait(fr)
+                return
+            cid = f"space:{IDS[cands[0]]}"  # a forced selection needs no prompt
         if cid == "done":
             pop(st, fr)
             return
@@ -741,7 +744,7 @@ def sp_c16u(st, fr, s, facts):
 
 def sp_general_offensive(st, fr, s, facts):
     """Card 19 (and 37 unshaded): a free action in every space where the executor can act."""
-    f = fr["f"]
+    f = _actor(fr, s)
     only = s.get("only")
     spaces_ = []
     for i in P.spaces(st):
