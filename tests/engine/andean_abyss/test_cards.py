@@ -21,11 +21,11 @@ def sup(st, s):
 
 def run_event(card, side, f, prep, choices=(), seed=1, **opts):
     st = clear(new([card, 1 if card != 1 else 2], seed=seed, **opts))
-    for sid in ("bogota", "cali"):
-        pass
     prep(st)
     st["sop"]["cand"] = [f]
     st["sop"]["i"] = 0
+    assert st["stack"][-1]["k"] == "elig"
+    st["stack"][-1]["f"] = f
     st["seq"] += 1
     before = copy.deepcopy(st)
     cid = "event" if BD.cards[card].get("single") else f"event:{side}"
