@@ -1,0 +1,158 @@
+"""6.0 Propaganda Rounds and 7.0 Victory."""
+
+from __future__ import annotations
+
+from .conftest import BD, P, RULES, clear, ids, new, pc, play, put
+
+I = BD.index
+
+
+def to_prop(prep, deck=(1, "P", 2), **opts):
+    st = clear(new(list(deck), **opts))
+    prep(st)
+    for _ in range(4):
+        play(st, "pass")
+    return st
+
+
+def finish_round(st):
+    guard = 0
+    while RULES.prompt(st) is not None and RULES.prompt(st).kind != "elig" and guard < 100:
+        play(st, "np:act")
+        guard += 1
+
+
+def test_6_1_victory_check_ends_game_for_government():
+    def prep(st):
+        for i in range(BD.n):
+            if BD.pop[i] > 0:
+                st["sup"][i] = 2
+    st = to_prop(prep)
+    r = RULES.result(st)
+    assert r["winner"] == "govt" and r["victory_check"] and r["margins"]["govt"] == 80 - 60
+
+
+def test_7_2_cartels_need_bases_and_resources():
+    st = clear(new([1, "P"]))
+    st["res"][3] = 50
+    for s in ("huila", "cesar", "antioquia", "santander", "arauca", "meta_east"):
+        put(st, s, car_base=2)
+    assert P.margins(st)[3] == min(12 - 10, 50 - 40)
+
+
+def test_7_1_ties_go_to_cartels_then_auc_then_farc():
+    from engine.scenarios.andean_abyss.game import finish_game
+    st = clear(new([1, 2]))
+    st["res"][3] = 30
+    facts = []
+    finish_game(st, facts, "test")
+    m = st["over"]["margins"]
+    assert st["over"]["ranking"][0] == max(m, key=lambda k: (m[k], {"cartels": 3, "auc": 2, "farc": 1, "govt": 0}[k]))
+
+
+def test_6_2_sabotage_where_guerrillas_exceed_cubes_or_next_to_farc_city():
+    def prep(st):
+        put(st, "loc_bogota_neiva", farc_u=2, police=1)
+        put(st, "pasto", farc_u=1)                 # FARC Controls Pasto
+        put(st, "loc_cali_ibague", auc_u=1, police=1)
+    st = to_prop(prep)
+    assert st["sab"][I["loc_bogota_neiva"]] == 1
+    assert st["sab"][I["loc_cali_pasto"]] == 1 and st["sab"][I["loc_neiva_pasto"]] == 1
+    assert st["sab"][I["loc_cali_ibague"]] == 0
+
+
+def test_6_3_resources_samper_blocks_aid_and_cartels_triple():
+    def prep(st):
+        put(st, "huila", farc_base=2)
+        put(st, "cesar", auc_base=1)
+        put(st, "putumayo", car_base=2)
+    st = to_prop(prep)
+    assert st["res"][0] == 40 + 3 + 30          # Pass +3, Econ 30, no Aid under Samper
+    assert st["res"][1] == 10 + 1 + 2
+    assert st["res"][2] == 10 + 1 + 1
+    assert st["res"][3] == 10 + 1 + 6
+
+
+def test_6_3_1_pastrana_adds_aid():
+    st = to_prop(lambda st: st.__setitem__("pres", 1))
+    assert st["res"][0] == 40 + 3 + 30 + 9
+
+
+def test_6_3_3_drug_profits_base_or_six_resources():
+    def prep(st):
+        put(st, "huila", farc_u=1)
+        st["ship"].append([I["huila"], 1])
+    st = to_prop(prep)
+    assert st["stack"][-1]["k"] == "drugs" and set(ids(st)) >= {"base", "res"}
+    play(st, "base")
+    assert pc(st, "huila")["farc_base"] == 1 and not st["ship"]
+
+
+def test_6_4_1_civic_action_costs_3_per_level():
+    def prep(st):
+        put(st, "cali", troops=1, police=1)
+    st = to_prop(prep)
+    assert st["stack"][-1]["k"] == "civic"
+    res = st["res"][0]
+    play(st, "space:cali", "space:cali")
+    assert st["sup"][I["cali"]] == 2 and st["res"][0] == res - 6
+
+
+def test_6_4_2_agitation_costs_1_per_level():
+    def prep(st):
+        put(st, "cali", farc_u=2)
+    st = to_prop(prep)
+    assert st["stack"][-1]["k"] == "agitate"
+    res = st["res"][1]
+    play(st, "space:cali", "space:cali")
+    assert st["sup"][I["cali"]] == -2 and st["res"][1] == res - 2
+
+
+def test_6_4_3_election_pastrana_places_farc_zone():
+    def prep(st):
+        put(st, "huila", farc_u=3, police=1)
+    st = to_prop(prep)
+    finish_round(st)
+    assert st["pres"] == 1 and st["zones"] == [I["huila"]]
+    assert P.cubes(st["pc"][I["huila"]]) == 0
+
+
+def test_6_4_3_uribe_removes_zones():
+    def prep(st):
+        st["pres"] = 1
+        st["zones"].append(I["huila"])
+    st = to_prop(prep)
+    finish_round(st)
+    assert st["pres"] == 2 and st["zones"] == []
+
+
+def test_6_4_5_elite_backing_free_rally():
+    def prep(st):
+        put(st, "cesar", auc_u=1)
+        st["pres"] = 2
+    st = to_prop(prep)
+    assert st["stack"][-1]["k"] == "elite" and "space:cesar" in ids(st)
+    play(st, "space:cesar", "place")
+    assert pc(st, "cesar")["auc_u"] == 2 and st["res"][2] == 10 + 1
+
+
+def test_6_5_1_redeploy_moves_troops_off_locs():
+    def prep(st):
+        put(st, "loc_bogota_neiva", troops=2)
+        put(st, "bogota", police=1)
+    st = to_prop(prep)
+    while st["stack"][-1]["k"] != "redeploy":
+        play(st, "np:act")
+    assert ids(st)[:1] == ["space:bogota"]
+    play(st, "space:bogota", "done")
+    assert pc(st, "bogota")["troops"] == 2
+
+
+def test_6_6_reset_flips_underground_and_clears_markers():
+    def prep(st):
+        put(st, "huila", farc_a=2)
+        st["ter"][I["huila"]] = 1
+        st["mom"].append(17)
+    st = to_prop(prep)
+    finish_round(st)
+    assert pc(st, "huila") == {"farc_u": 2} and sum(st["ter"]) == 0 and st["mom"] == []
