@@ -37,23 +37,80 @@ def kaleido_server():
     rendering.kaleido_stop()
 
 
+class World:
+    """Committed once per test run: people, a finished bot-played Peru game with its
+    built report, and a second Peru session still in progress."""
+
+    def __init__(self):
+        from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER, ROLE_STUDENT
+        from facilitation.reports import services
+
+        self.people = {
+            "instructor": make_user("ines", role=ROLE_INSTRUCTOR),
+            "reviewer": make_user("rita", role=ROLE_REVIEWER),
+            "student_a": make_user("sam", role=ROLE_STUDENT),
+            "student_b": make_user("sol", role=ROLE_STUDENT),
+            "outsider": make_user("otto", role=ROLE_INSTRUCTOR),
+        }
+        students = [self.people["student_a"], self.people["student_b"]]
+        self.finished = play_peru_game(instructor=self.people["instructor"], students=students,
+                                       reviewer=self.people["reviewer"], title="Peru lab")
+        self.live = play_peru_game(instructor=self.people["instructor"], students=students,
+                                   reviewer=self.people["reviewer"], title="Peru lab 2", seed=12,
+                                   human_moves=4, finish=False, note=False)
+        report = services.report_request(self.finished, user=self.people["instructor"], enqueue=False)
+        self.report = services.report_build(report.pk)
+        assert self.report.status == "done", self.report.error
+
+    def delete(self):
+        from facilitation.models import Course
+
+        Course.objects.filter(sessions__in=[self.finished.pk, self.live.pk]).delete()
+        for u in self.people.values():
+            type(u).objects.filter(pk=u.pk).delete()
+
+
+@pytest.fixture(scope="session")
+def world(django_db_setup, django_db_blocker, kaleido_server, report_root):
+    with django_db_blocker.unblock():
+        w = World()
+    yield w
+    with django_db_blocker.unblock():
+        w.delete()
+
+
 @pytest.fixture
-def people(db):
-    from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER, ROLE_STUDENT
-
-    return {
-        "instructor": make_user("ines", role=ROLE_INSTRUCTOR),
-        "reviewer": make_user("rita", role=ROLE_REVIEWER),
-        "student_a": make_user("sam", role=ROLE_STUDENT),
-        "student_b": make_user("sol", role=ROLE_STUDENT),
-        "outsider": make_user("otto", role=ROLE_INSTRUCTOR),
-    }
+def people(world, db):
+    for u in world.people.values():
+        u.refresh_from_db()
+    return world.people
 
 
 @pytest.fixture
-def finished_peru(people):
-    return play_peru_game(instructor=people["instructor"], students=[people["student_a"], people["student_b"]],
-                          reviewer=people["reviewer"])
+def finished_peru(world, db):
+    world.finished.refresh_from_db()
+    return world.finished
+
+
+@pytest.fixture
+def live_peru(world, db):
+    world.live.refresh_from_db()
+    return world.live
+
+
+@pytest.fixture
+def built(world, db):
+    world.report.refresh_from_db()
+    return world.report
+
+
+@pytest.fixture
+def fresh_people(db):
+    """People of one transactional test (the session-wide world is not visible there)."""
+    from facilitation.models import ROLE_INSTRUCTOR, ROLE_STUDENT
+
+    return {"instructor": make_user("tina", role=ROLE_INSTRUCTOR),
+            "student_a": make_user("tom", role=ROLE_STUDENT), "student_b": make_user("tess", role=ROLE_STUDENT)}
 
 
 @pytest.fixture

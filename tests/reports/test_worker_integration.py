@@ -72,7 +72,8 @@ def _wait(report, predicate, timeout: float, what: str):
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
-def test_report_completes_after_its_worker_is_killed_mid_build(people, tmp_path):
+def test_report_completes_after_its_worker_is_killed_mid_build(fresh_people, tmp_path):
+    people = fresh_people
     assert os.environ.get("REDIS_URL"), "this test needs Redis: run it with REDIS_URL set"
     from coinlab.celery import app
     from facilitation.reports import services
