@@ -60,7 +60,7 @@ def blocked_target(st: dict, g: int) -> bool:
 
 
 # ====================================================================== candidate spaces
-def rally_space_ok(st: dict, f: int, i: int, elite: bool = False) -> bool:
+def rally_space_ok(st: dict, f: int, i: int, elite: bool = False, total_g: int | None = None) -> bool:
     if BD.is_loc[i] or not P.active_space(st, i):
         return False
     s = st["sup"][i]
@@ -71,10 +71,17 @@ def rally_space_ok(st: dict, f: int, i: int, elite: bool = False) -> bool:
     pc = st["pc"][i]
     if not P.ecuador_room(st, i, f):
         return False
-    can_place = st["av"][U(f)] > 0
-    can_base = P.guerrillas(pc, f) >= 2 and st["av"][B(f)] > 0 and P.can_stack_base(st, i)
-    regroup = pc[B(f)] > 0 and (pc[A(f)] > 0 or any(P.guerrillas(st["pc"][j], f) for j in P.spaces(st) if j != i))
-    return can_place or can_base or regroup
+    if st["av"][U(f)] > 0:
+        return True
+    if P.guerrillas(pc, f) >= 2 and st["av"][B(f)] > 0 and P.can_stack_base(st, i):
+        return True
+    if pc[B(f)]:
+        if pc[A(f)]:
+            return True
+        if total_g is None:
+            total_g = P.count_on_map(st, U(f)) + P.count_on_map(st, A(f))
+        return total_g - P.guerrillas(pc, f) > 0
+    return False
 
 
 def assault_removals(st: dict, i: int, fr: dict | None = None) -> int:
@@ -140,42 +147,52 @@ def extort_ok(st: dict, f: int, i: int) -> bool:
     return mine > sum(pc) - mine
 
 
-def space_candidates(st: dict, f: int, op: str, fr: dict) -> list:
-    """Spaces that may be selected now for Operation ``op`` (3.1: each at most once)."""
+def space_candidates(st: dict, f: int, op: str, fr: dict, first: bool = False) -> list:
+    """Spaces that may be selected now for Operation ``op`` (3.1: each at most once).
+
+    ``first``: stop at the first candidate (for "is the Operation possible at all?")."""
     sel = fr["sel"]
     res = st["res"][f]
     free = fr["free"]
     only = fr.get("only_spaces")
     out = []
+    flat = op not in ("terror", "march")
+    if flat and not free and op_cost(st, f, op, 0) > res:
+        return out
+    zones = st["zones"]
+    total_g = P.count_on_map(st, U(f)) + P.count_on_map(st, A(f)) if op == "rally" else 0
+    is_loc = BD.is_loc
     for i in P.spaces(st):
         if i in sel or (only is not None and i not in only):
             continue
-        if not free and op_cost(st, f, op, i) > res:
+        if not flat and not free and op_cost(st, f, op, i) > res:
             continue
         pc = st["pc"][i]
         if op == "train":
-            if BD.is_loc[i] or P.is_zone(st, i):
+            if is_loc[i] or i in zones:
                 continue
         elif op == "sweep":
-            if not sweep_dest_ok(st, i):
+            if is_loc[i] or not sweep_dest_ok(st, i):
                 continue
         elif op == "assault":
+            if not (pc[4] or pc[7] or pc[10] or pc[5] or pc[8] or pc[11]):
+                continue
             if mom(st, 17) and BD.is_dept[i]:
                 continue
             if not assault_targets(st, i) or assault_removals(st, i) <= 0:
                 continue
         elif op == "rally":
-            if not rally_space_ok(st, f, i):
+            if is_loc[i] or not rally_space_ok(st, f, i, total_g=total_g):
                 continue
         elif op == "attack":
-            if not P.guerrillas(pc, f) or not attack_targets(st, f, i):
+            if not (pc[3 * f] or pc[3 * f + 1]) or not attack_targets(st, f, i):
                 continue
         elif op == "terror":
-            if not terror_ok(st, f, i):
-                continue
-            if BD.is_loc[i] and st["sab"][i] and not pc[U(f)]:
+            if not pc[U(f)] or not P.active_space(st, i):
                 continue
         out.append(i)
+        if first:
+            return out
     return out
 
 
@@ -186,7 +203,7 @@ def op_possible(st: dict, f: int, op: str, lim: bool) -> bool:
     if op == "march":
         return any(P.guerrillas(st["pc"][i], f) for i in P.spaces(st))
     fr = {"sel": [], "free": False}
-    if space_candidates(st, f, op, fr):
+    if space_candidates(st, f, op, fr, first=True):
         return True
     # 4.1: an Air Lift may come first and make the Assault or Sweep possible
     if f == 0 and not lim and op in ("assault", "sweep") and res >= op_cost(st, 0, op, 0) and airlift_from(st):
@@ -194,7 +211,7 @@ def op_possible(st: dict, f: int, op: str, lim: bool) -> bool:
     # 3.1 note: Insurgents at 0 Resources may Extort / Process first, then pay
     if not lim and f in (1, 2) and res == 0 and op in ("rally", "attack", "terror"):
         return any(extort_ok(st, f, i) for i in P.spaces(st)) and space_candidates(
-            st, f, op, {"sel": [], "free": True})
+            st, f, op, {"sel": [], "free": True}, first=True)
     return False
 
 
@@ -608,15 +625,17 @@ def patrol_reach(st: dict, src: int) -> list:
 
 def patrol_origins(st: dict, fr: dict) -> list:
     out = []
+    fixed = fr["dest"] if fr["lim"] else None
+    zones = st["zones"]
     for i in P.spaces(st):
         pc = st["pc"][i]
-        arr = fr["moved"].get(str(i), 0)
-        if P.cubes(pc) - arr > 0:
-            r = patrol_reach(st, i)
-            if fr["lim"] and fr["dest"] is not None:
-                r = [j for j in r if j == fr["dest"]]
-            if r:
+        if pc[0] + pc[1] - fr["moved"].get(str(i), 0) <= 0:
+            continue
+        if fixed is not None:
+            if fixed in patrol_reach(st, i):
                 out.append(i)
+        elif any(not BD.is_dept[j] and j not in zones for j in P.adj(st, i)):
+            out.append(i)
     return out
 
 

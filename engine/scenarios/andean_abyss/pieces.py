@@ -27,10 +27,13 @@ def adj(st: dict, i: int) -> tuple:
     return BD.adj_by_mask[st["fm"]][i]
 
 
-def spaces(st: dict) -> range | list:
-    if st["fm"] == 3:
-        return range(N)
-    return [i for i in range(N) if active_space(st, i)]
+_SPACES_BY_MASK = [tuple(i for i in range(N) if (i != BD.ecuador or m & 1) and (i != BD.panama or m & 2))
+                   for m in range(4)]
+
+
+def spaces(st: dict) -> tuple:
+    """The spaces in play (1.3.5: Ecuador / Panamá only once their cards made them spaces)."""
+    return _SPACES_BY_MASK[st["fm"]]
 
 
 def guerrillas(pc: list, f: int) -> int:
