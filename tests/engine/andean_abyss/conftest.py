@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-import engine
 import pytest
+
+import engine
 from engine.scenarios.andean_abyss import pieces as P
 from engine.scenarios.andean_abyss.board import BOARD as BD
 from engine.scenarios.andean_abyss.board import INV_SLOT, PIECE_KEYS
@@ -79,7 +80,7 @@ def play(st, *choices):
 
 def conserved(st):
     """1.4.1: pieces on the map + Available + out of play = inventory, per kind."""
-    for key, slot in INV_SLOT.items():
+    for slot in INV_SLOT.values():
         on_map = sum(p[slot] for p in st["pc"])
         if slot in (3, 6, 9):
             on_map += sum(p[slot + 1] for p in st["pc"])

@@ -10,13 +10,13 @@ import copy
 
 import pytest
 
-from .conftest import BD, P, RULES, clear, conserved, new, pc, play, put
+from .conftest import BD, RULES, P, clear, conserved, new, pc, play, put
 
-I = BD.index
+IX = BD.index
 
 
 def sup(st, s):
-    return st["sup"][I[s]]
+    return st["sup"][IX[s]]
 
 
 def run_event(card, side, f, prep, choices=(), seed=1, **opts):
@@ -58,10 +58,10 @@ CASES = {
     (5, "u"): (G, lambda st: put(st, "loc_arauca_cucuta", farc_u=1), (),
                lambda b, a: P.count_on_map(a, 1) == 6 and pc(a, "loc_arauca_cucuta").get("farc_a") == 1),
     (5, "s"): (F, lambda st: put(st, "cucuta", sup=2), ("space:cucuta",), lambda b, a: sup(a, "cucuta") == 0),
-    (6, "u"): (G, lambda st: (st["sab"].__setitem__(I["loc_arauca_cucuta"], 1), put(st, "arauca", sup=-1)), (),
+    (6, "u"): (G, lambda st: (st["sab"].__setitem__(IX["loc_arauca_cucuta"], 1), put(st, "arauca", sup=-1)), (),
                lambda b, a: sup(a, "arauca") == 1),
     (6, "s"): (F, lambda st: put(st, "santander", sup=2), ("space:loc_arauca_cucuta", "space:santander"),
-               lambda b, a: a["sab"][I["loc_arauca_cucuta"]] == 1 and sup(a, "santander") == 1),
+               lambda b, a: a["sab"][IX["loc_arauca_cucuta"]] == 1 and sup(a, "santander") == 1),
     (7, "u"): (G, N, (), lambda b, a: a["caps"]["7"] == "u"),
     (7, "s"): (A, N, (), lambda b, a: a["caps"]["7"] == "s"),
     (8, "u"): (G, lambda st: put(st, "guaviare", farc_a=2, auc_a=1), (),
@@ -90,7 +90,7 @@ CASES = {
     (18, "u"): (G, N, (), lambda b, a: a["res"][0] == b["res"][0] + 9 and a["aid"] == 29),
     (18, "s"): (C, N, (), lambda b, a: a["res"][0] == b["res"][0] - 6 and 3 <= a["aid"] <= 8),
     (19, "u"): (F, lambda st: put(st, "cali", farc_u=1, sup=1), ("terror",),
-                lambda b, a: sup(a, "cali") == 0 and a["ter"][I["cali"]] == 1 and a["res"][1] == b["res"][1]),
+                lambda b, a: sup(a, "cali") == 0 and a["ter"][IX["cali"]] == 1 and a["res"][1] == b["res"][1]),
     (20, "u"): (G, lambda st: put(st, "huila", farc_u=2), (),
                 lambda b, a: pc(a, "huila").get("farc_u", 0) < 2),
     (20, "s"): (F, lambda st: put(st, "huila", farc_a=2), (),
@@ -122,16 +122,16 @@ CASES = {
     (28, "u"): (G, lambda st: put(st, "arauca", farc_u=2, farc_base=1), (),
                 lambda b, a: pc(a, "arauca") == {}),
     (28, "s"): (F, N, ("space:arauca",),
-                lambda b, a: pc(a, "arauca") == {"farc_base": 1} and a["sab"][I["loc_arauca_cucuta"]] == 1
-                and a["sab"][I["loc_ayacucho_cucuta"]] == 1),
+                lambda b, a: pc(a, "arauca") == {"farc_base": 1} and a["sab"][IX["loc_arauca_cucuta"]] == 1
+                and a["sab"][IX["loc_ayacucho_cucuta"]] == 1),
     (29, "u"): (G, lambda st: put(st, "cali", troops=2, farc_u=2), (),
                 lambda b, a: pc(a, "cali") == {"troops": 2}),
     (29, "s"): (F, lambda st: put(st, "cali", troops=2, police=2, auc_u=1), ("faction:auc",),
                 lambda b, a: pc(a, "cali") == {"auc_u": 3}),
-    (30, "u"): (G, lambda st: (st["zones"].append(I["meta_west"]), put(st, "meta_west", farc_base=1)), (),
+    (30, "u"): (G, lambda st: (st["zones"].append(IX["meta_west"]), put(st, "meta_west", farc_base=1)), (),
                 lambda b, a: a["zones"] == [] and pc(a, "meta_west") == {}),
     (30, "s"): (F, lambda st: put(st, "huila", farc_u=3, troops=2), (),
-                lambda b, a: a["zones"] == [I["huila"]] and pc(a, "huila") == {"farc_u": 3, "farc_base": 1}),
+                lambda b, a: a["zones"] == [IX["huila"]] and pc(a, "huila") == {"farc_u": 3, "farc_base": 1}),
     (31, "u"): (G, lambda st: (put(st, "cali"), put(st, "medellin")), ("space:cali", "space:medellin", "space:huila"),
                 lambda b, a: sup(a, "cali") == 1 and sup(a, "medellin") == 1 and sup(a, "huila") == 1),
     (31, "s"): (F, lambda st: put(st, "cali", sup=-1), (), lambda b, a: sup(a, "cali") == -2),
@@ -148,8 +148,8 @@ CASES = {
                 lambda b, a: pc(a, "putumayo") == {"police": 2} and a["aid"] == 12),
     (35, "s"): (F, lambda st: put(st, "putumayo", car_base=1), (), lambda b, a: sup(a, "putumayo") == -2),
     (36, "u"): (F, lambda st: put(st, "huila", farc_u=2), (),
-                lambda b, a: a["zones"] == [I["huila"]] and pc(a, "huila")["farc_base"] == 1
-                and sum(1 for j in BD.adj_all[I["huila"]] if a["sup"][j] == 1) == 2 and a["elig"][1]),
+                lambda b, a: a["zones"] == [IX["huila"]] and pc(a, "huila")["farc_base"] == 1
+                and sum(1 for j in BD.adj_all[IX["huila"]] if a["sup"][j] == 1) == 2 and a["elig"][1]),
     (37, "u"): (A, lambda st: put(st, "huila", troops=2, auc_u=2, farc_a=2, farc_base=1), ("assault",),
                 lambda b, a: pc(a, "huila").get("farc_a", 0) == 0),
     (37, "s"): (A, lambda st: (put(st, "huila", auc_u=2), put(st, "antioquia", troops=1)), (),
@@ -161,7 +161,7 @@ CASES = {
     (39, "s"): (A, lambda st: put(st, "huila", police=2), (), lambda b, a: pc(a, "huila") == {"police": 1, "auc_u": 1}),
     (40, "u"): (A, lambda st: put(st, "huila", auc_u=3), (), lambda b, a: pc(a, "huila") == {"police": 3}),
     (40, "s"): (A, lambda st: put(st, "huila", auc_u=1, troops=2, police=1), (),
-                lambda b, a: P.cubes(a["pc"][I["huila"]]) == 0 and sum(P.fpieces(a["pc"][i], 2) for i in BD.cities) == 2),
+                lambda b, a: P.cubes(a["pc"][IX["huila"]]) == 0 and sum(P.fpieces(a["pc"][i], 2) for i in BD.cities) == 2),
     (41, "u"): (A, lambda st: put(st, "huila", auc_u=2, auc_base=1), (),
                 lambda b, a: pc(a, "huila") == {} and a["res"][2] == 4),
     (41, "s"): (A, lambda st: (put(st, "huila", auc_u=1, car_u=1), put(st, "cali", auc_u=1, car_base=1)), (),
@@ -169,19 +169,19 @@ CASES = {
     (42, "u"): (A, N, ("space:cali", "space:medellin"), lambda b, a: sup(a, "cali") == 1 and a["res"][0] == 43),
     (42, "s"): (A, N, (), lambda b, a: 42 in a["mom"] and a["m42"] == [2]),
     (43, "u"): (A, lambda st: put(st, "huila", troops=1, farc_base=2), (),
-                lambda b, a: a["ter"][I["huila"]] == 2 and pc(a, "huila") == {"troops": 1}),
-    (43, "s"): (A, lambda st: put(st, "huila", troops=1), (), lambda b, a: a["ter"][I["huila"]] == 2 and a["aid"] == 0),
+                lambda b, a: a["ter"][IX["huila"]] == 2 and pc(a, "huila") == {"troops": 1}),
+    (43, "s"): (A, lambda st: put(st, "huila", troops=1), (), lambda b, a: a["ter"][IX["huila"]] == 2 and a["aid"] == 0),
     (44, "u"): (A, N, ("space:cali",), lambda b, a: sup(a, "cali") == 2 and a["res"][0] == 43),
     (44, "s"): (A, lambda st: put(st, "cali", sup=2), (), lambda b, a: sup(a, "cali") == 0 and a["res"][0] == 37),
-    (45, "u"): (A, lambda st: (put(st, "cali", police=1), st["ter"].__setitem__(I["cali"], 1)), (),
+    (45, "u"): (A, lambda st: (put(st, "cali", police=1), st["ter"].__setitem__(IX["cali"], 1)), (),
                 lambda b, a: sup(a, "cali") == 1),
     (45, "s"): (A, lambda st: put(st, "huila", auc_u=1), (),
                 lambda b, a: a["aid"] == 8 and 34 <= a["res"][0] <= 39),
     (46, "u"): (A, lambda st: put(st, "cali", auc_a=1, police=2, sup=2), ("faction:auc",),
-                lambda b, a: a["ter"][I["cali"]] == 2 and pc(a, "cali") == {"auc_a": 1} and abs(sup(a, "cali")) == 1),
+                lambda b, a: a["ter"][IX["cali"]] == 2 and pc(a, "cali") == {"auc_a": 1} and abs(sup(a, "cali")) == 1),
     (47, "u"): (A, lambda st: put(st, "cali", police=2, auc_u=2), (), lambda b, a: pc(a, "cali") == {"police": 2}),
     (47, "s"): (A, lambda st: put(st, "cucuta", sup=2), (),
-                lambda b, a: P.guerrillas(a["pc"][I["cucuta"]], 2) == 2 and sup(a, "cucuta") == 1 and a["aid"] == 6),
+                lambda b, a: P.guerrillas(a["pc"][IX["cucuta"]], 2) == 2 and sup(a, "cucuta") == 1 and a["aid"] == 6),
     (48, "u"): (A, lambda st: put(st, "cucuta", sup=-2), (), lambda b, a: sup(a, "cucuta") == 0),
     (48, "s"): (A, lambda st: (put(st, "cali", sup=1), put(st, "medellin", sup=1)), ("space:cali", "space:medellin"),
                 lambda b, a: sup(a, "cali") == 0 and sup(a, "medellin") == 0),
@@ -191,15 +191,15 @@ CASES = {
     (50, "s"): (A, lambda st: put(st, "cali", police=2), ("alt:replace",), lambda b, a: pc(a, "cali") == {"auc_u": 2}),
     (51, "u"): (A, N, (), lambda b, a: a["res"][0] == 52),
     (51, "s"): (A, lambda st: put(st, "bogota", farc_u=1), (),
-                lambda b, a: sum(a["sab"]) == 3 and a["sab"][I["loc_bogota_neiva"]] == 1),
+                lambda b, a: sum(a["sab"]) == 3 and a["sab"][IX["loc_bogota_neiva"]] == 1),
     (52, "u"): (A, N, ("space:cali", "space:huila"), lambda b, a: sup(a, "cali") == 1 and sup(a, "huila") == 1),
     (52, "s"): (A, lambda st: put(st, "huila", auc_u=1, auc_base=1), (),
                 lambda b, a: pc(a, "huila") == {"auc_u": 1, "auc_base": 2} and a["res"][2] == 12),
     (53, "u"): (A, lambda st: put(st, "huila", auc_a=2), ("faction:auc", "from:huila:auc_active", "space:cesar",
                                                  "from:huila:auc_active", "space:cesar"),
                 lambda b, a: pc(a, "cesar") == {"auc_u": 2} and pc(a, "huila") == {}),
-    (54, "u"): (A, lambda st: put(st, "huila", farc_u=2), (), lambda b, a: P.guerrillas(a["pc"][I["huila"]], 1) == 0),
-    (55, "u"): (C, lambda st: (put(st, "huila", car_u=6), st["ship"].append([I["huila"], 3])), (),
+    (54, "u"): (A, lambda st: put(st, "huila", farc_u=2), (), lambda b, a: P.guerrillas(a["pc"][IX["huila"]], 1) == 0),
+    (55, "u"): (C, lambda st: (put(st, "huila", car_u=6), st["ship"].append([IX["huila"], 3])), (),
                 lambda b, a: pc(a, "huila") == {"car_u": 1} and not a["ship"] and a["aid"] == 12),
     (55, "s"): (C, lambda st: put(st, "cali", car_u=1, sup=2), (), lambda b, a: sup(a, "cali") == 1),
     (56, "u"): (C, lambda st: st["res"].__setitem__(3, 20), (), lambda b, a: a["res"][3] == 5 and a["res"][0] == 55),
@@ -226,11 +226,11 @@ CASES = {
     (63, "u"): (C, lambda st: put(st, "cali", car_u=3, sup=2), (),
                 lambda b, a: pc(a, "cali") == {"car_a": 1} and sup(a, "cali") == 1 and not a["elig"][3]),
     (64, "u"): (C, lambda st: put(st, "putumayo", farc_u=1, car_base=1), (),
-                lambda b, a: a["ship"] == [[I["putumayo"], 1], [I["putumayo"], 1]]),
+                lambda b, a: a["ship"] == [[IX["putumayo"], 1], [IX["putumayo"], 1]]),
     (64, "s"): (C, lambda st: (put(st, "cali", car_base=1), put(st, "putumayo", car_base=2)), (),
                 lambda b, a: a["res"][3] == 14),
     (65, "u"): (C, lambda st: put(st, "huila", farc_u=1), ("space:huila", "alt:ship+", "alt:base+", "place:huila:cartels_base"),
-                lambda b, a: a["ship"] == [[I["huila"], 1]] and pc(a, "huila")["car_base"] == 1),
+                lambda b, a: a["ship"] == [[IX["huila"], 1]] and pc(a, "huila")["car_base"] == 1),
     (66, "u"): (C, lambda st: put(st, "putumayo", car_base=2, car_u=1), (),
                 lambda b, a: P.count_on_map(a, 11) == 0),
     (66, "s"): (C, lambda st: put(st, "putumayo", car_base=1), (), lambda b, a: pc(a, "putumayo") == {"car_base": 2}),
@@ -240,10 +240,10 @@ CASES = {
                 lambda b, a: pc(a, "cartagena") == {}),
     (68, "s"): (C, lambda st: put(st, "cartagena", car_u=2, car_base=1), (), lambda b, a: a["res"][3] == 16),
     (69, "u"): (C, lambda st: put(st, "cali", car_u=2), ("space:cali", "space:huila", "op:terror", "space:huila", "done"),
-                lambda b, a: pc(a, "huila") == {"car_u": 1, "car_a": 1} and a["ter"][I["huila"]] == 1),
+                lambda b, a: pc(a, "huila") == {"car_u": 1, "car_a": 1} and a["ter"][IX["huila"]] == 1),
     (70, "u"): (C, lambda st: put(st, "huila", farc_u=1), (), lambda b, a: a["res"][0] == 40 + 54),
     (70, "s"): (C, lambda st: put(st, "guaviare", car_u=1), ("faction:cartels",),
-                lambda b, a: a["ter"][I["guaviare"]] == 1 and a["res"][3] == 13),
+                lambda b, a: a["ter"][IX["guaviare"]] == 1 and a["res"][3] == 13),
     (71, "u"): (C, lambda st: put(st, "choco", farc_u=1), (), lambda b, a: pc(a, "choco") == {} and a["res"][1] == 5),
     (71, "s"): (C, N, (),
                 lambda b, a: a["fm"] & 2 and pc(a, "panama") == {"car_base": 2}),

@@ -6,12 +6,13 @@ from __future__ import annotations
 import json
 
 import hypothesis.strategies as hs
-from engine.core.contract import IllegalChoice
-from engine.core.simulate import simulate
 from hypothesis import HealthCheck, settings
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-from .conftest import BD, P, RULES, conserved
+from engine.core.contract import IllegalChoice
+from engine.core.simulate import simulate
+
+from .conftest import BD, RULES, P, conserved
 
 
 class AndeanAbyssPlay(RuleBasedStateMachine):

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from .conftest import BD, P, RULES, clear, ids, new, pc, play, put
+from .conftest import BD, RULES, P, clear, ids, new, pc, play, put
 
-I = BD.index
+IX = BD.index
 
 
 def to_prop(prep, deck=(1, "P", 2), **opts):
@@ -56,9 +56,9 @@ def test_6_2_sabotage_where_guerrillas_exceed_cubes_or_next_to_farc_city():
         put(st, "pasto", farc_u=1)                 # FARC Controls Pasto
         put(st, "loc_cali_ibague", auc_u=1, police=1)
     st = to_prop(prep)
-    assert st["sab"][I["loc_bogota_neiva"]] == 1
-    assert st["sab"][I["loc_cali_pasto"]] == 1 and st["sab"][I["loc_neiva_pasto"]] == 1
-    assert st["sab"][I["loc_cali_ibague"]] == 0
+    assert st["sab"][IX["loc_bogota_neiva"]] == 1
+    assert st["sab"][IX["loc_cali_pasto"]] == 1 and st["sab"][IX["loc_neiva_pasto"]] == 1
+    assert st["sab"][IX["loc_cali_ibague"]] == 0
 
 
 def test_6_3_resources_samper_blocks_aid_and_cartels_triple():
@@ -81,7 +81,7 @@ def test_6_3_1_pastrana_adds_aid():
 def test_6_3_3_drug_profits_base_or_six_resources():
     def prep(st):
         put(st, "huila", farc_u=1)
-        st["ship"].append([I["huila"], 1])
+        st["ship"].append([IX["huila"], 1])
     st = to_prop(prep)
     assert st["stack"][-1]["k"] == "drugs" and set(ids(st)) >= {"base", "res"}
     play(st, "base")
@@ -95,7 +95,7 @@ def test_6_4_1_civic_action_costs_3_per_level():
     assert st["stack"][-1]["k"] == "civic"
     res = st["res"][0]
     play(st, "space:cali", "space:cali")
-    assert st["sup"][I["cali"]] == 2 and st["res"][0] == res - 6
+    assert st["sup"][IX["cali"]] == 2 and st["res"][0] == res - 6
 
 
 def test_6_4_2_agitation_costs_1_per_level():
@@ -105,7 +105,7 @@ def test_6_4_2_agitation_costs_1_per_level():
     assert st["stack"][-1]["k"] == "agitate"
     res = st["res"][1]
     play(st, "space:cali", "space:cali")
-    assert st["sup"][I["cali"]] == -2 and st["res"][1] == res - 2
+    assert st["sup"][IX["cali"]] == -2 and st["res"][1] == res - 2
 
 
 def test_6_4_3_election_pastrana_places_farc_zone():
@@ -113,14 +113,14 @@ def test_6_4_3_election_pastrana_places_farc_zone():
         put(st, "huila", farc_u=3, police=1)
     st = to_prop(prep)
     finish_round(st)
-    assert st["pres"] == 1 and st["zones"] == [I["huila"]]
-    assert P.cubes(st["pc"][I["huila"]]) == 0
+    assert st["pres"] == 1 and st["zones"] == [IX["huila"]]
+    assert P.cubes(st["pc"][IX["huila"]]) == 0
 
 
 def test_6_4_3_uribe_removes_zones():
     def prep(st):
         st["pres"] = 1
-        st["zones"].append(I["huila"])
+        st["zones"].append(IX["huila"])
     st = to_prop(prep)
     finish_round(st)
     assert st["pres"] == 2 and st["zones"] == []
@@ -151,7 +151,7 @@ def test_6_5_1_redeploy_moves_troops_off_locs():
 def test_6_6_reset_flips_underground_and_clears_markers():
     def prep(st):
         put(st, "huila", farc_a=2)
-        st["ter"][I["huila"]] = 1
+        st["ter"][IX["huila"]] = 1
         st["mom"].append(17)
     st = to_prop(prep)
     finish_round(st)

@@ -6,7 +6,7 @@ import json
 
 from engine.scenarios.andean_abyss.board import INV_SLOT
 
-from .conftest import BD, P, RULES, conserved
+from .conftest import BD, RULES, P, conserved
 
 
 def on_map(st):
