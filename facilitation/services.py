@@ -123,7 +123,7 @@ def course_join(*, user, code: str) -> JoinCode:
     if not user or not user.is_authenticated:
         raise NotAllowed("Log in to join a course.")
     code = (code or "").strip()
-    jc = JoinCode.objects.select_for_update().select_related("course", "team").filter(code=code).first()
+    jc = JoinCode.objects.select_for_update(of=("self",)).select_related("course", "team").filter(code=code).first()
     if jc is None:
         raise NotFound("That join code does not exist. Check it with your instructor.", code="bad_code")
     if jc.revoked:
