@@ -180,6 +180,14 @@ def _card_counter(events: list[dict], spec: ScenarioSpec) -> list[int]:
     metric = next((m for m in spec.card_metrics if any(m in e["metrics"] for e in events)), None)
     out: list[int] = []
     n = 0
+    if metric is None:
+        # a decision before any card fact is made on the card revealed at set-up: card 1
+        for e in events:
+            if any(f.get("type") in CARD_FACT_TYPES for f in e["facts"]):
+                break
+            if e["kind"] in DECISION_KINDS:
+                n = 1
+                break
     for e in events:
         if metric is not None:
             if metric in e["metrics"]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from facilitation.reports.builder.analysis import Analysis, metric_value
-from facilitation.reports.builder.specs import PALETTE, ChartSpec, ScenarioSpec, Series
+from facilitation.reports.builder.specs import PALETTE, ChartSpec, RefLine, ScenarioSpec, Series
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 WIDTH, HEIGHT = 760, 300
@@ -25,7 +25,7 @@ class Chart:
     svg: str = ""
 
 
-def _base_layout(title: str, ytitle: str, cards: int) -> dict:
+def _base_layout(title: str, ytitle: str, cards: int, xlabel: str = "Card") -> dict:
     return {
         "title": {"text": title, "font": {"size": 15}, "x": 0.01, "xanchor": "left"},
         "width": WIDTH,
@@ -34,7 +34,7 @@ def _base_layout(title: str, ytitle: str, cards: int) -> dict:
         "font": {"family": FONT, "size": 11, "color": "#212121"},
         "paper_bgcolor": "#ffffff",
         "plot_bgcolor": "#ffffff",
-        "xaxis": {"title": {"text": "Card"}, "range": [0, max(cards, 1) + 1], "gridcolor": "#eeeeee",
+        "xaxis": {"title": {"text": xlabel}, "range": [0, max(cards, 1) + 1], "gridcolor": "#eeeeee",
                   "zeroline": False, "showline": True, "linecolor": "#9e9e9e", "dtick": _dtick(cards)},
         "yaxis": {"title": {"text": ytitle}, "gridcolor": "#eeeeee", "zeroline": False,
                   "showline": True, "linecolor": "#9e9e9e"},
@@ -90,11 +90,11 @@ def _expand(spec: ChartSpec, metric_names: list[str]) -> tuple[Series, ...]:
     return tuple(s for s in series if all(n in metric_names for n in s.metrics))
 
 
-def timeline(spec: ChartSpec, an: Analysis) -> Chart | None:
+def timeline(spec: ChartSpec, an: Analysis, xlabel: str = "Card") -> Chart | None:
     series = _expand(spec, an.metric_names)
     if not series:
         return None
-    layout = _base_layout(spec.title, spec.yaxis or spec.title, an.cards)
+    layout = _base_layout(spec.title, spec.yaxis or spec.title, an.cards, xlabel)
     data = []
     plotted = []
     for i, s in enumerate(series):
@@ -128,22 +128,28 @@ def timeline(spec: ChartSpec, an: Analysis) -> Chart | None:
                                       "text": band.label, "showarrow": False, "xanchor": "right",
                                       "font": {"size": 9, "color": "#424242"}})
     for ref in spec.lines:
-        if ref.y is not None:
+        if ref.metric and ref.metric in an.metric_names:
+            xs, ys = _series_xy(an, (ref.metric,))
+            data.append({"type": "scatter", "mode": "lines", "name": ref.label, "x": xs, "y": ys,
+                         "line": {"shape": "hv", "color": ref.color, "width": 1.5, "dash": "dash"}})
+            continue
+        y = ref.y
+        if y is None and ref.y_by_players:
+            players = sum(1 for m in an.metric_names if ref.players_prefix and m.startswith(ref.players_prefix))
+            y = ref.y_by_players.get(players)
+        if y is not None:
+            ref = RefLine(ref.label, y=y, color=ref.color)
             layout["shapes"].append({"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1,
                                      "y0": ref.y, "y1": ref.y, "line": {"color": ref.color, "width": 1.5,
                                                                           "dash": "dash"}})
             layout["annotations"].append({"xref": "paper", "yref": "y", "x": 0.995, "y": ref.y,
                                           "text": ref.label, "showarrow": False, "xanchor": "right",
                                           "yanchor": "bottom", "font": {"size": 9, "color": ref.color}})
-        elif ref.metric and ref.metric in an.metric_names:
-            xs, ys = _series_xy(an, (ref.metric,))
-            data.append({"type": "scatter", "mode": "lines", "name": ref.label, "x": xs, "y": ys,
-                         "line": {"shape": "hv", "color": ref.color, "width": 1.5, "dash": "dash"}})
     if spec.y_range:
         layout["yaxis"]["range"] = [spec.y_range[0] - 0.5, spec.y_range[1] + 0.5]
     else:
         ys_all = [y for d in data for y in d.get("y", []) if y is not None]
-        ys_all += [r.y for r in spec.lines if r.y is not None]
+        ys_all += [sh["y0"] for sh in layout["shapes"] if sh.get("yref") == "y" and sh["type"] == "line"]
         if ys_all:
             lo, hi = min(ys_all), max(ys_all)
             pad = max((hi - lo) * 0.08, 0.5)
@@ -154,14 +160,14 @@ def timeline(spec: ChartSpec, an: Analysis) -> Chart | None:
 
 
 def timelines(sspec: ScenarioSpec, an: Analysis) -> list[Chart]:
-    charts = [c for c in (timeline(cs, an) for cs in sspec.charts) if c is not None]
+    charts = [c for c in (timeline(cs, an, sspec.x_label) for cs in sspec.charts) if c is not None]
     if not charts:  # unknown scenario, or no spec metric present: every numeric metric
         for m in an.metric_names:
             if m in ("card", "cards_played", "card_number"):
                 continue
             cs = ChartSpec(key=m, title=an.labels.get(m, m), yaxis=an.labels.get(m, m),
                            series=(Series(an.labels.get(m, m), (m,)),))
-            c = timeline(cs, an)
+            c = timeline(cs, an, sspec.x_label)
             if c is not None:
                 charts.append(c)
     return charts

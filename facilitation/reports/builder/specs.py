@@ -45,6 +45,9 @@ class RefLine:
     y: float | None = None
     metric: str | None = None
     color: str = "#b71c1c"
+    # constant that depends on the player count (counted from ``players_prefix`` metrics)
+    y_by_players: dict[int, float] | None = None
+    players_prefix: str = ""
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ class ScenarioSpec:
     resources: dict[str, str] = field(default_factory=dict)
     # metric that counts cards played, if the engine publishes one
     card_metrics: tuple[str, ...] = ("card", "cards_played", "card_number", "cards")
+    x_label: str = "Card"
 
 
 PERU = ScenarioSpec(
@@ -137,7 +141,7 @@ ANDEAN_ABYSS = ScenarioSpec(
             key="opposition_bases",
             title="Total Opposition + FARC Bases (FARC victory above 25)",
             yaxis="Opposition + Bases",
-            series=(Series("Opposition + FARC Bases", ("total_opposition", "farc_bases"), "#c62828"),),
+            series=(Series("Opposition + FARC Bases", ("opposition_plus_bases",), "#c62828"),),
             lines=(RefLine("FARC victory threshold (25)", y=25, color="#c62828"),),
         ),
         ChartSpec(
@@ -165,10 +169,11 @@ ANDEAN_ABYSS = ScenarioSpec(
             series=(Series("Aid", ("aid",), "#00838f"),),
         ),
     ),
+    # Andean Abyss engine: every card is a "card" fact; each Propaganda Round logs "propaganda" facts
     phase_fact_types=("propaganda", "propaganda_round"),
     phase_label="Propaganda Round",
     resources={
-        "government": "government_resources",
+        "govt": "govt_resources",
         "farc": "farc_resources",
         "auc": "auc_resources",
         "cartels": "cartels_resources",
@@ -182,7 +187,7 @@ TEARS_OF_TYRANNY = ScenarioSpec(
             title="Influence",
             yaxis="Influence",
             series=(
-                Series("Influence tokens earned", ("influence_tokens",), "#1565c0"),
+                Series("Influence earned (tokens)", ("influence_earned",), "#1565c0"),
                 Series("Influence level", ("influence_level",), "#2e7d32"),
                 Series("Influence cards played", ("influence_cards_played",), "#6a1b9a", "dot"),
             ),
@@ -191,17 +196,24 @@ TEARS_OF_TYRANNY = ScenarioSpec(
             key="tyranny",
             title="Tyranny tokens on the board",
             yaxis="Tyranny tokens",
-            series=(Series("Tyranny tokens on the board", ("tyranny_tokens",), "#b71c1c"),),
-            lines=(
-                RefLine("Freedom/tyranny threshold", metric="tyranny_threshold", color="#ef6c00"),
-                RefLine("Total tyranny tokens", metric="tyranny_total", color="#424242"),
+            series=(
+                Series("Tyranny tokens on the board", ("tyranny_on_map",), "#b71c1c"),
+                Series("Total tyranny tokens", ("tyranny_on_map", "tyranny_pool", "tyranny_removed"), "#424242",
+                       "dash"),
             ),
+            # 3.D: tyranny when the tokens on the map reach the threshold for the player count
+            lines=(RefLine("Freedom/tyranny threshold", metric="tyranny_threshold", color="#ef6c00",
+                           y_by_players={1: 2, 2: 5, 3: 7, 4: 10}, players_prefix="presence_"),),
         ),
         ChartSpec(
             key="adversary",
-            title="Adversary forces",
-            yaxis="Forces",
-            series=(Series("Adversary forces", ("adversary_forces",), "#424242"),),
+            title="Adversary forces on the map",
+            yaxis="Adversary pieces",
+            series=(
+                Series("Cells", ("adversary_cells",), "#424242"),
+                Series("Outposts", ("adversary_outposts",), "#795548"),
+                Series("Garrisons", ("adversary_garrisons",), "#b71c1c"),
+            ),
         ),
         ChartSpec(
             key="presence",
@@ -211,8 +223,12 @@ TEARS_OF_TYRANNY = ScenarioSpec(
             series_prefix="presence_",
         ),
     ),
-    phase_fact_types=("adversary_phase", "adversary"),
+    # Tears of Tyranny engine: one "phase" fact opens each adversary phase; turns, not cards
+    phase_fact_types=("adversary_phase",),
+    phase_facts=({"type": "phase"},),
     phase_label="Adversary phase",
+    card_metrics=("turn",),
+    x_label="Turn",
 )
 
 SCENARIO_SPECS: dict[str, ScenarioSpec] = {
