@@ -182,7 +182,9 @@ def _space_markers(info: dict, cfg: dict | None = None) -> list[str]:
         out += [f"{humanize(a)}: {b}" if not isinstance(b, bool) else humanize(a) for a, b in v.items() if b]
     elif isinstance(v, list | tuple):
         out += [humanize(x) if not isinstance(x, dict) else str(x.get("name") or x.get("id")) for x in v]
-    for k, v in info.items():
+    keys = [k for k in cfg if k in info] + [k for k in info if k not in cfg]
+    for k in keys:
+        v = info[k]
         if k in SKIP_SPACE_KEYS or k == "markers":
             continue
         c = cfg.get(k) or {}
@@ -412,11 +414,14 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         per_row = 3 if sp["kind"] == "loc" else 4
         for j, p in enumerate(chips):
             p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 27, 1)
-            p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 10) + (j // per_row) * 25, 1)
+            p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 20) + (j // per_row) * 25, 1)
             p["letter"] = p["letter"] or (p["name"][:1] or "?").upper()
-        sp["marker_line"] = " · ".join(sp["markers"])
-        sp["name_dy"] = -10 if sp["kind"] == "loc" else -32
-        sp["marker_dy"] = 22 if sp["kind"] == "loc" else -16
+        sp["name_dy"] = -10 if sp["kind"] == "loc" else -38
+        lines = sp["markers"][:3] if len(sp["markers"]) <= 3 else sp["markers"][:2] + [f"+{len(sp['markers']) - 2}"]
+        base = 23 if sp["kind"] == "loc" else -22
+        sp["marker_lines"] = [{"text": t, "y": round(sp["y"] + base + i * 11, 1)} for i, t in enumerate(lines)]
+        if sp["kind"] == "loc":
+            sp["marker_lines"] = [{"text": " · ".join(sp["markers"]), "y": round(sp["y"] + base, 1)}] if sp["markers"] else []
 
     cards = board.get("cards") if isinstance(board.get("cards"), dict) else None
     seat_names = {s_["id"]: s_["title"] for s_ in seats}

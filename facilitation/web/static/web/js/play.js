@@ -8,12 +8,11 @@
     var url = region.getAttribute("data-poll-url");
     var every = parseInt(region.getAttribute("data-poll-ms") || "1500", 10);
     var etag = region.getAttribute("data-etag") || "";
-    var busy = false;
+    region._coinlabSetEtag = function (t) { etag = t; };
     function tick() {
-      if (busy || document.hidden && every > 0 && Math.random() < 0.5) { return; }
-      busy = true;
       var headers = { "X-Requested-With": "fetch" };
       if (etag) { headers["If-None-Match"] = etag; }
+      window.__coinlabPolls = (window.__coinlabPolls || 0) + 1;
       fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
         .then(function (resp) {
           if (resp.status === 200) {
@@ -21,11 +20,10 @@
             return resp.text().then(function (html) { swap(region, html); });
           }
         })
-        .catch(function () { /* offline for a moment: try again next tick */ })
-        .then(function () { busy = false; });
+        .catch(function (err) { window.__coinlabPollError = String(err); })
+        .then(function () { setTimeout(tick, every); });
     }
-    region._coinlabSetEtag = function (t) { etag = t; };
-    setInterval(tick, every);
+    setTimeout(tick, every);
   }
 
   function swap(region, html) {
@@ -118,6 +116,12 @@
                parseInt(auto.getAttribute("data-autoplay-ms") || "1200", 10));
   }
 
+  // a decision was accepted: the rationale box starts empty for the next one
+  document.addEventListener("coinlab:accepted", function () {
+    var rat = document.getElementById("id_rationale");
+    if (rat) { rat.value = ""; }
+  });
+
   // after an htmx post swapped the live region, keep polling from the new ETag
   document.addEventListener("htmx:afterSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest("[data-poll-url]");
@@ -125,8 +129,6 @@
       var e = region.querySelector("[data-etag]");
       if (e && region._coinlabSetEtag) { region._coinlabSetEtag(e.getAttribute("data-etag")); }
       announceTurn(region);
-      var rat = document.getElementById("id_rationale");
-      if (rat && ev.detail.xhr && ev.detail.xhr.status === 200 && region.querySelector("[data-accepted]")) { rat.value = ""; }
     }
   });
 
