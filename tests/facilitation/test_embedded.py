@@ -30,6 +30,7 @@ pytestmark = pytest.mark.integration
 
 
 def _checkout(dest: Path) -> Path:
+    dest.mkdir(parents=True)
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", "HEAD"], check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
