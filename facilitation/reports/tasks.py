@@ -56,6 +56,9 @@ def _kaleido_enabled() -> bool:
 
 @worker_process_init.connect
 def _start_kaleido(**_kwargs) -> None:
+    # WeasyPrint and kaleido/choreographer log every page and tab at INFO
+    for name in ("weasyprint", "fontTools", "kaleido", "choreographer", "logistro"):
+        logging.getLogger(name).setLevel(logging.WARNING)
     if not _kaleido_enabled():
         return
     try:

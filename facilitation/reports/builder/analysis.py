@@ -81,6 +81,7 @@ class Row:
     phase: str | None = None
     actor: str = ""
     undone: bool = False
+    x_end: float = 0.0  # x of the row's last event (where its consequences show)
 
     @property
     def text(self) -> str:
@@ -273,6 +274,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
         if (st.kind in DECISION_KINDS and last is not None and last.kind in DECISION_KINDS
                 and last.seat == st.seat and last.card == st.card and not st.phase and last.undone == st.undone):
             last.last_seq = st.seq
+            last.x_end = st.x
             last.labels.append(st.label)
             last.choice_ids.append(st.choice_id)
             if st.rationale and st.rationale not in last.rationales:
@@ -292,7 +294,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                         choice_ids=[st.choice_id], rationales=[st.rationale] if st.rationale else [],
                         facts=[f["text"] for f in st.facts if f.get("text")],
                         deltas=OrderedDict(st.deltas), decision_ms=st.decision_ms or 0,
-                        phase=st.phase, actor=st.actor, undone=st.undone))
+                        phase=st.phase, actor=st.actor, undone=st.undone, x_end=st.x))
 
     # ---- key moments: largest normalised swings, each with its cause --------
     # Swings are measured against each metric's range over the game; the first

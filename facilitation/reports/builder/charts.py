@@ -73,9 +73,9 @@ def _markers(layout: dict, an: Analysis, y_top_ref: str = "paper") -> None:
                                       "text": f"P{p['number']}", "showarrow": False, "yanchor": "bottom",
                                       "font": {"size": 9, "color": "#616161"}})
     for k in an.key_moments:
-        layout["shapes"].append({"type": "line", "xref": "x", "yref": "paper", "x0": k.row.x, "x1": k.row.x,
+        layout["shapes"].append({"type": "line", "xref": "x", "yref": "paper", "x0": k.row.x_end, "x1": k.row.x_end,
                                  "y0": 0, "y1": 1, "line": {"color": "#ef6c00", "width": 1, "dash": "dot"}})
-        layout["annotations"].append({"x": k.row.x, "y": 0.0, "xref": "x", "yref": "paper",
+        layout["annotations"].append({"x": k.row.x_end, "y": 0.0, "xref": "x", "yref": "paper",
                                       "text": f"K{k.number}", "showarrow": False, "yanchor": "bottom",
                                       "font": {"size": 9, "color": "#ef6c00"}})
 
@@ -110,7 +110,7 @@ def timeline(spec: ChartSpec, an: Analysis, xlabel: str = "Card") -> Chart | Non
         kx, ky, kt = [], [], []
         for k in an.key_moments:
             if k.metric in s.metrics:
-                kx.append(k.row.x)
+                kx.append(k.row.x_end)
                 ky.append(metric_value(next(st.metrics for st in an.steps if st.seq == k.row.last_seq),
                                        s.metrics))
                 kt.append(k.summary)

@@ -13,7 +13,7 @@ import math
 from html import escape
 from typing import Any
 
-W, H = 720, 460
+W, H = 720, 640
 PAD = 40
 
 
@@ -138,10 +138,12 @@ def render(board: dict, view: dict, title: str = "", colors: dict[str, str] | No
         fill = colors.get(str(control), "#ffffff") if control else "#ffffff"
         stroke = "#424242"
         name = s.get("name") or s.get("title") or s["id"]
-        parts.append(f'<g><rect x="{x - 58:.1f}" y="{y - 20:.1f}" width="116" height="44" rx="6" '
-                     f'fill="{fill}" fill-opacity="0.35" stroke="{stroke}"/>')
+        is_loc = str(s.get("kind") or s.get("type") or "").lower() in ("loc", "line_of_communication", "road")
+        dash = ' stroke-dasharray="3,2"' if is_loc else ""
+        parts.append(f'<g><rect x="{x - 54:.1f}" y="{y - 19:.1f}" width="108" height="40" rx="{10 if is_loc else 5}" '
+                     f'fill="{fill}" fill-opacity="0.35" stroke="{stroke}"{dash}/>')
         parts.append(f'<text x="{x:.1f}" y="{y - 7:.1f}" font-size="9.5" font-weight="bold" '
-                     f'text-anchor="middle">{escape(str(name))[:22]}</text>')
+                     f'text-anchor="middle">{escape(str(name)[:24])}</text>')
         status = []
         for k in ("support", "sup", "opposition", "alignment", "terror", "ter", "sabotage", "sab"):
             if k in vs and vs[k] not in (None, "", 0):
@@ -150,12 +152,12 @@ def render(board: dict, view: dict, title: str = "", colors: dict[str, str] | No
             status.insert(0, f"ctrl {_label(str(control))}")
         if status:
             parts.append(f'<text x="{x:.1f}" y="{y + 3:.1f}" font-size="7.5" text-anchor="middle" '
-                         f'fill="#424242">{escape(", ".join(map(str, status)))[:40]}</text>')
+                         f'fill="#424242">{escape(", ".join(map(str, status))[:44])}</text>')
         pieces = _pieces(vs, piece_names)
         if pieces:
             txt = " ".join(f"{n}\u00d7{_label(k)}" for k, n in pieces)
             parts.append(f'<text x="{x:.1f}" y="{y + 13:.1f}" font-size="7" text-anchor="middle" '
-                         f'fill="#1a237e">{escape(txt)[:48]}</text>')
+                         f'fill="#1a237e">{escape(txt[:60])}</text>')
         parts.append("</g>")
     parts.append("</svg>")
     return "".join(parts)
