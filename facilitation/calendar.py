@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
-from typing import Iterable
+from collections.abc import Iterable
 
 from django.conf import settings
 from django.utils import timezone
@@ -33,7 +33,7 @@ def _fold(line: str) -> str:
 
 
 def _utc(value: dt.datetime) -> str:
-    return value.astimezone(dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    return value.astimezone(dt.UTC).strftime("%Y%m%dT%H%M%SZ")
 
 
 def sessions_to_ics(sessions: Iterable, *, calendar_name: str = "CoinLab") -> str:

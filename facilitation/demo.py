@@ -90,7 +90,7 @@ def demo_load(*, scenario: str = "peru") -> dict:
     live, created = _session(course, instructor, f"{rules.title}: live demo", scenario_key=scenario, seed=7,
                              scheduled_start=now - dt.timedelta(minutes=30),
                              scheduled_end=now + dt.timedelta(minutes=90), location="Room 101",
-                             teams=team_names, seats=dict(zip(seats, team_names)))
+                             teams=team_names, seats=dict(zip(seats, team_names, strict=False)))
     if created:
         teams = list(live.teams.order_by("id"))
         services.team_member_add(team=teams[0], user=instructor, member=users["alice"])
@@ -120,7 +120,7 @@ def demo_load(*, scenario: str = "peru") -> dict:
                            scheduled_start=now + dt.timedelta(days=7),
                            scheduled_end=now + dt.timedelta(days=7, minutes=90), location="Room 101",
                            require_rationale=True, decision_timer_seconds=300,
-                           teams=team_names, seats=dict(zip(seats, team_names)))
+                           teams=team_names, seats=dict(zip(seats, team_names, strict=False)))
     codes = {"course": _code(course, instructor).code}
     for team in upcoming.teams.order_by("id"):
         codes[team.name] = _code(course, instructor, team).code

@@ -48,7 +48,7 @@ def jsonable(obj: Any) -> Any:
 
 
 def _ts(value: dt.datetime) -> str:
-    return value.astimezone(dt.timezone.utc).isoformat(timespec="microseconds")
+    return value.astimezone(dt.UTC).isoformat(timespec="microseconds")
 
 
 def event_hash(*, session_id: int, seq: int, parent_seq: int, kind: str, seat: str, actor_id: int | None,

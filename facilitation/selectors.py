@@ -15,7 +15,6 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from django.contrib.auth.models import AbstractBaseUser
 from django.db.models import Q, QuerySet
 from django.utils import timezone
 

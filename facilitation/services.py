@@ -20,9 +20,9 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 import engine
-from engine.core import registry
 from engine import IllegalChoice
 from engine.bots.base import make_bot
+from engine.core import registry
 from facilitation import eventlog
 from facilitation.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from facilitation.models import (

@@ -261,7 +261,7 @@ def web_processes(subprocess_env, tmp_path):
 
     def start(n: int = 2, threads: int = 4) -> list[str]:
         urls = []
-        for i in range(n):
+        for _ in range(n):
             port = free_port()
             log = open(tmp_path / f"web-{len(procs)}.log", "w")
             proc = subprocess.Popen(

@@ -88,7 +88,7 @@ def test_government_answers_do_not_depend_on_the_directives_base_location(people
     assert prompts[0]["kind"] == "swap", prompts[0]
     spaces = [c["id"] for c in prompts[0]["choices"]]
     assert len(spaces) >= 2
-    for g, choice in zip(games, spaces[:2]):
+    for g, choice in zip(games, spaces[:2], strict=True):
         services.choice_submit(session=g.session, user=g.owner("shining_path"), seat="shining_path",
                                choice=choice, seq=g.session.head_seq, rationale="Hide it well.")
     # The full (instructor) record does differ: the hidden location is really in the log.

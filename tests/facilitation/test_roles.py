@@ -15,8 +15,8 @@ import pytest
 from facilitation.models import ClassSession, JoinCode, SessionEvent, SubmissionKey, Team, TeamIntent
 from tests.conftest import ROLES, create_peru_game, play_moves
 
-I, OI, SA, SB, R, ANON = ROLES
-ALL_AUTH = {I, OI, SA, SB, R}
+INS, OI, SA, SB, R, ANON = ROLES
+ALL_AUTH = {INS, OI, SA, SB, R}
 
 
 def _legal_submit(game):
@@ -38,49 +38,49 @@ ENDPOINTS = [
     ("scenarios", "get", lambda g: "/api/scenarios/", None, ALL_AUTH, ALL_AUTH),
     ("me", "get", lambda g: "/api/me/", None, ALL_AUTH, ALL_AUTH),
     ("my calendar", "get", lambda g: "/api/calendar.ics", None, ALL_AUTH, ALL_AUTH),
-    ("course detail", "get", lambda g: f"/api/courses/{g.course.pk}/", None, {I, SA, SB, R}, {I, SA, SB, R}),
+    ("course detail", "get", lambda g: f"/api/courses/{g.course.pk}/", None, {INS, SA, SB, R}, {INS, SA, SB, R}),
     ("course calendar", "get", lambda g: f"/api/courses/{g.course.pk}/calendar.ics", None,
-     {I, SA, SB, R}, {I, SA, SB, R}),
-    ("join codes list", "get", lambda g: f"/api/courses/{g.course.pk}/join-codes/", None, {I}, {I}),
+     {INS, SA, SB, R}, {INS, SA, SB, R}),
+    ("join codes list", "get", lambda g: f"/api/courses/{g.course.pk}/join-codes/", None, {INS}, {INS}),
     ("join code create", "post", lambda g: f"/api/courses/{g.course.pk}/join-codes/",
-     lambda g: {"team": g.team_a.pk}, {I}, {I}),
+     lambda g: {"team": g.team_a.pk}, {INS}, {INS}),
     ("grant reviewer", "post", lambda g: f"/api/courses/{g.course.pk}/reviewers/",
-     lambda g: {"username": g.people.other_instructor.username}, {I}, {I}),
-    ("session detail", "get", lambda g: f"/api/sessions/{g.session.pk}/", None, {I, SA, SB}, {I, SA, SB, R}),
+     lambda g: {"username": g.people.other_instructor.username}, {INS}, {INS}),
+    ("session detail", "get", lambda g: f"/api/sessions/{g.session.pk}/", None, {INS, SA, SB}, {INS, SA, SB, R}),
     ("session update", "patch", lambda g: f"/api/sessions/{g.session.pk}/", lambda g: {"location": "Hall B"},
-     {I}, {I}),
-    ("session start", "post", lambda g: f"/api/sessions/{g.session.pk}/start/", None, {I}, {I}),
+     {INS}, {INS}),
+    ("session start", "post", lambda g: f"/api/sessions/{g.session.pk}/start/", None, {INS}, {INS}),
     ("session pause", "post", lambda g: f"/api/sessions/{g.session.pk}/pause/", lambda g: {"reason": "break"},
-     {I}, {I}),
-    ("session resume", "post", lambda g: f"/api/sessions/{g.session.pk}/resume/", None, {I}, {I}),
+     {INS}, {INS}),
+    ("session resume", "post", lambda g: f"/api/sessions/{g.session.pk}/resume/", None, {INS}, {INS}),
     ("session end", "post", lambda g: f"/api/sessions/{g.session.pk}/end/", lambda g: {"reason": "time"},
-     {I}, {I}),
+     {INS}, {INS}),
     ("facilitator note", "post", lambda g: f"/api/sessions/{g.session.pk}/notes/",
-     lambda g: {"text": "Good discussion"}, {I}, {I}),
+     lambda g: {"text": "Good discussion"}, {INS}, {INS}),
     ("facilitator override", "post", lambda g: f"/api/sessions/{g.session.pk}/overrides/",
-     lambda g: {"action": "undo_last", "reason": "misclick"}, {I}, {I}),
-    ("full event log", "get", lambda g: f"/api/sessions/{g.session.pk}/events/", None, {I}, {I, R}),
-    ("teams", "get", lambda g: f"/api/sessions/{g.session.pk}/teams/", None, {I, SA, SB}, {I, SA, SB, R}),
+     lambda g: {"action": "undo_last", "reason": "misclick"}, {INS}, {INS}),
+    ("full event log", "get", lambda g: f"/api/sessions/{g.session.pk}/events/", None, {INS}, {INS, R}),
+    ("teams", "get", lambda g: f"/api/sessions/{g.session.pk}/teams/", None, {INS, SA, SB}, {INS, SA, SB, R}),
     ("team create", "post", lambda g: f"/api/sessions/{g.session.pk}/teams/", lambda g: {"name": "Team C"},
-     {I}, {I}),
+     {INS}, {INS}),
     ("team member add", "post", lambda g: f"/api/teams/{g.team_a.pk}/members/",
-     lambda g: {"username": g.people.student_b.username}, {I}, {I}),
+     lambda g: {"username": g.people.student_b.username}, {INS}, {INS}),
     ("team member remove", "delete",
-     lambda g: f"/api/teams/{g.team_a.pk}/members/{g.people.student_a.username}/", None, {I}, {I}),
+     lambda g: f"/api/teams/{g.team_a.pk}/members/{g.people.student_a.username}/", None, {INS}, {INS}),
     ("team member replace", "post", lambda g: f"/api/teams/{g.team_a.pk}/replace-member/",
-     lambda g: {"old": g.people.student_a.username, "new": g.people.other_instructor.username}, {I}, {I}),
-    ("intents", "get", lambda g: f"/api/sessions/{g.session.pk}/intents/", None, {I, SA, SB}, {I, SA, SB, R}),
+     lambda g: {"old": g.people.student_a.username, "new": g.people.other_instructor.username}, {INS}, {INS}),
+    ("intents", "get", lambda g: f"/api/sessions/{g.session.pk}/intents/", None, {INS, SA, SB}, {INS, SA, SB, R}),
     ("intent state", "post", lambda g: f"/api/sessions/{g.session.pk}/intents/",
-     lambda g: {"team": g.team_a.pk, "statement": "Hold Lima."}, {I, SA}, {I, SA}),
-    ("seats", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/", None, {I, SA, SB}, {I, SA, SB, R}),
+     lambda g: {"team": g.team_a.pk, "statement": "Hold Lima."}, {INS, SA}, {INS, SA}),
+    ("seats", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/", None, {INS, SA, SB}, {INS, SA, SB, R}),
     ("seat detail", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/", None,
-     {I, SA, SB}, {I, SA, SB, R}),
+     {INS, SA, SB}, {INS, SA, SB, R}),
     ("seat assign", "patch", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_b}/",
-     lambda g: {"team": g.team_b.pk}, {I}, {I}),
+     lambda g: {"team": g.team_b.pk}, {INS}, {INS}),
     ("seat prompt", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/prompt/", None,
-     {I, SA}, {I, SA, R}),
+     {INS, SA}, {INS, SA, R}),
     ("seat events", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/events/", None,
-     {I, SA}, {I, SA, R}),
+     {INS, SA}, {INS, SA, R}),
     ("seat submit", "post", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/submit/",
      _legal_submit, {SA}, {SA}),
     ("seat undo", "post", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/undo/",
@@ -120,7 +120,7 @@ def _check_matrix(game, api_for, name, method, url_fn, body_fn, allowed):
         if write:
             assert _snapshot(game) == before, f"{name}: denied role {role} changed something"
     # Allowed roles: let through.
-    for role in sorted(allowed, key=lambda r: (r == I, r)):
+    for role in sorted(allowed, key=lambda r: (r == INS, r)):
         body = body_fn(game) if body_fn else None
         resp = _call(api_for(role), method, url_fn(game), body)
         assert resp.status_code not in (401, 403, 404), (name, role, resp.status_code, resp.content[:300])
@@ -148,11 +148,11 @@ def test_role_matrix_finished_session(people, api_for, name, method, url_fn, bod
 def test_lists_show_only_what_the_role_may_open(people, api_for):
     game = create_peru_game(people)
     ids = {role: {s["id"] for s in api_for(role).get("/api/sessions/").json()} for role in ROLES[:-1]}
-    assert game.session.pk in ids[I] and game.session.pk in ids[SA] and game.session.pk in ids[SB]
+    assert game.session.pk in ids[INS] and game.session.pk in ids[SA] and game.session.pk in ids[SB]
     assert game.session.pk not in ids[OI]
     assert game.session.pk not in ids[R], "reviewers see finished sessions only"
     courses = {role: {c["id"] for c in api_for(role).get("/api/courses/").json()} for role in ROLES[:-1]}
-    assert game.course.pk in courses[I] and game.course.pk in courses[R]
+    assert game.course.pk in courses[INS] and game.course.pk in courses[R]
     assert game.course.pk not in courses[OI]
 
 
@@ -164,7 +164,7 @@ def test_seed_and_options_are_shown_to_instructors_only(people, api_for):
         assert body["seed"] is None and body["options"] is None
         assert "987654" not in api_for(role).get(f"/api/sessions/{game.session.pk}/seats/"
                                                  f"{game.seat_a if role == SA else game.seat_b}/events/").content.decode()
-    assert api_for(I).get(f"/api/sessions/{game.session.pk}/").json()["seed"] == 987654
+    assert api_for(INS).get(f"/api/sessions/{game.session.pk}/").json()["seed"] == 987654
 
 
 def test_students_cannot_create_courses_or_sessions(people, api_for):
