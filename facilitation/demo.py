@@ -161,6 +161,9 @@ def demo_summary(data: dict, base_url: str = "http://127.0.0.1:8000") -> str:
         "  admin       site administrator (Django admin at /admin/)",
         "Join codes:",
         *[f"  {k}: {v}" for k, v in data["codes"].items()],
+        *([f"After-action reviews: {len(data['reports'])} built "
+           f"({', '.join(str(getattr(r, 'status', r)) for r in data['reports'])}); "
+           f"see {base_url}/reports/"] if data.get("reports") else []),
         f"Open {base_url}/  (API docs: {base_url}/api/docs/)",
     ]
     return "\n".join(lines)
