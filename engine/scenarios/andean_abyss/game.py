@@ -183,11 +183,8 @@ def current_prompt(st: dict):
         return None
     fr = st["stack"][-1]
     text, rule, chs = PROMPTS[fr["k"]](st, fr)
-    if fr["k"] != "elig":
-        if fr["f"] in st["np"]:
-            chs = [NP_CHOICE]
-        else:
-            chs = chs + [NP_CHOICE]
+    if fr["k"] != "elig" and fr["f"] in st["np"]:
+        chs = [NP_CHOICE]
     return fr, text, rule, chs
 
 
@@ -346,7 +343,6 @@ class Elig:
                 if op_possible(st, f, o, lim):
                     chs.append(C(f"op:{o}", ("Limited Operation: " if lim else "Operation: ") + o.capitalize(),
                                  limited=lim))
-        chs.append(C("np:act", "Let the section-8 Non-player flowchart decide this turn"))
         pos = "1st" if fr["pos"] == 1 else "2nd"
         return (f"{FNAME[f]}, you are {pos} Eligible on card {card['n']} {card['title']}: Pass, Event or Operation?",
                 "2.3.4", chs)

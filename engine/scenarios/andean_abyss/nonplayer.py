@@ -113,17 +113,16 @@ def insurgent_ok_vs_np_govt(st, f, after) -> bool:
     return False
 
 
-def np_turn(st: dict, fr: dict, facts: list) -> None:
-    """8.1 Non-player Sequence of Play for the Faction of the ``elig`` frame ``fr``."""
+def np_decide(st: dict, fr: dict) -> tuple:
+    """8.1 / 8.8.1-8.8.2: what the flowchart does with the ``elig`` frame ``fr`` (no state change
+    except Non-player random draws). Returns (kind, arg, plan, reasons): kind is "pass", "event"
+    (arg = side) or "op" (arg = Operation)."""
     f, pos = fr["f"], fr["pos"]
     card = BD.cards[st["cur"]]
     _, ev_ok, op_ok, lim, _ = Elig.options(st, fr)
-    fr["done"] = 1
+    reasons = []
     if f == 0 and is_prop(st["nxt"]) is False and st["nxt"] in CAPS and st["cur"] not in CAPS:
-        why(st, facts, 0, "Pass to be Eligible for the Capability on the next card", "8.8.1")
-        do_pass(st, fr, facts)
-        return
-    take = False
+        return ("pass", None, None, [("Pass to be Eligible for the Capability on the next card", "8.8.1")])
     side = "unshaded" if (f == 0 or card.get("single")) else "shaded"
     if ev_ok:
         if f == 0:
@@ -137,30 +136,42 @@ def np_turn(st: dict, fr: dict, facts: list) -> None:
         if want:
             eff = event_effect(st, f, side)
             if eff is None or not (eff["changed"] or eff["capability"]):
-                why(st, facts, f, f"Event {card['n']} would have no effect: Operations instead", "8.1")
+                reasons.append((f"Event {card['n']} would have no effect: Operations instead", "8.1"))
             elif card.get("momentum") and side == "shaded" and is_prop(st["nxt"]) and card["n"] not in (22, 67):
-                why(st, facts, f, "Momentum Event with Propaganda next would not matter: Operations", "8.1")
+                reasons.append(("Momentum Event with Propaganda next would not matter: Operations", "8.1"))
             elif f == 0 and not (eff["capability"] or govt_likes(st, eff["st"])):
-                why(st, facts, 0, "Event would not help the Government (derived Event Instruction): Operations", "8.8.2")
+                reasons.append(("Event would not help the Government (derived Event Instruction): Operations",
+                                "8.8.2"))
             elif f != 0 and is_np(st, 0) and not insurgent_ok_vs_np_govt(st, f, eff["st"]):
-                why(st, facts, f, "Event fails the Non-player Government restrictions: Operations", "8.1")
+                reasons.append(("Event fails the Non-player Government restrictions: Operations", "8.1"))
             else:
-                take = True
-    if take:
-        why(st, facts, f, f"executes Event {card['n']} {card['title']} ({side})",
-            "8.1" if f else "8.8.2")
+                reasons.append((f"executes Event {card['n']} {card['title']} ({side})", "8.1" if f else "8.8.2"))
+                return ("event", side, None, reasons)
+    if not op_ok:
+        reasons.append(("no Operation allowed here: Pass", "8.1"))
+        return ("pass", None, None, reasons)
+    d = govt_ops(st, fr) if f == 0 else insurgent_ops(st, fr)
+    return (d[0], d[1], d[2], reasons + [d[3]])
+
+
+def np_turn(st: dict, fr: dict, facts: list) -> None:
+    """Resolve ``np:act`` for a Non-player Faction's ``elig`` frame."""
+    f = fr["f"]
+    fr["done"] = 1
+    kind, arg, plan, reasons = np_decide(st, fr)
+    for text, rule in reasons:
+        why(st, facts, f, text, rule)
+    if kind == "pass":
+        do_pass(st, fr, facts)
+    elif kind == "event":
         record_exec(st, f, "event")
         from .events import start_event
-        start_event(st, f, st["cur"], side, facts, auto="np")
-        return
-    if not op_ok:
-        why(st, facts, f, "no Operation allowed here: Pass", "8.1")
-        do_pass(st, fr, facts)
-        return
-    if f == 0:
-        govt_ops(st, fr, facts)
+        start_event(st, f, st["cur"], arg, facts, auto="np")
     else:
-        insurgent_ops(st, fr, facts)
+        record_exec(st, f, "op")
+        o = start_op(st, f, arg, lim=False, free=False, facts=facts, auto="np")
+        o["plan"] = plan
+        o["nsp"] = 0
 
 
 def do_pass(st, fr, facts):
@@ -174,11 +185,7 @@ def do_pass(st, fr, facts):
 
 
 def begin(st, fr, facts, f, op, plan, rule, text):
-    why(st, facts, f, text, rule)
-    record_exec(st, f, "op")
-    o = start_op(st, f, op, lim=False, free=False, facts=facts, auto="np")
-    o["plan"] = plan
-    o["nsp"] = 0
+    return ("op", op, plan, (text, rule))
 
 
 # ====================================================================== 8.5-8.7 Insurgents
@@ -192,12 +199,10 @@ def could_base(st, f, need=2):
         for i in P.spaces(st))
 
 
-def insurgent_ops(st, fr, facts):
+def insurgent_ops(st, fr, facts=None):
     f = fr["f"]
     if st["res"][f] == 0:
-        why(st, facts, f, "0 Resources: Pass", "8.1")
-        do_pass(st, fr, facts)
-        return
+        return ("pass", None, None, ("0 Resources: Pass", "8.1"))
     sps = P.spaces(st)
     if f == 3:
         if avail_pieces(st, 3) >= 10 or could_base(st, 3):
@@ -315,7 +320,7 @@ def rank_space(st, f, op, i):
 
 
 # ====================================================================== 8.8 Government
-def govt_ops(st, fr, facts):
+def govt_ops(st, fr, facts=None):
     sps = P.spaces(st)
     res = st["res"][0]
     cost = 1 if cap(st, 3) == "u" else 3
@@ -355,8 +360,7 @@ def govt_ops(st, fr, facts):
             return begin(st, fr, facts, 0, "sweep", {"max": max(1, 12 // scost), "sa": ["pre"]}, "8.8.6", "Sweep")
     if res >= 3 and avail:
         return begin(st, fr, facts, 0, "train", {"max": 4, "sa": ["mid"]}, "8.8.4", "Train ('if none' arrow)")
-    why(st, facts, 0, "cannot afford an Operation: Pass", "8.1")
-    do_pass(st, fr, facts)
+    return ("pass", None, None, ("cannot afford an Operation: Pass", "8.1"))
 
 
 def govt_sa(st, chs_ids):
@@ -473,7 +477,7 @@ def patrol_step(st, fr, ids):
 
 def march_step(st, fr, ids):
     f = fr["f"]
-    if fr["nsp"] >= fr.get("plan", {}).get("max", 3):
+    if fr["nsp"] >= (fr.get("plan") or {}).get("max", 3):
         return "done" if "done" in ids else None
     best = None
     for c in ids:
@@ -743,14 +747,42 @@ POLICIES["np"] = np_policy
 
 # ====================================================================== the bot
 class NonPlayerBot(Bot):
-    """Seats the section-8 flowcharts: always answers ``np:act`` (the engine resolves it)."""
+    """Seats the section-8 flowcharts.
+
+    On a Non-player seat it answers ``np:act`` (the engine resolves the flowchart). On a
+    player seat it works out, on a copy of the state, the choice the flowchart would make at
+    this prompt and answers that (a legal player choice); the reason names the branch.
+    """
 
     kind = "nonplayer"
 
+    def __init__(self, rules, seat, seed=0):
+        super().__init__(rules, seat, seed)
+        self.plan = None
+
     def choose(self, state, prompt):
         chs = prompt.choices_for(self.seat)
-        for c in chs:
-            if c.id == "np:act":
-                return BotDecision("np:act", "section 8 Non-player flowchart")
-        c = chs[self.rng.randbelow(len(chs))]
-        return BotDecision(c.id, "no flowchart for this decision: random legal choice")
+        ids = [c.id for c in chs]
+        if "np:act" in ids:
+            return BotDecision("np:act", "section 8 Non-player flowchart")
+        cp = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        fr = cp["stack"][-1]
+        if fr["k"] == "elig":
+            kind, arg, plan, reasons = np_decide(cp, fr)
+            why_ = "; ".join(f"{t} ({r})" for t, r in reasons)
+            self.plan = plan
+            if kind == "event":
+                cid = "event" if "event" in ids else f"event:{arg}"
+            elif kind == "op":
+                cid = f"op:{arg}"
+            else:
+                cid = "pass"
+            if cid in ids:
+                return BotDecision(cid, why_)
+            return BotDecision("pass" if "pass" in ids else ids[0], why_ + " (not offered: Pass)")
+        if fr["k"] == "op" and fr.get("plan") is None:
+            fr["plan"] = self.plan
+            fr["nsp"] = len(fr["sel"])
+        fr["auto"] = "np"
+        cid = np_policy(cp, fr, chs)
+        return BotDecision(cid, f"section 8 priorities ({fr['k']})")

@@ -35,8 +35,18 @@ def sidx(cid: str) -> int:
     return BD.index[cid.split(":", 1)[1]]
 
 
+_SPACE_CHOICES: dict = {}
+
+
 def space_choices(ids, verb: str) -> list:
-    return [C(f"space:{IDS[i]}", f"{verb} {NAME[i]}", space=IDS[i]) for i in ids]
+    """``space:<id>`` choices (cached: Choice objects are immutable)."""
+    out = []
+    for i in ids:
+        c = _SPACE_CHOICES.get((verb, i))
+        if c is None:
+            c = _SPACE_CHOICES[(verb, i)] = C(f"space:{IDS[i]}", f"{verb} {NAME[i]}", space=IDS[i])
+        out.append(c)
+    return out
 
 
 # ====================================================================== costs

@@ -78,6 +78,20 @@ def play(st, *choices):
     return facts
 
 
+def auto(st, stop=("elig",), limit=300):
+    """Answer prompts with the section-8 choices (NonPlayerBot) until a prompt of a kind in
+    ``stop`` (or the end of the game)."""
+    from engine.scenarios.andean_abyss.nonplayer import NonPlayerBot
+    for _ in range(limit):
+        p = RULES.prompt(st)
+        if p is None or p.kind in stop:
+            return st
+        seat = p.seats[0]
+        cid = NonPlayerBot(RULES, seat, 1).choose(st, p).choice_id
+        RULES.apply_inplace(st, seat, cid)
+    raise AssertionError("no end of automatic resolution")
+
+
 def conserved(st):
     """1.4.1: pieces on the map + Available + out of play = inventory, per kind."""
     for slot in INV_SLOT.values():
@@ -94,4 +108,4 @@ def rules():
     return RULES
 
 
-__all__ = ["RULES", "BD", "P", "PIECE_KEYS", "new", "clear", "put", "pc", "ids", "play", "conserved"]
+__all__ = ["RULES", "BD", "P", "PIECE_KEYS", "new", "clear", "put", "pc", "ids", "play", "conserved", "auto"]

@@ -10,7 +10,7 @@ import copy
 
 import pytest
 
-from .conftest import BD, RULES, P, clear, conserved, new, pc, play, put
+from .conftest import BD, P, auto, clear, conserved, new, pc, play, put
 
 IX = BD.index
 
@@ -30,10 +30,7 @@ def run_event(card, side, f, prep, choices=(), seed=1, **opts):
     before = copy.deepcopy(st)
     cid = "event" if BD.cards[card].get("single") else f"event:{side}"
     play(st, cid, *choices)
-    guard = 0
-    while RULES.prompt(st) is not None and RULES.prompt(st).kind != "elig" and guard < 200:
-        play(st, "np:act")
-        guard += 1
+    auto(st)
     assert conserved(st)
     return before, st
 

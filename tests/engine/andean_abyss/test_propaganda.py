@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import BD, RULES, P, clear, ids, new, pc, play, put
+from .conftest import BD, RULES, P, auto, clear, ids, new, pc, play, put
 
 IX = BD.index
 
@@ -16,10 +16,7 @@ def to_prop(prep, deck=(1, "P", 2), **opts):
 
 
 def finish_round(st):
-    guard = 0
-    while RULES.prompt(st) is not None and RULES.prompt(st).kind != "elig" and guard < 100:
-        play(st, "np:act")
-        guard += 1
+    auto(st)
 
 
 def test_6_1_victory_check_ends_game_for_government():
@@ -141,8 +138,7 @@ def test_6_5_1_redeploy_moves_troops_off_locs():
         put(st, "loc_bogota_neiva", troops=2)
         put(st, "bogota", police=1)
     st = to_prop(prep)
-    while st["stack"][-1]["k"] != "redeploy":
-        play(st, "np:act")
+    auto(st, stop=("redeploy",))
     assert ids(st)[:1] == ["space:bogota"]
     play(st, "space:bogota", "done")
     assert pc(st, "bogota")["troops"] == 2

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import RULES, clear, ids, new, play, put
+from .conftest import RULES, auto, clear, ids, new, play, put
 
 
 def test_2_3_2_faction_order_from_card():
@@ -68,19 +68,13 @@ def test_2_4_propaganda_round_then_reset():
     for _ in range(4):
         play(st, "pass")
     # Propaganda: non-player free decisions may follow; answer them with np:act
-    guard = 0
-    while RULES.prompt(st).kind != "elig" and guard < 50:
-        play(st, "np:act")
-        guard += 1
+    auto(st)
     assert st["props_done"] == 1 and st["cur"] == 3 and all(st["elig"])
 
 
 def test_6_0_no_two_propaganda_rounds_in_a_row():
     st = new(["P", "P", 3])
-    guard = 0
-    while RULES.prompt(st).kind != "elig" and guard < 50:
-        play(st, "np:act")
-        guard += 1
+    auto(st)
     assert st["props_done"] == 2 and st["cur"] == 3
 
 
@@ -90,10 +84,7 @@ def test_2_4_1_final_propaganda_ends_game_with_margins():
     st["skip_victory_once"] = False
     for _ in range(4):
         play(st, "pass")
-    guard = 0
-    while RULES.prompt(st) is not None and guard < 80:
-        play(st, "np:act")
-        guard += 1
+    auto(st, stop=())
     r = RULES.result(st)
     assert r is not None and set(r["margins"]) == {"govt", "farc", "auc", "cartels"}
 
