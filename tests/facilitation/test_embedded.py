@@ -34,8 +34,26 @@ def _checkout(dest: Path) -> Path:
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", "--format=tar", "HEAD"], check=True,
                              capture_output=True).stdout
     subprocess.run(["tar", "-x", "-C", str(dest)], input=archive, check=True)
-    # Older than the virtualenv's install stamp: scripts/run must not reinstall into the shared venv.
+    # Older than the shim venv's install stamp (see _shim_venv).
     os.utime(dest / "pyproject.toml", (946684800, 946684800))
+    return dest
+
+
+def _shim_venv(dest: Path, checkout: Path) -> Path:
+    """A stand-in for ``$COINLAB_VENV``: this run's interpreter, pointed at the checkout.
+
+    scripts/run finds an installed venv (python + install stamp) and goes straight to
+    ``$VENV/bin/coinlab serve``; the shim runs the checkout's code with this run's
+    packages and never installs anything into the shared virtualenv.
+    """
+    bin_dir = dest / "bin"
+    bin_dir.mkdir(parents=True)
+    py = sys.executable
+    for name, target in (("python", f'exec "{py}" "$@"'), ("coinlab", f'exec "{py}" -m coinlab.cli "$@"')):
+        f = bin_dir / name
+        f.write_text(f'#!/bin/sh\nexport PYTHONPATH="{checkout}"\n{target}\n')
+        f.chmod(0o755)
+    (dest / ".coinlab-installed").touch()
     return dest
 
 
@@ -61,8 +79,8 @@ def test_scripts_run_starts_the_embedded_site_from_a_clean_checkout(tmp_path):
     env = {k: v for k, v in os.environ.items()
            if k not in ("DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "COINLAB_VAR_DIR", "SECRET_KEY",
                         "DJANGO_SETTINGS_MODULE")}
-    env.update({"COINLAB_VENV": str(Path(sys.executable).parent.parent), "PYTHONPATH": str(checkout),
-                "PYTHONUNBUFFERED": "1"})
+    venv = _shim_venv(tmp_path / "venv", checkout)
+    env.update({"COINLAB_VENV": str(venv), "PYTHONPATH": str(checkout), "PYTHONUNBUFFERED": "1"})
     log = tmp_path / "run.log"
     with open(log, "w") as out:
         proc = subprocess.Popen([str(checkout / "scripts" / "run"), f"127.0.0.1:{port}"], cwd=checkout, env=env,
