@@ -20,11 +20,12 @@ from django.core.files.base import ContentFile
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
 from django.utils import timezone
 
-from facilitation.errors import NotAllowed, ServiceError, ValidationFailed
+from facilitation.errors import NotAllowed, ValidationFailed
 from facilitation.models import ClassSession
 from facilitation.reports import rendering, selectors
 from facilitation.reports.builder.report import build_report
 from facilitation.reports.models import AARReport
+from facilitation.tasks import BrokerUnavailable as _BrokerUnavailable
 
 log = logging.getLogger(__name__)
 
@@ -33,9 +34,8 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (OperationalError, Interface
                                                        ConnectionError, rendering.ChartRenderError)
 
 
-class BrokerUnavailable(ServiceError):
-    status = 503
-    code = "broker_unavailable"
+# one error type for "the task queue is down" across the project (answered 503)
+BrokerUnavailable = _BrokerUnavailable
 
 
 # ---- broker ---------------------------------------------------------------------------
