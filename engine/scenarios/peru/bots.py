@@ -14,6 +14,8 @@ from .data import CONTROLLABLE, HIGHLAND, POP
 from .state import GOV
 
 MAX_CANDIDATES = 24
+ENDERS = ("done", "stop", "skip", "no", "pass")
+PATIENCE = 60   # decisions within one turn before the bot wraps up (finishes what it is doing)
 
 
 def score(state: dict, seat: str) -> float:
@@ -39,6 +41,13 @@ class HeuristicBot(Bot):
         choices = prompt.choices_for(self.seat)
         if len(choices) == 1:
             return BotDecision(choices[0].id, "only choice")
+        turn = prompt.turn
+        self._n = self._n + 1 if getattr(self, "_turn", None) == turn else 0
+        self._turn = turn
+        if self._n > PATIENCE:
+            for c in choices:
+                if c.id in ENDERS:
+                    return BotDecision(c.id, "wrapping up a long turn")
         cands = choices
         if len(cands) > MAX_CANDIDATES:
             idx = sorted(range(len(cands)), key=lambda i: self.rng.random())[:MAX_CANDIDATES]
@@ -56,7 +65,7 @@ class HeuristicBot(Bot):
                 continue
             v = score(cp, self.seat) + self.rng.random() * 0.05
             if c.id in ("done", "stop", "skip", "no"):
-                v += 0.02
+                v += 0.1
             if c.id == "pass":
                 v -= 0.5
             if best_v is None or v > best_v:
