@@ -59,7 +59,7 @@ def event_effect(st: dict, f: int, side: str) -> dict | None:
             run_one(cp, facts)
     except Exception:  # an Event that cannot be resolved counts as ineffective
         return None
-    keys = ("pc", "sup", "ter", "sab", "zones", "res", "aid", "ship", "inel_next", "fm", "oop", "stay_elig")
+    keys = ("pc", "sup", "ter", "sab", "zones", "res", "aid", "ship", "inel_next", "fm", "oop", "stay_elig", "mom", "caps")
     changed = any(cp[k] != st[k] for k in keys)
     return {"changed": changed, "st": cp, "capability": BD.cards[st["cur"]].get("capability", False)}
 

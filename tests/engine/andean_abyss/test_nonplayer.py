@@ -1,0 +1,159 @@
+"""8.0 Non-player flowcharts: crafted positions where each branch must fire."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.scenarios.andean_abyss.nonplayer import NonPlayerBot, np_decide
+
+from .conftest import BD, RULES, clear, conserved, new, play, put
+
+G, F, A, C = 0, 1, 2, 3
+
+
+def position(deck, f, nonplayers=("govt", "farc", "auc", "cartels"), **kw):
+    st = clear(new(deck, players=4, nonplayers=list(nonplayers), **kw))
+    st["sop"]["cand"] = [f]
+    st["stack"][-1]["f"] = f
+    st["seq"] += 1
+    return st
+
+
+def scarce(st, slot, keep):
+    """Leave only ``keep`` of a piece kind Available (the rest out of play)."""
+    extra = st["av"][slot] - keep
+    st["av"][slot] -= extra
+    st["oop"][slot] += extra
+    st["seq"] += 1
+
+
+def decide(st):
+    return np_decide(st, st["stack"][-1])
+
+
+def test_8_1_nonplayer_seat_only_offers_np_act_and_logs_branch():
+    st = position([6, 20], G)
+    assert [c.id for c in RULES.prompt(st).choices] == ["np:act"]
+    facts = play(st, "np:act")
+    assert any(f["type"] == "np" and f["rule"] for f in facts)
+    assert conserved(st)
+
+
+def test_8_8_1_government_passes_for_capability_next():
+    st = position([6, 1], G)
+    kind, _, _, reasons = decide(st)
+    assert kind == "pass" and reasons[0][1] == "8.8.1"
+
+
+def test_8_8_2_government_takes_helpful_unshaded_event():
+    st = position([12, 20], G)
+    kind, side, _, _ = decide(st)
+    assert (kind, side) == ("event", "unshaded")
+
+
+def test_8_1_ineffective_event_means_operations():
+    st = position([6, 20], G)
+    kind, op, _, reasons = decide(st)
+    assert kind == "op" and "no effect" in reasons[0][0]
+
+
+def test_8_8_3_government_assaults_four_guerrillas():
+    st = position([6, 20], G)
+    put(st, "cali", troops=4, farc_a=4)
+    kind, op, _, reasons = decide(st)
+    assert (kind, op) == ("op", "assault") and reasons[-1][1] == "8.8.3"
+
+
+def test_8_8_4_government_trains_with_pieces_available():
+    st = position([6, 20], G)
+    kind, op, _, reasons = decide(st)
+    assert (kind, op) == ("op", "train") and reasons[-1][1] == "8.8.4"
+
+
+def _few_govt_pieces(st):
+    scarce(st, 0, 3)
+    scarce(st, 1, 3)
+    scarce(st, 2, 0)
+
+
+def test_8_8_5_government_patrols_threatened_locs():
+    st = position([6, 20], G)
+    _few_govt_pieces(st)
+    put(st, "bogota", troops=3, police=3, sup=2)
+    put(st, "loc_bogota_neiva", farc_u=1)
+    kind, op, _, reasons = decide(st)
+    assert (kind, op) == ("op", "patrol") and reasons[-1][1] == "8.8.5"
+
+
+def test_8_8_6_government_sweeps_otherwise():
+    st = position([6, 20], G)
+    _few_govt_pieces(st)
+    put(st, "bogota", troops=3, police=3, sup=2)
+    put(st, "huila", farc_u=2)
+    kind, op, _, reasons = decide(st)
+    assert (kind, op) == ("op", "sweep") and reasons[-1][1] == "8.8.6"
+
+
+def test_8_1_insurgent_leftmost_takes_event():
+    st = position([21, 20], F)   # FGAC, FARC leftmost: shaded Raúl Reyes
+    kind, side, _, _ = decide(st)
+    assert (kind, side) == ("event", "shaded")
+
+
+def test_8_1_insurgent_not_leftmost_operates():
+    st = position([4, 20], F)    # GFCA: FARC not leftmost
+    kind, _, _, _ = decide(st)
+    assert kind == "op"
+
+
+def test_8_1_zero_resources_insurgent_passes():
+    st = position([4, 20], F)
+    st["res"][F] = 0
+    kind, _, _, reasons = decide(st)
+    assert kind == "pass" and reasons[-1][1] == "8.1"
+
+
+@pytest.mark.parametrize("f,prep,op,rule", [
+    (C, lambda st: None, "rally", "8.5.1"),
+    (C, lambda st: (scarce(st, 9, 3), scarce(st, 11, 0), put(st, "huila", car_u=2), put(st, "cali", car_u=1)),
+     "march", "8.5.2"),
+    (C, lambda st: (scarce(st, 9, 2), scarce(st, 11, 2), put(st, "cali", car_u=1)), "terror", "8.5.3"),
+    (A, lambda st: None, "rally", "8.6.1"),
+    (A, lambda st: (scarce(st, 6, 2), scarce(st, 8, 0), put(st, "huila", farc_base=1), put(st, "cali", auc_u=1)),
+     "march", "8.6.2"),
+    (A, lambda st: (scarce(st, 6, 2), scarce(st, 8, 0), put(st, "huila", farc_base=1, auc_a=1)), "attack", "8.6.3"),
+    (A, lambda st: (scarce(st, 6, 2), scarce(st, 8, 0), put(st, "huila", farc_base=1, auc_u=1)), "terror", "8.6.4"),
+    (F, lambda st: None, "rally", "8.7.1"),
+    (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "huila", farc_u=1)), "march", "8.7.2"),
+    (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "bogota", sup=2, farc_u=1),
+                    st["res"].__setitem__(F, 50)), "attack", "8.7.3"),
+    (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "bogota", sup=2, farc_u=1)), "terror", "8.7.4"),
+])
+def test_8_insurgent_flowchart_branches(f, prep, op, rule):
+    st = position([4, 20], f)   # GFCA: no Insurgent is leftmost, so Operations
+    prep(st)
+    kind, got, _, reasons = decide(st)
+    assert (kind, got) == ("op", op) and reasons[-1][1] == rule
+
+
+def test_8_7_5_nonplayer_farc_agitates_to_the_maximum():
+    st = clear(new([1, "P", 2], nonplayers=["farc"], players=4))
+    put(st, "cali", farc_u=3)
+    st["pres"] = 2
+    st["sop"]["cand"] = [0, 2, 3]
+    st["seq"] += 1
+    play(st, "pass", "pass", "pass")
+    bots = {s: NonPlayerBot(RULES, s, 1) for s in RULES.seat_ids()}
+    for _ in range(50):
+        p = RULES.prompt(st)
+        if p is None or (p.kind == "elig" and st["cur"] == 2):
+            break
+        RULES.apply_inplace(st, p.seats[0], bots[p.seats[0]].choose(st, p).choice_id)
+    assert st["sup"][BD.index["cali"]] == -2 and st["res"][1] == 10 + 0 - 2
+
+
+def test_8_nonplayer_bot_on_player_seat_answers_legal_choices():
+    st = new([6, 20])
+    bot = NonPlayerBot(RULES, "govt", 1)
+    d = bot.choose(st, RULES.prompt(st))
+    assert d.choice_id in [c.id for c in RULES.prompt(st).choices] and "8." in d.reason
