@@ -132,7 +132,7 @@ def normalize_pieces(raw: Any, faction_index: dict[str, int], piece_info: dict[s
             "shape": info.get("shape") or ("base" if "base" in str(kind).lower() else
                                            "cube" if str(kind).lower() in ("troops", "police", "cube") else "round"),
             "letter": info.get("letter", ""),
-            "name": name or info.get("name") or humanize(kind),
+            "name": name or info.get("name") or humanize(kind),  # translated in build()
             "count": n,
             "state": state or info.get("state", ""),
             "fi": faction_index.get(faction, faction_index.get(str(faction).lower(), 9)),
@@ -310,6 +310,17 @@ def choice_space(choice: dict) -> str | None:
     return None
 
 
+def _translator(layout: dict):
+    """Words of a game's layout data in the current language (``layout["i18n"][lang]``)."""
+    try:
+        from django.utils.translation import get_language
+        lang = (get_language() or "en").split("-")[0]
+    except Exception:  # outside Django
+        lang = "en"
+    table = (layout.get("i18n") or {}).get(lang) or {}
+    return lambda text: table.get(text, text) if isinstance(text, str) else text
+
+
 def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[dict] | None = None,
           seats: list[dict] | None = None) -> dict:
     """The drawable board for one seat's view. ``choices``: the seat's legal choices as dicts."""
@@ -317,6 +328,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     view = view or {}
     key = getattr(rules, "key", "")
     layout = load_layout(key)
+    tr = _translator(layout)
     seats = seats if seats is not None else [{"id": s.id, "title": s.title} for s in getattr(rules, "seats", ())]
     faction_index: dict[str, int] = {}
     for i, s in enumerate(seats):
@@ -377,7 +389,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         else:  # piece counts stored flat in the space, named by the board/layout piece list
             pieces = normalize_pieces({k: v for k, v in info.items() if k in piece_info}, faction_index, piece_info)
             rest = {k: v for k, v in info.items() if k not in piece_info}
-        markers = _space_markers(rest, layout.get("markers"))
+        markers = [tr(m) for m in _space_markers(rest, layout.get("markers"))]
         static_facts = [f"{humanize(k)}: {v}" for k, v in s.items()
                         if k in ("population", "pop", "econ", "terrain") and v not in (None, "")]
         sp = {
@@ -431,6 +443,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         for k in hold_keys:
             if k in view:
                 label = (layout.get("holding_labels") or {}).get(k) or humanize(k)
+                if isinstance(val := view[k], dict) and all(isinstance(x, int | float) for x in val.values()):
+                    view = {**view, k: {tr(humanize(a)): b for a, b in val.items()}}
                 val = view[k]
                 if isinstance(val, str) and val in index:
                     val = index[val]["name"]
@@ -441,11 +455,19 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
                 holdings += _kv({label: "-" if val in (None, "", {}, []) else val})
     else:
         holdings = _kv(_first(view, HOLDING_KEYS))
+    for sp in spaces:
+        for p in sp["pieces"]:
+            p["name"] = tr(p["name"])
+    tracks = _tracks(board, view, metrics, layout)
+    for t in tracks:
+        t["name"] = tr(t["name"])
+    for h in holdings:
+        h["key"] = tr(h["key"])
     return {
         "key": key,
         "width": width, "height": height,
         "spaces": spaces, "edges": edges,
-        "tracks": _tracks(board, view, metrics, layout),
+        "tracks": tracks,
         "card": _card(_first(view, CARD_KEYS), cards),
         "next_card": _card(_first(view, NEXT_CARD_KEYS), cards),
         "capabilities": _capabilities(view.get("capabilities") or view.get("capabilities_in_force"), cards),

@@ -146,12 +146,12 @@ def test_console_note_override_and_replace(client, toy_session, instructor, stud
     toy_session.refresh_from_db()
     services.choice_submit(session=toy_session, user=students[0], seat="govt", choice="op:pass",
                            seq=toy_session.head_seq)
-    r = client.post(reverse("web:control", args=[toy_session.pk, "override"]), {"action": "undo", "reason": ""},
+    client.post(reverse("web:control", args=[toy_session.pk, "override"]), {"action": "undo", "reason": ""},
                     follow=True)
     assert not SessionEvent.objects.filter(session=toy_session, payload__action="undo_last").exists()
     client.post(reverse("web:control", args=[toy_session.pk, "override"]), {"action": "undo", "reason": "misclick"})
     assert SessionEvent.objects.filter(session=toy_session, payload__action="undo_last").exists()
-    sub = django_user_model.objects.create_user("sub", password="x")
+    django_user_model.objects.create_user("sub", password="x")
     client.post(reverse("web:control", args=[toy_session.pk, "replace"]),
                 {"team": toy_session.teams.get(name="Blue").pk, "old_username": "student1", "new_username": "sub"})
     assert list(toy_session.teams.get(name="Blue").members.values_list("username", flat=True)) == ["sub"]
@@ -184,3 +184,31 @@ def test_spanish_is_remembered(client, instructor):
     assert r.status_code == 302
     body = client.get("/").content.decode()
     assert 'lang="es"' in body and "Mis sesiones" in body
+
+
+def test_decision_timer_is_shown_to_the_team_with_its_expiry_rule(client, toy_session, instructor, students):
+    login(client, instructor, "pw-teacher-1")
+    client.post(reverse("web:control", args=[toy_session.pk, "timer"]),
+                {"decision_timer_seconds": "90", "timer_expiry": "warn"})
+    toy_session.refresh_from_db()
+    assert toy_session.decision_timer_seconds == 90
+    client.logout()
+    _start(client, instructor, toy_session)
+    login(client, students[0], "pw-student-1")
+    body = client.get(reverse("web:play", args=[toy_session.pk])).content.decode()
+    assert "data-deadline=" in body and "you may still decide after it runs out" in body
+
+
+def test_peru_board_hides_the_directives_base_from_the_government(client, peru_session):
+    game = peru_session
+    gov_seat = "government"
+    owner = game.owner(gov_seat)
+    client.force_login(owner)
+    url = reverse("web:play", args=[game.session.pk]) + f"?seat={gov_seat}"
+    body = client.get(url).content.decode()
+    assert "Government" in body and "Directives Base</td>" not in body and "Directives Base," not in body
+    assert "hidden in" not in body and "directives_base" not in body
+    # the Shining Path team sees its secret on its own page
+    client.force_login(game.owner("shining_path"))
+    sp_body = client.get(reverse("web:play", args=[game.session.pk])).content.decode()
+    assert "Directives Base" in sp_body

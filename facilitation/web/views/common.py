@@ -64,7 +64,7 @@ def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
             if payload.get("secret"):
                 head = _("%(seat)s made a secret decision.") % {"seat": seat.get("title", ev.get("seat"))}
             else:
-                head = "%s: %s" % (seat.get("title", ev.get("seat") or ""), payload.get("label") or payload.get("choice", ""))
+                head = "{}: {}".format(seat.get("title", ev.get("seat") or ""), payload.get("label") or payload.get("choice", ""))
         elif kind == "undo":
             head = _("%(seat)s took back a decision.") % {"seat": seat.get("title", ev.get("seat") or "")}
         elif kind == "facilitator":

@@ -222,7 +222,8 @@ def _session_summary(session: ClassSession) -> dict:
     b = build_board(rules, rules.view(state, None), metrics=rules.metrics(state))
     out["board"] = b
     out["card"] = b["card"]
-    out["metrics"] = rules.metrics(state)
+    key_tracks = [t for t in b["tracks"] if t.get("key")]
+    out["metrics"] = {t["name"]: t["value"] for t in (key_tracks or b["tracks"][:6])}
     out["prompt_text"] = p.text if p else ""
     for s in Seat.objects.filter(session=session).select_related("team").prefetch_related("team__members"):
         out["seats"].append({**titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}),
@@ -241,7 +242,7 @@ def _console_sessions(user):
 
 def _console_etag(sessions) -> str:
     raw = "|".join(f"{s.pk}:{s.head_seq}:{s.status}:{s.updated_at.isoformat()}" for s in sessions)
-    return 'W/"%s"' % hashlib.sha1(f"{get_language()}|{raw}".encode()).hexdigest()[:20]
+    return 'W/"{}"'.format(hashlib.sha1(f"{get_language()}|{raw}".encode()).hexdigest()[:20])
 
 
 @login_required

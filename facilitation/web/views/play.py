@@ -37,7 +37,7 @@ def _seat_for(request, session) -> str:
 
 def _etag(session: ClassSession, seat: str) -> str:
     raw = f"{session.pk}:{session.head_seq}:{session.status}:{seat}:{get_language()}:{session.updated_at.isoformat()}"
-    return 'W/"%s"' % hashlib.sha1(raw.encode()).hexdigest()[:20]
+    return f'W/"{hashlib.sha1(raw.encode()).hexdigest()[:20]}"'
 
 
 def _timer_expiry(session) -> str:
