@@ -92,13 +92,17 @@ def directives(state: dict, facts: list) -> None:
     state["d_revealed"] = True
     facts.append(fact("directives", f"Bases flipped: the Guzman Directives Base is in {NAME[loc]} (6.1.2).",
                       space=loc, barrier=True))
-    sa = {"names": None, "flag": "once_sa"} if cap(state, "P9") == "bottom" else None
-    state["once_sa"] = sa is not None
+    with_sa = cap(state, "P9") == "bottom"
+    state["once_sa"] = with_sa
     adj = [s for s in IDS if s in ADJ[loc]]
-    push(state, op_menu(SP, True, True, adj, sa, optional=True,
+
+    def sa(where):
+        return {"names": None, "flag": "once_sa", "where": where} if with_sa else None
+
+    push(state, op_menu(SP, True, True, adj, sa(adj), optional=True,
                         text=f"Guzman Directives: free Limited Operation in a space next to {NAME[loc]}",
                         rule="6.1.2"))
-    push(state, op_menu(SP, True, True, [loc], sa, optional=True,
+    push(state, op_menu(SP, True, True, [loc], sa([loc]), optional=True,
                         text=f"Guzman Directives: free Limited Operation in {NAME[loc]}", rule="6.1.2"))
 
 
