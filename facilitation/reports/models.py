@@ -17,16 +17,34 @@ from django.core.files.storage import FileSystemStorage
 from django.db import models
 
 
-def report_storage() -> FileSystemStorage:
+def report_root() -> Path:
+    return Path(os.environ.get("COINLAB_REPORT_ROOT") or getattr(settings, "COINLAB_REPORT_ROOT", None)
+                or Path(settings.MEDIA_ROOT).parent / "private-reports")
+
+
+class ReportStorage(FileSystemStorage):
     """Local storage outside MEDIA_ROOT: report files are only served through the
     permission-checked download views, never by the public /media/ route.
 
-    ``COINLAB_REPORT_ROOT`` (environment or setting) moves it; several machines
-    must share it (e.g. an NFS mount), like MEDIA_ROOT.
+    The folder is ``COINLAB_REPORT_ROOT`` (environment or setting; default
+    ``var/private-reports``), read at each use; several machines must share it
+    (e.g. an NFS mount), like MEDIA_ROOT.
     """
-    root = (os.environ.get("COINLAB_REPORT_ROOT") or getattr(settings, "COINLAB_REPORT_ROOT", None)
-            or Path(settings.MEDIA_ROOT).parent / "private-reports")
-    return FileSystemStorage(location=str(root), base_url=None)
+
+    def __init__(self):
+        super().__init__(base_url=None)
+
+    @property
+    def base_location(self):  # not cached: follows COINLAB_REPORT_ROOT
+        return str(report_root())
+
+    @property
+    def location(self):
+        return os.path.abspath(self.base_location)
+
+
+def report_storage() -> FileSystemStorage:
+    return ReportStorage()
 
 
 def report_upload_to(instance: AARReport, filename: str) -> str:
