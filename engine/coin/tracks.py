@@ -14,14 +14,15 @@ def clamp(v: int, lo: int = 0, hi: int = 20) -> int:
 
 
 def change(values: dict, key: str, delta: int, cause: str, facts: list, title: str,
-           lo: int = 0, hi: int = 20, **extra) -> int:
-    """Add ``delta`` to ``values[key]`` within bounds; append a track fact; return the real delta."""
+           lo: int = 0, hi: int = 20, track: str | None = None, **extra) -> int:
+    """Add ``delta`` to ``values[key]`` within bounds; append a track fact (named ``track``,
+    by default ``key``: use the metric's name); return the real delta."""
     old = values[key]
     new = clamp(old + delta, lo, hi)
     values[key] = new
     real = new - old
     if delta:
         sign = "+" if real >= 0 else ""
-        facts.append(fact("track", f"{title} {sign}{real} to {new} ({cause})", track=key,
+        facts.append(fact("track", f"{title} {sign}{real} to {new} ({cause})", track=track or key,
                           delta=real, value=new, cause=cause, **extra))
     return real

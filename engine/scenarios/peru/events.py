@@ -493,7 +493,7 @@ def _p20(state, seat, facts):
     state["last_sel"] = []
     push(state, {"k": "evauto", "card": "P20", "seat": seat})
     first = "sweep" if seat == GOV else "march"
-    fr = new_op(seat, first, True, True, None, {"names": None, "flag": "once_sa"})
+    fr = new_op(seat, first, True, True, None, {"names": None, "flag": "once_sa", "in_sel": True})
     start_op(state, fr, facts)
 
 

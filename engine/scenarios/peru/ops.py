@@ -174,7 +174,7 @@ def ambush_allowed(fr: dict, state: dict | None = None) -> bool:
 
 def new_sa(op_fr: dict, name: str) -> dict:
     spec = op_fr.get("sa") or {}
-    where = spec.get("where")
+    where = list(op_fr["sel"]) if spec.get("in_sel") else spec.get("where")
     return {"k": "sa", "seat": op_fr["seat"], "sa": name, "sel": [], "ph": "main", "where": where,
             "op": op_fr["op"], "free": op_fr.get("free", False) or spec.get("free", False)}
 

@@ -183,7 +183,7 @@ def refresh_control(state: dict, facts: list, cause: str) -> None:
 
 def pw(state: dict, delta: int, cause: str, facts: list) -> int:
     """1.10 Political Will, bounded 0-20."""
-    return change(state, "pw", delta, cause, facts, "Political Will")
+    return change(state, "pw", delta, cause, facts, "Political Will", track="political_will")
 
 
 def res(state: dict, seat: str, delta: int, cause: str, facts: list) -> int:
@@ -331,7 +331,7 @@ def hunt_shift(state: dict, steps: int, facts: list, cause: str) -> None:
         return
     state["hunt"] = new
     facts.append(fact("track", f"Hunt Track {'right' if new > old else 'left'} to box {new} ({cause})",
-                      track="hunt", delta=new - old, value=new, cause=cause))
+                      track="hunt_track", delta=new - old, value=new, cause=cause))
     if new >= CAPTURED:
         capture(state, facts)
 
