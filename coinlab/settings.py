@@ -186,7 +186,10 @@ USE_TZ = True
 # ---- static and media (all local, no CDN) -----------------------------------------
 STATIC_URL = "/static/"
 STATIC_ROOT = Path(os.environ.get("COINLAB_STATIC_ROOT") or VAR_DIR / "staticfiles")
-STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+try:
+    STATIC_ROOT.mkdir(parents=True, exist_ok=True)  # WhiteNoise warns when it is missing
+except OSError:
+    pass
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedStaticFilesStorage"},
