@@ -39,24 +39,27 @@ def evaluate(state: dict, seat: str) -> float:
     if res is not None:
         return 10_000.0 if res["winner"] == "players" else -10_000.0 + state["turn"] * 10
     inf = state["inf"]
+    n = len(state["seats"])
     v = 12.0 * (inf["n_earned"] + inf["earned"] / inf["cap"])
-    v -= 9.0 * B.tyranny_on_map(state)
+    pool_total = B.tyranny_on_map(state) + state["tyr_pool"]
+    v -= 45.0 * B.tyranny_on_map(state) / max(pool_total, 1)
     v -= 25.0 / (state["tyr_pool"] + 0.5)
     dom, dev = threats(state)
     for tid, t in state["tiles"].items():
         if not t["u"] and not t["pres"] and not t["gs"]:
             continue
         val = sum(UNIT_VALUE[u[0]] for u in t["u"])
-        v -= 0.6 * val
+        v -= 0.6 * val / n
+        gs = B.g_total(t)
         if tid in dom and "dominate" not in t["prev"]:
             s = ADV.dominate_strength(state, tid)
             if s >= 2:
-                v -= 12.0 + 4.0 * sum(t["pres"].values()) + 2.0 * B.g_total(t)
-            elif s == 1:
-                v -= 1.0 * B.g_total(t) > 0
+                v -= 12.0 + (10.0 if t["tyr"] else 0.0) + 4.0 * sum(t["pres"].values()) + 1.0 * gs + 0.5 * s
+            elif s == 1 and gs:
+                v -= 0.5
         if tid in dev and "develop" not in t["prev"] and t["u"]:
             v -= 3.0 + 1.5 * len({u[0] for u in t["u"]})
-        v += 0.9 * min(B.g_total(t), 4) + 2.0 * len(t["bases"])
+        v += 0.5 * min(gs, 4) + (0.6 * min(gs, 3) if val else 0.0) + 2.0 * len(t["bases"])
     for s in state["seats"]:
         pl = state["pl"][s]
         pres = B.presence_total(state, s)
@@ -64,77 +67,60 @@ def evaluate(state: dict, seat: str) -> float:
         v += 4.0 * min(pres, 8) + 2.0 * ntiles
         if pres <= 1:
             v -= 40.0
-        v += 0.6 * min(pl["res"], 10) + 2.5 * income(pl, s) + 3.0 * min(plays_limit(pl, s), 5)
+        r = pl["res"]
+        v += 1.2 * min(r, 3) + 0.4 * max(0, min(r, 10) - 3) + 2.5 * income(pl, s) + 3.0 * min(plays_limit(pl, s), 5)
     v += 0.4 * sum(t["blue"] for t in state["tiles"].values()) - 0.3 * sum(t["red"] for t in state["tiles"].values())
     return v
 
 
-def card_value(rules, state: dict, seat: str, cid: str) -> float:
-    """What paying for card ``cid`` now is worth (effects against threats + unlocked organics)."""
+def simulate_card(rules, state: dict, seat: str, ops: list, tid: str, src: str) -> dict:
+    """A copy of ``state`` after ``ops`` resolve in ``tid`` (push adversaries away, else stop)."""
+    s2 = rules.copy(state)
+    fr = {"k": "effect", "ops": list(ops), "i": 0, "tile": tid, "label": "look-ahead", "moved": 0, "src": src}
+    for _ in range(12):
+        if rules._run_effect(s2, seat, fr, []):
+            break
+        ch = rules._op_choices(s2, seat, fr, fr["ops"][fr["i"]])
+        pick = next((c for c in ch if c.id.startswith("push:") and c.payload.get("piece") in ("cell", "outpost", "garrison")), None)
+        pick = pick or next((c for c in ch if c.id.startswith("row:")), None)
+        if pick is None:
+            fr["i"] += 1
+            fr["moved"] = 0
+            continue
+        head, _, rest = pick.id.partition(":")
+        rules._apply_op_choice(s2, seat, fr, head, rest, [])
+    return s2
+
+
+def card_value(rules, state: dict, seat: str, cid: str, base: float | None = None) -> float:
+    """What paying for card ``cid`` now is worth: the best one-step result of its effect on a
+    promising target (threatened tiles first), plus the organic capabilities its attributes unlock."""
     card = C.cards[cid]
     pl = state["pl"][seat]
     dom, dev = threats(state)
     targets = rules._card_targets(state, seat, card)
+    targets.sort(key=lambda t: (t not in dom, t not in dev, not state["tiles"][t]["u"]))
+    if base is None:
+        base = evaluate(state, seat)
     best = 0.0
-    for tid in targets[:40]:
-        t = state["tiles"][tid]
-        w = 3.0 if tid in dom else 2.0 if tid in dev else 1.0
-        val = 0.0
-        for op in card["effect"]:
-            k = op["op"]
-            n = op.get("n", 0)
-            if k in ("damage", "damage_per_g"):
-                dmg = n if k == "damage" else B.g_total(t) + op.get("bonus", 0)
-                eff = dmg - B.tile_defense(state, tid, bool(op.get("ignore_defense")))
-                if eff > 0 and t["u"]:
-                    kill = sum(sorted((UNIT_VALUE[u[0]] for u in t["u"]))[: max(1, eff)])
-                    val += w * min(eff, kill) * 1.5
-            elif k in ("destroy", "remove", "replace"):
-                if t["u"]:
-                    val += w * 2.5
-            elif k == "defense" and tid in dom:
-                s = ADV.dominate_strength(state, tid)
-                val += 10.0 if s >= 2 and s - n < 2 else 1.0
-            elif k == "prevent":
-                if "dominate" in op["steps"] and tid in dom and ADV.dominate_strength(state, tid) >= 2:
-                    val += 12.0
-                if "develop" in op["steps"] and tid in dev and t["u"]:
-                    val += 5.0
-                if "deploy" in op["steps"] and C.tiles[tid]["coastal"]:
-                    val += 1.0
-            elif k == "influence":
-                val += 3.0 * n
-            elif k == "resources":
-                val += 0.8 * n
-            elif k == "recruit":
-                val += 1.2 * n * (2 if t["u"] else 1)
-            elif k == "convert":
-                val += min(n, t["red"]) * (3.0 * w)
-            elif k == "presence":
-                val += 5.0
-            elif k == "remove_tyranny":
-                val += 10.0
-            elif k == "push" and op["what"] != "own_g" and t["u"]:
-                val += w * 2.0
-            elif k == "pull":
-                val += 0.5
-            elif k == "if_attr":
-                val += 1.0
-        best = max(best, val)
-    if not targets:
-        best = 0.0
-    # organic capabilities unlocked by this card's attributes
+    for tid in targets[:6]:
+        s2 = simulate_card(rules, state, seat, card["effect"], tid, cid)
+        best = max(best, evaluate(s2, seat) - base)
     attrs = attributes(pl, seat)
     after = dict(attrs)
     for a in card["attributes"]:
         after[a] = after.get(a, 0) + 1
     for part in ("patrol", "special"):
         org = C.panels[seat][part]
+        if part in pl["used"]:
+            continue
+        useful = bool(rules._organic_targets(state, seat, part, [{"op": "damage", "n": 1}]))
         for step in org.get("steps", org.get("tiers", [])):
+            strong = useful and any(o["op"] not in ("pull", "push") for o in step["ops"])
             if meets(after, step["req"]) and not meets(attrs, step["req"]):
-                best += 6.0
-            elif any(after.get(a, 0) > attrs.get(a, 0) and attrs.get(a, 0) < n for a, n in step["req"].items()):
-                best += 0.8
+                best += 5.0 if strong else 0.5
+            elif strong and any(after.get(a, 0) > attrs.get(a, 0) and attrs.get(a, 0) < n for a, n in step["req"].items()):
+                best += 0.6
     return best - 0.9 * card["cost"]
 
 
@@ -199,7 +185,8 @@ class HeuristicBot(Bot):
         plays = [c for c in ids if c.startswith("play:")]
         if not plays:
             return BotDecision("done", "nothing affordable")
-        scored = sorted(((card_value(self.rules, state, self.seat, c[5:]), c) for c in plays), reverse=True)
+        base = evaluate(state, self.seat)
+        scored = sorted(((card_value(self.rules, state, self.seat, c[5:], base), c) for c in plays), reverse=True)
         if scored[0][0] > 0:
             return BotDecision(scored[0][1], f"worth {scored[0][0]:.1f}")
         return BotDecision("done", "no card worth its cost")

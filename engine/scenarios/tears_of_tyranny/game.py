@@ -175,9 +175,14 @@ class TearsOfTyranny(Rules):
         per = 3 if opts["terrain_deck"] == "advanced" else 4
         terrain = []
         for st in ("I", "II", "III", "IV"):
+            # a seeded random draw per stage; a stage block never names the same tile twice
             cand = sorted(c for c in C.terrain if C.terrain[c]["stage"] == st)
             R.shuffle(rng, cand)
-            terrain += cand[:per]
+            refs: set = set()
+            for c in cand:
+                if len(refs) < per and C.terrain[c]["terrain_card_ref"] not in refs:
+                    refs.add(C.terrain[c]["terrain_card_ref"])
+                    terrain.append(c)
         majors = sorted(c for c in C.cards if C.cards[c]["class"] == "major" and not C.cards[c]["earmark"])
         minors = sorted(c for c in C.cards if C.cards[c]["class"] == "minor" and not C.cards[c]["earmark"])
         R.shuffle(rng, majors)

@@ -1,0 +1,48 @@
+"""Tears of Tyranny engine speed: complete games/s and choices/s (random-legal bots).
+
+    .venv/bin/python benchmarks/tears_of_tyranny_bench.py [--games 40] [--players 1 2 3 4] [--bots random]
+
+Plays complete games through the public contract (``prompt`` -> bot -> ``apply_inplace``, the
+path ``coinlab simulate`` uses, which validates every choice against the prompt) on one core and
+prints one JSON line per player count. Record the figures in docs/benchmarks.md, section
+"Tears of Tyranny engine".
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import time
+
+import engine
+from engine.core.simulate import play_game
+
+
+def bench(players: int, games: int, bots: str, seed: int = 1) -> dict:
+    rules = engine.load("tears_of_tyranny")
+    t0 = time.perf_counter()
+    choices = cards = 0
+    for g in range(games):
+        r = play_game(rules, seed=seed + g, bots=bots, options={"players": players})
+        choices += r["choices"]
+        cards += r["cards"]
+    dt = time.perf_counter() - t0
+    return {"players": players, "bots": bots, "games": games, "seconds": round(dt, 2),
+            "games_per_s": round(games / dt, 2), "choices_per_s": round(choices / dt, 1),
+            "cards_per_s": round(cards / dt, 1), "choices_per_game": round(choices / games, 1),
+            "python": platform.python_version()}
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--games", type=int, default=40)
+    ap.add_argument("--players", type=int, nargs="+", default=[1, 2, 3, 4])
+    ap.add_argument("--bots", default="random")
+    a = ap.parse_args()
+    for n in a.players:
+        print(json.dumps(bench(n, a.games, a.bots)), flush=True)
+
+
+if __name__ == "__main__":
+    main()
