@@ -11,6 +11,9 @@ import json
 from enum import IntEnum
 from pathlib import Path
 
+from engine.coin.board import Board as CoinBoard
+from engine.coin.support import NAMES as SUPPORT_LEVEL_NAMES
+
 DATA = Path(__file__).with_name("data")
 
 
@@ -51,8 +54,7 @@ def B(f: int) -> int:
     return 3 * f + 2
 
 
-SUPPORT_NAMES = {2: "Active Support", 1: "Passive Support", 0: "Neutral", -1: "Passive Opposition",
-                 -2: "Active Opposition"}
+SUPPORT_NAMES = SUPPORT_LEVEL_NAMES  # engine/coin/support.py: the five levels, +2 .. -2
 
 
 class DataError(ValueError):
@@ -91,6 +93,12 @@ class Board:
                 adj[i].add(self.index[a])
                 adj[self.index[a]].add(i)
         self.adj_all = [tuple(sorted(a)) for a in adj]
+        # the shared COIN map (engine/coin/board.py): symmetric adjacency checked on load,
+        # reachability for Patrol; Ecuador/Panamá carry their conditional neighbours.
+        self.coin = CoinBoard({"id": s["id"], "name": s["name"], "kind": s["kind"],
+                               "terrain": s.get("terrain", s["kind"]), "population": s.get("pop", 0),
+                               "econ": s.get("econ", 0), "adjacent": [self.ids[j] for j in self.adj_all[i]],
+                               "x": s["x"], "y": s["y"]} for i, s in enumerate(self.spaces))
         # adjacency per foreign mask (bit 1: Ecuador is a space, bit 2: Panamá is a space)
         self.adj_by_mask = []
         for mask in range(4):

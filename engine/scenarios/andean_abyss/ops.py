@@ -615,22 +615,20 @@ class Civic:
 
 # ====================================================================== 3.2.2 Patrol
 def patrol_reach(st: dict, src: int) -> list:
-    """Cities/LoCs a cube can reach, stopping on entering a space with Guerrillas."""
-    seen = {src}
-    out = []
-    frontier = [src]
-    while frontier:
-        nxt = []
-        for i in frontier:
-            for j in P.adj(st, i):
-                if j in seen or BD.is_dept[j] or P.is_zone(st, j):
-                    continue
-                seen.add(j)
-                out.append(j)
-                if not P.all_guerrillas(st["pc"][j]):
-                    nxt.append(j)
-        frontier = nxt
-    return out
+    """3.2.2: Cities/LoCs a cube can reach, stopping on entering a space with Guerrillas
+    (engine/coin/board.py reachability)."""
+    idx = BD.index
+    pcs = st["pc"]
+    zones = st["zones"]
+
+    def can_enter(sid):
+        j = idx[sid]
+        return not BD.is_dept[j] and j not in zones
+
+    def can_leave(sid):
+        return not P.all_guerrillas(pcs[idx[sid]])
+
+    return [idx[s] for s in BD.coin.reachable(IDS[src], can_enter, can_leave)]
 
 
 def patrol_origins(st: dict, fr: dict) -> list:

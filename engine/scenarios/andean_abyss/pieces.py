@@ -6,9 +6,12 @@ Support/Opposition change names its cause (issue 7, metrics).
 
 from __future__ import annotations
 
+from engine.coin.control import controller
+from engine.coin.support import shifted
+from engine.coin.tracks import clamp
 from engine.core.contract import fact
 
-from .board import BOARD, FNAME, GBASE, PIECE_NAMES, POLICE, SUPPORT_NAMES, TROOPS, A, B, U
+from .board import BOARD, FACTIONS, FNAME, GBASE, PIECE_NAMES, POLICE, SUPPORT_NAMES, TROOPS, A, B, U
 
 BD = BOARD
 N = BD.n
@@ -77,11 +80,8 @@ def control(st: dict, i: int) -> str:
     if BD.is_loc[i]:
         return ""
     pc = st["pc"][i]
-    if govt_control(pc):
-        return "govt"
-    if farc_control(pc):
-        return "farc"
-    return ""
+    c = controller({FACTIONS[f]: fpieces(pc, f) for f in range(4)})
+    return c if c in ("govt", "farc") else ""
 
 
 def enemies_of(f: int) -> tuple:
@@ -245,7 +245,7 @@ def total_shipments(st: dict) -> int:
 # ---------------------------------------------------------------- tracks
 def set_res(st: dict, f: int, delta: int, facts: list, why: str) -> int:
     old = st["res"][f]
-    new = max(0, min(99, old + delta))
+    new = clamp(old + delta, 0, 99)
     if new != old:
         st["res"][f] = new
         facts.append(fact("track", f"{FNAME[f]} Resources {old} -> {new} ({why})", track=f"resources_{f}",
@@ -255,7 +255,7 @@ def set_res(st: dict, f: int, delta: int, facts: list, why: str) -> int:
 
 def set_aid(st: dict, delta: int, facts: list, why: str) -> int:
     old = st["aid"]
-    new = max(0, min(29, old + delta))
+    new = clamp(old + delta, 0, 29)
     if new != old:
         st["aid"] = new
         facts.append(fact("track", f"Aid {old} -> {new} ({why})", track="aid", delta=new - old, value=new, cause=why))
@@ -279,7 +279,8 @@ def set_support(st: dict, i: int, level: int, facts: list, why: str) -> bool:
 
 
 def shift(st: dict, i: int, d: int, facts: list, why: str) -> bool:
-    return set_support(st, i, st["sup"][i] + d, facts, why)
+    """Shift ``d`` levels (negative: toward Active Opposition), engine/coin/support.py."""
+    return set_support(st, i, shifted(st["sup"][i], 2 if d > 0 else -2, abs(d)), facts, why)
 
 
 def can_shift(st: dict, i: int, d: int) -> bool:
