@@ -275,12 +275,21 @@ class SessionEvents(APIView):
             raise NotAllowed("Students see the log through their seat's event stream.")
         after = _after(request)
         return _etag_response(request, _tag(sess, "*", after),
-                              lambda: {"seq": sess.head_seq, "status": sess.status,
-                                       "events": selectors.session_events(sess, seat_key=None, after=after)})
+                              lambda: _page(sess, None, after))
+
+
+PAGE = 500
+
+
+def _page(sess: ClassSession, seat_key: str | None, after: int) -> dict:
+    """Events after ``after`` (at most PAGE); ``more`` says whether to ask again with the last seq."""
+    events = selectors.session_events(sess, seat_key=seat_key, after=after, limit=PAGE)
+    last = events[-1]["seq"] if events else after
+    return {"seq": sess.head_seq, "status": sess.status, "events": events, "more": last < sess.head_seq}
 
 
 def _tag(sess: ClassSession, seat: str, after: int) -> str:
-    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.head_hash}:{sess.status}"
+    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.head_hash}:{sess.status}:{sess.updated_at.isoformat()}"
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
@@ -433,8 +442,7 @@ class SeatEvents(APIView):
         sess, seat = _seat(request, session_id, seat_key)
         after = _after(request)
         return _etag_response(request, _tag(sess, seat_key, after),
-                              lambda: {"seq": sess.head_seq, "status": sess.status,
-                                       "events": selectors.session_events(sess, seat_key=seat_key, after=after)})
+                              lambda: _page(sess, seat_key, after))
 
 
 class Me(APIView):
