@@ -189,8 +189,9 @@ def _redact_payload(ev: SessionEvent, seat_key: str | None) -> dict:
         # Another seat's secret decision (it was marked secret, or some of what it did is
         # hidden from this seat, e.g. where the Directives Base went): only that it happened.
         return {"secret": True, "prompt_kind": payload.get("prompt_kind", ""), "rule": payload.get("rule", "")}
-    # The prompt a seat read may be private to it (seat_text); keep the public parts.
-    return {k: v for k, v in payload.items() if k not in ("prompt",)}
+    # The prompt a seat read may be private to it (seat_text), and a bot's reason may rest on
+    # what only that seat knows (its lookahead sees its own secrets): keep the public parts.
+    return {k: v for k, v in payload.items() if k not in ("prompt", "reason")}
 
 
 def event_to_dict(ev: SessionEvent, seat_key: str | None) -> dict:

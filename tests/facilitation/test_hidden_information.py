@@ -163,6 +163,8 @@ def test_no_secret_reaches_the_government_when_a_bot_plays_shining_path(people, 
     location = rules.view(state, None).get("directives_base")
     for key, value in _walk_keys(answers):
         assert "directives_base" != key or not value, f"Government view has {key}={value!r}"
+    # A bot's reasons rest on its own secrets: they stay in the full log only.
+    assert not any(k == "reason" and v for k, v in _walk_keys(answers["events"])), "bot reasons leak"
     # The public versions do arrive: Government knows *that* the Base was placed.
     assert "secretly placed" in blob
     # And Shining Path's own view (seen by an instructor through that seat) has it.
