@@ -286,6 +286,11 @@ def test_two_teams_play_the_first_campaign_of_peru(new_context, shoot, live_serv
     ip.wait_for_url(re.compile(r"seq=1"))
     ip.select_option("#jump-card", index=1)
     ip.click("form:has(#jump-card) button")
+    at = int(re.search(r"seq=(\d+)", ip.url).group(1))
+    ip.click("#vcr-auto")
+    ip.wait_for_url(re.compile(rf"seq={at + 2}\b"), timeout=6000)
+    ip.click("#vcr-auto")  # stop
+    ip.wait_for_selector("#vcr-auto:has-text('Autoplay')")
     ip.fill("#id_text", "Directives hidden before the first card")
     ip.click("text=Save at this moment")
     ip.wait_for_selector("text=Directives hidden before the first card")

@@ -80,7 +80,11 @@ def live_context(request, session: ClassSession, seat: str) -> dict:
     team = Team.objects.filter(session=session, seats__seat_key=seat).first()
     needs_intent = bool(team and session.status in (ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.SCHEDULED)
                         and not TeamIntent.objects.filter(session=session, team=team).exists())
+    intent_open = needs_intent and not SessionEvent.objects.filter(
+        session=session, kind="decision", seat__in=list(team.seats.values_list("seat_key", flat=True)) if team else []
+    ).exists()
     return {
+        "intent_open": intent_open,
         "session": session, "seat": seat, "seat_info": titles.get(seat, {"title": seat, "fi": 9}),
         "data": data, "prompt": prompt, "choices": choices, "your_turn": data.get("your_turn"),
         "waiting_for": waiting_for, "board": board_for(rules, data.get("view"), data.get("metrics"), choices),
