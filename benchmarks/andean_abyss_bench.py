@@ -44,9 +44,9 @@ def main(argv=None) -> dict:
     a = ap.parse_args(argv)
     rules = engine.load("andean_abyss")
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     recs = [record(rules, a.seed + g) for g in range(a.games)]
-    t_play = time.perf_counter() - t0
+    t_play, c_play = time.perf_counter() - t0, time.process_time() - c0
     logs = [r[0] for r in recs]
     n = sum(len(x) for x in logs)
     cards = sum(r[1] for r in recs)
@@ -60,12 +60,12 @@ def main(argv=None) -> dict:
     n_val = sum(len(x) for x in logs[:k])
     t_val = time.perf_counter() - t0
 
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     for g, log in enumerate(logs):
         st = rules.setup(a.seed + g)
         for seat, cid in log:
             rules.apply_unchecked(st, seat, cid)
-    t_rep = time.perf_counter() - t0
+    t_rep, c_rep = time.perf_counter() - t0, time.process_time() - c0
 
     np_out = simulate(rules, seed=a.seed, games=a.games, bots="nonplayer")
 
@@ -77,6 +77,9 @@ def main(argv=None) -> dict:
         "cards_per_s": round(cards / t_play, 1),
         "choices_per_s_validated": round(n_val / t_val),
         "replay_choices_per_s": round(n / t_rep),
+        "cpu_choices_per_s_with_prompts": round(n / c_play),
+        "cpu_cards_per_s": round(cards / c_play, 1),
+        "cpu_replay_choices_per_s": round(n / c_rep),
         "nonplayer_games": np_out["games"],
         "nonplayer_finished": np_out["finished"],
         "nonplayer_cards_per_s": np_out["cards_per_s"],

@@ -942,6 +942,8 @@ def march_dests(st: dict, f: int, src: int, op: dict) -> list:
             continue
         if j == BD.ecuador and P.fpieces(st["pc"][j], f) >= 2:
             continue
+        if f"{src}>{j}" in op.get("groups", ()):
+            continue  # 3.3.2: Guerrillas from one space to another move as a single group
         out.append(j)
     return out
 
@@ -1017,6 +1019,7 @@ class MarchGrp:
             op["paid"].append(dst)
         if op["lim"]:
             op["dest"] = dst
+        op.setdefault("groups", []).append(f"{src}>{dst}")
         P.move(st, src, dst, U(f), nu, facts, "March")
         P.move(st, src, dst, A(f), na, facts, "March")
         op["moved"][str(dst)] = op["moved"].get(str(dst), 0) + nu + na
