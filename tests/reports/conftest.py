@@ -38,7 +38,7 @@ def kaleido_server():
 
 
 class World:
-    """Committed once per test run: people, a finished bot-played Peru game with its
+    """Committed once per test module: people, a finished bot-played Peru game with its
     built report, and a second Peru session still in progress."""
 
     def __init__(self):
@@ -70,8 +70,9 @@ class World:
             type(u).objects.filter(pk=u.pk).delete()
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def world(django_db_setup, django_db_blocker, kaleido_server, report_root):
+    """Module-scoped and deleted afterwards, so other apps' tests never see it."""
     with django_db_blocker.unblock():
         w = World()
     yield w
