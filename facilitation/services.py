@@ -117,13 +117,12 @@ def join_code_revoke(*, join_code: JoinCode, user) -> None:
     join_code.save(update_fields=["revoked"])
 
 
-@transaction.atomic
-def course_join(*, user, code: str) -> JoinCode:
-    """A student joins the course (and the code's team, leaving any other team of that session)."""
-    if not user or not user.is_authenticated:
-        raise NotAllowed("Log in to join a course.")
+def _usable_join_code(code: str, *, lock: bool) -> JoinCode:
     code = (code or "").strip()
-    jc = JoinCode.objects.select_for_update(of=("self",)).select_related("course", "team").filter(code=code).first()
+    qs = JoinCode.objects.select_related("course", "team")
+    if lock:
+        qs = qs.select_for_update(of=("self",))
+    jc = qs.filter(code=code).first() if code else None
     if jc is None:
         raise NotFound("That join code does not exist. Check it with your instructor.", code="bad_code")
     if jc.revoked:
@@ -132,6 +131,54 @@ def course_join(*, user, code: str) -> JoinCode:
         raise Conflict("That join code has expired. Ask your instructor for a new one.", code="code_expired")
     if jc.max_uses and jc.uses >= jc.max_uses:
         raise Conflict("That join code has been used up.", code="code_used_up")
+    return jc
+
+
+@transaction.atomic
+def user_create(*, username: str, password: str, role: str | None = None, first_name: str = "",
+                last_name: str = "", email: str = ""):
+    """A new account (password checked by the site's validators), optionally in a role group."""
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError as DjangoValidationError
+
+    username = (username or "").strip()
+    if not username or len(username) > 150:
+        raise ValidationFailed("Choose a user name (at most 150 characters).", code="bad_username")
+    if User.objects.filter(username__iexact=username).exists():
+        raise Conflict(f"The user name {username!r} is taken.", code="username_taken")
+    user = User(username=username, first_name=first_name or "", last_name=last_name or "", email=email or "")
+    try:
+        User._meta.get_field("username").run_validators(username)
+    except DjangoValidationError as exc:
+        raise ValidationFailed(" ".join(exc.messages), code="bad_username") from None
+    try:
+        validate_password(password or "", user=user)
+    except DjangoValidationError as exc:
+        raise ValidationFailed(" ".join(exc.messages), code="bad_password") from None
+    user.set_password(password)
+    user.save()
+    if role:
+        user_add_role(user=user, role=role)
+    return user
+
+
+@transaction.atomic
+def student_register(*, code: str, username: str, password: str, first_name: str = "", last_name: str = "",
+                     email: str = ""):
+    """A new student signs up with a join code: the account is created only if the code is usable."""
+    _usable_join_code(code, lock=True)
+    user = user_create(username=username, password=password, role=ROLE_STUDENT, first_name=first_name,
+                       last_name=last_name, email=email)
+    jc = course_join(user=user, code=code)
+    return user, jc
+
+
+@transaction.atomic
+def course_join(*, user, code: str) -> JoinCode:
+    """A student joins the course (and the code's team, leaving any other team of that session)."""
+    if not user or not user.is_authenticated:
+        raise NotAllowed("Log in to join a course.")
+    jc = _usable_join_code(code, lock=True)
     user_add_role(user=user, role=ROLE_STUDENT)
     jc.course.students.add(user)
     if jc.team_id:

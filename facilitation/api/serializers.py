@@ -120,6 +120,15 @@ class ReplaceMemberIn(StrictSerializer):
     new = serializers.CharField(max_length=150)
 
 
+class RegisterIn(StrictSerializer):
+    code = serializers.CharField(max_length=64)
+    username = serializers.CharField(max_length=150)
+    password = serializers.CharField(max_length=128, write_only=True, trim_whitespace=False)
+    first_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+    last_name = serializers.CharField(max_length=150, required=False, allow_blank=True, default="")
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+
+
 class JoinIn(StrictSerializer):
     code = serializers.CharField(max_length=64)
 

@@ -14,6 +14,7 @@ urlpatterns = [
     path("courses/<int:course_id>/calendar.ics", v.CourseCalendar.as_view(), name="api-course-calendar"),
     path("calendar.ics", v.MyCalendar.as_view(), name="api-calendar"),
     path("join/", v.Join.as_view(), name="api-join"),
+    path("register/", v.Register.as_view(), name="api-register"),
     path("sessions/", v.SessionList.as_view(), name="api-sessions"),
     path("sessions/<int:session_id>/", v.SessionDetail.as_view(), name="api-session"),
     path("sessions/<int:session_id>/start/", v.SessionStart.as_view(), name="api-session-start"),

@@ -9,11 +9,12 @@ import hashlib
 import logging
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth import login as auth_login
 from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
-from rest_framework.permissions import IsAuthenticated
+from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -169,6 +170,22 @@ class Join(APIView):
         jc = services.course_join(user=request.user, code=data["code"])
         return Response({"course": jc.course_id, "team": jc.team_id,
                          "session": jc.team.session_id if jc.team_id else None})
+
+
+class Register(APIView):
+    """Students sign up with the join code their instructor gave them (no account needed before)."""
+
+    permission_classes = [AllowAny]
+
+    @extend_schema(request=s.RegisterIn, responses={201: OpenApiTypes.OBJECT, **ERRORS},
+                   summary="Create a student account with a join code (and log in)")
+    def post(self, request):
+        data = _valid(s.RegisterIn, request)
+        user, jc = services.student_register(**data)
+        auth_login(request._request, user, backend="django.contrib.auth.backends.ModelBackend")
+        return Response({"username": user.get_username(), "course": jc.course_id, "team": jc.team_id,
+                         "session": jc.team.session_id if jc.team_id else None},
+                        status=status.HTTP_201_CREATED)
 
 
 # ---- sessions -------------------------------------------------------------------------------

@@ -198,3 +198,51 @@ def test_override_needs_a_reason_and_a_known_action(peru_session, api_for):
                                          "value": 3}, format="json")
     assert r.status_code == 400 and r.json()["detail"]
     assert _counts(game) == before
+
+
+# ---- sign-up with a join code -------------------------------------------------------------
+
+
+def test_a_new_student_signs_up_with_a_join_code_and_lands_on_the_team(peru_session):
+    from django.contrib.auth import get_user_model
+    from rest_framework.test import APIClient
+
+    game = peru_session
+    jc = services.join_code_create(course=game.course, user=game.people.instructor, team=game.team_b)
+    client = APIClient()
+    r = client.post("/api/register/", {"code": jc.code, "username": "carmen", "password": "Andes-1980-sierra"},
+                    format="json")
+    assert r.status_code == 201, r.content
+    assert r.json() == {"username": "carmen", "course": game.course.pk, "team": game.team_b.pk,
+                        "session": game.session.pk}
+    carmen = get_user_model().objects.get(username="carmen")
+    assert game.team_b.members.filter(pk=carmen.pk).exists()
+    assert carmen.groups.filter(name="student").exists()
+    # logged in by the sign-up: the seat is hers to read now
+    assert client.get("/api/me/").json()["username"] == "carmen"
+    assert client.get(f"/api/sessions/{game.session.pk}/seats/{game.seat_b}/prompt/").status_code == 200
+    assert client.get(f"/api/sessions/{game.session.pk}/seats/{game.seat_a}/prompt/").status_code == 403
+
+
+SIGNUPS = [
+    ("unknown code", {"code": "nope", "username": "dora", "password": "Andes-1980-sierra"}, 404, "bad_code"),
+    ("weak password", {"username": "dora", "password": "12345"}, 400, "bad_password"),
+    ("taken name", {"username": "student_a", "password": "Andes-1980-sierra"}, 409, "username_taken"),
+    ("bad name", {"username": "dora smith!", "password": "Andes-1980-sierra"}, 400, "bad_username"),
+    ("missing password", {"username": "dora"}, 400, "invalid"),
+]
+
+
+@pytest.mark.parametrize("name,body,status,code", SIGNUPS, ids=[s[0] for s in SIGNUPS])
+def test_a_refused_sign_up_creates_no_account(peru_session, name, body, status, code):
+    from django.contrib.auth import get_user_model
+    from rest_framework.test import APIClient
+
+    game = peru_session
+    jc = services.join_code_create(course=game.course, user=game.people.instructor, team=game.team_b)
+    n = get_user_model().objects.count()
+    r = APIClient().post("/api/register/", {"code": jc.code, **body}, format="json")
+    assert r.status_code == status, r.content
+    assert r.json()["error"] == code and r.json()["detail"]
+    assert get_user_model().objects.count() == n
+    assert JoinCode.objects.get(pk=jc.pk).uses == 0
