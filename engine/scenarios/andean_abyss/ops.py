@@ -317,6 +317,9 @@ class Op:
             if fr["ph"] == "finish":
                 finish_op(st, fr, facts)
                 return
+            if fr["ph"] == "patrol_act":
+                Op.patrol_assault(st, fr, facts)
+                return
             wait(fr)
             return
         if cid.startswith("sa:"):
@@ -336,18 +339,11 @@ class Op:
             return
         if cid == "done":
             if op == "patrol":
-                patrol_activate(st, fr, facts)
-                if cap(st, 13) == "s":
-                    fr["ph"] = "finish"
-                elif cap(st, 13) == "u":
-                    for i in BD.locs:
-                        if assault_targets(st, i):
-                            push_assault_all(st, i, facts)
-                    fr["ph"] = "finish"
-                else:
-                    fr["ph"] = "patrol_assault"
-                    wait(fr)
+                fr["ph"] = "patrol_act"
+                if patrol_activate(st, fr, facts):
                     return
+                Op.patrol_assault(st, fr, facts)
+                return
             elif op == "train":
                 fr["ph"] = "finish"
                 push(st, {"k": "trainx", "f": 0, "opi": len(st["stack"]) - 1, "auto": fr.get("auto")})
@@ -357,6 +353,25 @@ class Op:
         if op == "patrol":
             push(st, {"k": "patrolmv", "f": 0, "src": sidx(cid), "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "slot": None})
             return
+        Op.select(st, fr, facts, cid)
+
+    @staticmethod
+    def patrol_assault(st, fr, facts):
+        """3.2.2 / card 13: after Activation, a free Assault in 1 LoC (every LoC / none)."""
+        if cap(st, 13) == "s":
+            fr["ph"] = "finish"
+        elif cap(st, 13) == "u":
+            for i in BD.locs:
+                if assault_targets(st, i):
+                    push_assault_all(st, i, facts)
+            fr["ph"] = "finish"
+        else:
+            fr["ph"] = "patrol_assault"
+            wait(fr)
+
+    @staticmethod
+    def select(st, fr, facts, cid):
+        f, op = fr["f"], fr["op"]
         if op == "march":
             push(st, {"k": "marchgrp", "f": f, "src": sidx(cid), "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "dst": None,
                       "nu": None})
@@ -685,17 +700,62 @@ class PatrolMv:
         pop(st, fr)
 
 
-def patrol_activate(st: dict, fr: dict, facts: list) -> None:
+def patrol_activate(st: dict, fr: dict, facts: list) -> bool:
+    """3.2.2: in each LoC Activate 1 Guerrilla per cube; the Government picks whose Guerrillas
+    when cubes are fewer than Underground Guerrillas of several Factions (pushes a frame: True)."""
     if mom(st, 12):
         facts.append(fact("momentum", "Plan Colombia: Patrol does not Activate Guerrillas"))
-        return
+        return False
+    ask = []
     for i in BD.locs:
         pc = st["pc"][i]
         n = P.cubes(pc)
-        for g in (1, 2, 3):
-            if n <= 0:
-                break
-            n -= P.flip(st, i, g, n, True, facts, "Patrol")
+        und = [g for g in (1, 2, 3) if pc[U(g)]]
+        if not n or not und:
+            continue
+        if n >= sum(pc[U(g)] for g in und) or len(und) == 1:
+            for g in und:
+                n -= P.flip(st, i, g, n, True, facts, "Patrol")
+        else:
+            ask.append([i, n])
+    if ask:
+        push(st, {"k": "patrolact", "f": 0, "ask": ask, "auto": fr.get("auto")})
+        return True
+    return False
+
+
+@frame("patrolact")
+class PatrolAct:
+    """3.2.2: whose Underground Guerrilla is Activated on this LoC?"""
+
+    @staticmethod
+    def prompt(st, fr):
+        i, n = fr["ask"][0]
+        pc = st["pc"][i]
+        chs = [C(f"target:{FACTIONS[g]}", f"Activate a {FNAME[g]} Guerrilla") for g in (1, 2, 3) if pc[U(g)]]
+        return (f"Patrol on {NAME[i]}: whose Guerrilla is Activated ({n} left)?", "3.2.2", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is not None:
+            i, n = fr["ask"][0]
+            P.flip(st, i, FACTIONS.index(cid[7:]), 1, True, facts, "Patrol")
+            fr["ask"][0][1] = n - 1
+        while fr["ask"]:
+            i, n = fr["ask"][0]
+            pc = st["pc"][i]
+            und = [g for g in (1, 2, 3) if pc[U(g)]]
+            if n <= 0 or not und:
+                fr["ask"].pop(0)
+                continue
+            if len(und) == 1 or n >= sum(pc[U(g)] for g in und):
+                for g in und:
+                    n -= P.flip(st, i, g, n, True, facts, "Patrol")
+                fr["ask"].pop(0)
+                continue
+            wait(fr)
+            return
+        pop(st, fr)
 
 
 def push_assault_all(st: dict, i: int, facts: list) -> None:

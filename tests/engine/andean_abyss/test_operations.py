@@ -342,3 +342,14 @@ def test_2_3_9_final_event_card_forbids_sweep_and_march(op):
     put(st, "meta_east", farc_u=1)
     assert "op:sweep" not in ids(st) and "op:march" not in ids(st)
     assert all(not c.startswith("op:") or "Limited" in "Limited" for c in ids(st))
+
+
+def test_3_2_2_patrol_government_chooses_whose_guerrillas_activate():
+    st = blank(GOVT_FIRST)
+    put(st, "bogota", police=2)
+    put(st, "loc_bogota_neiva", farc_u=1, auc_u=1)
+    play(st, "op:patrol", "from:bogota", "space:loc_bogota_neiva", "done")
+    assert set(ids(st)) >= {"target:farc", "target:auc"}
+    play(st, "target:auc")
+    assert pc(st, "loc_bogota_neiva") == {"police": 1, "farc_u": 1, "auc_a": 1}
+    assert "space:loc_bogota_neiva" in ids(st)  # then the free Assault
