@@ -212,3 +212,22 @@ def test_peru_board_hides_the_directives_base_from_the_government(client, peru_s
     client.force_login(game.owner("shining_path"))
     sp_body = client.get(reverse("web:play", args=[game.session.pk])).content.decode()
     assert "Directives Base" in sp_body
+
+
+def test_expired_timer_lets_the_seats_bot_decide_once(client, toy_session, instructor, students):
+    import datetime as dt
+
+    SessionUISettings.objects.create(session=toy_session, timer_expiry="bot")
+    services.session_update(session=toy_session, user=instructor, decision_timer_seconds=30)
+    _start(client, instructor, toy_session)
+    login(client, students[0], "pw-student-1")
+    live_url = reverse("web:play_live", args=[toy_session.pk])
+    client.get(live_url)
+    assert not SessionEvent.objects.filter(session=toy_session, kind="bot").exists()
+    toy_session.refresh_from_db()
+    SessionEvent.objects.filter(session=toy_session, seq=toy_session.head_seq).update(
+        created_at=toy_session.started_at - dt.timedelta(minutes=5))
+    client.get(live_url)
+    client.get(live_url)
+    bots = SessionEvent.objects.filter(session=toy_session, kind="bot")
+    assert bots.count() == 1 and bots.get().seat == "govt"

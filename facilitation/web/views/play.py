@@ -6,12 +6,12 @@ import hashlib
 import uuid
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.dateparse import parse_datetime
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
@@ -45,21 +45,35 @@ def _timer_expiry(session) -> str:
     return s.timer_expiry if s else SessionUISettings.Expiry.WARN
 
 
-def _maybe_timeout(session: ClassSession, seat: str, data: dict) -> None:
-    """When the decision timer has run out and the session says so, the seat's bot decides.
+def _maybe_timeout(session: ClassSession, seat: str) -> bool:
+    """The decision timer ran out and the session says the seat's bot then decides.
 
-    Needs the foundation service ``seat_timeout_decide(session=, seat=)``; until it exists
-    the expiry is shown as a warning only.
+    Runs when the acting seat's page polls. The move itself is the foundation's:
+    ``services.seat_timeout_decide`` if it exists, else one step of
+    ``services.session_autoplay`` (the seat's bot, logged as a ``bot`` event) on behalf
+    of the instructor who set the timer. A cache key per (session, seq) makes sure that
+    several polls at the same moment make one move at most.
     """
-    decide = getattr(services, "seat_timeout_decide", None)
-    if decide is None or not data.get("your_turn") or not data.get("deadline"):
-        return
-    deadline = parse_datetime(data["deadline"])
-    if deadline and deadline <= timezone.now() and _timer_expiry(session) == SessionUISettings.Expiry.BOT:
-        try:
+    if not session.decision_timer_seconds or session.status != ClassSession.Status.LIVE:
+        return False
+    deadline = selectors.decision_deadline(session)
+    if deadline is None or deadline > timezone.now() or _timer_expiry(session) != SessionUISettings.Expiry.BOT:
+        return False
+    data = selectors.seat_prompt(session, seat)
+    if not data.get("your_turn") or data.get("seq") != session.head_seq:
+        return False
+    if not cache.add(f"coinlab:web:timeout:{session.pk}:{session.head_seq}:{session.head_hash}", 1, timeout=300):
+        return False
+    try:
+        decide = getattr(services, "seat_timeout_decide", None)
+        if decide is not None:
             decide(session=session, seat=seat)
-        except ServiceError:
-            pass
+        else:
+            instructor = session.created_by or session.course.instructors.first()
+            services.session_autoplay(session=session, user=instructor, max_events=1)
+    except ServiceError:
+        return False
+    return True
 
 
 def live_context(request, session: ClassSession, seat: str) -> dict:
@@ -121,19 +135,14 @@ def play_live(request, session_id: int):
     """The live region alone; answers 304 while nothing has changed (ETag polling)."""
     session = selectors.session_get_for_user(request.user, session_id)
     seat = _seat_for(request, session)
+    if _maybe_timeout(session, seat):
+        session.refresh_from_db()
     tag = _etag(session, seat)
     if request.headers.get("If-None-Match") == tag:
-        data = None
-        if session.decision_timer_seconds and session.status == ClassSession.Status.LIVE:
-            data = selectors.seat_prompt(session, seat)
-            _maybe_timeout(session, seat, data)
-            session.refresh_from_db()
-            tag = _etag(session, seat)
-        if request.headers.get("If-None-Match") == tag:
-            resp = HttpResponse(status=304)
-            resp["ETag"] = tag
-            resp["Cache-Control"] = "no-store"
-            return resp
+        resp = HttpResponse(status=304)
+        resp["ETag"] = tag
+        resp["Cache-Control"] = "no-store"
+        return resp
     return _live_response(request, session, seat)
 
 
