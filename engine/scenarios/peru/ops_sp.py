@@ -61,7 +61,8 @@ def _rally_spaces(state, fr):
         if not can_pay(state, SP, sp_cost(state, fr, s, 1)):
             continue
         if state["avail"]["G"] or guerrillas_elsewhere(state, s) or (bases(sp) and sp["Ga"]) or \
-                (guerrillas(sp) >= 2 and bases(sp) < 2 and state["avail"]["B"]):
+                (guerrillas(sp) >= 2 and bases(sp) < 2 and (state["avail"]["B"] or any(
+                    o["B"] for x, o in state["s"].items() if x != s))):
             out.append(s)
     return out
 
@@ -84,7 +85,8 @@ def _rally_ask(state, fr):
     supply = state["avail"]["G"] + guerrillas_elsewhere(state, sid)
     for n in range(1, min(rally_max(state, sid), supply) + 1):
         ch.append(Choice(f"rally:{n}", f"Place {n} Guerrilla{'s' if n > 1 else ''} in {NAME[sid]}", {"count": n}))
-    if guerrillas(sp) >= 2 and bases(sp) < 2 and state["avail"]["B"]:
+    if guerrillas(sp) >= 2 and bases(sp) < 2 and (state["avail"]["B"] or any(
+            o["B"] for s, o in state["s"].items() if s != sid)):
         ch.append(Choice("rally:base", f"Replace 2 Guerrillas with a Base in {NAME[sid]}", {}))
     if bases(sp) and sp["Ga"]:
         ch.append(Choice("rally:flip", f"Flip all Guerrillas in {NAME[sid]} Underground", {}))
@@ -100,7 +102,7 @@ def _rally_act(state, fr, cid, facts):
         a = min(2, sp["Ga"])
         remove(state, sid, "Ga", a, facts, "Rally (replaced by a Base)")
         remove(state, sid, "Gu", 2 - a, facts, "Rally (replaced by a Base)")
-        place(state, sid, "B", 1, facts, "Rally")
+        place_or_take(state, SP, sid, "B", 1, facts, "Rally")
     elif what == "flip":
         n = sp["Ga"]
         sp["Ga"] = 0

@@ -247,3 +247,16 @@ def test_1_7_political_will_follows_shining_path_control():
     g = sp()
     g.do(SP, "box:op_sa", "op:rally", "space:junin", "rally:2")
     assert g.space("junin")["ctl"] == "S" and g.state["pw"] == 12
+
+
+def test_1_4_1_rally_base_taken_from_the_map_when_none_available():
+    def prep(st):
+        st["avail"]["B"] = 0
+        st["s"]["loreto"].update(Gu=2, B=1)
+    g = sp(prep)
+    g.do(SP, "box:op_sa", "op:rally", "space:madre_de_dios")
+    assert "rally:base" not in g.choices()
+    g.do(SP, "rally:1", "done")
+    g2 = sp(lambda st: (prep(st), st["s"]["ucayali"].update(Gu=2)))
+    g2.do(SP, "box:op_sa", "op:rally", "space:ucayali", "rally:base", "from:loreto", "done")
+    assert g2.space("ucayali")["B"] == 1 and g2.space("loreto")["B"] == 0 and g2.space("ucayali")["Gu"] == 0
