@@ -19,7 +19,7 @@ from engine.core.contract import fact
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, PIECE_KEYS, A, B, U
-from .frames import POLICIES
+from .frames import POLICIES, C, frame, wait
 from .game import Elig, cap, final_event_card, is_np, is_prop, mom, record_exec
 from .ops import (
     assault_removals,
@@ -154,11 +154,31 @@ def np_decide(st: dict, fr: dict) -> tuple:
     return (d[0], d[1], d[2], reasons + [d[3]])
 
 
+def discord_applies(st: dict, fr: dict) -> bool:
+    """8.1 Insurgent Discord: 2 players, Government a player, 2nd Eligible Non-player Insurgent
+    with at least 1 Resource and the Event open to it."""
+    f = fr["f"]
+    players = len({st["ctl"][g] for g in range(4) if g not in st["np"]})
+    if players != 2 or 0 in st["np"] or f == 0 or fr["pos"] != 2 or st["res"][f] < 1:
+        return False
+    return Elig.options(st, fr)[1]
+
+
 def np_turn(st: dict, fr: dict, facts: list) -> None:
     """Resolve ``np:act`` for a Non-player Faction's ``elig`` frame."""
     f = fr["f"]
     fr["done"] = 1
+    if discord_applies(st, fr):
+        from .frames import push
+        why(st, facts, f, "Insurgent Discord: the Government chooses Event or Operations", "8.1")
+        push(st, {"k": "discord", "f": 0, "np": f, "elig": len(st["stack"]) - 1})
+        return
     kind, arg, plan, reasons = np_decide(st, fr)
+    np_execute(st, fr, facts, kind, arg, plan, reasons)
+
+
+def np_execute(st, fr, facts, kind, arg, plan, reasons):
+    f = fr["f"]
     for text, rule in reasons:
         why(st, facts, f, text, rule)
     if kind == "pass":
@@ -172,6 +192,37 @@ def np_turn(st: dict, fr: dict, facts: list) -> None:
         o = start_op(st, f, arg, lim=False, free=False, facts=facts, auto="np")
         o["plan"] = plan
         o["nsp"] = 0
+
+
+@frame("discord")
+class Discord:
+    """8.1 Insurgent Discord: the Government player picks Event (with effect) or Operations."""
+
+    @staticmethod
+    def prompt(st, fr):
+        g = fr["np"]
+        chs = []
+        eff = event_effect(st, g, "unshaded" if BD.cards[st["cur"]].get("single") else "shaded")
+        if eff is not None and (eff["changed"] or eff["capability"]):
+            chs.append(C("discord:event", f"{FNAME[g]} executes the Event"))
+        chs.append(C("discord:ops", f"{FNAME[g]} conducts Operations"))
+        return (f"Insurgent Discord: Non-player {FNAME[g]} is 2nd Eligible - Event or Operations?", "8.1", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            wait(fr)
+            return
+        from .frames import pop
+        pop(st, fr)
+        efr = st["stack"][fr["elig"]]
+        card = BD.cards[st["cur"]]
+        if cid == "discord:event":
+            side = "unshaded" if card.get("single") else "shaded"
+            np_execute(st, efr, facts, "event", side, None, [(f"executes Event {card['n']} (Insurgent Discord)", "8.1")])
+            return
+        d = insurgent_ops(st, efr)
+        np_execute(st, efr, facts, d[0], d[1], d[2], [d[3]])
 
 
 def do_pass(st, fr, facts):

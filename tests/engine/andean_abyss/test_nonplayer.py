@@ -157,3 +157,20 @@ def test_8_nonplayer_bot_on_player_seat_answers_legal_choices():
     bot = NonPlayerBot(RULES, "govt", 1)
     d = bot.choose(st, RULES.prompt(st))
     assert d.choice_id in [c.id for c in RULES.prompt(st).choices] and "8." in d.reason
+
+
+def test_8_1_insurgent_discord_government_player_decides():
+    st = clear(new([4, 20], players=2, spare="nonplayer"))
+    assert st["np"] == [2, 3]
+    put(st, "bogota", troops=2)
+    put(st, "cali", car_u=1)
+    play(st, "op:train", "space:bogota", "mix:0-0", "sa:airlift", "space:bogota", "space:cali", "n:1", "done",
+         "done", "pass")
+    p = RULES.prompt(st)
+    assert p.seats == ("cartels",) and [c.id for c in p.choices] == ["np:act"]
+    facts = play(st, "np:act")
+    assert any("Insurgent Discord" in f["text"] for f in facts)
+    p = RULES.prompt(st)
+    assert p.seats == ("govt",) and "discord:ops" in [c.id for c in p.choices]
+    play(st, "discord:ops")
+    assert st["cur"] == 20 and not st["elig"][3] and st["elig"][1]
