@@ -731,6 +731,46 @@ def team_intent_set(*, session: ClassSession, team: Team, user, statement: str) 
                                      seq=session.head_seq)
 
 
+@transaction.atomic
+def seat_timeout_decide(*, session: ClassSession, seat: str, expected_seq: int | None = None) -> list[int]:
+    """The decision timer ran out: the seat's bot makes this one decision (a ``bot`` event,
+    reason "decision timer ran out"), then any bot seats that come next play.
+
+    Safe to call from any number of processes polling at once: under the session row
+    lock it re-checks that the session is live, the deadline has passed, ``seat`` must
+    act, and the log is still at ``expected_seq`` (if given). Returns the new seqs ([]
+    when there was nothing to do).
+    """
+    session = _lock(session.pk)
+    if session.status != Status.LIVE or not session.decision_timer_seconds:
+        return []
+    if expected_seq is not None and expected_seq != session.head_seq:
+        return []
+    from facilitation.selectors import decision_deadline
+
+    deadline = decision_deadline(session)
+    if deadline is None or deadline > timezone.now():
+        return []
+    rules = eventlog.rules_for(session)
+    state = _state(session, rules)
+    p = rules.prompt(state)
+    if p is None or seat not in p.seats:
+        return []
+    kind = Seat.objects.filter(session=session, seat_key=seat).values_list("bot_kind", flat=True).first()
+    kind = kind or default_bot_kind(rules)
+    bot = make_bot(rules, kind, seat, seed=session.seed * 100_003 + session.head_seq)
+    decision = bot.choose(state, p)
+    c = p.find(seat, decision.choice_id)
+    facts = rules.apply_inplace(state, seat, c.id)
+    ev = eventlog.append(session, kind="bot", seat=seat, payload={
+        **_decision_payload(p, seat, c), "bot": kind, "timeout": True,
+        "reason": f"decision timer ran out ({session.decision_timer_seconds} s); {decision.reason}",
+    }, facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
+    appended = [ev.seq, *_run_bots(session, rules, state)]
+    session.save()
+    return appended
+
+
 # ---- whole games (demo, tests) ------------------------------------------------------------
 
 

@@ -293,3 +293,27 @@ def test_a_whole_bot_game_finishes_and_verifies(people):
     last = SessionEvent.objects.filter(session=game.session).order_by("-seq").first()
     assert last.kind == "system" and last.payload["action"] == "game_over"
     assert eventlog.verify(game.session).ok
+
+
+def test_an_expired_decision_timer_lets_the_seats_bot_decide_once(people):
+    import datetime as dt
+
+    game = create_peru_game(people, seed=7, decision_timer_seconds=60)
+    p = _prompt(game)
+    seat = p.seats[0]
+    assert services.seat_timeout_decide(session=game.session, seat=seat) == [], "the timer has not run out"
+    SessionEvent.objects.filter(session=game.session, seq=game.session.head_seq).update(
+        created_at=game.session.started_at - dt.timedelta(minutes=5))
+    head = game.session.head_seq
+    other = game.seat_b if seat == game.seat_a else game.seat_a
+    assert services.seat_timeout_decide(session=game.session, seat=other) == [], "not the other seat's turn"
+    assert services.seat_timeout_decide(session=game.session, seat=seat, expected_seq=head - 1) == []
+    seqs = services.seat_timeout_decide(session=game.session, seat=seat, expected_seq=head)
+    assert seqs == [head + 1]
+    ev = SessionEvent.objects.get(session=game.session, seq=head + 1)
+    assert ev.kind == "bot" and ev.seat == seat and ev.payload["timeout"] and "timer" in ev.payload["reason"]
+    # a second poll right after finds a fresh deadline: nothing more happens
+    assert services.seat_timeout_decide(session=game.session, seat=seat) == []
+    # the verification replays the timed-out decision like any other (the hash covers the edited time)
+    game.session.refresh_from_db()
+    assert eventlog.verify(game.session).errors == [f"event {head}: content does not match its hash (row altered)"]
