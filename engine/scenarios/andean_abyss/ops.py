@@ -169,6 +169,8 @@ def space_candidates(st: dict, f: int, op: str, fr: dict, first: bool = False) -
     flat = op not in ("terror", "march")
     if flat and not free and op_cost(st, f, op, 0) > res:
         return out
+    if sel and ((op == "sweep" and cap(st, 2) == "s") or (op == "assault" and cap(st, 3) == "s")):
+        return out  # cards 2 / 3 shaded: a single space
     zones = st["zones"]
     total_g = P.count_on_map(st, U(f)) + P.count_on_map(st, A(f)) if op == "rally" else 0
     is_loc = BD.is_loc

@@ -353,3 +353,96 @@ def test_3_2_2_patrol_government_chooses_whose_guerrillas_activate():
     play(st, "target:auc")
     assert pc(st, "loc_bogota_neiva") == {"police": 1, "farc_u": 1, "auc_a": 1}
     assert "space:loc_bogota_neiva" in ids(st)  # then the free Assault
+
+
+def test_card_02_capability_sweep_costs_1_and_shaded_limits_to_1_space():
+    st = blank(GOVT_FIRST)
+    st["caps"]["2"] = "u"
+    put(st, "huila", troops=1, farc_u=1)
+    put(st, "cesar", troops=1, farc_u=1)
+    play(st, "op:sweep", "space:huila", "done")
+    assert st["res"][0] == 39 and "space:cesar" in ids(st)
+    st2 = blank(GOVT_FIRST)
+    st2["caps"]["2"] = "s"
+    put(st2, "huila", troops=1, farc_u=1)
+    play(st2, "op:sweep", "space:huila", "done")
+    assert not any(c.startswith("space:") for c in ids(st2))
+
+
+def test_card_03_capability_assault_shaded_limits_to_1_space():
+    st = blank(GOVT_FIRST)
+    st["caps"]["3"] = "s"
+    put(st, "cali", troops=1, farc_a=1)
+    put(st, "medellin", troops=1, farc_a=1)
+    play(st, "op:assault", "space:cali")
+    assert not any(c.startswith("space:") for c in ids(st))
+
+
+def test_card_09_capability_high_mountain_battalions():
+    st = blank(GOVT_FIRST)
+    st["caps"]["9"] = "u"
+    put(st, "huila", troops=2, police=1, farc_a=4)
+    play(st, "op:assault", "space:huila")
+    assert pc(st, "huila") == {"troops": 2, "police": 1, "farc_a": 1}
+
+
+def test_card_10_capability_blackhawks_shaded_lifts_one():
+    st = blank(GOVT_FIRST)
+    st["caps"]["10"] = "s"
+    put(st, "bogota", troops=5)
+    put(st, "huila", farc_a=1)
+    play(st, "op:assault", "sa:airlift", "space:bogota", "space:huila")
+    assert [c for c in ids(st) if c.startswith("n:")] == ["n:1"]
+
+
+def test_card_11_capability_ndsc_shaded_counts_larger_cube_type():
+    st = blank(GOVT_FIRST)
+    st["caps"]["11"] = "s"
+    put(st, "cesar", troops=2, police=1, farc_u=3)
+    play(st, "op:sweep", "space:cesar", "done")
+    assert pc(st, "cesar")["farc_a"] == 2
+
+
+def test_card_13_capability_plan_meteoro_shaded_no_patrol_assault():
+    st = blank(GOVT_FIRST)
+    st["caps"]["13"] = "s"
+    put(st, "bogota", troops=2)
+    put(st, "loc_bogota_neiva", farc_u=1)
+    play(st, "op:patrol", "from:bogota", "space:loc_bogota_neiva", "done")
+    assert pc(st, "loc_bogota_neiva") == {"troops": 1, "farc_a": 1}
+
+
+def test_card_12_momentum_plan_colombia_blocks_patrol_activation():
+    st = blank(GOVT_FIRST)
+    st["mom"].append(12)
+    put(st, "bogota", troops=2)
+    put(st, "loc_bogota_neiva", farc_u=1)
+    play(st, "op:patrol", "from:bogota", "space:loc_bogota_neiva", "done")
+    assert pc(st, "loc_bogota_neiva")["farc_u"] == 1
+
+
+def test_card_17_momentum_madrid_donors_no_sweep_in_departments():
+    st = blank(GOVT_FIRST)
+    st["mom"].append(17)
+    put(st, "huila", troops=1, farc_u=1)
+    play(st, "op:sweep")
+    assert "space:huila" not in ids(st) and "space:cali" in ids(st)
+
+
+def test_card_27_momentum_misil_no_air_strike_where_guerrillas():
+    st = blank(GOVT_FIRST)
+    st["mom"].append(27)
+    put(st, "bogota", troops=1)
+    put(st, "guaviare", farc_a=1)
+    play(st, "op:patrol")
+    assert "sa:airstrike" not in ids(st)
+
+
+def test_card_67_momentum_mexican_traffickers_4_per_base():
+    st = clear(new([1, "P", 2]))
+    st["mom"].append(67)
+    put(st, "putumayo", car_base=2)
+    st["seq"] += 1
+    for _ in range(4):
+        play(st, "pass")
+    assert st["res"][3] == 10 + 1 + 8
