@@ -11,7 +11,9 @@ Round), then builds the report in two fresh processes:
   (``worker_process_init``); the first build is a warm-up, then ``--repeat``
   builds are timed.
 
-Peak RSS is measured for the Python process (the worker) and, separately,
+Wall time and the worker's CPU time (``time.process_time``: Python, WeasyPrint;
+Chromium's own CPU is not included) are printed with the load average, since
+wall time on a shared machine mostly measures the other processes. Peak RSS is measured for the Python process (the worker) and, separately,
 for its Chromium process tree as PSS (shared pages counted once; sampled from
 /proc every 20 ms).
 """
@@ -152,6 +154,7 @@ def build_once(bundle: dict) -> dict:
     from facilitation.reports import rendering
     from facilitation.reports.builder.report import build_report
 
+    c0 = time.process_time()
     t0 = time.perf_counter()
     model = build_report(bundle)
     t1 = time.perf_counter()
@@ -163,7 +166,7 @@ def build_once(bundle: dict) -> dict:
     t3 = time.perf_counter()
     pdf = rendering.render_pdf(model)
     t4 = time.perf_counter()
-    return {"total_s": t4 - t0, "analysis_s": t1 - t0, "charts_s": t2 - t1, "html_s": t3 - t2, "pdf_s": t4 - t3,
+    return {"total_s": t4 - t0, "worker_cpu_s": time.process_time() - c0, "analysis_s": t1 - t0, "charts_s": t2 - t1, "html_s": t3 - t2, "pdf_s": t4 - t3,
             "charts": len(model.all_charts), "snapshots": len(model.snapshots), "pdf_bytes": len(pdf),
             "html_bytes": len(html), "events": len(bundle["events"]), "cards": model.cover["cards"]}
 
@@ -188,6 +191,8 @@ def child(mode: str, bundle_path: str, repeat: int) -> None:
             runs.append(build_once(bundle))
     out = {"mode": mode, "runs": runs,
            "median_total_s": round(statistics.median(r["total_s"] for r in runs), 3),
+           "median_worker_cpu_s": round(statistics.median(r["worker_cpu_s"] for r in runs), 3),
+           "load_average": os.getloadavg(),
            "peak_rss_worker_mb": round(max(rss.peak_self, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024), 1),
            "peak_rss_chromium_mb": round(rss.peak_children, 1)}
     print(json.dumps(out, default=str))
@@ -228,13 +233,13 @@ def main(argv=None) -> int:
     r0 = results["modes"]["cold"]["runs"][0]
     print(f"scenario {args.scenario} seed {args.seed}: {results['events']} events, {r0['cards']} cards, "
           f"{r0['charts']} charts, {r0['snapshots']} map snapshots, PDF {r0['pdf_bytes'] // 1024} KiB")
-    print(f"{'mode':6s} {'total s':>8s} {'analysis':>9s} {'charts':>7s} {'html':>6s} {'pdf':>6s} "
-          f"{'worker RSS MB':>14s} {'chromium PSS MB':>16s}")
+    print(f"{'mode':6s} {'total s':>8s} {'cpu s':>6s} {'analysis':>9s} {'charts':>7s} {'html':>6s} {'pdf':>6s} "
+          f"{'worker RSS MB':>14s} {'chromium PSS MB':>16s} {'load avg':>9s}")
     for mode, m in results["modes"].items():
         r = sorted(m["runs"], key=lambda x: x["total_s"])[len(m["runs"]) // 2]
-        print(f"{mode:6s} {m['median_total_s']:8.2f} {r['analysis_s']:9.2f} {r['charts_s']:7.2f} "
-              f"{r['html_s']:6.2f} {r['pdf_s']:6.2f} {m['peak_rss_worker_mb']:14.1f} "
-              f"{m['peak_rss_chromium_mb']:16.1f}")
+        print(f"{mode:6s} {m['median_total_s']:8.2f} {m['median_worker_cpu_s']:6.2f} {r['analysis_s']:9.2f} "
+              f"{r['charts_s']:7.2f} {r['html_s']:6.2f} {r['pdf_s']:6.2f} {m['peak_rss_worker_mb']:14.1f} "
+              f"{m['peak_rss_chromium_mb']:16.1f} {m['load_average'][0]:9.1f}")
     return 0
 
 
