@@ -256,7 +256,7 @@ def comparison(sessions: list[ClassSession]) -> dict:
         winner = r.get("winner") if isinstance(r, dict) else None
         rows.append({"session": s, "status": s.status, "events": len(evs), "cards": max(cards) if cards else 0,
                      "winner": winner, "result": r, "final": final})
-    return {"charts": charts, "rows": rows, "metrics": all_metrics}
+    return {"charts": charts, "rows": rows, "metrics": all_metrics, "x_label": spec.x_label}
 
 
 # ---- exports ---------------------------------------------------------------------------------

@@ -168,7 +168,7 @@ def compare(request, scenario_key: str):
     data = selectors.comparison(chosen)
     figs = []
     for i, c in enumerate(data["charts"], 1):
-        fig = comparison_chart(c["title"], c["title"], c["runs"], c["cs"])
+        fig = comparison_chart(c["title"], c["title"], c["runs"], c["cs"], data.get("x_label", "Card"))
         figs.append({"dom_id": f"cmp-figure-{i}", "title": c["title"], "figure": fig})
     return render(request, "reports/compare.html", {
         "scenario_key": scenario_key, "available": available, "chosen": {s.pk for s in chosen},

@@ -192,9 +192,11 @@ def decision_time_chart(an: Analysis) -> Chart | None:
                  figure={"data": data, "layout": layout}, series=[])
 
 
-def comparison_chart(title: str, ytitle: str, runs: list[dict], spec: ChartSpec | None = None) -> dict:
+def comparison_chart(title: str, ytitle: str, runs: list[dict], spec: ChartSpec | None = None,
+                     xlabel: str = "Card") -> dict:
     """Overlaid timelines of several sessions: runs = [{"name", "x": [...], "y": [...]}]."""
-    layout = _base_layout(title, ytitle, max((max(r["x"]) if r["x"] else 0) for r in runs) if runs else 1)
+    layout = _base_layout(title, ytitle, max((max(r["x"]) if r["x"] else 0) for r in runs) if runs else 1,
+                          xlabel)
     data = [{"type": "scatter", "mode": "lines", "name": r["name"], "x": r["x"], "y": r["y"],
              "line": {"shape": "hv", "color": PALETTE[i % len(PALETTE)], "width": 2}}
             for i, r in enumerate(runs)]
