@@ -227,4 +227,5 @@ ES = {
     'None yet.': 'Ninguno todavía.',
     'Annotations here': 'Anotaciones aquí',
     'Save at this moment': 'Guardar en este momento',
+    'Copy link': 'Copiar enlace',
 }

@@ -41,7 +41,8 @@ def fill(path: Path = PO) -> list[str]:
             missing.append(msgid)
             out.append(b)
             continue
-        b = b.replace("#, fuzzy\n", "")
+        b = b.replace("#, fuzzy\n", "").replace("#, fuzzy, ", "#, ")
+        b = "\n".join(line for line in b.split("\n") if not line.startswith("#| "))
         head = b.split("\nmsgstr")[0]
         if isinstance(tr, list):
             out.append(head + "\n" + "\n".join(f"msgstr[{n}] {_q(t)}" for n, t in enumerate(tr)))

@@ -132,6 +132,17 @@
     }
   });
 
+  // copy a join link to the clipboard
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("[data-copy]");
+    if (!b || !navigator.clipboard) { return; }
+    navigator.clipboard.writeText(b.getAttribute("data-copy")).then(function () {
+      b.setAttribute("aria-live", "polite");
+      b.dataset.label = b.dataset.label || b.textContent;
+      b.textContent = "\u2713 " + b.dataset.label;
+    });
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
     document.querySelectorAll("[data-poll-url]").forEach(startPolling);
     announceTurn(document);
