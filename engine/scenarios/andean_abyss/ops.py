@@ -85,9 +85,9 @@ def rally_space_ok(st: dict, f: int, i: int, elite: bool = False, total_g: int |
         return True
     if P.guerrillas(pc, f) >= 2 and st["av"][B(f)] > 0 and P.can_stack_base(st, i):
         return True
-    if pc[B(f)]:
-        if pc[A(f)]:
-            return True
+    if pc[B(f)] and pc[A(f)]:
+        return True
+    if pc[B(f)] or f not in st["np"]:  # regroup, or (1.4.1) take a Guerrilla off the map
         if total_g is None:
             total_g = P.count_on_map(st, U(f)) + P.count_on_map(st, A(f))
         return total_g - P.guerrillas(pc, f) > 0
@@ -923,6 +923,12 @@ class RallySp:
             for n in range(2, top + 1):
                 chs.append(C(f"many:{n}", f"Place {n} Guerrillas", n=n))
             chs.append(C("regroup", "Move Guerrillas here from anywhere and flip all here Underground"))
+        if not st["av"][U(f)] and not fr.get("auto") and f not in st["np"]:
+            # 1.4.1: a player Faction may take its own pieces off the map to make them Available
+            for j in P.spaces(st):
+                if j != i and P.guerrillas(st["pc"][j], f):
+                    chs.append(C(f"take:{IDS[j]}", f"Take a Guerrilla off {NAME[j]} (Available again, 1.4.1)",
+                                 space=IDS[j]))
         if not chs:
             chs.append(C("done", "Nothing to do"))
         return (f"{FNAME[f]} Rally in {NAME[i]}", "3.3.1", chs)
@@ -935,6 +941,11 @@ class RallySp:
                 pop(st, fr)
             else:
                 wait(fr)
+            return
+        if cid.startswith("take:"):
+            j = sidx(cid)
+            P.remove(st, j, A(f) if st["pc"][j][A(f)] else U(f), 1, facts, "taken off the map to be placed (1.4.1)")
+            wait(fr)
             return
         fr["went"] = 1
         if cid == "place":

@@ -446,3 +446,12 @@ def test_card_67_momentum_mexican_traffickers_4_per_base():
     for _ in range(4):
         play(st, "pass")
     assert st["res"][3] == 10 + 1 + 8
+
+
+def test_1_4_1_player_may_take_own_guerrilla_off_the_map_to_rally():
+    st = blank(FARC_FIRST)
+    put(st, "huila", farc_u=30)
+    play(st, "op:rally", "space:cali")
+    assert "place" not in ids(st) and "take:huila" in ids(st)
+    play(st, "take:huila", "place")
+    assert pc(st, "cali") == {"farc_u": 1} and pc(st, "huila") == {"farc_u": 29}
