@@ -1419,10 +1419,30 @@ class Extort:
         P.set_res(st, f, 1, facts, f"Extort in {NAME[i]}")
 
 
+def terror_spaces_now_or_later(st: dict, op: dict) -> list:
+    """4.3.3 / 4.4.2: spaces that were, or will be, selected for this Terror."""
+    if op.get("op") != "terror":
+        return list(op["sel"])
+    later = [] if (op["lim"] and op["sel"]) else space_candidates(st, op["f"], "terror", op)
+    return list(op["sel"]) + later
+
+
+def ensure_terror(st: dict, fr: dict, i: int, facts: list) -> None:
+    """Select space i for the Terror now if the Special Activity picked it first."""
+    op = opf(st, fr)
+    if op is None or i in op["sel"] or op.get("op") != "terror":
+        return
+    op["sel"].append(i)
+    if not op["free"]:
+        P.set_res(st, op["f"], -op_cost(st, op["f"], "terror", i), facts, f"Terror in {NAME[i]}")
+    terror_in(st, op["f"], i, facts)
+    op["terror_n"] += 1
+
+
 def kidnap_spaces(st: dict, fr: dict) -> list:
     op = opf(st, fr) or fr
     out = []
-    for i in op["sel"]:
+    for i in terror_spaces_now_or_later(st, op):
         if i in fr.get("done", []):
             continue
         pc = st["pc"][i]
@@ -1458,6 +1478,7 @@ class Kidnap:
             return
         if fr["ph"] == "a":
             i = sidx(cid)
+            ensure_terror(st, fr, i, facts)
             fr["done"].append(i)
             fr["i"] = i
             ts = []
@@ -1496,7 +1517,7 @@ class Kidnap:
 def assassinate_spaces(st: dict, fr: dict) -> list:
     op = opf(st, fr) or fr
     out = []
-    for i in op["sel"]:
+    for i in terror_spaces_now_or_later(st, op):
         if i in fr.get("done", []):
             continue
         pc = st["pc"][i]
@@ -1533,6 +1554,7 @@ class Assassinate:
             return
         if fr["ph"] == "a":
             fr["i"] = sidx(cid)
+            ensure_terror(st, fr, fr["i"], facts)
             fr["done"].append(fr["i"])
             fr["ph"] = "b"
             wait(fr)

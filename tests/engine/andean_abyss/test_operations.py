@@ -455,3 +455,11 @@ def test_1_4_1_player_may_take_own_guerrilla_off_the_map_to_rally():
     assert "place" not in ids(st) and "take:huila" in ids(st)
     play(st, "take:huila", "place")
     assert pc(st, "cali") == {"farc_u": 1} and pc(st, "huila") == {"farc_u": 29}
+
+
+def test_4_3_3_kidnap_may_pick_a_space_that_will_be_selected_for_terror():
+    st = blank(FARC_FIRST, script={"die": [2]})
+    put(st, "cali", farc_u=2, sup=1)
+    put(st, "huila", farc_u=1)
+    play(st, "op:terror", "space:huila", "sa:kidnap", "space:cali")
+    assert st["ter"][BD.index["cali"]] == 1 and st["res"][1] == 10 - 2 + 2 and st["res"][0] == 38
