@@ -36,7 +36,6 @@ from .ops import SAS, new_op, op_menu, start_op
 from .ops_sp import ambush, gov_targets, terror_in
 from .state import (
     GOV,
-    OTHER,
     SEAT_NAME,
     SP,
     activate,
@@ -233,8 +232,13 @@ def _p7t(state, seat, facts):
         ev(state, "P7", "top", GOV, "yes")
 
 
-steps("P7", "top", lambda s, f: ("make an Investigate roll?", YES_NO),
-      lambda s, f, c, x: (pop(s, f), c == "yes" and hunt_roll(s, x, "P7", bonus=_inv_bonus(s))))
+def _p7t_act(state, fr, cid, facts):
+    pop(state, fr)
+    if cid == "yes":
+        hunt_roll(state, facts, "P7", bonus=_inv_bonus(state))
+
+
+steps("P7", "top", lambda s, f: ("make an Investigate roll?", YES_NO), _p7t_act)
 
 
 @effect("P7", "bottom")
@@ -897,4 +901,4 @@ FRAME_KINDS = [
     FrameKind("evauto", auto=lambda s, f, x: _p20_auto(s, f, x)),
 ]
 
-__all__ = ["FRAME_KINDS", "execute", "event_sides", "OTHER"]
+__all__ = ["FRAME_KINDS", "execute", "event_sides"]

@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import json
-
 from engine.coin.flow import Flow
-from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo
+from engine.core.contract import OptionInfo, Prompt, Rules, SeatInfo
 
 from . import events, ops, ops_gov, ops_sp, propaganda, sa_gov, sa_sp, sequence  # noqa: F401
 from .data import (
@@ -210,10 +208,3 @@ class PeruRules(Rules):
     def bot_kinds(self) -> dict:
         from .bots import HeuristicBot
         return {"heuristic": HeuristicBot}
-
-    def validate_state(self, state: dict) -> None:
-        json.dumps(state)
-
-
-def illegal(msg: str) -> IllegalChoice:
-    return IllegalChoice(msg)
