@@ -271,3 +271,79 @@ def test_plotly_js_is_served_locally_from_the_installed_package():
     ours = Path(__file__).resolve().parents[2] / "facilitation/reports/static/reports/plotly.min.js"
     theirs = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
     assert ours.read_bytes() == theirs.read_bytes()
+
+
+def test_hand_played_session_log_reads_back_exactly(people):
+    """Every decision by hand, with an undo, a pause, an override and a note: the
+    report's rows, notes and decision times match the log."""
+    import statistics
+
+    import engine
+    from facilitation import eventlog
+    from facilitation import services as fs
+    from facilitation.errors import Conflict
+    from facilitation.reports.builder.report import build_report
+
+    ins, a, b = people["instructor"], people["student_a"], people["student_b"]
+    course = fs.course_create(user=ins, title="Hand-played course")
+    rules = engine.load("peru")
+    gov, sp = rules.seat_ids()
+    session = fs.session_create(course=course, user=ins, title="By hand", scenario_key="peru", seed=5,
+                                teams=[TEAM_GOV, TEAM_SP], seats={gov: TEAM_GOV, sp: TEAM_SP})
+    teams = {t.name: t for t in session.teams.all()}
+    fs.team_member_add(team=teams[TEAM_GOV], user=ins, member=a)
+    fs.team_member_add(team=teams[TEAM_SP], user=ins, member=b)
+    session = fs.session_start(session=session, user=ins)
+    owner = {gov: a, sp: b}
+    undone = None
+    for i in range(14):
+        session.refresh_from_db()
+        p = rules.prompt(eventlog.load_state(session, session.head_seq))
+        seat = p.seats[0]
+        choice = p.choices_for(seat)[i % len(p.choices_for(seat))]
+        fs.choice_submit(session=session, user=owner[seat], seat=seat, choice=choice.id, seq=session.head_seq,
+                         rationale=f"hand {i}", decision_ms=1000 * (i + 1))
+        session.refresh_from_db()
+        if undone is None:
+            try:
+                res = fs.choice_undo(session=session, user=owner[seat], seat=seat, seq=session.head_seq)
+                undone = res["undone"]
+            except Conflict:
+                pass
+        if i == 6:
+            fs.session_pause(session=session, user=ins, reason="fire drill")
+            session.refresh_from_db()
+            fs.session_resume(session=session, user=ins)
+            session.refresh_from_db()
+            fs.facilitator_override(session=session, user=ins, action="undo_last", reason="misclick agreed")
+            session.refresh_from_db()
+            fs.facilitator_note(session=session, user=ins, text="Good debate on Lima.")
+    session.refresh_from_db()
+    assert undone is not None, "no decision could be undone in 14 moves"
+    model = build_report(selectors.report_bundle(session, session.head_seq))
+    rows = model.analysis.rows
+    assert any(r.undone and r.first_seq <= undone <= r.last_seq for r in rows)
+    assert any(r.kind == "undo" and "Takes back" in r.text for r in rows)
+    assert any(r.kind == "facilitator" and "misclick agreed" in r.text for r in rows)
+    notes = [n["text"] for n in model.notes]
+    assert "Good debate on Lima." in notes and any("fire drill" in n for n in notes)
+    events = list(SessionEvent.objects.filter(session=session, kind="decision"))
+    for t in model.analysis.decision_times:
+        seats = {gov: TEAM_GOV, sp: TEAM_SP}
+        ms = [e.decision_ms for e in events if seats[e.seat] == t["team"]]
+        assert t["decisions"] == len(ms)
+        assert t["median_s"] == round(statistics.median(ms) / 1000, 1)
+        assert t["max_s"] == round(max(ms) / 1000, 1)
+    assert model.cover["decisions"] == SessionEvent.objects.filter(session=session,
+                                                                   kind__in=["decision", "bot"]).count()
+    last = SessionEvent.objects.filter(session=session).order_by("-seq").first()
+    assert dict(model.final_metrics)["Political Will"] == str(last.metrics["political_will"])
+    # each row's consequences add up to the metric changes over its events
+    by_seq = {e.seq: e for e in SessionEvent.objects.filter(session=session)}
+    for r in rows:
+        before = by_seq[r.first_seq - 1].metrics if r.first_seq > 1 else None
+        if before is None:
+            continue
+        after = by_seq[r.last_seq].metrics
+        expected = {k: after[k] - before[k] for k in after if k != "cards_played" and after[k] != before.get(k)}
+        assert dict(r.deltas) == expected, r.seqs
