@@ -54,7 +54,9 @@ def broker_check(timeout: float = 2.0) -> str | None:
     url = app.conf.broker_url or ""
     safe = url.split("@")[-1] if "@" in url else url
     try:
-        with app.connection_for_write() as conn:
+        opts = {**(app.conf.broker_transport_options or {}), "socket_connect_timeout": timeout,
+                "socket_timeout": timeout, "max_retries": 1}
+        with app.connection_for_write(transport_options=opts, connect_timeout=timeout) as conn:
             conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=timeout)
             # ensure_connection can succeed lazily; a round trip proves the broker answers
             client = getattr(conn.default_channel, "client", None)
