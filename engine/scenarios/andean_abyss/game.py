@@ -6,6 +6,7 @@ that needs no decision and stops at the next frame waiting for a choice.
 
 from __future__ import annotations
 
+from engine.coin.cylinders import adjust, eligible_order
 from engine.core import rng as R
 from engine.core.contract import IllegalChoice, fact
 
@@ -241,7 +242,7 @@ def start_card(st: dict, facts: list) -> None:
     st["last_prop"] = False
     c = BD.cards[card]
     order = [FACTIONS.index(x) for x in c["order"]]
-    st["sop"] = {"cand": [f for f in order if st["elig"][f]], "i": 0, "first": None, "second": None,
+    st["sop"] = {"cand": eligible_order(order, dict(enumerate(st["elig"]))), "i": 0, "first": None, "second": None,
                  "executed": [], "shipped": []}
     facts.append(fact("card", f"Card {card} {c['title']} is played; next card: {card_title(st['nxt'])}",
                       card=card, next=st["nxt"], barrier=True))
@@ -258,10 +259,8 @@ def card_title(n) -> str:
 def end_card(st: dict, facts: list) -> None:
     """2.3.7 Adjust Eligibility, 2.3.8 next card."""
     s = st["sop"]
-    for f in range(4):
-        st["elig"][f] = f not in s["executed"] or f in st["stay_elig"]
-    for f in st["inel_next"]:
-        st["elig"][f] = False
+    new = adjust(range(4), s["executed"], st["stay_elig"], st["inel_next"])
+    st["elig"] = [new[f] for f in range(4)]
     st["inel_next"] = []
     st["stay_elig"] = []
     next_card(st, facts)

@@ -102,3 +102,11 @@ def test_8_nonplayer_option_seats_get_np_act_only():
     assert ids(st) == ["np:act"]
     play(st, "np:act")
     assert RULES.prompt(st).seats == ("govt",)
+
+
+def test_2_3_7_shared_cylinder_rules_in_engine_coin():
+    from engine.coin.cylinders import SECOND_OPTIONS, adjust, eligible_order
+    assert eligible_order(["farc", "govt", "auc", "cartels"], {"govt": True, "auc": True}) == ["govt", "auc"]
+    assert adjust(["g", "f", "a"], executed=["g", "f"], stay_eligible=["f"], ineligible_next=["a"]) == \
+        {"g": False, "f": True, "a": False}
+    assert SECOND_OPTIONS["op_sa"] == ("limited_op", "event")
