@@ -235,7 +235,10 @@ def verify(session: ClassSession) -> VerifyReport:
         last = ev.seq
         rep.replayed += 1
     if not rep.errors or rep.replayed == len(events):
-        if session.state is not None and jsonable(rules.serialize(state)) != session.state:
+        if session.state is None:
+            if events:
+                rep.errors.append("cached session state is missing")
+        elif jsonable(rules.serialize(state)) != session.state:
             rep.errors.append("cached session state differs from the replayed state")
         over = rules.prompt(state) is None
         if events and over and session.result is not None and jsonable(rules.result(state)) != session.result:
