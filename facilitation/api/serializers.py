@@ -54,12 +54,14 @@ class SessionOut(serializers.ModelSerializer):
     teams = TeamOut(many=True, read_only=True)
     seed = serializers.SerializerMethodField()
     options = serializers.SerializerMethodField()
+    my_seats = serializers.SerializerMethodField()
 
     class Meta:
         model = ClassSession
         fields = ["id", "course", "title", "scenario_key", "options", "seed", "scheduled_start",
                   "scheduled_end", "location", "status", "decision_timer_seconds", "require_rationale",
-                  "snapshot_every", "head_seq", "result", "started_at", "finished_at", "teams", "seats"]
+                  "snapshot_every", "head_seq", "result", "started_at", "finished_at", "teams", "seats",
+                  "my_seats"]
 
     def _privileged(self, obj) -> bool:
         return bool(self.context.get("privileged"))
@@ -69,6 +71,11 @@ class SessionOut(serializers.ModelSerializer):
 
     def get_options(self, obj) -> dict | None:
         return obj.options if self._privileged(obj) else None
+
+    def get_my_seats(self, obj) -> list[str]:
+        """The seats the requesting user's team plays in this session."""
+        uid = self.context.get("user_id")
+        return [s.seat_key for s in obj.seats.all() if s.team_id and uid in {m.pk for m in s.team.members.all()}]
 
 
 class JoinCodeOut(serializers.ModelSerializer):

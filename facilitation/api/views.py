@@ -45,9 +45,9 @@ def _user_by_name(username: str):
 
 def _session_out(request, session: ClassSession) -> dict:
     privileged = bool(selectors.session_roles(request.user, session) & {"instructor", "reviewer"})
-    session = ClassSession.objects.prefetch_related("seats__team", "teams__members", "teams__seats").get(
+    session = ClassSession.objects.prefetch_related("seats__team__members", "teams__members", "teams__seats").get(
         pk=session.pk)
-    return s.SessionOut(session, context={"privileged": privileged}).data
+    return s.SessionOut(session, context={"privileged": privileged, "user_id": request.user.pk}).data
 
 
 def _etag_response(request, etag: str, build):
@@ -195,11 +195,11 @@ class SessionList(APIView):
     @extend_schema(responses={200: s.SessionOut(many=True)}, summary="Sessions you may open")
     def get(self, request):
         qs = selectors.session_list_for_user(request.user).prefetch_related(
-            "seats__team", "teams__members", "teams__seats")
+            "seats__team__members", "teams__members", "teams__seats")
         out = []
         for sess in qs:
             privileged = bool(selectors.session_roles(request.user, sess) & {"instructor", "reviewer"})
-            out.append(s.SessionOut(sess, context={"privileged": privileged}).data)
+            out.append(s.SessionOut(sess, context={"privileged": privileged, "user_id": request.user.pk}).data)
         return Response(out)
 
     @extend_schema(request=s.SessionIn, responses={201: s.SessionOut, **ERRORS}, summary="Schedule a session")

@@ -165,6 +165,8 @@ def test_seed_and_options_are_shown_to_instructors_only(people, api_for):
         assert "987654" not in api_for(role).get(f"/api/sessions/{game.session.pk}/seats/"
                                                  f"{game.seat_a if role == SA else game.seat_b}/events/").content.decode()
     assert api_for(INS).get(f"/api/sessions/{game.session.pk}/").json()["seed"] == 987654
+    assert api_for(SA).get(f"/api/sessions/{game.session.pk}/").json()["my_seats"] == [game.seat_a]
+    assert api_for(INS).get(f"/api/sessions/{game.session.pk}/").json()["my_seats"] == []
 
 
 def test_students_cannot_create_courses_or_sessions(people, api_for):
