@@ -41,7 +41,7 @@ from typing import Any
 
 LAYOUT_DIR = Path(__file__).resolve().parent / "layouts"
 
-SPACE_KEYS = ("spaces", "regions", "provinces", "locations")
+SPACE_KEYS = ("spaces", "regions", "provinces", "locations", "tiles", "hexes")
 CARD_KEYS = ("card", "current_card", "current")
 NEXT_CARD_KEYS = ("next_card", "upcoming", "preview")
 HOLDING_KEYS = ("hand", "holding", "holdings", "private", "you", "own", "secret")
@@ -209,6 +209,9 @@ def _space_markers(info: dict, cfg: dict | None = None) -> list[str]:
 def _tracks(board: dict, view: dict, metrics: dict | None, layout: dict) -> list[dict]:
     defs: dict[str, dict] = {}
     raw = board.get("tracks")
+    if isinstance(raw, dict):
+        raw = {k: ({"min": v[0], "max": v[1]} if isinstance(v, list | tuple) and len(v) == 2
+                   and all(isinstance(x, int | float) for x in v) else v) for k, v in raw.items()}
     for t in _as_list(raw):
         if isinstance(t.get("markers"), list):  # one scale shared by several markers
             for m in t["markers"]:
@@ -355,14 +358,34 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         if sid:
             choice_by_space.setdefault(sid, []).append(c)
 
-    # coordinates given as percentages (all within 0..100) are scaled to the drawing
-    coords = [(s.get("x"), s.get("y")) for s in static_spaces if s.get("x") is not None]
-    if coords and all(0 <= float(a) <= 100 and 0 <= float(b) <= 100 for a, b in coords) and not positions:
-        sx, sy = width / 100.0, height / 100.0
-        margin = 0.06
-        static_spaces = [{**s, "x": (margin + (1 - 2 * margin) * float(s["x"]) / 100) * 100 * sx,
-                          "y": (margin + (1 - 2 * margin) * float(s["y"]) / 100) * 100 * sy}
-                         if s.get("x") is not None else s for s in static_spaces]
+    # coordinates from board() (percentages, hex units, ...) are fitted into the drawing
+    coords = [(float(s["x"]), float(s["y"])) for s in static_spaces
+              if s.get("x") is not None and s.get("y") is not None and s["id"] not in positions]
+    default_r = None
+    if coords and not positions:
+        xs, ys = [c[0] for c in coords], [c[1] for c in coords]
+        percent = all(0 <= v <= 100 for v in xs + ys)
+        x0, x1 = (0.0, 100.0) if percent else (min(xs), max(xs))
+        y0, y1 = (0.0, 100.0) if percent else (min(ys), max(ys))
+        scale = min(width * 0.88 / max(x1 - x0, 1e-9), height * 0.88 / max(y1 - y0, 1e-9))
+        if percent:
+            sx, sy = width * 0.88 / 100, height * 0.88 / 100
+        else:
+            sx = sy = scale
+        ox = (width - (x1 - x0) * sx) / 2
+        oy = (height - (y1 - y0) * sy) / 2
+        static_spaces = [{**s, "x": ox + (float(s["x"]) - x0) * sx, "y": oy + (float(s["y"]) - y0) * sy}
+                         if s.get("x") is not None and s.get("y") is not None else s for s in static_spaces]
+        pts = [(s["x"], s["y"]) for s in static_spaces if s.get("x") is not None]
+        if 1 < len(pts) <= 400:
+            nn = sorted(min(math.dist(a, b) for j, b in enumerate(pts) if j != i) for i, a in enumerate(pts))
+            default_r = max(10.0, min(62.0, nn[len(nn) // 4] * 0.5))
+    hexes = bool(board.get("hex")) and default_r is not None
+    # values kept per space at the top of the view (e.g. view["support"][space_id])
+    space_ids = {s["id"] for s in static_spaces}
+    per_space = {k: v for k, v in view.items()
+                 if k not in SPACE_KEYS and isinstance(v, dict) and v and set(v) <= space_ids
+                 and all(not isinstance(x, dict | list) for x in v.values())}
     n = len(static_spaces)
     cols = max(1, math.ceil(math.sqrt(n * width / max(height, 1)))) if n else 1
     rows = max(1, math.ceil(n / cols)) if n else 1
@@ -376,13 +399,21 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         if x is None or y is None:
             x = (i % cols + 0.5) * width / cols
             y = (i // cols + 0.5) * height / rows
-        info = view_spaces.get(sid, {})
+        info = dict(view_spaces.get(sid, {}))
+        for k, vals in per_space.items():
+            if sid in vals and k not in info:
+                info[k] = vals[sid]
         kind = str(s.get("type") or s.get("kind") or pos.get("type") or "space").lower()
         if kind.startswith("loc") or sid.startswith("loc_"):
             kind = "loc"
         elif kind in ("city", "capital", "lima") or str(s.get("terrain", "")).lower() == "city":
             kind = "city"
-        r = pos.get("r") or s.get("r") or (34 if kind == "loc" else 62)
+        own_r = s.get("radius") or (s.get("r") if "q" not in s else None)  # axial hex coords use q, r
+        r = pos.get("r") or own_r or (34 if kind == "loc" else 62)
+        if default_r is not None and not pos:
+            r = min(r, default_r * (2 / math.sqrt(3) * 0.97 if hexes else 1))
+            if kind == "loc" and r < 34:
+                kind = "space"
         if "pieces" in info or "forces" in info:
             pieces = normalize_pieces(info.get("pieces", info.get("forces")), faction_index, piece_info)
             rest = {k: v for k, v in info.items() if k not in ("pieces", "forces")}
@@ -395,7 +426,10 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         sp = {
             "id": sid, "name": s.get("name") or s.get("title") or humanize(sid), "kind": kind,
             "short": pos.get("short") or s.get("short") or "",
-            "x": round(float(x), 1), "y": round(float(y), 1), "r": r,
+            "x": round(float(x), 1), "y": round(float(y), 1), "r": round(r, 1),
+            "small": r < 40,
+            "hex": " ".join(f"{float(x) + r * math.cos(math.radians(60 * k - 30)):.1f},"
+                            f"{float(y) + r * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6)) if hexes else "",
             "pieces": pieces, "markers": markers, "static": static_facts,
             "choices": choice_by_space.get(sid, []),
             "adjacent": list(s.get("adjacent") or s.get("adjacency") or s.get("neighbors") or []),
@@ -429,6 +463,13 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 20) + (j // per_row) * 25, 1)
             p["letter"] = p["letter"] or (p["name"][:1] or "?").upper()
         sp["name_dy"] = -10 if sp["kind"] == "loc" else -38
+        if sp["small"]:
+            sp["font"] = round(max(7.0, min(13.0, sp["r"] / 2.6)), 1)
+            sp["name_dy"] = -round(sp["r"] * 0.35, 1)
+            for j, p in enumerate(chips):
+                p["cx"] = round(sp["x"] + (j % 3 - (min(len(chips), 3) - 1) / 2) * sp["r"] * 0.55, 1)
+                p["cy"] = round(sp["y"] + sp["r"] * 0.25 + (j // 3) * sp["r"] * 0.5, 1)
+                p["cr"] = round(max(4.0, sp["r"] * 0.22), 1)
         lines = sp["markers"][:3] if len(sp["markers"]) <= 3 else sp["markers"][:2] + [f"+{len(sp['markers']) - 2}"]
         base = 23 if sp["kind"] == "loc" else -22
         sp["marker_lines"] = [{"text": t, "y": round(sp["y"] + base + i * 11, 1)} for i, t in enumerate(lines)]
