@@ -291,7 +291,8 @@ def _patrol_activate(state, fr, facts):
 
 
 register_op(OpDef("patrol", GOV, "Patrol", "3.2.2", lambda s, f: [], lambda *a: None, _patrol_ask, _patrol_act,
-                  start=_patrol_start, min_sel=0))
+                  start=_patrol_start, min_sel=0,
+                  possible=lambda st, fr: fr["free"] or can_pay(st, GOV, gov_cost(fr))))
 
 
 # ---------------------------------------------------------------- 3.2.3 Sweep

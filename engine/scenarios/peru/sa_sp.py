@@ -154,4 +154,4 @@ register_sa(SaDef("evade", SP, "Evade", "4.3.2", ("rally", "march"), _ev_can, _e
 # ---------------------------------------------------------------- 4.3.3 Ambush (chosen inside Attack)
 
 register_sa(SaDef("ambush", SP, "Ambush", "4.3.3", ("attack",), lambda s, f: False, lambda s, f: ("", []),
-                  lambda s, f, c, x: None))
+                  lambda s, f, c, x: None, inline=True))
