@@ -729,9 +729,9 @@ class Redeploy:
             chs = []
             for i in P.spaces(st):
                 pc = st["pc"][i]
-                if pc[0] and i in fr["tdest"]:
+                if pc[0] and i in fr["tdest"] and len(fr["tdest"]) > 1:
                     chs.append(C(f"troops:{BD.ids[i]}", f"Move Troops from {BD.name[i]}", space=BD.ids[i]))
-                if pc[1]:
+                if pc[1] and any(j != i for j in fr["pdest"]):
                     chs.append(C(f"police:{BD.ids[i]}", f"Move Police from {BD.name[i]}", space=BD.ids[i]))
             chs.append(C("done", "Done redeploying"))
             return ("Redeploy: optionally move Troops to Govt-Controlled Cities/Bases and Police to LoCs or Govt-Controlled spaces",
