@@ -11,6 +11,9 @@ Modules:
 - :mod:`engine.coin.flow`    the flow of play as a stack of frames; each frame kind declares its
                              prompt (the legal choices) and how a choice is applied. Operations,
                              Special Activities, free operations and events nest as frames.
+- :mod:`engine.coin.operations` Operations, Special Activities and free Operations as
+                             prompt sequences (an :class:`~engine.coin.operations.OperationKit`).
+- :mod:`engine.coin.capabilities` Capability Events in effect for the game (COIN 5.3).
 - :mod:`engine.coin.eligibility` initiative-track order (Guerrilla Generation 2.3.5).
 
 Nothing here knows about Peru; scenario packages pass their own piece keys and data.

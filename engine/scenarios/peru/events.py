@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.coin import capabilities
 from engine.coin.flow import Ask, FrameKind, pop, push
 from engine.core.contract import Choice, fact
 
@@ -83,9 +84,7 @@ def execute(state: dict, seat: str, card: str, side: str, facts: list) -> None:
     facts.append(fact("event", f"{SEAT_NAME[seat]} executes {card} {c['title']} ({side}): {txt['text']}",
                       seat=seat, card=card, side=side, rule=txt["rule"]))
     if card in CAPABILITIES:
-        state["caps"][card] = side
-        facts.append(fact("capability", f"Capability {card} ({side}) is in effect for the rest of the game (5.3).",
-                          card=card, side=side))
+        capabilities.put(state, card, side, facts)
         return
     RUN[(card, side)](state, seat, facts)
     refresh_control(state, facts, f"Event {card}")

@@ -16,6 +16,7 @@ A state is a plain JSON dict (see :func:`new_state`):
 
 from __future__ import annotations
 
+from engine.coin import capabilities
 from engine.coin import control as coin_control
 from engine.coin import support as coin_support
 from engine.coin.tracks import change
@@ -395,7 +396,7 @@ def capture(state: dict, facts: list) -> None:
 
 def cap(state: dict, card: str) -> str | None:
     """The side of a Capability in play ("top"/"bottom") or None (5.3)."""
-    return state["caps"].get(card)
+    return capabilities.side(state, card)
 
 
 def piece_totals(state: dict) -> dict[str, int]:
