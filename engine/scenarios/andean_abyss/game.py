@@ -34,10 +34,14 @@ def seat_map(options: dict) -> tuple[list, list]:
     if players == 4:
         pass
     elif players == 3:
+        third = options.get("third", "auc")  # 1.5: the 3rd player may take the Cartels instead
         if mode == "pair":
-            ctl[3] = "auc"
+            if third == "cartels":
+                ctl[2] = "cartels"
+            else:
+                ctl[3] = "auc"
         else:
-            np = np or ["cartels"]
+            np = np or (["auc"] if third == "cartels" else ["cartels"])
     elif players == 2:
         if mode == "pair":
             ctl[2] = "govt"

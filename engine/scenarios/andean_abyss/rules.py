@@ -141,6 +141,8 @@ class AndeanAbyss(Rules):
                        "1.5.1 pairing (3p: AUC runs Cartels; 2p: Govt+AUC vs FARC+Cartels) or section-8 Non-players."),
             OptionInfo("nonplayers", "Non-player Factions", "json", [], (),
                        "Explicit list of Factions run by section 8 (overrides the defaults)."),
+            OptionInfo("third", "3rd player's Faction", "choice", "auc", ("auc", "cartels"),
+                       "3 players: the 3rd player plays the AUC (default) or the Cartels (1.5)."),
             OptionInfo("solo", "Solo Faction", "choice", "govt", ("govt", "farc"), "1 player: the Faction played."),
             OptionInfo("seeded", "Seeded Propaganda", "bool", False, (), "Propaganda among the last 6 cards of each pile."),
             OptionInfo("deck", "Fixed deck order", "json", None, (),

@@ -110,3 +110,12 @@ def test_2_3_7_shared_cylinder_rules_in_engine_coin():
     assert adjust(["g", "f", "a"], executed=["g", "f"], stay_eligible=["f"], ineligible_next=["a"]) == \
         {"g": False, "f": True, "a": False}
     assert SECOND_OPTIONS["op_sa"] == ("limited_op", "event")
+
+
+def test_1_5_three_players_third_may_take_cartels():
+    st = new([1, 2], players=3, third="cartels")
+    assert st["ctl"] == ["govt", "farc", "cartels", "cartels"]
+    st = new([1, 2], players=3, third="cartels", spare="nonplayer")
+    assert st["np"] == [2]
+    st = new([1, 2], players=3)
+    assert st["ctl"] == ["govt", "farc", "auc", "auc"]
