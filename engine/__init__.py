@@ -7,6 +7,9 @@
     state, facts = rules.apply(state, p.seats[0], p.choices[0].id)
 """
 
+# Load the scenarios package first: importing a submodule binds it as an attribute of
+# its parent, and the name ``engine.scenarios`` must stay the function below.
+import engine.scenarios as _scenario_packages  # noqa: F401,E402
 from engine.core.contract import (  # noqa: F401
     Choice,
     Fact,

@@ -38,8 +38,7 @@ def load(key: str) -> Rules:
 
 
 def keys() -> list[str]:
-    import engine.scenarios as pkg
-
+    pkg = importlib.import_module("engine.scenarios")
     return sorted(m.name for m in pkgutil.iter_modules(pkg.__path__) if m.ispkg)
 
 

@@ -102,6 +102,8 @@ def test_registry_rejects_unknown_scenario():
 
 
 def test_registry_lists_installed_scenarios_with_seats():
+    engine.load("peru")  # importing a scenario package must not shadow engine.scenarios()
     rows = engine.scenarios()
+    assert {"peru", "andean_abyss", "tears_of_tyranny"} <= {r["key"] for r in rows}
     assert all(r["seats"] and r["title"] for r in rows)
     assert {r["key"] for r in rows} == set(engine.keys())
