@@ -29,7 +29,17 @@
   function swap(region, html) {
     var active = document.activeElement;
     var activeKey = active && region.contains(active) ? (active.getAttribute("data-choice") || active.id) : null;
+    var typed = {};
+    region.querySelectorAll("textarea[id], input[type=text][id]").forEach(function (el) {
+      if (el.value) { typed[el.id] = el.value; }
+    });
+    var typingId = active && region.contains(active) && active.id && typed[active.id] !== undefined ? active.id : null;
     region.innerHTML = html;
+    Object.keys(typed).forEach(function (id) {
+      var el = document.getElementById(id);
+      if (el && !el.value) { el.value = typed[id]; }
+    });
+    if (typingId) { activeKey = null; var t = document.getElementById(typingId); if (t) { t.focus(); } }
     if (window.htmx) { window.htmx.process(region); }
     var newEtag = region.querySelector("[data-etag]");
     if (newEtag && region._coinlabSetEtag) { region._coinlabSetEtag(newEtag.getAttribute("data-etag")); }
@@ -129,6 +139,12 @@
       var e = region.querySelector("[data-etag]");
       if (e && region._coinlabSetEtag) { region._coinlabSetEtag(e.getAttribute("data-etag")); }
       announceTurn(region);
+      // keyboard users keep their place: after a decision, focus the next choice
+      if ((!document.activeElement || document.activeElement === document.body) &&
+          document.querySelector("[data-turn-cue=yours]")) {
+        var next = document.querySelector(".choices button");
+        if (next) { next.focus(); }
+      }
     }
   });
 
