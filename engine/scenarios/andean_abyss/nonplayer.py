@@ -250,7 +250,43 @@ def could_base(st, f, need=2):
         for i in P.spaces(st))
 
 
+PLANS = {
+    3: {"rally": ({"max": 3, "sa": ["cultivate", "process"]}, "8.5.1"), "march": ({"max": 3, "sa": ["process"]}, "8.5.2"),
+        "terror": ({"max": 3, "sa": ["bribe"]}, "8.5.3")},
+    2: {"rally": ({"max": 3, "sa": ["extort"]}, "8.6.1"), "march": ({"max": 3, "sa": ["extort"]}, "8.6.2"),
+        "attack": ({"max": 3, "sa": ["ambush"]}, "8.6.3"), "terror": ({"max": 3, "sa": ["assassinate"]}, "8.6.4")},
+    1: {"rally": ({"max": 99, "sa": ["extort"]}, "8.7.1"), "march": ({"max": 4, "sa": ["extort"]}, "8.7.2"),
+        "attack": ({"max": 99, "sa": ["ambush"]}, "8.7.3"), "terror": ({"max": 99, "sa": ["kidnap"]}, "8.7.4")},
+}
+
+
+def feasible(st, f, op) -> bool:
+    """8.1.1 Op Not Possible: can the flowchart Operation be carried out in at least one space?"""
+    if op == "march":
+        for i in P.spaces(st):
+            pc = st["pc"][i]
+            spare = P.guerrillas(pc, f) - (1 if P.bases(pc) or (f == 2 and P.fpieces(pc, 1)) else 0)
+            if spare > 0 and any(march_target(st, f, j) for j in P.adj(st, i)):
+                return True
+        return False
+    fr = {"sel": [], "free": False}
+    return any(rank_space(st, f, op, i) is not None for i in space_candidates(st, f, op, fr))
+
+
 def insurgent_ops(st, fr, facts=None):
+    """8.5-8.7, then 8.1.1: when the chosen Operation is impossible, follow the "if none" arrows."""
+    d = insurgent_flowchart(st, fr)
+    if d[0] != "op" or feasible(st, fr["f"], d[1]):
+        return d
+    f = fr["f"]
+    for op in ("rally", "march", "attack", "terror"):
+        if op != d[1] and op in PLANS[f] and feasible(st, f, op):
+            plan, rule = PLANS[f][op]
+            return ("op", op, plan, (f"{d[3][0]} impossible: {op.capitalize()} instead ('if none')", "8.1.1"))
+    return ("pass", None, None, (f"{d[3][0]} impossible and no other Operation: Pass", "8.1.1"))
+
+
+def insurgent_flowchart(st, fr, facts=None):
     f = fr["f"]
     if st["res"][f] == 0:
         return ("pass", None, None, ("0 Resources: Pass", "8.1"))
@@ -259,7 +295,7 @@ def insurgent_ops(st, fr, facts=None):
         if avail_pieces(st, 3) >= 10 or could_base(st, 3):
             return begin(st, fr, facts, 3, "rally", {"max": 3, "sa": ["cultivate", "process"]}, "8.5.1",
                          "Rally (10+ pieces Available or a Base possible)")
-        if len(st["ship"]) < 4 and any(march_target(st, 3, i) for i in sps):
+        if len(st["ship"]) < 4:
             return begin(st, fr, facts, 3, "march", {"max": 3, "sa": ["process"]}, "8.5.2", "March (Shipment available)")
         return begin(st, fr, facts, 3, "terror", {"max": 3, "sa": ["bribe"]}, "8.5.3", "Terror")
     if f == 2:

@@ -117,15 +117,17 @@ def test_8_1_zero_resources_insurgent_passes():
     (C, lambda st: None, "rally", "8.5.1"),
     (C, lambda st: (scarce(st, 9, 3), scarce(st, 11, 0), put(st, "huila", car_u=2), put(st, "cali", car_u=1)),
      "march", "8.5.2"),
-    (C, lambda st: (scarce(st, 9, 2), scarce(st, 11, 2), put(st, "cali", car_u=1)), "terror", "8.5.3"),
+    (C, lambda st: (scarce(st, 9, 2), scarce(st, 11, 2), put(st, "cali", car_u=1),
+                    st["ship"].extend([BD.index["cali"], 3] for _ in range(4))), "terror", "8.5.3"),
     (A, lambda st: None, "rally", "8.6.1"),
     (A, lambda st: (scarce(st, 6, 2), scarce(st, 8, 0), put(st, "huila", farc_base=1), put(st, "cali", auc_u=1)),
      "march", "8.6.2"),
-    (A, lambda st: (scarce(st, 6, 2), scarce(st, 8, 0), put(st, "huila", farc_base=1, auc_a=1)), "attack", "8.6.3"),
+    (A, lambda st: (scarce(st, 6, 4), scarce(st, 8, 0), put(st, "huila", farc_base=1, auc_a=1),
+                    put(st, "cali", auc_a=3, police=1)), "attack", "8.6.3"),
     (A, lambda st: (scarce(st, 6, 2), scarce(st, 8, 0), put(st, "huila", farc_base=1, auc_u=1)), "terror", "8.6.4"),
     (F, lambda st: None, "rally", "8.7.1"),
     (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "huila", farc_u=1)), "march", "8.7.2"),
-    (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "bogota", sup=2, farc_u=1),
+    (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "bogota", sup=2, farc_u=1, police=1),
                     st["res"].__setitem__(F, 50)), "attack", "8.7.3"),
     (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "bogota", sup=2, farc_u=1)), "terror", "8.7.4"),
 ])
@@ -174,3 +176,36 @@ def test_8_1_insurgent_discord_government_player_decides():
     assert p.seats == ("govt",) and "discord:ops" in [c.id for c in p.choices]
     play(st, "discord:ops")
     assert st["cur"] == 20 and not st["elig"][3] and st["elig"][1]
+
+
+def test_8_1_1_example_cartels_march_impossible_rally_instead():
+    """8.1.1 example: Cartels are to March but their Guerrillas are spread 1 per Base space."""
+    st = position([4, 20], C)
+    scarce(st, 9, 3)
+    scarce(st, 11, 2)
+    put(st, "huila", car_u=1, car_base=1)
+    put(st, "cesar", car_u=1, car_base=1)
+    kind, op, _, reasons = decide(st)
+    assert (kind, op) == ("op", "rally") and reasons[-1][1] == "8.1.1"
+
+
+def test_8_1_example_narco_subs_without_coastal_cartels_means_operations():
+    st = position([68, 20], C)
+    put(st, "huila", car_u=2)
+    kind, _, _, reasons = decide(st)
+    assert kind == "op" and "no effect" in reasons[0][0]
+
+
+def test_8_1_2_example_march_moves_only_3_underground_into_support():
+    st = position([4, 20], F, nonplayers=())
+    put(st, "huila", farc_u=4, farc_a=2)
+    put(st, "bogota", sup=2)
+    from engine.scenarios.andean_abyss.ops import start_op
+    start_op(st, F, "march", lim=False, free=True, facts=[])
+    st["seq"] += 1
+    bot = NonPlayerBot(RULES, "farc", 1)
+    play(st, "from:huila", "space:bogota")
+    cid = bot.choose(st, RULES.prompt(st)).choice_id
+    assert cid == "u:3"
+    play(st, cid)
+    assert [c.id for c in RULES.prompt(st).choices if c.id.startswith("a:")][0] == "a:0"
