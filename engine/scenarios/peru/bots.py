@@ -1,8 +1,10 @@
 """Heuristic bots: one-ply lookahead on public measures (Political Will, Control, Resources).
 
 Each candidate choice is applied to a copy whose RNG is replaced by the bot's own, so the bot
-never peeks at the game's future dice; the copy is scored for the bot's side. Among equals
-the bot prefers ``done``/``pass``-free progress, with a small random tie-break.
+never peeks at the game's future dice; the Government bot also re-hides the Directives Base
+under a random Base of its copy, so it never uses what its seat cannot see. The copy is
+scored for the bot's side. Neutral steps are finished rather than prolonged, with a small
+random tie-break.
 """
 
 from __future__ import annotations
@@ -37,6 +39,21 @@ def score(state: dict, seat: str) -> float:
 class HeuristicBot(Bot):
     kind = "heuristic"
 
+    def _belief(self, state):
+        """The position as the Government sees it: the hidden Directives Base under a Base
+        picked at random (weighted by the number of Bases in each space)."""
+        if state["d_revealed"] or state["d_home"]:
+            return state
+        slots = [sid for sid, sp in state["s"].items() for _ in range(sp["B"] + sp["D"])]
+        pick = slots[self.rng.randbelow(len(slots))]
+        cp = self.rules.copy(state)
+        for sp in cp["s"].values():
+            sp["B"] += sp["D"]
+            sp["D"] = 0
+        cp["s"][pick]["B"] -= 1
+        cp["s"][pick]["D"] = 1
+        return cp
+
     def choose(self, state, prompt):
         choices = prompt.choices_for(self.seat)
         if len(choices) == 1:
@@ -54,6 +71,8 @@ class HeuristicBot(Bot):
             cands = [cands[i] for i in sorted(idx)]
             done = [c for c in choices if c.id in ("done", "pass")]
             cands += [c for c in done if c not in cands]
+        if self.seat == GOV:
+            state = self._belief(state)
         base = score(state, self.seat)
         best, best_v = None, None
         for c in cands:
