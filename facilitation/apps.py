@@ -9,3 +9,4 @@ class FacilitationConfig(AppConfig):
     def ready(self) -> None:
         # Bind @shared_task to the project's Celery app in every Django process.
         import coinlab.celery  # noqa: F401
+        import facilitation.checks  # noqa: F401
