@@ -823,7 +823,61 @@ def pol_assaultsp(st, fr, chs, ids):
     return target_order(st, ids)
 
 
-KIND = {"op": pol_op, "marchgrp": pol_marchgrp, "trainsp": pol_trainsp, "trainx": pol_trainx, "civic": pol_civic,
+def pol_cultivate(st, fr, chs, ids):
+    """8.5.1: Cultivate a new Base in a Rally Department, else relocate from a space with 2 Bases."""
+    if fr["ph"] == "a":
+        op = st["stack"][fr["opi"]] if fr.get("opi") is not None else {}
+        sel = op.get("sel", [])
+        best = [c for c in ids if c.startswith("space:") and BD.index[c[6:]] in sel and BD.is_dept[BD.index[c[6:]]]]
+        empty = [c for c in ids if c.startswith("space:") and not st["pc"][BD.index[c[6:]]][11]]
+        pool = best or empty or [c for c in ids if c.startswith("space:")]
+        return rnd(st, pool)
+    if "place" in ids:
+        return "place"
+    two = [c for c in ids if c.startswith("from:") and st["pc"][BD.index[c[5:]]][11] >= 2]
+    return two[0] if two else None
+
+
+def pol_process(st, fr, chs, ids):
+    """8.5.1: 2 Shipments with Cartels Guerrillas (Underground first), else sell 1 Base from a 2-Base space."""
+    if fr["ph"] == "a":
+        return "ship" if "ship" in ids else "bases"
+    if fr["ph"] == "ship":
+        own = [c for c in ids if c.endswith(":cartels")]
+        own.sort(key=lambda c: -st["pc"][BD.index[c.split(":")[1]]][9])
+        return own[0] if own else ("done" if "done" in ids else ids[0])
+    if fr["n"] >= 1:
+        return "done"
+    two = [c for c in ids if c.startswith("space:") and st["pc"][BD.index[c[6:]]][11] >= 2]
+    return rnd(st, two) if two else "done"
+
+
+def pol_assassinate(st, fr, chs, ids):
+    """8.6.4: remove to take Shipments, then FARC, then Government, then Cartels (Bases first, 8.1.2)."""
+    if fr["ph"] == "a":
+        real = [c for c in ids if c.startswith("space:")]
+        return real[0] if real else "done"
+    for key in ("farc_base", "farc_underground", "farc_active", "govt_base", "police", "troops", "cartels_base",
+                "cartels_underground", "cartels_active"):
+        if f"target:{key}" in ids:
+            return f"target:{key}"
+    return None
+
+
+def pol_kidnap(st, fr, chs, ids):
+    """8.7.4: Kidnap on LoCs, then Cities (Government), then Departments with Cartels Bases."""
+    if fr["ph"] == "a":
+        real = [c for c in ids if c.startswith("space:")]
+        real = [c for c in real if (BD.is_city[BD.index[c[6:]]] or BD.is_loc[BD.index[c[6:]]]) and st["res"][0]
+                or st["pc"][BD.index[c[6:]]][11] and (st["res"][3] or any(
+                    x[0] == BD.index[c[6:]] and x[1] == 3 for x in st["ship"]))]
+        real.sort(key=lambda c: (0 if BD.is_loc[BD.index[c[6:]]] else 1 if BD.is_city[BD.index[c[6:]]] else 2))
+        return real[0] if real else "done"
+    return "target:govt" if "target:govt" in ids and st["res"][0] else None
+
+
+KIND = {"op": pol_op, "cultivate": pol_cultivate, "process": pol_process, "assassinate": pol_assassinate,
+        "kidnap": pol_kidnap, "marchgrp": pol_marchgrp, "trainsp": pol_trainsp, "trainx": pol_trainx, "civic": pol_civic,
         "agitate": pol_agitate, "sweepsp": pol_sweepsp, "attacksp": pol_attacksp, "rallysp": pol_rallysp,
         "regroup": pol_regroup, "drugs": pol_drugs, "extort": pol_extort, "bribe": pol_bribe,
         "airstrike": pol_airstrike, "airlift": pol_airlift, "eradicate": pol_eradicate, "redeploy": pol_redeploy,
