@@ -6,6 +6,7 @@ server per process) with two test-only adjustments taken from the environment:
 * ``AAR_TEST_VISIBILITY_TIMEOUT``: Redis visibility timeout in seconds, and a
   restore sweep on every poll, so an unacknowledged message of a killed worker
   comes back within seconds instead of an hour;
+* ``AAR_TEST_QUEUE``: the queue to consume (the test's own);
 * ``AAR_TEST_SLOW_PDF``: seconds to sleep before typesetting the PDF, to hold
   the build in its "running" state long enough to kill the worker.
 """
@@ -41,8 +42,9 @@ def main() -> None:
             return original(*args, **kwargs)
 
         rendering.render_pdf = slow_render_pdf
+    queue = os.environ.get("AAR_TEST_QUEUE", "celery")
     app.worker_main(["worker", "--pool=prefork", "--concurrency=1", "--without-gossip", "--without-mingle",
-                     "--without-heartbeat", "--loglevel=INFO", "-n", f"aar-test-{os.getpid()}@%h"])
+                     "--without-heartbeat", "--loglevel=INFO", "-Q", queue, "-n", f"aar-test-{os.getpid()}@%h"])
 
 
 if __name__ == "__main__":

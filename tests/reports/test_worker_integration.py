@@ -32,9 +32,9 @@ def _db_url() -> str:
     return f"postgres://{auth}@{db.get('HOST') or '127.0.0.1'}:{db.get('PORT') or 5432}/{db['NAME']}"
 
 
-def _start_worker(log_path: Path, **extra_env) -> subprocess.Popen:
+def _start_worker(log_path: Path, queue: str, **extra_env) -> subprocess.Popen:
     env = {**os.environ, "DATABASE_URL": _db_url(), "PYTHONPATH": str(ROOT),
-           "AAR_TEST_VISIBILITY_TIMEOUT": "3", **extra_env}
+           "AAR_TEST_VISIBILITY_TIMEOUT": "3", "AAR_TEST_QUEUE": queue, **extra_env}
     log = open(log_path, "ab")  # noqa: SIM115 - closed with the process
     return subprocess.Popen([sys.executable, str(WORKER)], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
                             start_new_session=True)
@@ -72,19 +72,25 @@ def _wait(report, predicate, timeout: float, what: str):
 
 @pytest.mark.integration
 @pytest.mark.django_db(transaction=True)
-def test_report_completes_after_its_worker_is_killed_mid_build(fresh_people, tmp_path):
+def test_report_completes_after_its_worker_is_killed_mid_build(fresh_people, tmp_path, monkeypatch):
     people = fresh_people
     assert os.environ.get("REDIS_URL"), "this test needs Redis: run it with REDIS_URL set"
     from coinlab.celery import app
     from facilitation.reports import services
     from facilitation.reports.models import AARReport
+    from facilitation.reports.tasks import build_aar_report
 
     assert not app.conf.task_always_eager
+    assert app.conf.broker_url.startswith("redis://"), "this test needs the Redis broker (REDIS_URL)"
     session = play_peru_game(instructor=people["instructor"],
                              students=[people["student_a"], people["student_b"]], title="Worker crash lab")
-    app.control.purge()  # nothing left over from other runs in the test queue
+    # A queue of this test's own, so no other worker (another test's, another run's) takes
+    # the build and nothing else in the broker is touched.
+    queue = f"aar-test-{os.getpid()}-{time.monotonic_ns()}"
+    monkeypatch.setattr(build_aar_report, "delay",
+                        lambda *args: build_aar_report.apply_async(args=args, queue=queue))
 
-    first = _start_worker(tmp_path / "worker1.log", AAR_TEST_SLOW_PDF="4")
+    first = _start_worker(tmp_path / "worker1.log", queue, AAR_TEST_SLOW_PDF="4")
     second = None
     try:
         report = services.report_request(session, user=people["instructor"])
@@ -96,7 +102,7 @@ def test_report_completes_after_its_worker_is_killed_mid_build(fresh_people, tmp
         report.refresh_from_db()
         assert report.status == AARReport.Status.RUNNING, "the build finished before the worker was killed"
         assert not report.pdf
-        second = _start_worker(tmp_path / "worker2.log")
+        second = _start_worker(tmp_path / "worker2.log", queue)
         report = _wait(report, lambda r: r.is_finished, 90, "the restarted worker to finish the report")
         assert report.status == AARReport.Status.DONE, report.error
         assert report.attempts >= 2
