@@ -427,7 +427,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             "id": sid, "name": s.get("name") or s.get("title") or humanize(sid), "kind": kind,
             "short": pos.get("short") or s.get("short") or "",
             "x": round(float(x), 1), "y": round(float(y), 1), "r": round(r, 1),
-            "small": r < 40,
+            "small": default_r is not None and not pos and r < 40,
             "hex": " ".join(f"{float(x) + r * math.cos(math.radians(60 * k - 30)):.1f},"
                             f"{float(y) + r * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6)) if hexes else "",
             "pieces": pieces, "markers": markers, "static": static_facts,
@@ -509,6 +509,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         "width": width, "height": height,
         "spaces": spaces, "edges": edges,
         "tracks": tracks,
+        "has_key_tracks": any(t.get("key") for t in tracks),
         "card": _card(_first(view, CARD_KEYS), cards),
         "next_card": _card(_first(view, NEXT_CARD_KEYS), cards),
         "capabilities": _capabilities(view.get("capabilities") or view.get("capabilities_in_force"), cards),

@@ -228,4 +228,5 @@ ES = {
     'Annotations here': 'Anotaciones aquí',
     'Save at this moment': 'Guardar en este momento',
     'Copy link': 'Copiar enlace',
+    'More figures': 'Más cifras',
 }
