@@ -116,14 +116,25 @@ def setup(seed: int, options: dict | None) -> dict:
     }
     for sid, level in base["support"].items():
         st["sup"][BD.index[sid]] = level
+    open_dep = options.get("deployment") == "open" and key != "quick"
     for sid, pcs in base["pieces"].items():
         i = BD.index[sid]
         for k, n in pcs.items():
             slot = INV_SLOT[k]
+            owner = 0 if slot < 3 else slot // 3
+            if open_dep and owner not in npf:
+                continue  # 2.1 Open Deployment: player Factions place their own forces
             st["pc"][i][slot] += n
             st["av"][slot] -= n
     for z in base.get("farc_zones", []):
         st["zones"].append(BD.index[z])
+    if open_dep:
+        for f in (0, 1, 2, 3):  # pushed in reverse: Cartels, AUC, FARC, then Government place
+            if f not in npf:
+                todo = []
+                for k, n in BD.setup["open_deployment"][FACTIONS[f]]:
+                    todo += [INV_SLOT[k]] * n
+                push(st, {"k": "deploy", "f": f, "todo": todo, "pop_bases": 0})
     deck = build_deck(st, scn, options)
     st["cur"] = deck.pop(0)
     st["nxt"] = deck.pop(0) if deck else None
@@ -554,6 +565,52 @@ class Prop:
             facts.append(fact("propaganda", "Reset (6.6): all Eligible, markers removed, Guerrillas Underground"))
             next_card(st, facts)
             return
+
+
+@frame("deploy")
+class Deploy:
+    """2.1 Open Deployment: Cartels, AUC, FARC, then Government place their forces."""
+
+    @staticmethod
+    def cands(st, fr):
+        f, slot = fr["f"], fr["todo"][0]
+        base = slot in (2, 5, 8, 11)
+        out = []
+        for i in P.spaces(st):
+            if base and not P.can_stack_base(st, i):
+                continue
+            if f == 1 and not BD.is_dept[i]:
+                continue
+            if f == 0 and (BD.is_loc[i] or st["pc"][i][5] or i in st["zones"]):
+                continue
+            if f == 3 and base:
+                left = sum(1 for s_ in fr["todo"] if s_ == 11)
+                if 4 - fr["pop_bases"] >= left and not (BD.is_dept[i] and BD.pop[i] > 0):
+                    continue
+            out.append(i)
+        return out
+
+    @staticmethod
+    def prompt(st, fr):
+        slot = fr["todo"][0]
+        from .board import PIECE_NAMES
+        chs = [C(f"space:{BD.ids[i]}", f"Place {PIECE_NAMES[slot]} in {BD.name[i]}", space=BD.ids[i])
+               for i in Deploy.cands(st, fr)]
+        return (f"Open Deployment: where does a {PIECE_NAMES[slot]} go ({len(fr['todo'])} pieces left)?", "2.1", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            if not fr["todo"]:
+                pop(st, fr)
+            else:
+                wait(fr)
+            return
+        i = BD.index[cid[6:]]
+        slot = fr["todo"].pop(0)
+        P.place(st, i, slot, 1, facts, "Open Deployment 2.1")
+        if slot == 11 and BD.is_dept[i] and BD.pop[i] > 0:
+            fr["pop_bases"] += 1
 
 
 def agitate_spaces(st: dict, extra: bool = False) -> list:

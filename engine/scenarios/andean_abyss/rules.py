@@ -136,6 +136,8 @@ class AndeanAbyss(Rules):
         return [
             OptionInfo("scenario", "Scenario", "choice", "full", ("full", "short", "quick"),
                        "Full game (4 Propaganda), short game (3rd Propaganda final, 2.4.1) or Quick-Play."),
+            OptionInfo("deployment", "Deployment", "choice", "standard", ("standard", "open"),
+                       "2.1: Standard Deployment, or Open Deployment (player Factions place their own forces)."),
             OptionInfo("players", "Players", "int", 4, (1, 2, 3, 4), "Number of human players (1.5)."),
             OptionInfo("spare", "Leftover Factions", "choice", "pair", ("pair", "nonplayer"),
                        "1.5.1 pairing (3p: AUC runs Cartels; 2p: Govt+AUC vs FARC+Cartels) or section-8 Non-players."),

@@ -19,9 +19,9 @@ class AndeanAbyssPlay(RuleBasedStateMachine):
     state = None
 
     @initialize(seed=hs.integers(0, 10**6), scenario=hs.sampled_from(["full", "short", "quick"]),
-                players=hs.sampled_from([4, 3, 2, 1]))
-    def start(self, seed, scenario, players):
-        opts = {"scenario": scenario, "players": players}
+                players=hs.sampled_from([4, 3, 2, 1]), deployment=hs.sampled_from(["standard", "open"]))
+    def start(self, seed, scenario, players, deployment):
+        opts = {"scenario": scenario, "players": players, "deployment": deployment}
         if players in (2, 3) and seed % 2:
             opts["spare"] = "nonplayer"
         self.state = RULES.setup(seed, opts)

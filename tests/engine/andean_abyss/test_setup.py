@@ -123,3 +123,24 @@ def test_board_and_options_and_colours():
     keys = {o.key for o in RULES.options()}
     assert {"scenario", "players", "deck", "script", "seeded"} <= keys
     assert len({s.color for s in RULES.seats}) == 4
+
+
+def test_2_1_open_deployment_players_place_their_forces():
+    from .conftest import ids, play
+    st = RULES.setup(4, {"deployment": "open", "players": 3, "spare": "nonplayer"})  # Cartels Non-player
+    assert RULES.prompt(st).kind == "deploy" and RULES.prompt(st).seats == ("auc",)
+    assert P.count_on_map(st, 11) == 6          # Non-player Cartels set up as standard
+    assert P.count_on_map(st, 5) == 0
+    play(st, "space:cesar")                      # the AUC Base first
+    for _ in range(6):
+        play(st, ids(st)[0])
+    assert RULES.prompt(st).seats == ("farc",)
+    assert all(BD.is_dept[BD.index[c[6:]]] for c in ids(st))
+    for _ in range(18):
+        play(st, ids(st)[0])
+    assert RULES.prompt(st).seats == ("govt",)
+    assert not any(st["pc"][BD.index[c[6:]]][5] for c in ids(st))
+    for _ in range(25):
+        play(st, ids(st)[0])
+    assert RULES.prompt(st).kind == "elig" and conserved(st)
+    assert P.count_on_map(st, 0) == 12 and P.count_on_map(st, 5) == 6
