@@ -127,7 +127,8 @@ def manage(request, session_id: int):
         "session": session, "rules": rules, "teams": teams, "bots": bots, "timer_form": timer_form,
         "note_form": NoteForm(), "override_form": OverrideForm(), "summary": summary,
         "log": list(reversed(notes)),
-        "track_names": [t["id"] for t in summary["board"]["tracks"]] if summary.get("board") else [],
+        "track_names": [(t["id"], t["name"]) for t in summary["board"]["tracks"]
+                        if t.get("key") or not summary["board"]["has_key_tracks"]] if summary.get("board") else [],
     })
 
 
