@@ -876,7 +876,25 @@ def pol_kidnap(st, fr, chs, ids):
     return "target:govt" if "target:govt" in ids and st["res"][0] else None
 
 
-KIND = {"op": pol_op, "cultivate": pol_cultivate, "process": pol_process, "assassinate": pol_assassinate,
+def pol_patrolmv(st, fr, chs, ids):
+    """8.8.5: Police before Troops; to the LoC where Guerrillas most outnumber cubes, else a 3-Econ
+    LoC without Police, else the highest-Econ LoC."""
+    if fr["slot"] is None:
+        return "piece:police" if "piece:police" in ids else "piece:troops"
+    best = None
+    for c in ids:
+        if not c.startswith("space:"):
+            continue
+        j = BD.index[c[6:]]
+        pc = st["pc"][j]
+        gap = P.all_guerrillas(pc) - P.cubes(pc)
+        key = (BD.is_loc[j], gap > 0, gap, BD.econ[j] == 3 and not pc[1], BD.econ[j])
+        if best is None or key > best[0]:
+            best = (key, c)
+    return best[1] if best else None
+
+
+KIND = {"op": pol_op, "patrolmv": pol_patrolmv, "cultivate": pol_cultivate, "process": pol_process, "assassinate": pol_assassinate,
         "kidnap": pol_kidnap, "marchgrp": pol_marchgrp, "trainsp": pol_trainsp, "trainx": pol_trainx, "civic": pol_civic,
         "agitate": pol_agitate, "sweepsp": pol_sweepsp, "attacksp": pol_attacksp, "rallysp": pol_rallysp,
         "regroup": pol_regroup, "drugs": pol_drugs, "extort": pol_extort, "bribe": pol_bribe,
