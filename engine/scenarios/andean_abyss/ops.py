@@ -794,7 +794,9 @@ class SweepSp:
     def prompt(st, fr):
         i = fr["i"]
         if fr["ph"] == "move":
-            chs = [C(f"from:{IDS[j]}", f"Move 1 Troops from {NAME[j]}", space=IDS[j]) for j in sweep_sources(st, i, opf(st, fr))]
+            room = i != BD.ecuador or P.fpieces(st["pc"][i], 0) < 2
+            chs = [C(f"from:{IDS[j]}", f"Move 1 Troops from {NAME[j]}", space=IDS[j])
+                   for j in (sweep_sources(st, i, opf(st, fr)) if room else [])]
             if cap(st, 11) == "u" and not fr["pol"]:
                 for j in P.adj(st, i):
                     if st["pc"][j][1]:
@@ -1264,10 +1266,13 @@ class AirLift:
             return ("Air Lift: from which space?", "4.2.1", space_choices(airlift_from(st), "Air Lift from"))
         if fr["ph"] == "b":
             ds = [j for j in P.spaces(st) if j != fr["src"] and not P.is_zone(st, j)
-                  and not (mom(st, 27) and P.all_guerrillas(st["pc"][j]))]
+                  and not (mom(st, 27) and P.all_guerrillas(st["pc"][j]))
+                  and P.ecuador_room(st, j, 0)]
             return ("Air Lift: to which space?", "4.2.1", space_choices(ds, "Air Lift to"))
         mx = st["pc"][fr["src"]][0]
         mx = mx if cap(st, 10) == "u" else 1 if cap(st, 10) == "s" else min(3, mx)
+        if fr["dst"] == BD.ecuador:  # card 33: at most 2 pieces per Faction in Ecuador
+            mx = min(mx, 2 - P.fpieces(st["pc"][BD.ecuador], 0))
         return ("Air Lift: how many Troops?", "4.2.1", [C(f"n:{n}", f"{n} Troops", n=n) for n in range(1, mx + 1)])
 
     @staticmethod
