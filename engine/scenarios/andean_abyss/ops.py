@@ -254,13 +254,23 @@ def sa_candidates(st: dict, f: int, fr: dict) -> list:
 
 
 def sa_possible(st: dict, f: int, sa: str, fr: dict, op: str) -> bool:
+    """Whether Special Activity ``sa`` could be executed now (existence checks stop early)."""
     sps = P.spaces(st)
+    pcs = st["pc"]
     if sa == "airlift":
-        return bool(airlift_from(st)) and cap(st, 10) != "x"
+        m27 = mom(st, 27)
+        zones = st["zones"]
+        return any(pcs[i][0] and i not in zones and not (m27 and P.all_guerrillas(pcs[i])) for i in sps)
     if sa == "airstrike":
-        return op in ("patrol", "sweep", "assault") and not mom(st, 12) and bool(airstrike_spaces(st))
+        if op not in ("patrol", "sweep", "assault") or mom(st, 12):
+            return False
+        m27 = mom(st, 27)
+        return any(not BD.is_city[i] and not (m27 and P.all_guerrillas(pcs[i])) and airstrike_targets(st, i)
+                   for i in sps)
     if sa == "eradicate":
-        return bool(eradicate_spaces(st))
+        m27 = mom(st, 27)
+        return any(BD.is_dept[i] and (pcs[i][9] or pcs[i][10] or pcs[i][11])
+                   and not (m27 and P.all_guerrillas(pcs[i])) for i in sps)
     if sa == "extort":
         return any(extort_ok(st, f, i) for i in sps)
     if sa == "kidnap":
@@ -270,9 +280,9 @@ def sa_possible(st: dict, f: int, sa: str, fr: dict, op: str) -> bool:
     if sa == "cultivate":
         return op in ("rally", "march") and bool(cultivate_dests(st, fr))
     if sa == "process":
-        return op in ("rally", "march") and any(st["pc"][i][11] for i in sps)
+        return op in ("rally", "march") and any(pcs[i][11] for i in sps)
     if sa == "bribe":
-        return st["res"][3] >= 3 and bool(bribe_spaces(st, []))
+        return st["res"][3] >= 3 and any(any(pcs[i][k] for k in range(9)) for i in sps)
     return False
 
 
