@@ -15,6 +15,8 @@ Modules:
                              prompt sequences (an :class:`~engine.coin.operations.OperationKit`).
 - :mod:`engine.coin.capabilities` Capability Events in effect for the game (COIN 5.3).
 - :mod:`engine.coin.eligibility` initiative-track order (Guerrilla Generation 2.3.5).
+- :mod:`engine.coin.cylinders` the classic Eligible/Ineligible sequence of play (added for
+                             Andean Abyss).
 
 Nothing here knows about Peru; scenario packages pass their own piece keys and data.
 """
