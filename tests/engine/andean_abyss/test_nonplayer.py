@@ -6,7 +6,7 @@ import pytest
 
 from engine.scenarios.andean_abyss.nonplayer import NonPlayerBot, np_decide
 
-from .conftest import BD, RULES, clear, conserved, new, play, put
+from .conftest import BD, RULES, clear, conserved, new, pc, play, put
 
 G, F, A, C = 0, 1, 2, 3
 
@@ -209,3 +209,23 @@ def test_8_1_2_example_march_moves_only_3_underground_into_support():
     assert cid == "u:3"
     play(st, cid)
     assert [c.id for c in RULES.prompt(st).choices if c.id.startswith("a:")][0] == "a:0"
+
+
+def test_8_8_7_eradicate_against_player_cartels_with_8_bases():
+    st = position([6, 20], G, nonplayers=("govt",))
+    put(st, "cali", troops=4, farc_a=4)
+    for s in ("huila", "cesar", "antioquia", "santander"):
+        put(st, s, car_base=2)
+    facts = play(st, "np:act")
+    sas = [f["sa"] for f in facts if f["type"] == "sa"]
+    assert sas == ["eradicate"]
+    assert any(f["type"] == "np" and f["rule"] == "8.8.3" for f in facts)
+
+
+def test_8_8_7_air_strike_before_assault_otherwise():
+    st = position([6, 20], G)
+    put(st, "cali", troops=4, farc_a=4)
+    put(st, "guaviare", auc_a=1)
+    facts = play(st, "np:act")
+    assert [f["sa"] for f in facts if f["type"] == "sa"] == ["airstrike"]
+    assert "auc_a" not in pc(st, "guaviare")
