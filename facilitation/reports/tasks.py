@@ -59,6 +59,10 @@ def _start_kaleido(**_kwargs) -> None:
     # WeasyPrint and kaleido/choreographer log every page and tab at INFO
     for name in ("weasyprint", "fontTools", "kaleido", "choreographer", "logistro"):
         logging.getLogger(name).setLevel(logging.WARNING)
+    try:
+        import weasyprint  # noqa: F401 - loaded once per process, not in the first build
+    except Exception:  # noqa: BLE001 - the build reports a missing library itself
+        log.exception("WeasyPrint could not be loaded")
     if not _kaleido_enabled():
         return
     try:
