@@ -14,7 +14,7 @@ from engine.coin.operations import OpDef, OperationKit, SaDef  # noqa: F401  (re
 from engine.core.contract import Choice, fact
 
 from .data import HIGHLAND, LIMA, LOCS, NAME
-from .state import GOV, SEAT_NAME, SP, cap, refresh_control, res
+from .state import GOV, PIECE_NAME, POOL_OF, SEAT_NAME, SP, cap, place, refresh_control, res
 
 GOV_OPS = ("train", "patrol", "sweep", "assault")
 SP_OPS = ("rally", "march", "attack", "terror")
@@ -107,7 +107,6 @@ def take_sources(state: dict, fr: dict) -> list[str]:
 
 
 def _take_ask(state: dict, fr: dict) -> Ask:
-    from .state import PIECE_NAME
     name = PIECE_NAME[fr["key"]]
     ch = [Choice(f"from:{sid}", f"Take it from {NAME[sid]}", {"space": sid}) for sid in take_sources(state, fr)]
     ch.append(Choice("stop", "Place no more", {}))
@@ -141,7 +140,6 @@ def _take_act(state: dict, fr: dict, cid: str, facts: list) -> None:
 def place_or_take(state: dict, seat: str, sid: str, key: str, n: int, facts: list, cause: str) -> int:
     """Operations and Special Activities place Available pieces and may take the rest from the
     map (1.4.1 Important!). Returns how many were placed at once; the rest are asked for."""
-    from .state import POOL_OF, place
     k = place(state, sid, key, n, facts, cause)
     rest = n - k
     if rest > 0:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from engine.core.contract import Choice, fact
 
-from .data import ADJ, BOARD, COASTAL, HIGHLAND, JUNGLE, LIMA, LOCS, NAME, PATROL_NETWORK
+from .data import ADJ, BOARD, COASTAL, HIGHLAND, JUNGLE, LIMA, LOCS, NAME, PATROL_NETWORK, POP
 from .ops import (
     OpDef,
     allowed_here,
@@ -62,7 +62,6 @@ def civic_useful(state: dict, sid: str, shifts_done: int = 0) -> bool:
     sp = state["s"][sid]
     if sp["ter"]:
         return True
-    from .data import POP
     return bool(POP[sid]) and sp["sup"] < 2 and shifts_done < civic_max_shifts(state, sid)
 
 

@@ -27,6 +27,7 @@ from .ops import (
     place_or_take,
     register_op,
     sp_cost,
+    use_sa,
 )
 from .state import (
     GOV,
@@ -303,7 +304,6 @@ def _attack_act(state, fr, cid, facts):
     sid = fr["cur"]
     fr["ph"] = "main"
     if cid == "sa:ambush":
-        from .ops import use_sa
         use_sa(state, fr)
         ambush(state, fr, sid, facts, add=fr.get("ambush_add", 1))
     else:

@@ -30,6 +30,7 @@ from .state import (
     cap,
     cubes,
     d_location,
+    die,
     guerrillas,
     hunt_roll,
     place,
@@ -114,7 +115,6 @@ def rondas_react(state: dict, facts: list) -> None:
         n = rondas(sp)
         if not n:
             continue
-        from .state import die
         d = die(state, "rondas")
         ok = d <= n
         facts.append(fact("roll", f"Rondas React in {NAME[sid]}: rolled {d} against {n} Rondas: "

@@ -15,7 +15,7 @@ from engine.core.contract import Choice, fact
 
 from .data import ADJ, HIGHLAND, LIMA, NAME
 from .ops import SaDef, allowed_here, pay, place_or_take, register_sa, take_sources
-from .state import GOV, activate, cap, guerrillas, hunt_roll, remove, rondas, shift
+from .state import GOV, activate, cap, guerrillas, hunt_roll, place, remove, rondas, shift
 
 # ---------------------------------------------------------------- 4.2.1 Investigate
 
@@ -98,7 +98,6 @@ def _rep_ask(state, fr):
 def _rep_rondas(state, sid, facts):
     sp = state["s"][sid]
     if cap(state, "P12") == "top":
-        from .state import place
         place(state, sid, "Ru", 1, facts, "Rondas formed against reprisals (P12)")
     else:
         half = rondas(sp) // 2

@@ -25,6 +25,7 @@ from engine.core.rng import new_rng, roll, shuffle
 
 from .data import (
     CAPTURED,
+    CARDS,
     COASTAL,
     CONTROLLABLE,
     EVENT_IDS,
@@ -90,7 +91,6 @@ def build_deck(rng: dict, options: dict) -> list[str]:
 
 
 def _check_cards(cards: list[str]) -> None:
-    from .data import CARDS
     for c in cards:
         if c not in CARDS or c == "P37":
             raise SetupError(f"Unknown or unusable card in deck option: {c!r}")
