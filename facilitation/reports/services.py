@@ -24,7 +24,7 @@ from facilitation.errors import NotAllowed, ValidationFailed
 from facilitation.models import ClassSession
 from facilitation.reports import rendering, selectors
 from facilitation.reports.builder.report import build_report
-from facilitation.reports.models import AARReport
+from facilitation.reports.models import AARReport, report_upload_to
 from facilitation.tasks import BrokerUnavailable as _BrokerUnavailable
 
 log = logging.getLogger(__name__)
@@ -213,6 +213,10 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
             f = getattr(report, field)
             if f:
                 f.delete(save=False)
+            # a build killed half-way may have left this very file: overwrite it, no "_x7Yz" copies
+            target = report_upload_to(report, f"{stem}.{ext}")
+            if f.storage.exists(target):
+                f.storage.delete(target)
             f.save(f"{stem}.{ext}", ContentFile(content), save=False)
         summary = {
             "scenario": session.scenario_key,

@@ -107,6 +107,7 @@ def test_report_completes_after_its_worker_is_killed_mid_build(fresh_people, tmp
         assert report.status == AARReport.Status.DONE, report.error
         assert report.attempts >= 2
         assert AARReport.objects.filter(session=session).count() == 1
+        assert Path(report.pdf.name).name == f"{report.file_stem()}.pdf"  # overwritten, not copied
         text = subprocess.run(["pdftotext", report.pdf.path, "-"], capture_output=True, text=True,
                               check=True).stdout
         assert TEAM_GOV in text and TEAM_SP in text
