@@ -266,6 +266,8 @@ def feasible(st, f, op) -> bool:
         for i in P.spaces(st):
             pc = st["pc"][i]
             spare = P.guerrillas(pc, f) - (1 if P.bases(pc) or (f == 2 and P.fpieces(pc, 1)) else 0)
+            if f == 1 and not (st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or st["sab"][i]):
+                continue
             if spare > 0 and any(march_target(st, f, j) for j in P.adj(st, i)):
                 return True
         return False
@@ -575,6 +577,8 @@ def march_step(st, fr, ids):
         spare = P.guerrillas(pc, f) - (1 if P.bases(pc) or (f == 2 and P.fpieces(pc, 1)) else 0)
         if spare <= 0:
             continue
+        if f == 1 and not (st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or st["sab"][i]):
+            continue  # 8.7.2: FARC March only from Active Opposition, 0-Population or Sabotaged spaces
         if not any(march_target(st, f, j) for j in P.adj(st, i)):
             continue
         if best is None or spare > best[0]:
@@ -598,6 +602,8 @@ def pol_marchgrp(st, fr, chs, ids):
     dpc = st["pc"][dst]
     exposed = BD.is_loc[dst] or st["sup"][dst] > 0 or (f == 2 and st["sup"][dst] < 0)
     room = max(0, 3 - P.cubes(dpc)) if exposed else 99
+    if f == 1 and BD.is_loc[dst]:
+        room = 1  # 8.7.2: 1 Guerrilla onto each LoC
     if fr["nu"] is None:
         nus = [int(c[2:]) for c in ids if c.startswith("u:")]
         mu = max(nus)

@@ -126,7 +126,7 @@ def test_8_1_zero_resources_insurgent_passes():
                     put(st, "cali", auc_a=3, police=1)), "attack", "8.6.3"),
     (A, lambda st: (scarce(st, 6, 2), scarce(st, 8, 0), put(st, "huila", farc_base=1, auc_u=1)), "terror", "8.6.4"),
     (F, lambda st: None, "rally", "8.7.1"),
-    (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "huila", farc_u=1)), "march", "8.7.2"),
+    (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "huila", farc_u=2, sup=-2)), "march", "8.7.2"),
     (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "bogota", sup=2, farc_u=1, police=1),
                     st["res"].__setitem__(F, 50)), "attack", "8.7.3"),
     (F, lambda st: (scarce(st, 3, 2), scarce(st, 5, 0), put(st, "bogota", sup=2, farc_u=1)), "terror", "8.7.4"),
