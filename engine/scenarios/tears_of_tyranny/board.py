@@ -34,7 +34,7 @@ def presence(tile: dict, seat: str) -> int:
 
 
 def on_map(state: dict, kind: str) -> int:
-    return sum(units(t, kind) for t in state["tiles"].values())
+    return sum(1 for t in state["tiles"].values() for u in t["u"] if u[0] == kind)
 
 
 def supply(state: dict, kind: str) -> int:

@@ -40,12 +40,14 @@ def evaluate(state: dict, seat: str) -> float:
         return 10_000.0 if res["winner"] == "players" else -10_000.0 + state["turn"] * 10
     inf = state["inf"]
     n = len(state["seats"])
-    v = 12.0 * (inf["n_earned"] + inf["earned"] / inf["cap"])
+    tok = 3.0 if n == 1 else 2.0
+    v = tok * (inf["n_earned"] * inf["cap"] + inf["earned"])
     pool_total = B.tyranny_on_map(state) + state["tyr_pool"]
     v -= 45.0 * B.tyranny_on_map(state) / max(pool_total, 1)
     v -= 25.0 / (state["tyr_pool"] + 0.5)
     dom, dev = threats(state)
     for tid, t in state["tiles"].items():
+        v += 0.4 * t["blue"] - 0.3 * t["red"]
         if not t["u"] and not t["pres"] and not t["gs"]:
             continue
         val = sum(UNIT_VALUE[u[0]] for u in t["u"])
@@ -60,16 +62,21 @@ def evaluate(state: dict, seat: str) -> float:
         if tid in dev and "develop" not in t["prev"] and t["u"]:
             v -= 3.0 + 1.5 * len({u[0] for u in t["u"]})
         v += 0.5 * min(gs, 4) + (0.6 * min(gs, 3) if val else 0.0) + 2.0 * len(t["bases"])
+    ptot: dict = {}
+    ptiles: dict = {}
+    for t in state["tiles"].values():
+        for s, k in t["pres"].items():
+            ptot[s] = ptot.get(s, 0) + k
+            ptiles[s] = ptiles.get(s, 0) + 1
     for s in state["seats"]:
         pl = state["pl"][s]
-        pres = B.presence_total(state, s)
-        ntiles = sum(1 for t in state["tiles"].values() if t["pres"].get(s))
+        pres = ptot.get(s, 0)
+        ntiles = ptiles.get(s, 0)
         v += 4.0 * min(pres, 8) + 2.0 * ntiles
         if pres <= 1:
             v -= 40.0
         r = pl["res"]
         v += 1.2 * min(r, 3) + 0.4 * max(0, min(r, 10) - 3) + 2.5 * income(pl, s) + 3.0 * min(plays_limit(pl, s), 5)
-    v += 0.4 * sum(t["blue"] for t in state["tiles"].values()) - 0.3 * sum(t["red"] for t in state["tiles"].values())
     return v
 
 

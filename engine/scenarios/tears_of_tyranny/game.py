@@ -386,10 +386,10 @@ class TearsOfTyranny(Rules):
         cov = covered(pl, seat)
         if not any(cov.values()):
             return []
-        mine = [t for t in state["order"] if state["tiles"][t]["pres"].get(seat)]
+        reach = self.reach(state, seat, rng)
         out = []
         for tid in state["order"]:
-            if not any(C.dist[m].get(tid, 99) <= rng for m in mine):
+            if tid not in reach:
                 continue
             if not self.presence_allowed(state, seat, tid):
                 continue
@@ -542,13 +542,27 @@ class TearsOfTyranny(Rules):
             origins = [t for t in state["order"] if state["tiles"][t]["pres"].get(seat)]
         return any(C.dist[o].get(tid, 99) <= n for o in origins)
 
+    def reach(self, state, seat, rng) -> set:
+        """Tiles within ``rng`` of the seat's presence (or HQ for "hq:N"), A-60."""
+        if isinstance(rng, str):
+            n = int(rng[3:])
+            origins = [t for t in state["order"] if B.is_hq(state, t, seat)]
+        else:
+            n = rng
+            origins = [t for t in state["order"] if state["tiles"][t]["pres"].get(seat)]
+        out: set = set()
+        for o in origins:
+            out.update(t for t, d in C.dist[o].items() if d <= n)
+        return out
+
     def _tiles_for(self, state, seat, rng, target, ops) -> list[str]:
         tgt = list(target)
         if any(o["op"] in ("push", "pull") for o in ops):
             tgt.append("presence")
         out = []
+        reach = self.reach(state, seat, rng)
         for tid in state["order"]:
-            if not self.target_ok(state, seat, tid, tgt) or not self.in_range(state, seat, tid, rng):
+            if tid not in reach or not self.target_ok(state, seat, tid, tgt):
                 continue
             if any(o["op"] == "presence" for o in ops):
                 if not self.presence_allowed(state, seat, tid) or not any(covered(state["pl"][seat], seat).values()):
@@ -1299,14 +1313,18 @@ class TearsOfTyranny(Rules):
         if state["tyr_pool"] <= 0:
             state["result"] = self._result(state, "adversary", "total tyranny: every available tyranny token is on the map")
         else:
+            held = {s for t in state["tiles"].values() for s in t["pres"]}
             for seat in state["seats"]:
-                if B.presence_total(state, seat) == 0:
+                if seat not in held:
                     state["result"] = self._result(state, "adversary", f"presence annihilation: the {seat.title()} have no presence left")
                     break
         if state["result"] is None:
             inf = state["inf"]
             lvl = inf["level"]
-            n = {k: B.on_map(state, k) for k in ("cell", "outpost", "garrison")}
+            n = {"cell": 0, "outpost": 0, "garrison": 0}
+            for t in state["tiles"].values():
+                for u in t["u"]:
+                    n[u[0]] += 1
             if len(inf["played"]) >= inf["total"]:
                 state["result"] = self._result(state, "players", "level 4: every influence card has been played")
             elif lvl == 1 and not (n["cell"] + n["outpost"] + n["garrison"]):

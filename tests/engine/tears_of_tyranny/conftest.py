@@ -18,8 +18,11 @@ def C():
     return content()
 
 
-def blank(rules, players=1, seed=1, **opts):
-    """A set-up game with every tile emptied (pieces removed), HQs placed, in turn 1's window."""
+def blank(rules, players=1, seed=1, keep_unit=True, **opts):
+    """A set-up game with every tile emptied (pieces removed), HQs placed, in turn 1's window.
+
+    ``keep_unit`` leaves one adversary cell in the last tile (deepest inland of the last
+    quadrant) so that the level-1 victory does not end the game at the first action."""
     st = rules.setup(seed, {"players": players, **opts})
     for seat in list(st["seats"]):
         p = rules.prompt(st)
@@ -27,6 +30,8 @@ def blank(rules, players=1, seed=1, **opts):
         rules.apply_inplace(st, seat, ch[0].id)
     for t in st["tiles"].values():
         t.update({"u": [], "red": 0, "blue": 0, "tyr": 0, "gs": {}, "bases": [], "def": 0, "prev": []})
+    if keep_unit:
+        st["tiles"][st["order"][-1]]["u"] = [["cell", 0]]
     return st
 
 

@@ -86,14 +86,14 @@ def test_1h_losing_influence_with_empty_box_costs_a_resource(rules):
 
 
 def test_4_victory_level_1_no_adversary_units(rules):
-    st = blank(rules)
+    st = blank(rules, keep_unit=False)
     rules._check_end(st, [])
     assert st["result"]["winner"] == "players" and "level 1" in st["result"]["reason"]
     assert rules.prompt(st) is None
 
 
 def test_4_victory_level_2_and_3(rules):
-    st = blank(rules)
+    st = blank(rules, keep_unit=False)
     st["tiles"][st["order"][0]]["u"] = [["cell", 0]]
     st["inf"]["level"] = 2
     rules._check_end(st, [])

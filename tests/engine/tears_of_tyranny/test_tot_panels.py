@@ -1,0 +1,129 @@
+"""Player panels (1.E, 3.A-3.D): refit, tracks, force management, organics keyed off attributes."""
+
+from __future__ import annotations
+
+from engine.scenarios.tears_of_tyranny.game import attributes, income, plays_limit
+
+from .conftest import blank
+
+
+def _to_refit(rules, st, seat):
+    p = rules.prompt(st)
+    assert seat in p.seats
+    return p.choices_for(seat)
+
+
+def test_3a_liberators_pick_two_different_refit_options(rules):
+    st = blank(rules)
+    ids = [c.id for c in _to_refit(rules, st, "liberators")]
+    assert "refit:res3" in ids and "refit:res1" in ids
+    st, _ = rules.apply(st, "liberators", "refit:res3")
+    ids2 = [c.id for c in rules.prompt(st).choices_for("liberators")]
+    assert "refit:res3" not in ids2 and "refit:res1" in ids2
+    res = st["pl"]["liberators"]["res"]
+    st, _ = rules.apply(st, "liberators", "refit:res1")
+    # after the second option: gain resources (3.B) runs automatically
+    assert st["pl"]["liberators"]["res"] == res + 1 + income(st["pl"]["liberators"], "liberators")
+
+
+def test_3a_partisans_roll_d10_before_refit(rules):
+    st = rules.setup(1, {"players": 3, "script": {"d10": [6]}})
+    for seat in st["seats"]:
+        rules.apply_inplace(st, seat, rules.prompt(st).choices_for(seat)[0].id)
+    p = rules.prompt(st)
+    assert all(c.id.startswith("presence:") or c.id == "skip" for c in p.choices_for("partisans"))
+    st = rules.setup(1, {"players": 3, "script": {"d10": [5]}})
+    for seat in st["seats"]:
+        rules.apply_inplace(st, seat, rules.prompt(st).choices_for(seat)[0].id)
+    assert all(c.id.startswith("refit:") for c in rules.prompt(st).choices_for("partisans"))
+
+
+def test_1e_presence_uncovers_track_circles(rules):
+    st = blank(rules)
+    pl = st["pl"]["liberators"]
+    assert income(pl, "liberators") == 1 and plays_limit(pl, "liberators") == 1
+    pl["open"] = {"resources": 3, "plays": 4}
+    assert income(pl, "liberators") == 2, "third circle is the Flexibility attribute"
+    assert attributes(pl, "liberators") == {"flexibility": 1}
+    assert plays_limit(pl, "liberators") == 3
+    pa = st["pl"]
+    st2 = blank(rules, players=2)
+    adv = st2["pl"]["advisors"]
+    adv["open"]["plays"] = 6
+    assert plays_limit(adv, "advisors") == 99, "Advisors: unlimited once the card row is empty"
+    assert pa
+
+
+def test_3d_select_pays_and_grants_attributes(rules):
+    st = blank(rules)
+    seat = "liberators"
+    st["frames"][seat] = [{"k": "exec", "speed": "immediate"}, {"k": "select"}]
+    st["pl"][seat]["res"] = 10
+    ids = [c.id for c in rules.prompt(st).choices_for(seat)]
+    assert "play:L-m2" in ids and "done" in ids
+    st, facts = rules.apply(st, seat, "play:L-m2")
+    assert st["pl"][seat]["res"] == 10 - 1 and attributes(st["pl"][seat], seat)["flexibility"] == 2
+    assert any(f.get("track") == "resources" for f in facts)
+    # card plays limit 1: selection ends by itself; the paid card and the patrol (2x Flexibility)
+    # are now offered for execution
+    ids = [c.id for c in rules.prompt(st).choices_for(seat)]
+    assert not [i for i in ids if i.startswith("play:")]
+    assert {"exec:L-m2", "patrol", "done"} <= set(ids)
+
+
+def test_1f_patrol_offered_only_when_attributes_meet_the_requirement(rules):
+    st = blank(rules)
+    seat = "liberators"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["gs"] = {seat: 1}
+    st["frames"][seat] = [{"k": "exec", "speed": "immediate"}]
+    st["pl"][seat]["played"] = ["L-m3"]           # flexibility + charisma: no patrol step met
+    assert "patrol" not in [c.id for c in rules._exec_choices(st, seat, "immediate")]
+    st["pl"][seat]["played"] = ["L-m2"]           # 2x flexibility: patrol step 1 (pull)
+    assert "patrol" in [c.id for c in rules._exec_choices(st, seat, "immediate")]
+
+
+def test_3c_comrades_recruit_up_to_five(rules):
+    st = blank(rules, players=4)
+    seat = "comrades"
+    st["pl"][seat]["res"] = 10
+    st["frames"][seat] = [{"k": "fm"}]
+    for i in range(5):
+        ch = [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("recruit:")]
+        assert ch, i
+        st, _ = rules.apply(st, seat, ch[0].id)
+    assert sum(t["gs"].get(seat, 0) for t in st["tiles"].values()) == 5
+    assert st["pl"][seat]["res"] == 5
+    assert not st["frames"][seat]
+
+
+def test_3c_advisors_force_management_spends_influence_in_phase_4(rules, C):
+    st = blank(rules, players=2)
+    assert C.panels["advisors"]["force_management"]["phase"] == "long"
+    seat = "advisors"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["blue"] = 1
+    st["frames"][seat] = [{"k": "fm"}]
+    assert not [c for c in rules._fm_choices(st, seat) if c.id.startswith("recruit:")], "no influence to spend"
+    st["inf"]["earned"] = 2
+    ch = [c for c in rules._fm_choices(st, seat) if c.id.startswith("recruit:")]
+    assert ch
+    st, _ = rules.apply(st, seat, ch[0].id)
+    assert st["inf"]["earned"] == 1
+
+
+def test_a43_presence_moves_with_own_guerrilla(rules):
+    st = blank(rules)
+    seat = "liberators"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["gs"] = {seat: 2}
+    fr = {"k": "effect", "ops": [{"op": "push", "what": "own_g", "n": 1}], "i": 0, "tile": hq, "label": "t",
+          "moved": 0, "src": "patrol"}
+    st["pl"][seat]["res"] = 10
+    st["frames"][seat] = [{"k": "select"}, fr]      # the window stays open after the push
+    ch = [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("push:own_g+p:")]
+    assert ch
+    st, _ = rules.apply(st, seat, ch[0].id)
+    dest = ch[0].payload["to"]
+    assert st["tiles"][dest]["pres"][seat] == 1 and st["tiles"][hq]["pres"][seat] == 1
+    assert st["tiles"][dest]["gs"][seat] == 1
