@@ -341,7 +341,7 @@ class TearsOfTyranny(Rules):
             label = "immediate" if fr["speed"] == "immediate" else "long-term"
             return f"Execute your {label} capabilities.", "phase 2" if label == "immediate" else "phase 4", ch, "execute"
         if k == "target":
-            ch = [Choice(f"tile:{t}", B.tname(t), {"tile": t}) for t in fr["tiles"]]
+            ch = [Choice(f"tile:{t}", B.tname(t), {"tile": t}) for t in self._target_tiles(state, seat, fr)]
             ch.append(Choice("decline", "Do not execute it", {}))
             return f"Choose the target tile for {fr['label']}.", "1.F", ch, "target"
         if k == "effect":
@@ -570,6 +570,12 @@ class TearsOfTyranny(Rules):
             out.append(tid)
         return out
 
+    def _target_tiles(self, state, seat, fr) -> list[str]:
+        """Legal targets now (re-checked at every prompt: other seats act in between)."""
+        if fr["src"] in C.cards:
+            return self._card_targets(state, seat, C.cards[fr["src"]])
+        return self._organic_targets(state, seat, fr["src"], fr["ops"])
+
     def _card_targets(self, state, seat, card) -> list[str]:
         return self._tiles_for(state, seat, card["range"], card["target"], card["effect"])
 
@@ -784,15 +790,13 @@ class TearsOfTyranny(Rules):
                 card = C.cards[rest]
                 if card["speed"] != fr["speed"]:
                     pl["used"].append("early")
-                stack.append({"k": "target", "src": rest, "label": card["title"], "ops": card["effect"],
-                              "tiles": self._card_targets(state, seat, card)})
+                stack.append({"k": "target", "src": rest, "label": card["title"], "ops": card["effect"]})
             else:
                 attrs = attributes(pl, seat)
                 ops = self._organic_ops(state, seat, head, attrs)
                 pl["used"].append(head)
                 org = C.panels[seat][head]
-                stack.append({"k": "target", "src": head, "label": org.get("name", "Patrol"), "ops": ops,
-                              "tiles": self._organic_targets(state, seat, head, ops)})
+                stack.append({"k": "target", "src": head, "label": org.get("name", "Patrol"), "ops": ops})
         elif k == "target":
             stack.pop()
             if fr["src"] in C.cards:
@@ -1109,7 +1113,7 @@ class TearsOfTyranny(Rules):
                 stack.pop()
             elif k == "exec" and len(self._exec_choices(state, seat, fr["speed"])) == 0:
                 stack.pop()
-            elif k == "target" and not fr["tiles"]:
+            elif k == "target" and not self._target_tiles(state, seat, fr):
                 stack.pop()
                 if fr["src"] in C.cards:
                     pl["done_cards"].append(fr["src"])
