@@ -39,8 +39,18 @@ def policy(name: str):
     return deco
 
 
+_CHOICES: dict = {}
+
+
 def C(cid: str, label: str, **payload) -> Choice:
-    return Choice(cid, label, payload)
+    """A Choice; identical ones are shared (Choice is immutable, payloads are never mutated)."""
+    key = (cid, label, tuple(payload.items())) if payload else (cid, label)
+    c = _CHOICES.get(key)
+    if c is None:
+        if len(_CHOICES) > 50_000:
+            _CHOICES.clear()
+        c = _CHOICES[key] = Choice(cid, label, payload)
+    return c
 
 
 def push(st: dict, fr: dict) -> dict:

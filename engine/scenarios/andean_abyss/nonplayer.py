@@ -398,8 +398,8 @@ def rank_space(st, f, op, i):
             return None
         g = pc[0] + pc[1] + pc[2]
         others = sum(pc) - g
-        change = 1 if (g <= others and g + 6 > others) else 0
-        return (change, BD.pop[i], 1 if not pc[1] else 0)
+        change = BD.pop[i] if (g <= others and g + 6 > others) else -1   # 8.8.4: most Population
+        return (change, 2 if not pc[1] else 1 if not pc[0] else 0, BD.pop[i])
     if op == "sweep":
         und = sum(pc[k] for k in (3, 6, 9))
         if not und:
@@ -438,7 +438,7 @@ def govt_ops(st, fr, facts=None):
     avail = st["av"][0] + st["av"][1] + st["av"][2]
     can_civic = any(civic_ok(st, i, False) for i in sps) and res >= 6
     if res >= 3 and (avail >= 10 or can_civic):
-        return begin(st, fr, facts, 0, "train", {"max": 4, "sa": ["mid"]}, "8.8.4", "Train (10+ pieces Available or Civic Action)")
+        return begin(st, fr, facts, 0, "train", {"max": 3, "sa": ["mid"]}, "8.8.4", "Train (10+ pieces Available or Civic Action)")
     loc_threat = any(BD.is_loc[i] and (P.all_guerrillas(st["pc"][i]) and (
         sum(st["pc"][i][k] for k in (3, 6, 9)) or P.all_guerrillas(st["pc"][i]) > P.cubes(st["pc"][i]))) for i in sps)
     if loc_threat and res >= 3:
