@@ -355,12 +355,8 @@ def _actor(fr, s):
 
 def _each(st, fr, s, facts):
     sps = matching(st, s["where"], fr["v"])
-    steps = []
-    for i in reversed(sps):
-        steps.append(i)
     if not sps:
         return False
-    fr.setdefault("each", [])
     push(st, {"k": "eveach", "f": fr["f"], "s": s, "left": sps, "v": fr["v"], "auto": fr.get("auto")})
     return True
 
@@ -1413,10 +1409,6 @@ def sp_c28s(st, fr, s, facts):
     return False
 
 
-def sp_c38u(st, fr, s, facts):
-    return False
-
-
 def sp_c62s(st, fr, s, facts):
     for sid in ("guainia", "vaupes", "amazonas"):
         P.place(st, BD.index[sid], 11, 1, facts, ev_cause(fr))
@@ -1459,6 +1451,6 @@ SPECIAL = {
     "ship_farc": sp_ship_farc, "c65": sp_c65, "c65_base": sp_c65_base, "ship_any": sp_ship_any,
     "unship_here": sp_unship_here, "c66s": sp_c66s, "c68u": sp_c68u, "unship_coastal": sp_unship_coastal,
     "c69": sp_c69, "c70s": sp_c70s, "c71u": sp_c71u, "c72u": sp_c72u, "c72s": sp_c72s, "c30u": sp_c30u,
-    "c28s": sp_c28s, "c38u": sp_c38u, "c62s": sp_c62s, "c35u": sp_c35u, "c57s": sp_c57s, "c50s": sp_c50s,
+    "c28s": sp_c28s, "c62s": sp_c62s, "c35u": sp_c35u, "c57s": sp_c57s, "c50s": sp_c50s,
 }
 
