@@ -15,6 +15,7 @@ Modules:
                              prompt sequences (an :class:`~engine.coin.operations.OperationKit`).
 - :mod:`engine.coin.capabilities` Capability Events in effect for the game (COIN 5.3).
 - :mod:`engine.coin.eligibility` initiative-track order (Guerrilla Generation 2.3.5).
+- :mod:`engine.coin.cylinders` Eligible/Ineligible cylinders and faction order (Andean Abyss 2.3).
 - :mod:`engine.coin.cylinders` the classic Eligible/Ineligible sequence of play (added for
                              Andean Abyss).
 
