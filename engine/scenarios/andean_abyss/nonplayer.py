@@ -900,7 +900,42 @@ def pol_patrolmv(st, fr, chs, ids):
     return best[1] if best else None
 
 
-KIND = {"op": pol_op, "patrolmv": pol_patrolmv, "cultivate": pol_cultivate, "process": pol_process, "assassinate": pol_assassinate,
+def pol_evpiece(st, fr, chs, ids):
+    """8.1.2 / 8.4.2: place Bases before Guerrillas or cubes; remove enemy Bases, then Police, Troops,
+    Underground and finally Active Guerrillas; an Insurgent removes its own Active ones first."""
+    real = [c for c in ids if c.count(":") == 2]
+    if not real:
+        return None
+    me = fr["f"]
+    if fr["mode"] == "place":
+        order = ("base", "police", "troops", "underground")
+    else:
+        order = ("base", "police", "troops", "underground", "active")
+
+    def key(c):
+        piece = c.split(":")[2]
+        own = piece.startswith(FACTIONS[me]) or (me == 0 and piece in ("troops", "police", "govt_base"))
+        rank = next((k for k, w in enumerate(order) if piece.endswith(w)), 9)
+        if fr["mode"] != "place" and own:
+            rank = 10 + (0 if piece.endswith("active") else 1)
+        return rank
+    best = min(key(c) for c in real)
+    return rnd(st, [c for c in real if key(c) == best])
+
+
+def pol_evpick(st, fr, chs, ids):
+    """8.4.3: spaces for shifts by the greatest change (highest Population); otherwise random."""
+    real = [c for c in ids if c.startswith("space:")]
+    if not real:
+        return None
+    then = fr["s"].get("then", [])
+    if any(t.get("do") in ("shift", "set") for t in then):
+        top = max(BD.pop[BD.index[c[6:]]] for c in real)
+        real = [c for c in real if BD.pop[BD.index[c[6:]]] == top]
+    return rnd(st, real)
+
+
+KIND = {"op": pol_op, "patrolmv": pol_patrolmv, "evpiece": pol_evpiece, "evpick": pol_evpick, "cultivate": pol_cultivate, "process": pol_process, "assassinate": pol_assassinate,
         "kidnap": pol_kidnap, "marchgrp": pol_marchgrp, "trainsp": pol_trainsp, "trainx": pol_trainx, "civic": pol_civic,
         "agitate": pol_agitate, "sweepsp": pol_sweepsp, "attacksp": pol_attacksp, "rallysp": pol_rallysp,
         "regroup": pol_regroup, "drugs": pol_drugs, "extort": pol_extort, "bribe": pol_bribe,
