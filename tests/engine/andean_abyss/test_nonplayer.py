@@ -229,3 +229,11 @@ def test_8_8_7_air_strike_before_assault_otherwise():
     facts = play(st, "np:act")
     assert [f["sa"] for f in facts if f["type"] == "sa"] == ["airstrike"]
     assert "auc_a" not in pc(st, "guaviare")
+
+
+def test_8_4_2_playbook_nonplayer_farc_sucumbios_places_both_bases_in_ecuador():
+    st = position([33, 20], F)
+    put(st, "narino", farc_u=1)
+    facts = play(st, "np:act")
+    assert any(f["type"] == "event" for f in facts)
+    assert pc(st, "ecuador") == {"farc_base": 2}
