@@ -93,12 +93,14 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "coinlab.security.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "coinlab.security.RateLimitMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
@@ -144,8 +146,14 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # ---- cache ------------------------------------------------------------------
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache",
-                          "LOCATION": REDIS_URL, "KEY_PREFIX": "coinlab"}}
+    # Shared by every web process (rate limits, session versions, login sessions); a Redis
+    # outage degrades to cache misses instead of errors (coinlab/cache.py).
+    CACHES = {"default": {"BACKEND": "coinlab.cache.ResilientRedisCache",
+                          "LOCATION": REDIS_URL, "KEY_PREFIX": "coinlab",
+                          "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5,
+                                      "retry_on_timeout": False}}}
+    # Login sessions: read from Redis, written through to PostgreSQL (survives a Redis restart).
+    SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -211,10 +219,25 @@ CSRF_COOKIE_SAMESITE = "Lax"
 X_FRAME_OPTIONS = "DENY"
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
-if env_bool("COINLAB_BEHIND_TLS_PROXY", False):
+BEHIND_TLS_PROXY = env_bool("COINLAB_BEHIND_TLS_PROXY", False)
+if BEHIND_TLS_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env_bool("COINLAB_SSL_REDIRECT", False)
-SECURE_HSTS_SECONDS = int(os.environ.get("COINLAB_HSTS_SECONDS", "0"))
+# Behind the TLS proxy of the production layout (docs/operations.md), http is redirected
+# to https and browsers are told to keep to https for a year, unless set otherwise.
+SECURE_SSL_REDIRECT = env_bool("COINLAB_SSL_REDIRECT", BEHIND_TLS_PROXY)
+SECURE_HSTS_SECONDS = int(os.environ.get("COINLAB_HSTS_SECONDS", "31536000" if BEHIND_TLS_PROXY else "0"))
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("COINLAB_HSTS_SUBDOMAINS", False)
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+# Content-Security-Policy (coinlab.security): no inline scripts except on these path prefixes.
+COINLAB_CSP_RELAXED_PATHS = tuple(env_list("COINLAB_CSP_RELAXED_PATHS", ["/reports/"]))
+# Rate limits (coinlab.security), counted in the cache: Redis in production, so they hold
+# across every web process. "N/SECONDS".
+COINLAB_RATE_LIMITS = env_bool("COINLAB_RATE_LIMITS", True)
+COINLAB_RATE_LOGIN_FAIL = os.environ.get("COINLAB_RATE_LOGIN_FAIL", "10/300")
+COINLAB_RATE_JOIN_FAIL = os.environ.get("COINLAB_RATE_JOIN_FAIL", "20/600")
+COINLAB_RATE_SUBMIT = os.environ.get("COINLAB_RATE_SUBMIT", "60/10")
+# Behind a proxy, the header that carries the client address (e.g. HTTP_X_FORWARDED_FOR).
+COINLAB_CLIENT_IP_HEADER = os.environ.get("COINLAB_CLIENT_IP_HEADER", "")
 
 # ---- REST API -----------------------------------------------------------------
 REST_FRAMEWORK = {

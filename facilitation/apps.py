@@ -10,3 +10,4 @@ class FacilitationConfig(AppConfig):
         # Bind @shared_task to the project's Celery app in every Django process.
         import coinlab.celery  # noqa: F401
         import facilitation.checks  # noqa: F401
+        import facilitation.live  # noqa: F401  (publishes session versions for ETag polls)

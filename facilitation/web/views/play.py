@@ -7,7 +7,6 @@ import uuid
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseBadRequest
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -16,9 +15,9 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
-from facilitation import eventlog, selectors, services
+from facilitation import eventlog, live, selectors, services
 from facilitation.errors import NotAllowed, ServiceError
-from facilitation.models import ClassSession, SessionEvent, Team, TeamIntent
+from facilitation.models import ClassSession, Seat, SessionEvent, Team, TeamIntent
 
 from ..forms import IntentForm
 from ..models import SessionUISettings
@@ -36,8 +35,36 @@ def _seat_for(request, session) -> str:
 
 
 def _etag(session: ClassSession, seat: str) -> str:
-    raw = f"{session.pk}:{session.head_seq}:{session.status}:{seat}:{get_language()}:{session.updated_at.isoformat()}"
+    return _etag_of(session.pk, session.head_seq, str(session.status), seat, session.updated_at.isoformat())
+
+
+def _etag_of(session_id: int, head_seq: int, status: str, seat: str, updated_at: str) -> str:
+    raw = f"{session_id}:{head_seq}:{status}:{seat}:{get_language()}:{updated_at}"
     return f'W/"{hashlib.sha1(raw.encode()).hexdigest()[:20]}"'
+
+
+def _not_modified(request, session_id: int):
+    """304 for a team member whose page is current, from the published session version
+    (facilitation.live) and one query for the user's seats; None to build the answer."""
+    inm = request.headers.get("If-None-Match")
+    if not inm or not request.user.is_authenticated:
+        return None
+    seats = list(Seat.objects.filter(session_id=session_id, team__members=request.user)
+                 .values_list("seat_key", flat=True))
+    if not seats:
+        return None
+    wanted = request.GET.get("seat")
+    seat = wanted if wanted in seats else seats[0]
+    v = live.session_version(session_id)
+    if v is None or v["timer"]:  # a running decision timer may have to act: take the full path
+        return None
+    tag = _etag_of(session_id, v["head_seq"], v["status"], seat, v["updated_at"])
+    if inm != tag:
+        return None
+    resp = HttpResponse(status=304)
+    resp["ETag"] = tag
+    resp["Cache-Control"] = "no-store"
+    return resp
 
 
 def _timer_expiry(session) -> str:
@@ -48,32 +75,24 @@ def _timer_expiry(session) -> str:
 def _maybe_timeout(session: ClassSession, seat: str) -> bool:
     """The decision timer ran out and the session says the seat's bot then decides.
 
-    Runs when the acting seat's page polls. The move itself is the foundation's:
-    ``services.seat_timeout_decide`` if it exists, else one step of
-    ``services.session_autoplay`` (the seat's bot, logged as a ``bot`` event) on behalf
-    of the instructor who set the timer. A cache key per (session, seq) makes sure that
-    several polls at the same moment make one move at most.
+    Runs when the acting seat's page polls. The move is the foundation's
+    ``services.seat_timeout_decide``: under the session row lock it re-checks that the
+    session is live, the deadline has passed and ``seat`` must act at the seq this poll
+    saw, so polls arriving together (several tabs, several team members) move once at
+    most. It is logged as a ``bot`` event whose reason says the decision timer expired.
     """
     if not session.decision_timer_seconds or session.status != ClassSession.Status.LIVE:
         return False
+    if _timer_expiry(session) != SessionUISettings.Expiry.BOT:
+        return False
     deadline = selectors.decision_deadline(session)
-    if deadline is None or deadline > timezone.now() or _timer_expiry(session) != SessionUISettings.Expiry.BOT:
-        return False
-    data = selectors.seat_prompt(session, seat)
-    if not data.get("your_turn") or data.get("seq") != session.head_seq:
-        return False
-    if not cache.add(f"coinlab:web:timeout:{session.pk}:{session.head_seq}:{session.head_hash}", 1, timeout=300):
+    if deadline is None or deadline > timezone.now():
         return False
     try:
-        decide = getattr(services, "seat_timeout_decide", None)
-        if decide is not None:
-            decide(session=session, seat=seat)
-        else:
-            instructor = session.created_by or session.course.instructors.first()
-            services.session_autoplay(session=session, user=instructor, max_events=1)
+        moved = services.seat_timeout_decide(session=session, seat=seat, expected_seq=session.head_seq)
     except ServiceError:
         return False
-    return True
+    return bool(moved)
 
 
 def live_context(request, session: ClassSession, seat: str) -> dict:
@@ -133,6 +152,9 @@ def play(request, session_id: int):
 @require_GET
 def play_live(request, session_id: int):
     """The live region alone; answers 304 while nothing has changed (ETag polling)."""
+    fast = _not_modified(request, session_id)
+    if fast is not None:
+        return fast
     session = selectors.session_get_for_user(request.user, session_id)
     seat = _seat_for(request, session)
     if _maybe_timeout(session, seat):

@@ -148,6 +148,12 @@
     }
   });
 
+  // a select that submits its form when changed (the language switcher); no inline handlers (CSP)
+  document.addEventListener("change", function (ev) {
+    var el = ev.target;
+    if (el && el.hasAttribute && el.hasAttribute("data-autosubmit") && el.form) { el.form.submit(); }
+  });
+
   // copy a join link to the clipboard
   document.addEventListener("click", function (ev) {
     var b = ev.target.closest && ev.target.closest("[data-copy]");

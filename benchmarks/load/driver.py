@@ -1,0 +1,284 @@
+"""Load driver: a classroom of teams and instructors against a running CoinLab (loopback only).
+
+Every team behaves like the play page's JavaScript (facilitation/web/static/web/js/play.js):
+it polls its live region ``GET /sessions/<id>/play/live/?seat=S`` with ``If-None-Match``
+``data-poll-ms`` = 1500 ms after the previous answer, and when it is its turn it decides
+after a think time (classroom pace, ``--think`` seconds, uniform) with the page's htmx
+``POST /sessions/<id>/play/choose/?seat=S`` (choice, seq, idempotency key). Every
+instructor polls the live console ``GET /console/live/`` every 2000 ms (``console.html``).
+
+    .venv/bin/python benchmarks/load/driver.py --base http://127.0.0.1:8100 \
+        --people var/load/people.json --duration 300 --out var/load/result.json
+
+Bounded: ``--duration`` seconds and at most ``--max-requests`` requests in all; the base
+URL must be a loopback address. Prints p50/p95/p99, throughput and errors per kind, and
+CPU/memory of the server processes (``--server-pid``: gunicorn master; PostgreSQL
+backends of ``--db-name``; redis-server).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import os
+import random
+import re
+import statistics
+import threading
+import time
+import uuid
+from collections import defaultdict
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import httpx
+import psutil
+
+POLL_MS = 1500
+CONSOLE_MS = 2000
+CSRF = "LoadTestCsrfToken0123456789abcde"  # 32 letters and digits: a valid CSRF cookie
+
+RE_ETAG = re.compile(r'data-etag="([^"]*)"')
+RE_SEQ = re.compile(r'name="seq" value="(\d+)"')
+RE_CHOICE = re.compile(r'data-choice="([^"]+)"')
+
+
+class Stats:
+    def __init__(self):
+        self.rows: dict[str, list[float]] = defaultdict(list)
+        self.status: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        self.errors: dict[str, list[str]] = defaultdict(list)
+        self.count = 0
+
+    def add(self, kind: str, ms: float, status: int, note: str = ""):
+        self.rows[kind].append(ms)
+        self.status[kind][status] += 1
+        self.count += 1
+        if status == 0 or status >= 400:
+            if len(self.errors[kind]) < 20:
+                self.errors[kind].append(f"{status} {note}"[:300])
+
+
+def pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    s = sorted(values)
+    k = min(len(s) - 1, max(0, int(round(p / 100 * len(s) + 0.5)) - 1))
+    return s[k]
+
+
+class Run:
+    def __init__(self, args):
+        self.args = args
+        self.stats = Stats()
+        self.deadline = 0.0
+        self.stop = False
+
+    def over(self) -> bool:
+        return self.stop or time.monotonic() >= self.deadline or self.stats.count >= self.args.max_requests
+
+    async def request(self, client, kind, method, url, **kw):
+        t0 = time.perf_counter()
+        try:
+            resp = await client.request(method, url, **kw)
+            ms = (time.perf_counter() - t0) * 1000
+            note = "" if resp.status_code < 400 else resp.text[:200]
+            if time.monotonic() >= self.warm_until:
+                self.stats.add(kind, ms, resp.status_code, note)
+            return resp
+        except httpx.HTTPError as exc:
+            ms = (time.perf_counter() - t0) * 1000
+            self.stats.add(kind, ms, 0, f"{type(exc).__name__}: {exc}")
+            return None
+
+    async def team(self, t: dict, base: str):
+        rnd = random.Random(f"{t['session']}:{t['seat']}")
+        cookies = {"sessionid": t["cookie"], "csrftoken": CSRF}
+        live = f"{base}/sessions/{t['session']}/play/live/?seat={t['seat']}"
+        choose = f"{base}/sessions/{t['session']}/play/choose/?seat={t['seat']}"
+        api_submit = f"{base}/api/sessions/{t['session']}/seats/{t['seat']}/submit/"
+        n_decisions = 0
+        async with httpx.AsyncClient(cookies=cookies, timeout=30, http2=False) as client:
+            await asyncio.sleep(rnd.random() * POLL_MS / 1000)
+            etag = ""
+            decide_at = None
+            html = ""
+            while not self.over():
+                headers = {"X-Requested-With": "fetch"}
+                if etag:
+                    headers["If-None-Match"] = etag
+                resp = await self.request(client, "poll", "GET", live, headers=headers)
+                if resp is not None and resp.status_code == 200:
+                    etag = resp.headers.get("ETag", "")
+                    html = resp.text
+                    decide_at = None
+                yours = 'data-turn-cue="yours"' in html
+                if yours and decide_at is None:
+                    decide_at = time.monotonic() + rnd.uniform(*self.args.think)
+                if yours and decide_at is not None and time.monotonic() >= decide_at and not self.over():
+                    choices = RE_CHOICE.findall(html)
+                    seq = RE_SEQ.search(html)
+                    if choices and seq:
+                        n_decisions += 1
+                        via = self.args.submit if self.args.submit != "both" else ("api", "page")[n_decisions % 2]
+                        if via == "page":
+                            form = {"seat": t["seat"], "seq": seq.group(1), "key": uuid.uuid4().hex,
+                                    "choice": rnd.choice(choices), "rationale": "load test", "decision_ms": "5000"}
+                            resp = await self.request(client, "submit_page", "POST", choose, data=form, headers={
+                                "HX-Request": "true", "X-CSRFToken": CSRF, "Referer": base + "/"})
+                        else:
+                            body = {"seq": int(seq.group(1)), "idempotency_key": uuid.uuid4().hex,
+                                    "choice": rnd.choice(choices), "rationale": "load test", "decision_ms": 5000}
+                            resp = await self.request(client, "submit_api", "POST", api_submit, json=body, headers={
+                                "X-CSRFToken": CSRF, "Accept": "application/json"})
+                            decide_at = None
+                            resp = None  # the next poll fetches the new live region, as for the other teams
+                        if resp is not None and resp.status_code == 200:
+                            html = resp.text
+                            m = RE_ETAG.search(html)
+                            etag = f"{m.group(1)}" if m else ""
+                            etag = resp.headers.get("ETag", etag)
+                            decide_at = None
+                await asyncio.sleep(POLL_MS / 1000)
+
+    async def instructor(self, i: dict, base: str, k: int):
+        cookies = {"sessionid": i["cookie"], "csrftoken": CSRF}
+        async with httpx.AsyncClient(cookies=cookies, timeout=30) as client:
+            await asyncio.sleep((k % 20) * CONSOLE_MS / 20000)
+            etag = ""
+            while not self.over():
+                headers = {"X-Requested-With": "fetch"}
+                if etag:
+                    headers["If-None-Match"] = etag
+                resp = await self.request(client, "console", "GET", f"{base}/console/live/", headers=headers)
+                if resp is not None and resp.status_code == 200:
+                    etag = resp.headers.get("ETag", "")
+                await asyncio.sleep(CONSOLE_MS / 1000)
+
+    async def main(self, people: dict):
+        a = self.args
+        self.started = time.monotonic()
+        self.warm_until = self.started + a.warmup
+        self.deadline = self.warm_until + a.duration
+        tasks = [self.team(t, a.base) for t in people["teams"]]
+        tasks += [self.instructor(i, a.base, k) for k, i in enumerate(people["instructors"])]
+        await asyncio.gather(*tasks)
+
+
+class Sampler(threading.Thread):
+    """CPU and memory of the server side, once a second."""
+
+    def __init__(self, server_pid: int | None, db_name: str, start_after: float):
+        super().__init__(daemon=True)
+        self.server_pid, self.db_name, self.start_after = server_pid, db_name, start_after
+        self.samples: list[dict] = []
+        self.halt = threading.Event()
+        self.cache: dict[int, psutil.Process] = {}
+
+    def procs(self) -> dict[str, list[psutil.Process]]:
+        groups = {"gunicorn": [], "postgres": [], "redis": [], "driver": [psutil.Process()]}
+        if self.server_pid:
+            try:
+                master = psutil.Process(self.server_pid)
+                groups["gunicorn"] = [master, *master.children(recursive=True)]
+            except psutil.NoSuchProcess:
+                pass
+        for p in psutil.process_iter(["name", "cmdline"]):
+            try:
+                cmd = " ".join(p.info["cmdline"] or [])
+                if p.info["name"] in ("postgres",) and f" {self.db_name} " in f" {cmd} ":
+                    groups["postgres"].append(p)
+                elif (p.info["name"] or "").startswith("redis-server"):
+                    groups["redis"].append(p)
+            except (psutil.NoSuchProcess, psutil.AccessDenied):
+                pass
+        return groups
+
+    def run(self):
+        while not self.halt.is_set():
+            groups = self.procs()
+            row = {"t": time.monotonic(), "machine_cpu": psutil.cpu_percent(None), "load1": os.getloadavg()[0]}
+            for name, plist in groups.items():
+                cpu = rss = 0.0
+                for p in plist:
+                    proc = self.cache.setdefault(p.pid, p)
+                    try:
+                        cpu += proc.cpu_percent(None)
+                        rss += proc.memory_info().rss
+                    except (psutil.NoSuchProcess, psutil.AccessDenied):
+                        pass
+                row[f"{name}_cpu"] = cpu
+                row[f"{name}_rss_mb"] = rss / 2**20
+            if row["t"] >= self.start_after:
+                self.samples.append(row)
+            self.halt.wait(1.0)
+
+
+def check_loopback(url: str) -> None:
+    host = urlsplit(url).hostname or ""
+    if host == "localhost":
+        return
+    if not ipaddress.ip_address(host).is_loopback:
+        raise SystemExit(f"refusing a non-loopback target: {url}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--base", default="http://127.0.0.1:8100")
+    ap.add_argument("--people", default="var/load/people.json")
+    ap.add_argument("--duration", type=float, default=300)
+    ap.add_argument("--warmup", type=float, default=20)
+    ap.add_argument("--max-requests", type=int, default=200_000)
+    ap.add_argument("--think", type=float, nargs=2, default=(5.0, 15.0))
+    ap.add_argument("--submit", choices=["page", "api", "both"], default="both",
+                    help="decisions through the page's htmx form, the JSON API, or alternately")
+    ap.add_argument("--server-pid", type=int)
+    ap.add_argument("--db-name", default="coinlab_load")
+    ap.add_argument("--out", default="var/load/result.json")
+    args = ap.parse_args()
+    check_loopback(args.base)
+    people = json.loads(Path(args.people).read_text())
+    run = Run(args)
+    sampler = Sampler(args.server_pid, args.db_name, time.monotonic() + args.warmup)
+    sampler.start()
+    t0 = time.monotonic()
+    asyncio.run(run.main(people))
+    sampler.halt.set()
+    sampler.join()
+    wall = time.monotonic() - t0 - args.warmup
+    out = {"teams": len(people["teams"]), "sessions": len({t["session"] for t in people["teams"]}),
+           "instructors": len(people["instructors"]), "scenario": people.get("scenario"),
+           "duration_s": round(wall, 1), "think_s": list(args.think), "submit": args.submit, "kinds": {}}
+    for kind, rows in sorted(run.stats.rows.items()):
+        st = run.stats.status[kind]
+        errors = sum(n for code, n in st.items() if code == 0 or code >= 400)
+        out["kinds"][kind] = {
+            "requests": len(rows), "per_s": round(len(rows) / wall, 1),
+            "p50_ms": round(pct(rows, 50), 1), "p95_ms": round(pct(rows, 95), 1), "p99_ms": round(pct(rows, 99), 1),
+            "mean_ms": round(statistics.fmean(rows), 1) if rows else None, "max_ms": round(max(rows), 1) if rows else None,
+            "status": dict(sorted(st.items())), "errors": errors,
+            "error_rate": round(errors / len(rows), 5) if rows else 0.0, "error_samples": run.stats.errors[kind][:5],
+        }
+    if sampler.samples:
+        keys = [k for k in sampler.samples[0] if k != "t"]
+        out["resources"] = {k: {"mean": round(statistics.fmean(s[k] for s in sampler.samples), 1),
+                                "max": round(max(s[k] for s in sampler.samples), 1)} for k in keys}
+    Path(args.out).parent.mkdir(parents=True, exist_ok=True)
+    Path(args.out).write_text(json.dumps(out, indent=1))
+    print(f"{out['sessions']} sessions, {out['teams']} teams, {out['instructors']} instructors, "
+          f"{out['duration_s']} s measured")
+    print(f"{'kind':8} {'requests':>9} {'req/s':>7} {'p50':>7} {'p95':>7} {'p99':>7} {'max':>8}  errors  status")
+    for kind, k in out["kinds"].items():
+        print(f"{kind:8} {k['requests']:9d} {k['per_s']:7.1f} {k['p50_ms']:7.1f} {k['p95_ms']:7.1f} "
+              f"{k['p99_ms']:7.1f} {k['max_ms']:8.1f}  {k['errors']:6d}  {k['status']}")
+    for name, v in (out.get("resources") or {}).items():
+        print(f"  {name:18} mean {v['mean']:8.1f}  max {v['max']:8.1f}")
+    for kind, k in out["kinds"].items():
+        for e in k["error_samples"]:
+            print(f"  error {kind}: {e}")
+
+
+if __name__ == "__main__":
+    main()

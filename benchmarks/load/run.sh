@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Load test on loopback: gunicorn + PostgreSQL + Redis on this machine, then the driver.
+#   benchmarks/load/run.sh [DURATION_S]
+# Environment: LOAD_DB (default coinlab_load), LOAD_REDIS_DB (12), LOAD_PORT (8100),
+# LOAD_WORKERS (4), LOAD_THREADS (2), LOAD_SESSIONS (40).
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
+cd "$ROOT"
+DUR="${1:-300}"
+DB="${LOAD_DB:-coinlab_load}"
+PORT="${LOAD_PORT:-8100}"
+export DATABASE_URL="postgres://postgres@127.0.0.1:5432/$DB"
+export REDIS_URL="redis://127.0.0.1:6379/${LOAD_REDIS_DB:-12}"
+export SECRET_KEY="load-test-secret-key-not-for-production-0123456789abcdef"
+export COINLAB_SECURE_COOKIES=0 DEBUG=0 LOG_LEVEL=WARNING
+mkdir -p var/load
+psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
+psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB" >/dev/null
+redis-cli -n "${LOAD_REDIS_DB:-12}" flushdb >/dev/null
+.venv/bin/python manage.py migrate -v0
+.venv/bin/python benchmarks/load/setup_load.py --sessions "${LOAD_SESSIONS:-40}" --out var/load/people.json
+.venv/bin/gunicorn coinlab.wsgi:application --bind "127.0.0.1:$PORT" --workers "${LOAD_WORKERS:-4}" \
+  --threads "${LOAD_THREADS:-2}" --timeout 60 --access-logfile - --access-logformat '%(s)s %(m)s %(U)s %(M)s' \
+  > var/load/gunicorn.log 2>&1 &
+GPID=$!
+trap 'kill $GPID 2>/dev/null; wait $GPID 2>/dev/null' EXIT
+for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.2; done
+.venv/bin/python benchmarks/load/driver.py --base "http://127.0.0.1:$PORT" --people var/load/people.json \
+  --duration "$DUR" --server-pid "$GPID" --db-name "$DB" --out var/load/result.json
