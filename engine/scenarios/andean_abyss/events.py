@@ -1054,12 +1054,17 @@ def sp_c47s(st, fr, s, facts):
 
 
 def sp_c48u(st, fr, s, facts):
+    """Card 48 unshaded: remove the Opposition (Neutral) or 1 FARC Base, executor's choice."""
     i = fr["v"]["here"]
+    opts = []
     if st["sup"][i] < 0:
-        P.set_support(st, i, 0, facts, ev_cause(fr))
-    elif st["pc"][i][5]:
-        P.remove(st, i, 5, 1, facts, ev_cause(fr))
-    return False
+        opts.append(["neutral", "Remove the Opposition (Neutral)", [{"do": "set", "level": 0}]])
+    if st["pc"][i][5]:
+        opts.append(["base", "Remove a FARC Base", [{"do": "remove", "what": "farc_base", "n": 1, "upto": False}]])
+    if not opts:
+        return False
+    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": opts, "auto": fr.get("auto")})
+    return True
 
 
 def sp_c51u(st, fr, s, facts):
@@ -1362,13 +1367,23 @@ def sp_c70s(st, fr, s, facts):
 
 
 def sp_c71u(st, fr, s, facts):
+    """Card 71 unshaded: the executor removes a Guerrilla from Chocó; its Faction loses 5 Resources."""
     i = BD.index["choco"]
-    pc = st["pc"][i]
-    for k in (4, 3, 7, 6, 10, 9):
-        if pc[k]:
-            P.remove(st, i, k, 1, facts, ev_cause(fr))
-            P.set_res(st, k // 3, -5, facts, ev_cause(fr))
-            return False
+    opts = []
+    for g in (1, 2, 3):
+        if P.guerrillas(st["pc"][i], g):
+            opts.append([FACTIONS[g], f"Remove a {FNAME[g]} Guerrilla",
+                         [{"do": "special", "fn": "c71_remove", "g": g}]])
+    if not opts:
+        return False
+    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": opts, "auto": fr.get("auto")})
+    return True
+
+
+def sp_c71_remove(st, fr, s, facts):
+    i, g = BD.index["choco"], s["g"]
+    P.remove(st, i, A(g) if st["pc"][i][A(g)] else U(g), 1, facts, ev_cause(fr))
+    P.set_res(st, g, -5, facts, ev_cause(fr))
     return False
 
 
@@ -1450,7 +1465,7 @@ SPECIAL = {
     "c59u": sp_c59u, "c59s": sp_c59s, "c60u": sp_c60u, "c60s": sp_c60s, "c63": sp_c63, "c64u": sp_c64u,
     "ship_farc": sp_ship_farc, "c65": sp_c65, "c65_base": sp_c65_base, "ship_any": sp_ship_any,
     "unship_here": sp_unship_here, "c66s": sp_c66s, "c68u": sp_c68u, "unship_coastal": sp_unship_coastal,
-    "c69": sp_c69, "c70s": sp_c70s, "c71u": sp_c71u, "c72u": sp_c72u, "c72s": sp_c72s, "c30u": sp_c30u,
+    "c69": sp_c69, "c70s": sp_c70s, "c71u": sp_c71u, "c71_remove": sp_c71_remove, "c72u": sp_c72u, "c72s": sp_c72s, "c30u": sp_c30u,
     "c28s": sp_c28s, "c62s": sp_c62s, "c35u": sp_c35u, "c57s": sp_c57s, "c50s": sp_c50s,
 }
 
