@@ -805,7 +805,19 @@ def pol_eradicate(st, fr, chs, ids):
 
 
 def pol_redeploy(st, fr, chs, ids):
+    """8.8.9: Troops go first where a Govt Base, then a City (highest Population first) lacks
+    3 cubes; otherwise to Bogotá."""
     if fr["ph"] == "must":
+        need = []
+        for c in ids:
+            if not c.startswith("space:"):
+                continue
+            j = BD.index[c[6:]]
+            pc = st["pc"][j]
+            if P.cubes(pc) < 3:
+                need.append(((1 if pc[2] else 0), BD.pop[j], c))
+        if need:
+            return max(need)[2]
         b = f"space:{IDS[BD.bogota]}"
         return b if b in ids else ids[0]
     if fr["ph"] == "from":
