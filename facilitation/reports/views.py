@@ -21,12 +21,19 @@ from facilitation.models import ClassSession
 from facilitation.reports import selectors, services
 from facilitation.reports.builder.charts import comparison_chart
 from facilitation.reports.models import AARReport
+from facilitation.selectors import user_can_create_courses
+
+
+def _render(request, template: str, context: dict, status: int = 200) -> HttpResponse:
+    """Pages extend the site's base template, which shows instructor links from ``is_instructor``."""
+    context = {"is_instructor": user_can_create_courses(request.user), **context}
+    return render(request, template, context, status=status)
 
 
 def _forbidden(request, message: str) -> HttpResponse:
     if request.headers.get("accept", "").startswith("application/json"):
         return JsonResponse({"error": "forbidden", "detail": message}, status=403)
-    return HttpResponseForbidden(render(request, "reports/forbidden.html", {"message": message}).content)
+    return HttpResponseForbidden(_render(request, "reports/forbidden.html", {"message": message}).content)
 
 
 @login_required
@@ -35,7 +42,7 @@ def index(request):
     reports = selectors.reports_visible_to(request.user)[:200]
     sessions = selectors.sessions_readable(request.user).order_by("-scheduled_start", "-id")[:200]
     scenarios = sorted({s.scenario_key for s in sessions})
-    return render(request, "reports/index.html", {"reports": reports, "sessions": sessions,
+    return _render(request, "reports/index.html", {"reports": reports, "sessions": sessions,
                                                   "scenarios": scenarios})
 
 
@@ -59,10 +66,10 @@ def session_reports(request, session_id: int):
         else:
             return redirect("reports:detail", report_id=report.pk)
     reports = selectors.reports_visible_to(request.user, session)
-    return render(request, "reports/session.html", {
+    return _render(request, "reports/session.html", {
         "session": session, "reports": reports, "error": error,
         "can_request": selectors.report_can_request(request.user, session),
-    }, status=status)
+    }, status)
 
 
 def _report_for(request, report_id: int) -> AARReport:
@@ -79,7 +86,7 @@ def detail(request, report_id: int):
         report = _report_for(request, report_id)
     except PermissionError:
         return _forbidden(request, "You may not see this report.")
-    return render(request, "reports/detail.html", {
+    return _render(request, "reports/detail.html", {
         "report": report, "session": report.session,
         "status_json": selectors.report_status(report),
         "status_url": reverse("reports:status", args=[report.pk]),
@@ -170,7 +177,7 @@ def compare(request, scenario_key: str):
     for i, c in enumerate(data["charts"], 1):
         fig = comparison_chart(c["title"], c["title"], c["runs"], c["cs"], data.get("x_label", "Card"))
         figs.append({"dom_id": f"cmp-figure-{i}", "title": c["title"], "figure": fig})
-    return render(request, "reports/compare.html", {
+    return _render(request, "reports/compare.html", {
         "scenario_key": scenario_key, "available": available, "chosen": {s.pk for s in chosen},
         "rows": data["rows"], "figs": figs, "metrics": data.get("metrics", []),
     })
