@@ -784,7 +784,7 @@ class Redeploy:
         if fr["ph"] == "must":
             src = Redeploy.must_from(st)[0]
             ds = fr["dests"]
-            chs = [C(f"space:{BD.ids[j]}", f"Troops from {BD.name[src]} to {BD.name[j]}", space=BD.ids[j]) for j in ds]
+            chs = [C(f"space:{BD.ids[j]}", f"1 Troops from {BD.name[src]} to {BD.name[j]}", space=BD.ids[j]) for j in ds]
             return (f"Redeploy: move the Troops in {BD.name[src]} to a Govt-Controlled City or Base", "6.5.1", chs)
         if fr["ph"] == "from":
             chs = []
@@ -816,7 +816,7 @@ class Redeploy:
         if fr["ph"] == "must":
             src = Redeploy.must_from(st)[0]
             j = BD.index[cid[6:]]
-            P.move(st, src, j, 0, st["pc"][src][0], facts, "Redeploy 6.5.1")
+            P.move(st, src, j, 0, 1, facts, "Redeploy 6.5.1")
             if not Redeploy.must_from(st):
                 fr["ph"] = "from"
             wait(fr)

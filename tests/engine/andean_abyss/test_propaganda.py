@@ -140,7 +140,7 @@ def test_6_5_1_redeploy_moves_troops_off_locs():
     st = to_prop(prep)
     auto(st, stop=("redeploy",))
     assert ids(st)[:1] == ["space:bogota"]
-    play(st, "space:bogota", "done")
+    play(st, "space:bogota", "space:bogota", "done")
     assert pc(st, "bogota")["troops"] == 2
 
 
