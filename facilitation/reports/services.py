@@ -268,10 +268,19 @@ def _fail(report_id: int, exc: BaseException) -> None:
                                                    finished_at=timezone.now(), updated_at=timezone.now())
 
 
-def report_mark_stalled(*, older_than: dt.timedelta = dt.timedelta(minutes=15)) -> int:
-    """Fail reports stuck in running/queued for longer than ``older_than`` (housekeeping)."""
-    cutoff = timezone.now() - older_than
-    return AARReport.objects.filter(status__in=[AARReport.Status.QUEUED, AARReport.Status.RUNNING],
-                                    updated_at__lt=cutoff).update(
-        status=AARReport.Status.FAILED, error="The build stopped without finishing (worker lost); request it again.",
-        updated_at=timezone.now())
+def report_fail_if_stalled(report: AARReport) -> AARReport:
+    """A build that stopped writing progress for longer than the task's hard time
+    limit cannot still be running (its worker died and nothing redelivered it yet):
+    say so on the row, so the page offers "Try again" instead of a frozen bar."""
+    from facilitation.reports.tasks import TIME_LIMIT
+
+    if report.status != AARReport.Status.RUNNING:
+        return report
+    cutoff = timezone.now() - dt.timedelta(seconds=TIME_LIMIT + 60)
+    n = AARReport.objects.filter(pk=report.pk, status=AARReport.Status.RUNNING, updated_at__lt=cutoff).update(
+        status=AARReport.Status.FAILED, finished_at=timezone.now(), updated_at=timezone.now(),
+        error=(f"The build stopped while {report.stage.lower() or 'starting'} and did not finish "
+               f"(its worker was lost). Request the report again."))
+    if n:
+        report.refresh_from_db()
+    return report

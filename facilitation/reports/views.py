@@ -76,7 +76,7 @@ def _report_for(request, report_id: int) -> AARReport:
     report = get_object_or_404(AARReport.objects.select_related("session", "session__course"), pk=report_id)
     if not selectors.report_can_view(request.user, report):
         raise PermissionError
-    return report
+    return services.report_fail_if_stalled(report)
 
 
 @login_required

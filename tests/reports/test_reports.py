@@ -347,3 +347,20 @@ def test_hand_played_session_log_reads_back_exactly(people):
         after = by_seq[r.last_seq].metrics
         expected = {k: after[k] - before[k] for k in after if k != "cards_played" and after[k] != before.get(k)}
         assert dict(r.deltas) == expected, r.seqs
+
+
+def test_a_build_whose_worker_died_long_ago_is_shown_as_failed(finished_peru, people, no_enqueue, client):
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from facilitation.reports.tasks import TIME_LIMIT
+
+    report = services.report_request(finished_peru, finished_peru.head_seq - 6, user=people["instructor"])
+    AARReport.objects.filter(pk=report.pk).update(status="running", stage="Typesetting the PDF", progress=78)
+    client.force_login(people["instructor"])
+    assert client.get(reverse("reports:status", args=[report.pk])).json()["status"] == "running"
+    AARReport.objects.filter(pk=report.pk).update(
+        updated_at=timezone.now() - dt.timedelta(seconds=TIME_LIMIT + 120))
+    data = client.get(reverse("reports:status", args=[report.pk])).json()
+    assert data["status"] == "failed" and "typesetting the pdf" in data["error"]
