@@ -713,7 +713,8 @@ def pol_rallysp(st, fr, chs, ids):
     pc = st["pc"][i]
     if "regroup" in ids and pc[A(f)] and not pc[U(f)] and P.cubes(pc):
         return "regroup"
-    if "base" in ids and P.guerrillas(pc, f) >= (3 if f == 2 else 2):
+    elite = fr.get("free") and fr.get("opi") is None  # 8.6.1 Elite Backing: a Base if possible
+    if "base" in ids and (elite or P.guerrillas(pc, f) >= (3 if f == 2 else 2)):
         return "base"
     many = [c for c in ids if c.startswith("many:")]
     if many:
