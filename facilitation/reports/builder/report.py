@@ -71,7 +71,9 @@ def _result_lines(result: Any, seat_titles: dict[str, str]) -> tuple[str, list[t
     for k, v in result.items():
         if k in ("winner", "reason", "text", "how", "margins", "victory_margins", "ranking"):
             continue
-        if isinstance(v, str | int | float | bool):
+        if isinstance(v, bool):
+            lines.append((humanize(str(k)), "yes" if v else "no"))
+        elif isinstance(v, str | int | float):
             lines.append((humanize(str(k)), fmt_num(v) if isinstance(v, int | float) else str(v)))
     return headline, lines
 
