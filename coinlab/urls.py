@@ -19,6 +19,9 @@ urlpatterns = [
     path("", include("facilitation.web.urls")),
 ]
 
+# 503 instead of 500 while the database is unreachable (coinlab/errorviews.py).
+handler500 = "coinlab.errorviews.server_error"
+
 if not settings.PRODUCTION or settings.DEBUG:
     # Embedded mode: serve uploaded/generated media from this process.
     urlpatterns.insert(0, path(f"{settings.MEDIA_URL.strip('/')}/<path:path>", serve,
