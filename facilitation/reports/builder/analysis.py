@@ -344,7 +344,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
             who = r.phase or humanize(r.kind)
         causes = [f.get("cause") for s in steps if r.first_seq <= s.seq <= r.last_seq
                   for f in s.facts if f.get("cause") and f.get("track") in (m, None)]
-        summary = (f"{labels[m]} {fmt_delta(d)} ({fmt_num(before)} \u2192 {fmt_num(after)}) on card {r.card}: "
+        summary = (f"{labels[m]} {fmt_delta(d)} ({fmt_num(before)} \u2192 {fmt_num(after)}) on {spec.x_label.lower()} {r.card}: "
                    f"{who}: {r.text}")
         if causes:
             summary += f" (cause: {'; '.join(dict.fromkeys(str(c) for c in causes))})"

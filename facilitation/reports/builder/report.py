@@ -91,7 +91,8 @@ def _prompts(b: dict, an: Analysis, cover: dict) -> list[dict]:
             q.append(f"{t}: no intent was recorded. What was your plan at the start, and how did "
                      f"your team agree on it?")
     out.append({"stage": "1. Review the intent", "subtitle": "What was supposed to happen?", "questions": q})
-    q = [f"The game ran {an.cards} card(s) with {len(an.phases)} {b['scenario_phase_label']}(s). "
+    unit = b["scenario_x_label"].lower()
+    q = [f"The game ran {an.cards} {unit}(s) with {len(an.phases)} {b['scenario_phase_label']}(s). "
          f"{cover['result_headline']}."]
     for k in an.key_moments[:4]:
         q.append(f"K{k.number}: {k.summary}. Walk us through the situation when this was decided.")
@@ -143,6 +144,7 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
         # unknown scenario (or renamed metrics): swings of every metric count
         an = analyse(b, spec, labels=labels, max_key_moments=max_key_moments, plotted=None)
     b["scenario_phase_label"] = spec.phase_label
+    b["scenario_x_label"] = spec.x_label
     seat_titles = {s["id"]: s["title"] for s in b["seats"]}
     for s in b["scenario"].get("seats", []):
         seat_titles.setdefault(s["id"], s.get("title", s["id"]))
@@ -198,7 +200,7 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
         view = b["snapshots"].get(p["seq"])
         if view is None:
             continue
-        title = f"{p['label']} \u2014 card {p['card']} (event {p['seq']})"
+        title = f"{p['label']} \u2014 {spec.x_label.lower()} {p['card']} (event {p['seq']})"
         snapshots.append({**p, "title": title, "svg": svgmap.render(b["board"], view, title, colors)})
     warnings = []
     if an.phases and len(snapshots) < len(an.phases):
