@@ -119,3 +119,22 @@ def test_1_5_three_players_third_may_take_cartels():
     assert st["np"] == [2]
     st = new([1, 2], players=3)
     assert st["ctl"] == ["govt", "farc", "auc", "auc"]
+
+
+def test_prompt_turn_scopes_and_private_choices():
+    st = clear(new([1, 2]))
+    p1 = RULES.prompt(st)
+    play(st, "pass")
+    p2 = RULES.prompt(st)
+    assert p1.turn != p2.turn and p1.turn.endswith(":govt") and p2.turn.endswith(":farc")
+    v_other = RULES.view(st, "govt")
+    v_own = RULES.view(st, "farc")
+    assert v_other["prompt"]["choices"] == [] and v_own["prompt"]["choices"]
+
+
+def test_every_support_change_names_its_cause():
+    st = clear(new([19, 20]))
+    put(st, "cali", farc_u=1, sup=1)
+    facts = play(st, "op:terror", "space:cali")
+    sup = [f for f in facts if f["type"] == "support"]
+    assert sup and all(f["cause"] for f in sup)
