@@ -345,7 +345,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
         causes = [f.get("cause") for s in steps if r.first_seq <= s.seq <= r.last_seq
                   for f in s.facts if f.get("cause") and f.get("track") in (m, None)]
         summary = (f"{labels[m]} {fmt_delta(d)} ({fmt_num(before)} \u2192 {fmt_num(after)}) on {spec.x_label.lower()} {r.card}: "
-                   f"{who}: {r.text}")
+                   f"{who}: {r.short_text}")
         if causes:
             summary += f" (cause: {'; '.join(dict.fromkeys(str(c) for c in causes))})"
         key_moments.append(KeyMoment(number=i, row=r, metric=m, metric_label=labels[m], delta=d,
