@@ -78,6 +78,8 @@ class AndeanAbyssPlay(RuleBasedStateMachine):
         assert (p is None) == (st["over"] is not None)         # a legal choice exists until the end
         if p is not None:
             assert p.choices
+            ids = [c.id for c in p.choices]
+            assert len(ids) == len(set(ids))                   # choice ids are unambiguous
         data = json.loads(json.dumps(RULES.serialize(st)))     # JSON round trip
         assert RULES.dumps(RULES.deserialize(data)) == RULES.dumps(st)
 
