@@ -474,7 +474,7 @@ def np_policy(st, fr, chs):
         r = fn(st, fr, chs, ids)
         if r is not None and r in ids:
             return r
-    real = [c for c in ids if c not in ("done", "none", "skip", "noship", "np:act")]
+    real = [c for c in ids if c not in ("done", "none", "skip", "noship", "np:act", "give")]
     return rnd(st, real) if real else ids[0]
 
 
@@ -948,7 +948,11 @@ def pol_evpick(st, fr, chs, ids):
     return rnd(st, real)
 
 
-KIND = {"op": pol_op, "patrolmv": pol_patrolmv, "evpiece": pol_evpiece, "evpick": pol_evpick, "cultivate": pol_cultivate, "process": pol_process, "assassinate": pol_assassinate,
+def pol_give(st, fr, chs, ids):
+    return "done"  # 8.1.2: Non-players voluntarily transfer nothing
+
+
+KIND = {"give": pol_give, "op": pol_op, "patrolmv": pol_patrolmv, "evpiece": pol_evpiece, "evpick": pol_evpick, "cultivate": pol_cultivate, "process": pol_process, "assassinate": pol_assassinate,
         "kidnap": pol_kidnap, "marchgrp": pol_marchgrp, "trainsp": pol_trainsp, "trainx": pol_trainx, "civic": pol_civic,
         "agitate": pol_agitate, "sweepsp": pol_sweepsp, "attacksp": pol_attacksp, "rallysp": pol_rallysp,
         "regroup": pol_regroup, "drugs": pol_drugs, "extort": pol_extort, "bribe": pol_bribe,

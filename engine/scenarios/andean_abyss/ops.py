@@ -318,6 +318,8 @@ class Op:
             chs.append(C(f"sa:{sa}", f"Special Activity: {sa.capitalize()}"))
         if fr["sel"] or op in ("patrol", "march") or not chs or fr.get("free"):
             chs.append(C("done", f"Done with {op.capitalize()}"))
+        if not fr.get("auto") and transfer_targets(st, f):
+            chs.append(C("give", "Transfer Resources or a Shipment to another Faction (1.5.2)"))
         limtxt = " (Limited: 1 space)" if fr["lim"] else ""
         return (f"{FNAME[f]} {op.capitalize()}{limtxt}: choose the next space, a Special Activity, or Done",
                 RULE_OF[op], chs)
@@ -333,6 +335,9 @@ class Op:
                 Op.patrol_assault(st, fr, facts)
                 return
             wait(fr)
+            return
+        if cid == "give":
+            push(st, {"k": "give", "f": f, "to": None})
             return
         if cid.startswith("sa:"):
             sa = cid[3:]
@@ -410,6 +415,61 @@ class Op:
             terror_in(st, f, i, facts, any_g=fr.get("any_g", False))
             fr["terror_n"] += 1
             wait(fr)
+
+
+def transfer_targets(st: dict, f: int) -> list:
+    """1.5.2: a player Faction may give Resources or Shipments during its own execution, to a
+    Faction not run by the same player (1.5.1)."""
+    if f in st["np"] or st["opts"].get("transfers") is False:
+        return []
+    if not st["res"][f] and not any(x[1] == f for x in st["ship"]):
+        return []
+    return [g for g in range(4) if g != f and st["ctl"][g] != st["ctl"][f]]
+
+
+@frame("give")
+class Give:
+    """1.5.2 Negotiation: voluntary transfer of Resources or a Shipment."""
+
+    @staticmethod
+    def prompt(st, fr):
+        f = fr["f"]
+        if fr["to"] is None:
+            chs = [C(f"to:{FACTIONS[g]}", f"Give to {FNAME[g]}") for g in transfer_targets(st, f)]
+            chs.append(C("done", "No transfer"))
+            return (f"{FNAME[f]}: transfer to which Faction?", "1.5.2", chs)
+        g = fr["to"]
+        chs = [C(f"n:{n}", f"{n} Resources", n=n) for n in range(1, st["res"][f] + 1)]
+        for k, x in enumerate(st["ship"]):
+            if x[1] == f and P.guerrillas(st["pc"][x[0]], g):
+                chs.append(C(f"ship:{k}", f"The Shipment in {NAME[x[0]]}", space=IDS[x[0]]))
+        chs.append(C("done", "Nothing"))
+        return (f"{FNAME[f]}: what goes to {FNAME[g]}?", "1.5.2", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            wait(fr)
+            return
+        if cid == "done":
+            pop(st, fr)
+            return
+        f = fr["f"]
+        if cid.startswith("to:"):
+            fr["to"] = FACTIONS.index(cid[3:])
+            wait(fr)
+            return
+        g = fr["to"]
+        if cid.startswith("n:"):
+            n = int(cid[2:])
+            P.set_res(st, f, -n, facts, f"transfer to {FNAME[g]} (1.5.2)")
+            P.set_res(st, g, n, facts, f"transfer from {FNAME[f]} (1.5.2)")
+        else:
+            x = st["ship"][int(cid[5:])]
+            x[1] = g
+            facts.append(fact("shipment", f"{FNAME[f]} gives the Shipment in {NAME[x[0]]} to {FNAME[g]} (1.5.2)",
+                              space=IDS[x[0]], owner=FACTIONS[g]))
+        pop(st, fr)
 
 
 RULE_OF = {"train": "3.2.1", "patrol": "3.2.2", "sweep": "3.2.3", "assault": "3.2.4", "rally": "3.3.1",

@@ -146,6 +146,8 @@ class AndeanAbyss(Rules):
             OptionInfo("third", "3rd player's Faction", "choice", "auc", ("auc", "cartels"),
                        "3 players: the 3rd player plays the AUC (default) or the Cartels (1.5)."),
             OptionInfo("solo", "Solo Faction", "choice", "govt", ("govt", "farc"), "1 player: the Faction played."),
+            OptionInfo("transfers", "Transfers", "bool", True, (),
+                       "1.5.2: players may give Resources or Shipments while executing an Operation."),
             OptionInfo("seeded", "Seeded Propaganda", "bool", False, (), "Propaganda among the last 6 cards of each pile."),
             OptionInfo("deck", "Fixed deck order", "json", None, (),
                        "List of card numbers, 'P' for Propaganda; the first is played first, the second is next."),

@@ -464,3 +464,14 @@ def test_4_3_3_kidnap_may_pick_a_space_that_will_be_selected_for_terror():
     put(st, "huila", farc_u=1)
     play(st, "op:terror", "space:huila", "sa:kidnap", "space:cali")
     assert st["ter"][BD.index["cali"]] == 1 and st["res"][1] == 10 - 2 + 2 and st["res"][0] == 38
+
+
+def test_1_5_2_transfer_resources_during_own_operation():
+    st = blank(CARTELS_FIRST)
+    put(st, "cali", car_u=1)
+    play(st, "op:terror", "space:cali", "give", "to:auc", "n:4")
+    assert st["res"][3] == 10 - 1 - 4 and st["res"][2] == 14
+    st2 = blank(CARTELS_FIRST, players=3)          # AUC runs the Cartels: no transfer between them
+    put(st2, "cali", car_u=1)
+    play(st2, "op:terror", "space:cali", "give")
+    assert "to:auc" not in ids(st2) and "to:farc" in ids(st2)
