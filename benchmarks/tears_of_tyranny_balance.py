@@ -23,7 +23,7 @@ def _one(args):
     rules = engine.load("tears_of_tyranny")
     r = play_game(rules, seed=seed, bots=bots, options={"players": players, **extra})
     res = r["result"]
-    return res["winner"], res["reason"].split(":")[0], res["turn"], res["influence_level"], r["choices"]
+    return res["winner"], res["reason"].split(":")[0], res["turn"], res["margin"]["influence_cards_earned"], r["choices"]
 
 
 def run(games: int, players: int, bots: str, extra: dict, procs: int = 2) -> dict:
@@ -34,6 +34,7 @@ def run(games: int, players: int, bots: str, extra: dict, procs: int = 2) -> dic
     return {"players": players, "bots": bots, "games": games, "wins": wins, "win_rate": round(wins / games, 3),
             "reasons": dict(Counter(r for _, r, *_ in out)),
             "mean_turns": round(sum(t for _, _, t, *_ in out) / games, 1),
+            "mean_influence_cards": round(sum(k for _, _, _, k, _ in out) / games, 1),
             "mean_choices": round(sum(c for *_, c in out) / games, 1)}
 
 

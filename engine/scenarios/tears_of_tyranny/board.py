@@ -168,6 +168,8 @@ def gain_influence(state: dict, n: int, cause: str, facts: list, seat: str | Non
             inf["queue"].append(card)
             inf["n_earned"] += 1
             inf["earned"] = 0
+            add_fact(facts, "track", f"The earned-influence box is full: its {inf['cap']} tokens return to the pool.",
+                     track="influence", delta=-inf["cap"], value=0, cause="influence card earned", seat=seat)
             k = inf["n_earned"]
             add_fact(facts, "influence_card", f"Influence card {k} earned; the tokens return to the pool.",
                      track="influence_cards_earned", delta=1, value=k, cause=cause)
