@@ -226,7 +226,9 @@ if BEHIND_TLS_PROXY:
 # to https and browsers are told to keep to https for a year, unless set otherwise.
 SECURE_SSL_REDIRECT = env_bool("COINLAB_SSL_REDIRECT", BEHIND_TLS_PROXY)
 SECURE_HSTS_SECONDS = int(os.environ.get("COINLAB_HSTS_SECONDS", "31536000" if BEHIND_TLS_PROXY else "0"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("COINLAB_HSTS_SUBDOMAINS", False)
+# includeSubDomains covers names under the site's own host (coinlab.example.org), not its parent domain.
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("COINLAB_HSTS_SUBDOMAINS", BEHIND_TLS_PROXY)
+SECURE_HSTS_PRELOAD = env_bool("COINLAB_HSTS_PRELOAD", BEHIND_TLS_PROXY)
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # Content-Security-Policy (coinlab.security): no inline scripts except on these path prefixes.
 COINLAB_CSP_RELAXED_PATHS = tuple(env_list("COINLAB_CSP_RELAXED_PATHS", ["/reports/"]))
