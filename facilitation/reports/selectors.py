@@ -288,9 +288,21 @@ def session_events_json(session: ClassSession) -> dict[str, Any]:
     }
 
 
+USER_TEXT_FIELDS = ("team", "actor", "label", "rationale")
+
+
+def _cell(field: str, value) -> str:
+    """Free text typed by people cannot become a spreadsheet formula (CSV injection)."""
+    if value is None:
+        return ""
+    if field in USER_TEXT_FIELDS and isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
 def session_events_csv(session: ClassSession) -> str:
     """One row per event; JSON columns (facts, metrics, payload) as JSON text, and one
-    column per metric (``m:<name>``) for spreadsheets."""
+    column per metric (``m:<name>``) for spreadsheets. The JSON export is the raw record."""
     rows = list(_export_rows(session))
     metric_names = sorted({m for r in rows for m in r["metrics"]})
     buf = io.StringIO()
@@ -300,6 +312,6 @@ def session_events_csv(session: ClassSession) -> str:
     for r in rows:
         last = {**last, **r["metrics"]}
         w.writerow([json.dumps(r[f], sort_keys=True) if f in ("facts", "metrics", "payload") else
-                    ("" if r[f] is None else r[f]) for f in EXPORT_FIELDS]
+                    _cell(f, r[f]) for f in EXPORT_FIELDS]
                    + [last.get(m, "") for m in metric_names])
     return buf.getvalue()
