@@ -22,13 +22,16 @@ from engine.core.simulate import play_game
 def bench(players: int, games: int, bots: str, seed: int = 1) -> dict:
     rules = engine.load("tears_of_tyranny")
     t0 = time.perf_counter()
+    c0 = time.process_time()
     choices = cards = 0
     for g in range(games):
         r = play_game(rules, seed=seed + g, bots=bots, options={"players": players})
         choices += r["choices"]
         cards += r["cards"]
     dt = time.perf_counter() - t0
-    return {"players": players, "bots": bots, "games": games, "seconds": round(dt, 2),
+    cpu = max(time.process_time() - c0, 1e-9)
+    return {"players": players, "bots": bots, "games": games, "seconds": round(dt, 2), "cpu_seconds": round(cpu, 2),
+            "choices_per_cpu_s": round(choices / cpu, 1), "games_per_cpu_s": round(games / cpu, 2),
             "games_per_s": round(games / dt, 2), "choices_per_s": round(choices / dt, 1),
             "cards_per_s": round(cards / dt, 1), "choices_per_game": round(choices / games, 1),
             "python": platform.python_version()}

@@ -110,7 +110,7 @@ def card_value(rules, state: dict, seat: str, cid: str, base: float | None = Non
     if base is None:
         base = evaluate(state, seat)
     best = 0.0
-    for tid in targets[:6]:
+    for tid in targets[:4]:
         s2 = simulate_card(rules, state, seat, card["effect"], tid, cid)
         best = max(best, evaluate(s2, seat) - base)
     attrs = attributes(pl, seat)
@@ -192,17 +192,34 @@ class HeuristicBot(Bot):
         plays = [c for c in ids if c.startswith("play:")]
         if not plays:
             return BotDecision("done", "nothing affordable")
-        base = evaluate(state, self.seat)
-        scored = sorted(((card_value(self.rules, state, self.seat, c[5:], base), c) for c in plays), reverse=True)
+        key = (state["turn"], len(state["pl"][self.seat]["played"]))
+        if getattr(self, "_sel_key", None) != key[0]:
+            self._sel_key = key[0]
+            self._sel_cache = {}
+        base = None
+        scored = []
+        for c in plays:
+            if c not in self._sel_cache:
+                if base is None:
+                    base = evaluate(state, self.seat)
+                self._sel_cache[c] = card_value(self.rules, state, self.seat, c[5:], base)
+            scored.append((self._sel_cache[c], c))
+        scored.sort(reverse=True)
         if scored[0][0] > 0:
             return BotDecision(scored[0][1], f"worth {scored[0][0]:.1f}")
         return BotDecision("done", "no card worth its cost")
 
     def _lookahead(self, state, prompt, ids) -> BotDecision:
         rules = self.rules
+        if any(i.startswith("presence:") for i in ids):
+            pl = state["pl"][self.seat]
+            cov = covered(pl, self.seat)
+            row = "plays" if (plays_limit(pl, self.seat) <= income(pl, self.seat) and cov["plays"]) or not cov["resources"] \
+                else "resources"
+            ids = [i for i in ids if not i.startswith("presence:") or i.endswith(":" + row)]
         base = evaluate(state, self.seat)
         best = None
-        for cid in ids[:80]:
+        for cid in ids[:40]:
             s2 = rules.copy(state)
             try:
                 rules.apply_unchecked(s2, self.seat, cid)

@@ -57,6 +57,15 @@ class Content:
         for t in self.map["tiles"]:
             self.ref_tile[(t["quadrant"], t["terrain_card_ref"])] = t["id"]
         self.dist = {a: self._bfs(a) for a in self.tile_ids}
+        self._within: dict = {}
+
+    def within(self, tid: str, n: int) -> frozenset:
+        """Tiles at hex distance <= n of ``tid`` (cached)."""
+        key = (tid, n)
+        got = self._within.get(key)
+        if got is None:
+            got = self._within[key] = frozenset(t for t, d in self.dist[tid].items() if d <= n)
+        return got
 
     def _bfs(self, src: str) -> dict:
         d = {src: 0}

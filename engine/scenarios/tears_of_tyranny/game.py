@@ -552,7 +552,7 @@ class TearsOfTyranny(Rules):
             origins = [t for t in state["order"] if state["tiles"][t]["pres"].get(seat)]
         out: set = set()
         for o in origins:
-            out.update(t for t, d in C.dist[o].items() if d <= n)
+            out |= C.within(o, n)
         return out
 
     def _tiles_for(self, state, seat, rng, target, ops) -> list[str]:
