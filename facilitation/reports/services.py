@@ -15,6 +15,7 @@ import time
 import traceback
 from typing import Any
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
@@ -155,10 +156,10 @@ class _Progress:
 
 
 def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "",
-                 hooks: dict[str, Any] | None = None) -> AARReport:
+                 hooks: dict[str, Any] | None = None) -> AARReport | None:
     """Build the HTML and PDF of report ``report_id`` (what the Celery task runs).
 
-    Done reports are left alone. Transient errors (database, broker, browser)
+    Done reports are left alone; a report deleted meanwhile gives None. Transient errors (database, broker, browser)
     are re-raised for the task to retry unless ``final_attempt``; any other
     error, or a transient one on the last attempt, ends in status ``failed``
     with the error text on the row. ``hooks`` lets tests and benchmarks observe
@@ -166,8 +167,11 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
     """
     hooks = hooks or {}
     with transaction.atomic():
-        report = AARReport.objects.select_for_update().select_related("session", "session__course").get(
-            pk=report_id)
+        report = (AARReport.objects.select_for_update().select_related("session", "session__course")
+                  .filter(pk=report_id).first())
+        if report is None:  # deleted with its session after the task was sent: nothing to do
+            log.info("AAR report %s no longer exists", report_id)
+            return None
         if report.status == AARReport.Status.DONE:
             return report
         report.status = AARReport.Status.RUNNING
@@ -244,6 +248,9 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
         report.save(update_fields=["html", "pdf", "summary", "status", "progress", "stage", "error",
                                    "finished_at", "build_seconds", "updated_at"])
         return report
+    except SoftTimeLimitExceeded:
+        _fail(report_id, TimeoutError("the build took longer than its time limit "
+                                      "(COINLAB_AAR_SOFT_TIME_LIMIT); the game may be too long for one report"))
     except TRANSIENT_ERRORS as exc:
         if not final_attempt:
             AARReport.objects.filter(pk=report_id).update(

@@ -47,7 +47,7 @@ def build_aar_report(self, report_id: int) -> dict:
     except SoftTimeLimitExceeded as exc:
         services._fail(report_id, TimeoutError(f"the build took longer than {SOFT_TIME_LIMIT} s ({exc})"))
         return {"report": report_id, "status": "failed"}
-    return {"report": report.pk, "status": report.status}
+    return {"report": report_id, "status": report.status if report is not None else "missing"}
 
 
 def _kaleido_enabled() -> bool:

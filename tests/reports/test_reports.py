@@ -364,3 +364,17 @@ def test_a_build_whose_worker_died_long_ago_is_shown_as_failed(finished_peru, pe
         updated_at=timezone.now() - dt.timedelta(seconds=TIME_LIMIT + 120))
     data = client.get(reverse("reports:status", args=[report.pk])).json()
     assert data["status"] == "failed" and "typesetting the pdf" in data["error"]
+
+
+def test_time_limit_and_vanished_reports(finished_peru, people, no_enqueue):
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    report = services.report_request(finished_peru, finished_peru.head_seq - 7, user=people["instructor"])
+
+    def too_slow(stage):
+        if stage == "bundle":
+            raise SoftTimeLimitExceeded()
+
+    report = services.report_build(report.pk, hooks={"after_stage": too_slow})
+    assert report.status == AARReport.Status.FAILED and "time limit" in report.error
+    assert services.report_build(10**9) is None  # deleted meanwhile: the task has nothing to do
