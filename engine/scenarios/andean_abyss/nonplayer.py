@@ -693,16 +693,25 @@ def target_order(st, ids):
     return None
 
 
+ATTACK_ORDER = {1: (2, 0, 3), 2: (1, 0, 3), 3: (1, 2, 0)}  # 8.7.3 (FARC), 8.6.3 (AUC); Cartels by Event
+
+
 def pol_attacksp(st, fr, chs, ids):
+    """8.6.3 / 8.7.3: take Shipments first, then the Factions in flowchart order; within a Faction
+    Bases, Police, Troops, Underground, then Active Guerrillas (8.1.2)."""
     if fr["ph"] == "mode":
         return "ambush" if "ambush" in ids else "attack"
+    i = fr["i"]
+    holders = {x[1] for x in st["ship"] if x[0] == i and x[1] != fr["f"]}
     order = []
-    for g in sorted(range(4), key=lambda g: (is_np(st, g), 0 if g == 1 else 1 if g == 0 else 2)):
-        if g == fr["f"]:
-            continue
-        order += [B(g) if g else 2, 1 if g == 0 else U(g), 0 if g == 0 else A(g)]
-    for s in order:
-        t = f"target:{PIECE_KEYS[s]}"
+    facs = sorted(ATTACK_ORDER[fr["f"]], key=lambda g: 0 if g in holders else 1)
+    for g in facs:
+        if g == 0:
+            order += [2, 1, 0]
+        else:
+            order += [B(g), U(g), A(g)] if g not in holders else [U(g), A(g), B(g)]
+    for slot in order:
+        t = f"target:{PIECE_KEYS[slot]}"
         if t in ids:
             return t
     return "done"
