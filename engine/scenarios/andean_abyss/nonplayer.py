@@ -672,12 +672,19 @@ def pol_sweepsp(st, fr, chs, ids):
         need = und * (2 if BD.forest[i] else 1)
         others = sum(pc) - pc[0] - pc[1] - pc[2]
         if P.cubes(pc) < max(need, others + 1 - pc[2]) or not pc[0]:
+            extra = 1 if cap(st, 7) == "s" else 0
             for c in ids:
                 if c.startswith("from:"):
                     j = BD.index[c[5:]]
                     spc = st["pc"][j]
-                    if spc[0] >= 2 and (not P.govt_control(spc) or P.govt_control([spc[0] - 1] + spc[1:])):
-                        return c
+                    after = [spc[0] - 1] + spc[1:]
+                    if spc[0] < 1 or (P.govt_control(spc) and not P.govt_control(after)):
+                        continue  # 8.8.6: never remove Government Control
+                    if st["sup"][j] > 0 and P.cubes(after) < 3:
+                        continue  # nor leave a Support space with fewer than 3 cubes
+                    if BD.is_loc[j] and P.cubes(after) < P.all_guerrillas(spc) + extra:
+                        continue  # nor a LoC with fewer cubes than Guerrillas
+                    return c
         pol = [c for c in ids if c.startswith("police:")]
         if pol and not pc[1]:
             return pol[0]
