@@ -187,3 +187,34 @@ def test_determinism_same_seed_same_game(rules):
 def test_5_scenarios_play(rules, scenario):
     r = play_game(rules, seed=3, bots="random", options={"players": 2, "scenario": scenario})
     assert r["result"] is not None
+
+
+def test_3d_event_state_decided_before_the_draw_and_bottom_boxes_always_run(rules, C):
+    from engine.scenarios.tears_of_tyranny import adversary as ADV
+
+    st = blank(rules)
+    st["decks"]["event"] = ["E11"] + [e for e in st["decks"]["event"] if e != "E11"]   # Regional Summit
+    facts = []
+    ADV.run_event(st, facts)
+    ev = [f for f in facts if f["type"] == "event"][0]
+    assert ev["state"] == "freedom" and ev["barrier"] is True
+    assert st["inf"]["earned"] == 2, "freedom primary: +2 influence"
+    res = {s: st["pl"][s]["res"] for s in st["seats"]}
+    st["decks"]["event"] = ["E11"]
+    for tid in st["order"][:2]:
+        st["tiles"][tid]["tyr"] = 1                     # 1 player: threshold 2
+    ADV.run_event(st, [])
+    assert st["inf"]["earned"] == 3, "tyranny primary: +1 influence"
+    assert all(st["pl"][s]["res"] == res[s] + 1 for s in st["seats"]), "bottom box always executed"
+
+
+def test_3e_influence_cards_execute_at_their_position_level(rules):
+    from engine.scenarios.tears_of_tyranny import adversary as ADV
+
+    st = blank(rules)
+    st["inf"]["deck"] = ["I01"] * 10          # Diaspora Donations: each player gains level+1
+    B.gain_influence(st, 4 * 5, "test", [])   # five cards earned
+    res = st["pl"]["liberators"]["res"]
+    ADV.run_influence_cards(st, [])
+    assert len(st["inf"]["played"]) == 5
+    assert st["pl"]["liberators"]["res"] == res + 4 * 2 + 3, "cards 1-4 at level 1 (+2), card 5 at level 2 (+3)"
