@@ -157,7 +157,7 @@ def demo_summary(data: dict, base_url: str = "http://127.0.0.1:8000") -> str:
         "  instructor  instructor of the demo course",
         "  alice       student, first team of the live session",
         "  bob         student, second team of the live session",
-        "  reviewer    reviewer of the demo course (finished sessions, read-only)",
+        "  reviewer    reviewer of the demo course (watches live and finished sessions, read-only)",
         "  admin       site administrator (Django admin at /admin/)",
         "Join codes:",
         *[f"  {k}: {v}" for k, v in data["codes"].items()],

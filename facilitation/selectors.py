@@ -4,8 +4,10 @@ Role rules, per course:
 
 * instructor of the course (``Course.instructors``) or staff: everything, all seats;
 * student on a team: the sessions of that team, the seats of that team only;
-* reviewer granted the course (``Course.reviewers``): read-only, finished sessions only,
-  every seat;
+* reviewer granted the course (``Course.reviewers``): read-only, every seat, on sessions
+  that have started: they watch live (and paused) sessions and read finished ones, and
+  never act. A reviewer who also plays on a team of the session is only a student there
+  until it is finished (the full view would show the other side's secrets);
 * anyone else: nothing (404 for things they may not know exist is not used: we
   answer 403 with a clear message for authenticated users).
 """
@@ -31,6 +33,9 @@ from facilitation.models import (
 )
 
 # ---- roles ------------------------------------------------------------------------
+
+# The statuses of a session a reviewer of its course may open (read-only).
+REVIEWABLE = (ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.FINISHED)
 
 
 def user_has_group(user, name: str) -> bool:
@@ -71,9 +76,18 @@ def session_roles(user, session: ClassSession) -> set[str]:
         roles.add("instructor")
     if session_teams_of_user(user, session).exists():
         roles.add("student")
-    if session.status == ClassSession.Status.FINISHED and course_is_reviewer(user, session.course):
+    if session_reviewer_may_watch(user, session, playing="student" in roles):
         roles.add("reviewer")
     return roles
+
+
+def session_reviewer_may_watch(user, session: ClassSession, *, playing: bool | None = None) -> bool:
+    """A reviewer of the course watches a started session read-only (see the module docstring)."""
+    if session.status not in REVIEWABLE or not course_is_reviewer(user, session.course):
+        return False
+    if playing is None:
+        playing = session_teams_of_user(user, session).exists()
+    return session.status == ClassSession.Status.FINISHED or not playing
 
 
 # ---- lists ------------------------------------------------------------------------------
@@ -102,7 +116,7 @@ def session_list_for_user(user) -> QuerySet[ClassSession]:
     return qs.filter(
         Q(course__instructors=user)
         | Q(teams__members=user)
-        | (Q(course__reviewers=user) & Q(status=ClassSession.Status.FINISHED))
+        | (Q(course__reviewers=user) & Q(status__in=REVIEWABLE))
     ).distinct()
 
 
@@ -112,7 +126,7 @@ def session_get_for_user(user, session_id: int) -> ClassSession:
         raise NotFound(f"There is no session {session_id}.")
     if not session_roles(user, session):
         if course_is_reviewer(user, session.course):
-            raise NotAllowed("Reviewers may only open finished sessions.")
+            raise NotAllowed("Reviewers may open a session once it has started.")
         raise NotAllowed("You are not part of this session.")
     return session
 

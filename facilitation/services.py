@@ -734,7 +734,8 @@ def team_intent_set(*, session: ClassSession, team: Team, user, statement: str) 
 @transaction.atomic
 def seat_timeout_decide(*, session: ClassSession, seat: str, expected_seq: int | None = None) -> list[int]:
     """The decision timer ran out: the seat's bot makes this one decision (a ``bot`` event,
-    reason "decision timer ran out"), then any bot seats that come next play.
+    ``timeout: true``, reason "decision timer expired (N s); <the bot's reason>"), then
+    any bot seats that come next play.
 
     Safe to call from any number of processes polling at once: under the session row
     lock it re-checks that the session is live, the deadline has passed, ``seat`` must
@@ -764,7 +765,7 @@ def seat_timeout_decide(*, session: ClassSession, seat: str, expected_seq: int |
     facts = rules.apply_inplace(state, seat, c.id)
     ev = eventlog.append(session, kind="bot", seat=seat, payload={
         **_decision_payload(p, seat, c), "bot": kind, "timeout": True,
-        "reason": f"decision timer ran out ({session.decision_timer_seconds} s); {decision.reason}",
+        "reason": f"decision timer expired ({session.decision_timer_seconds} s); {decision.reason}",
     }, facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
     appended = [ev.seq, *_run_bots(session, rules, state)]
     session.save()

@@ -132,7 +132,7 @@ class CourseJoinCodes(APIView):
 
 class CourseReviewers(APIView):
     @extend_schema(request=s.UsernameIn, responses={200: s.CourseOut, **ERRORS},
-                   summary="Grant a reviewer read-only access to the course's finished sessions")
+                   summary="Grant a reviewer read-only access to the course's live and finished sessions")
     def post(self, request, course_id: int):
         course = selectors.course_get_for_user(request.user, course_id)
         data = _valid(s.UsernameIn, request)
@@ -285,7 +285,7 @@ def _after(request) -> int:
 
 class SessionEvents(APIView):
     @extend_schema(parameters=[AFTER], responses={200: OpenApiTypes.OBJECT, **ERRORS},
-                   summary="The full, unredacted log (instructors; reviewers once finished)")
+                   summary="The full, unredacted log (instructors; reviewers once the session has started)")
     def get(self, request, session_id: int):
         sess = selectors.session_get_for_user(request.user, session_id)
         if not selectors.session_roles(request.user, sess) & {"instructor", "reviewer"}:

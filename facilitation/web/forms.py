@@ -55,8 +55,9 @@ class ScheduleForm(forms.Form):
     scheduled_start = forms.DateTimeField(label=_("Date and time"), required=False,
                                           widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
                                           input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
-    seed = forms.IntegerField(label=_("Seed"), min_value=0, initial=1,
-                              help_text=_("The same seed and the same decisions replay the same game."))
+    seed = forms.IntegerField(label=_("Seed"), min_value=0, required=False,
+                              help_text=_("Leave empty for a new shuffle. The same seed and the same decisions "
+                                          "replay the same game."))
     options = forms.CharField(label=_("Options"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
     decision_timer_seconds = forms.IntegerField(label=_("Decision timer (seconds)"), required=False, min_value=10,
                                                 help_text=_("Leave empty for no timer."))
@@ -134,8 +135,12 @@ class JoinCodeForm(forms.Form):
 
 
 class SignupForm(forms.Form):
-    username = forms.RegexField(label=_("Choose a user name"), max_length=150, regex=r"^[\w.@+-]+$")
-    password = forms.CharField(label=_("Choose a password"), widget=forms.PasswordInput, min_length=8)
+    """Only what the page must have; the rules for names and passwords are the
+    ``student_register`` service's (the same as ``POST /api/register/``)."""
+
+    username = forms.CharField(label=_("Choose a user name"), max_length=150)
+    password = forms.CharField(label=_("Choose a password"), widget=forms.PasswordInput, max_length=128,
+                               strip=False)
 
 
 class IntentForm(forms.Form):

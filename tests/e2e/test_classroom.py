@@ -3,7 +3,8 @@
 An instructor schedules a session with two teams and starts it; two new students join
 by their team's link in separate browser contexts and play the whole first campaign
 through its Propaganda Round, the Shining Path team once through the map, with an undo
-and a rationale; the instructor pauses and resumes from the live console; the
+and a rationale; the instructor pauses and resumes from the live console, then sets a
+10 s decision timer after which the acting seat's bot decides (once); the
 Government page never shows where the Directives Base is. Screenshots (laptop
 1366x768 and projector 1920x1080, English and Spanish) go to test-artifacts/e2e/.
 """
@@ -253,6 +254,30 @@ def test_two_teams_play_the_first_campaign_of_peru(new_context, shoot, live_serv
     shoot(gov, "08-government-after-campaign-laptop", full_page=True)
     sp.set_viewport_size(LAPTOP)
     shoot(sp, "09-shining-path-after-campaign-laptop")
+
+    # ---- the decision timer runs out: the acting seat's bot decides once ----------------------------
+    def timer_settings(seconds: str, expiry: str):
+        ip.goto(f"/sessions/{session.pk}/manage/")
+        ip.fill("#id_decision_timer_seconds", seconds)
+        ip.select_option("#id_timer_expiry", expiry)
+        ip.click("form[action$='/control/timer/'] button[type=submit]")
+        ip.wait_for_selector("text=Settings saved.")
+
+    timer_settings("10", "bot")
+    who = wait_for_turn(pages)
+    page = pages[who]
+    page.wait_for_selector(".timer[data-deadline]")
+    # the seat's own log says why the move was made (the Government page is in Spanish)
+    page.wait_for_function("""() => { const t = document.body.innerText;
+        return t.includes('the decision timer expired: the bot decided')
+            || t.includes('se acabó el tiempo de decisión: decidió el bot'); }""", timeout=20_000)
+    timer_settings("", "warn")  # off again before the next seat's 10 s run out
+    shoot(page, f"08b-timer-expired-{who}")
+    timed_out = SessionEvent.objects.filter(session=session, payload__timeout=True)
+    assert timed_out.count() == 1, "one poll or many, the bot decides once"
+    ev = timed_out.get()
+    assert ev.kind == "bot" and ev.seat == who and ev.actor is None
+    assert ev.payload["reason"].startswith("decision timer expired (10 s)")
 
     # ---- a student cannot act for the other team by crafting requests ------------------------------
     session.refresh_from_db()

@@ -3,6 +3,12 @@
 Roles: instructor of this course / other instructor / student of this team (A) /
 student of the other team (B) / reviewer granted this course / anonymous.
 
+Reviewers (decision, see docs/operations.md "Accounts"): a reviewer granted the course
+watches its live and finished sessions read-only, every seat, and never acts: every
+write below stays instructor- or team-only in both columns. A scheduled session is not
+open to them yet, and a reviewer who also plays on a team is only a student there while
+the session runs (tests at the end).
+
 "ok" means the role is let through (any answer but 401/403/404; a 409 such as
 "already started" still proves the door was open). "deny" means 403 with a JSON
 ``{"error", "detail"}`` body, 401 for anonymous, and nothing stored.
@@ -46,7 +52,7 @@ ENDPOINTS = [
      lambda g: {"team": g.team_a.pk}, {INS}, {INS}),
     ("grant reviewer", "post", lambda g: f"/api/courses/{g.course.pk}/reviewers/",
      lambda g: {"username": g.people.other_instructor.username}, {INS}, {INS}),
-    ("session detail", "get", lambda g: f"/api/sessions/{g.session.pk}/", None, {INS, SA, SB}, {INS, SA, SB, R}),
+    ("session detail", "get", lambda g: f"/api/sessions/{g.session.pk}/", None, {INS, SA, SB, R}, {INS, SA, SB, R}),
     ("session update", "patch", lambda g: f"/api/sessions/{g.session.pk}/", lambda g: {"location": "Hall B"},
      {INS}, {INS}),
     ("session start", "post", lambda g: f"/api/sessions/{g.session.pk}/start/", None, {INS}, {INS}),
@@ -59,8 +65,8 @@ ENDPOINTS = [
      lambda g: {"text": "Good discussion"}, {INS}, {INS}),
     ("facilitator override", "post", lambda g: f"/api/sessions/{g.session.pk}/overrides/",
      lambda g: {"action": "undo_last", "reason": "misclick"}, {INS}, {INS}),
-    ("full event log", "get", lambda g: f"/api/sessions/{g.session.pk}/events/", None, {INS}, {INS, R}),
-    ("teams", "get", lambda g: f"/api/sessions/{g.session.pk}/teams/", None, {INS, SA, SB}, {INS, SA, SB, R}),
+    ("full event log", "get", lambda g: f"/api/sessions/{g.session.pk}/events/", None, {INS, R}, {INS, R}),
+    ("teams", "get", lambda g: f"/api/sessions/{g.session.pk}/teams/", None, {INS, SA, SB, R}, {INS, SA, SB, R}),
     ("team create", "post", lambda g: f"/api/sessions/{g.session.pk}/teams/", lambda g: {"name": "Team C"},
      {INS}, {INS}),
     ("team member add", "post", lambda g: f"/api/teams/{g.team_a.pk}/members/",
@@ -69,18 +75,18 @@ ENDPOINTS = [
      lambda g: f"/api/teams/{g.team_a.pk}/members/{g.people.student_a.username}/", None, {INS}, {INS}),
     ("team member replace", "post", lambda g: f"/api/teams/{g.team_a.pk}/replace-member/",
      lambda g: {"old": g.people.student_a.username, "new": g.people.other_instructor.username}, {INS}, {INS}),
-    ("intents", "get", lambda g: f"/api/sessions/{g.session.pk}/intents/", None, {INS, SA, SB}, {INS, SA, SB, R}),
+    ("intents", "get", lambda g: f"/api/sessions/{g.session.pk}/intents/", None, {INS, SA, SB, R}, {INS, SA, SB, R}),
     ("intent state", "post", lambda g: f"/api/sessions/{g.session.pk}/intents/",
      lambda g: {"team": g.team_a.pk, "statement": "Hold Lima."}, {INS, SA}, {INS, SA}),
-    ("seats", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/", None, {INS, SA, SB}, {INS, SA, SB, R}),
+    ("seats", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/", None, {INS, SA, SB, R}, {INS, SA, SB, R}),
     ("seat detail", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/", None,
-     {INS, SA, SB}, {INS, SA, SB, R}),
+     {INS, SA, SB, R}, {INS, SA, SB, R}),
     ("seat assign", "patch", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_b}/",
      lambda g: {"team": g.team_b.pk}, {INS}, {INS}),
     ("seat prompt", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/prompt/", None,
-     {INS, SA}, {INS, SA, R}),
+     {INS, SA, R}, {INS, SA, R}),
     ("seat events", "get", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/events/", None,
-     {INS, SA}, {INS, SA, R}),
+     {INS, SA, R}, {INS, SA, R}),
     ("seat submit", "post", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/submit/",
      _legal_submit, {SA}, {SA}),
     ("seat undo", "post", lambda g: f"/api/sessions/{g.session.pk}/seats/{g.seat_a}/undo/",
@@ -150,7 +156,11 @@ def test_lists_show_only_what_the_role_may_open(people, api_for):
     ids = {role: {s["id"] for s in api_for(role).get("/api/sessions/").json()} for role in ROLES[:-1]}
     assert game.session.pk in ids[INS] and game.session.pk in ids[SA] and game.session.pk in ids[SB]
     assert game.session.pk not in ids[OI]
-    assert game.session.pk not in ids[R], "reviewers see finished sessions only"
+    assert game.session.pk in ids[R], "reviewers watch live sessions of their course"
+    scheduled = create_peru_game(people, title="Next week", start=False)
+    r_ids = {s["id"] for s in api_for(R).get("/api/sessions/").json()}
+    assert scheduled.session.pk not in r_ids, "a session that has not started is not open to reviewers"
+    assert scheduled.session.pk in {s["id"] for s in api_for(INS).get("/api/sessions/").json()}
     courses = {role: {c["id"] for c in api_for(role).get("/api/courses/").json()} for role in ROLES[:-1]}
     assert game.course.pk in courses[INS] and game.course.pk in courses[R]
     assert game.course.pk not in courses[OI]
@@ -178,3 +188,49 @@ def test_students_cannot_create_courses_or_sessions(people, api_for):
     r = api_for(OI).post("/api/sessions/", {"course": game.course.pk, "scenario_key": "peru"}, format="json")
     assert r.status_code == 403
     assert ClassSession.objects.filter(course=game.course).count() == 1
+
+
+def test_reviewer_watches_a_live_session_but_never_acts(people, api_for):
+    game = create_peru_game(people)
+    play_moves(game, 2)
+    base = f"/api/sessions/{game.session.pk}"
+    # every seat, the full log and the seed: a spectator's view of the whole game
+    for seat in (game.seat_a, game.seat_b):
+        assert api_for(R).get(f"{base}/seats/{seat}/prompt/").status_code == 200
+    assert api_for(R).get(f"{base}/events/").json()["seq"] == game.session.head_seq
+    assert api_for(R).get(f"{base}/").json()["seed"] == game.session.seed
+    # ...and no way to act: decide, undo, state an intent, pause, note, override
+    before = _snapshot(game)
+    rules_seat = game.seat_a
+    for method, url, body in (
+            ("post", f"{base}/seats/{rules_seat}/submit/", _legal_submit(game)),
+            ("post", f"{base}/seats/{rules_seat}/undo/", {"seq": game.session.head_seq}),
+            ("post", f"{base}/intents/", {"team": game.team_a.pk, "statement": "Mine now."}),
+            ("post", f"{base}/pause/", {"reason": "x"}),
+            ("post", f"{base}/notes/", {"text": "x"}),
+            ("post", f"{base}/overrides/", {"action": "undo_last", "reason": "x"})):
+        resp = _call(api_for(R), method, url, body)
+        assert resp.status_code == 403, (url, resp.status_code, resp.content[:200])
+    assert _snapshot(game) == before
+
+
+def test_reviewer_cannot_open_a_session_before_it_starts(people, api_for):
+    game = create_peru_game(people, start=False)
+    resp = api_for(R).get(f"/api/sessions/{game.session.pk}/")
+    assert resp.status_code == 403 and "once it has started" in resp.json()["detail"]
+
+
+def test_reviewer_who_plays_is_only_a_student_until_the_end(people, api_for):
+    """A reviewer on a team must not see the other side's secrets while the game runs."""
+    from facilitation import services
+
+    game = create_peru_game(people)
+    services.team_member_add(team=game.team_b, user=people.instructor, member=people.reviewer)
+    base = f"/api/sessions/{game.session.pk}"
+    assert api_for(R).get(f"{base}/seats/{game.seat_b}/prompt/").status_code == 200
+    assert api_for(R).get(f"{base}/seats/{game.seat_a}/prompt/").status_code == 403
+    assert api_for(R).get(f"{base}/events/").status_code == 403
+    assert api_for(R).get(f"{base}/").json()["seed"] is None
+    services.session_end(session=game.session, user=people.instructor, reason="end of class")
+    assert api_for(R).get(f"{base}/seats/{game.seat_a}/prompt/").status_code == 200
+    assert api_for(R).get(f"{base}/events/").status_code == 200

@@ -48,6 +48,73 @@ def test_new_student_joins_by_link_and_lands_on_the_play_page(client, toy_sessio
     r = client.post(reverse("web:join_code", args=[jc.code]), {"username": "newbie", "password": "long-enough-pw"})
     assert r.status_code == 302 and r["Location"] == reverse("web:play", args=[toy_session.pk])
     assert team.members.filter(username="newbie").exists()
+    page = client.get(r["Location"]).content.decode()
+    assert page.count("Welcome! You have joined.") == 1, "the message is shown once, not again in the live region"
+
+
+def test_join_page_and_register_api_share_one_service(client, toy_session, instructor, monkeypatch):
+    """The join page signs a new student up through services.student_register, like POST /api/register/."""
+    from rest_framework.test import APIClient
+
+    from facilitation.web.views import home
+
+    calls = []
+    real = services.student_register
+    monkeypatch.setattr(services, "student_register", lambda **kw: calls.append(kw["username"]) or real(**kw))
+    team = toy_session.teams.get(name="Red")
+    jc = services.join_code_create(course=toy_session.course, user=instructor, team=team)
+    r = client.post(reverse("web:join_code", args=[jc.code]), {"username": "web-kid", "password": "long-enough-pw"})
+    assert r.status_code == 302 and calls == ["web-kid"]
+    api = APIClient().post("/api/register/", {"code": jc.code, "username": "api-kid", "password": "long-enough-pw"},
+                           format="json")
+    assert api.status_code == 201 and calls == ["web-kid", "api-kid"]
+    assert set(team.members.values_list("username", flat=True)) >= {"web-kid", "api-kid"}
+    assert not hasattr(home, "_student_signup")
+
+
+@pytest.mark.parametrize("username,password,code_state,field,text", [
+    ("Student1", "long-enough-pw", "ok", "username", "That user name is taken"),   # case-insensitive
+    ("newbie", "password", "ok", "password", "too common"),
+    ("newbie", "short", "ok", "password", "too short"),
+    ("new bie", "long-enough-pw", "ok", "username", "Enter a valid username"),
+    ("newbie", "long-enough-pw", "expired", None, "That join code has expired"),
+    ("newbie", "long-enough-pw", "revoked", None, "That join code has been withdrawn"),
+])
+def test_join_page_refuses_what_the_register_api_refuses(client, toy_session, instructor, students, username,
+                                                         password, code_state, field, text):
+    import datetime as dt
+
+    from django.contrib.auth import get_user_model
+    from rest_framework.test import APIClient
+
+    team = toy_session.teams.get(name="Red")
+    jc = services.join_code_create(course=toy_session.course, user=instructor, team=team)
+    if code_state == "expired":
+        type(jc).objects.filter(pk=jc.pk).update(expires_at=jc.created_at - dt.timedelta(days=1))
+    elif code_state == "revoked":
+        services.join_code_revoke(join_code=jc, user=instructor)
+    users_before = get_user_model().objects.count()
+    api = APIClient().post("/api/register/", {"code": jc.code, "username": username, "password": password},
+                           format="json")
+    assert api.status_code in (400, 409), api.content
+    r = client.post(reverse("web:join_code", args=[jc.code]), {"username": username, "password": password})
+    assert r.status_code == 200, "the page stays, with the error"
+    page = r.content.decode()
+    assert text in page
+    if field:  # the error sits on the field it is about, and the typed name is kept
+        assert text in str(r.context["signup"].errors[field])
+        assert f'value="{username}"' in page
+    assert get_user_model().objects.count() == users_before, "nothing stored by either door"
+    assert list(team.members.values_list("username", flat=True)) == ["student2"]
+
+
+def test_join_errors_are_translated(client, toy_session, instructor):
+    team = toy_session.teams.get(name="Red")
+    jc = services.join_code_create(course=toy_session.course, user=instructor, team=team)
+    client.cookies["django_language"] = "es"
+    page = client.post(reverse("web:join_code", args=[jc.code]),
+                       {"username": "STUDENT2", "password": "long-enough-pw"}).content.decode()
+    assert "Ese nombre de usuario ya existe" in page
 
 
 def _start(client, instructor, session):
@@ -214,20 +281,81 @@ def test_peru_board_hides_the_directives_base_from_the_government(client, peru_s
     assert "Directives Base" in sp_body
 
 
-def test_expired_timer_lets_the_seats_bot_decide_once(client, toy_session, instructor, students):
+def _expire_timer(session):
+    """Make the current decision older than the timer (the event's timestamp, not the clock)."""
     import datetime as dt
 
+    session.refresh_from_db()
+    SessionEvent.objects.filter(session=session, seq=session.head_seq).update(
+        created_at=session.started_at - dt.timedelta(minutes=5))
+
+
+def test_expired_timer_lets_the_seats_bot_decide_once(client, toy_session, instructor, students):
     SessionUISettings.objects.create(session=toy_session, timer_expiry="bot")
     services.session_update(session=toy_session, user=instructor, decision_timer_seconds=30)
     _start(client, instructor, toy_session)
     login(client, students[0], "pw-student-1")
     live_url = reverse("web:play_live", args=[toy_session.pk])
     client.get(live_url)
-    assert not SessionEvent.objects.filter(session=toy_session, kind="bot").exists()
-    toy_session.refresh_from_db()
-    SessionEvent.objects.filter(session=toy_session, seq=toy_session.head_seq).update(
-        created_at=toy_session.started_at - dt.timedelta(minutes=5))
-    client.get(live_url)
-    client.get(live_url)
+    assert not SessionEvent.objects.filter(session=toy_session, kind="bot").exists(), "the timer has not run out"
+    _expire_timer(toy_session)
+    seq_before = toy_session.head_seq
+    page = client.get(live_url).content.decode()
+    client.get(live_url)  # a second poll (another tab, another member) moves nothing more
     bots = SessionEvent.objects.filter(session=toy_session, kind="bot")
-    assert bots.count() == 1 and bots.get().seat == "govt"
+    assert bots.count() == 1
+    ev = bots.get()
+    # one code path: the foundation's seat_timeout_decide, logged as the seat's bot, not as a person
+    assert ev.seat == "govt" and ev.seq == seq_before + 1 and ev.actor is None
+    assert ev.payload["timeout"] is True and ev.payload["reason"].startswith("decision timer expired (30 s)")
+    assert not SessionEvent.objects.filter(session=toy_session, kind="decision").exists()
+    # the poll that moved answers with the new position, and the team reads why in its log
+    toy_session.refresh_from_db()
+    assert f'data-seq="{toy_session.head_seq}"' in page
+    assert "the decision timer expired: the bot decided" in page
+
+
+def test_expired_timer_in_warn_mode_moves_nothing(client, toy_session, instructor, students):
+    SessionUISettings.objects.create(session=toy_session, timer_expiry="warn")
+    services.session_update(session=toy_session, user=instructor, decision_timer_seconds=30)
+    _start(client, instructor, toy_session)
+    login(client, students[0], "pw-student-1")
+    _expire_timer(toy_session)
+    page = client.get(reverse("web:play_live", args=[toy_session.pk])).content.decode()
+    assert not SessionEvent.objects.filter(session=toy_session, kind="bot").exists()
+    assert "Your turn!" in page
+
+
+def test_expired_timer_is_not_triggered_by_the_waiting_seat(client, toy_session, instructor, students):
+    """Only the acting seat's poll lets its bot decide; the other team's page cannot."""
+    SessionUISettings.objects.create(session=toy_session, timer_expiry="bot")
+    services.session_update(session=toy_session, user=instructor, decision_timer_seconds=30)
+    _start(client, instructor, toy_session)
+    login(client, students[1], "pw-student-1")  # Red plays the rebels; govt acts first
+    _expire_timer(toy_session)
+    client.get(reverse("web:play_live", args=[toy_session.pk]))
+    assert not SessionEvent.objects.filter(session=toy_session, kind="bot").exists()
+
+
+def test_reviewer_watches_a_live_session_read_only(client, toy_session, instructor, students, django_user_model):
+    reviewer = django_user_model.objects.create_user("rev", password="pw-review-1")
+    services.course_reviewer_grant(course=toy_session.course, user=instructor, reviewer=reviewer)
+    login(client, reviewer, "pw-review-1")
+    assert reverse("web:watch", args=[toy_session.pk]) not in client.get("/").content.decode(), "not started yet"
+    assert client.get(reverse("web:watch", args=[toy_session.pk])).status_code == 403
+    client.logout()
+    _start(client, instructor, toy_session)
+    login(client, reviewer, "pw-review-1")
+    home = client.get("/").content.decode()
+    assert reverse("web:watch", args=[toy_session.pk]) in home and "Toy Insurgency" in home
+    watch = client.get(reverse("web:watch", args=[toy_session.pk]))
+    assert watch.status_code == 200 and "hidden cache" in watch.content.decode().lower(), "every seat's view"
+    # the play page sends a reviewer to the watch page; acting and controlling are refused
+    r = client.get(reverse("web:play", args=[toy_session.pk]))
+    assert r.status_code == 302 and r["Location"] == reverse("web:watch", args=[toy_session.pk])
+    toy_session.refresh_from_db()
+    assert client.post(reverse("web:play_choose", args=[toy_session.pk]),
+                       {"seat": "govt", "choice": "op:pass", "seq": toy_session.head_seq}).status_code == 403
+    assert client.post(reverse("web:control", args=[toy_session.pk, "pause"])).status_code == 403
+    assert client.get(reverse("web:replay", args=[toy_session.pk])).status_code == 403, "replay opens at the end"
+    assert not SessionEvent.objects.filter(session=toy_session, kind__in=("decision", "facilitator")).exists()

@@ -65,6 +65,8 @@ def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
                 head = _("%(seat)s made a secret decision.") % {"seat": seat.get("title", ev.get("seat"))}
             else:
                 head = "{}: {}".format(seat.get("title", ev.get("seat") or ""), payload.get("label") or payload.get("choice", ""))
+            if kind == "bot" and payload.get("timeout"):
+                head += " " + _("(the decision timer expired: the bot decided)")
         elif kind == "undo":
             head = _("%(seat)s took back a decision.") % {"seat": seat.get("title", ev.get("seat") or "")}
         elif kind == "facilitator":

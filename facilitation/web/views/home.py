@@ -3,41 +3,48 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model, login
+from django.contrib.auth import login
 from django.contrib.auth.decorators import login_required
-from django.db import transaction
+from django.contrib.auth.password_validation import password_validators_help_texts
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from facilitation import selectors, services
+from engine.core.registry import scenarios as installed_scenarios
+from facilitation import eventlog, selectors, services
 from facilitation.errors import ServiceError
 from facilitation.models import ClassSession, JoinCode, Seat
 
 from ..forms import JoinCodeForm, SignupForm
-from .common import page_errors
-
-User = get_user_model()
+from .common import page_errors, seat_titles
 
 
 def home(request):
     if not request.user.is_authenticated:
         return render(request, "web/home_anon.html", {"form": JoinCodeForm()})
     sessions = selectors.session_list_for_user(request.user).order_by("-id")[:100]
+    games = {sc["key"]: sc["title"] for sc in installed_scenarios()}
     rows = []
     for s in sessions:
         roles = selectors.session_roles(request.user, s)
         my_seats = selectors.session_seats_of_user(request.user, s)
-        rows.append({"session": s, "roles": roles, "seats": my_seats})
+        rows.append({"session": s, "roles": roles, "seats": my_seats, "game": games.get(s.scenario_key, s.scenario_key)})
     return render(request, "web/home.html", {
         "rows": rows, "is_instructor": selectors.user_can_create_courses(request.user), "form": JoinCodeForm(),
+        "is_reviewer": any("reviewer" in r["roles"] for r in rows),
     })
 
 
-def _student_signup(*, username: str, password: str):
-    """Create a student account (a join link is how a new student arrives)."""
-    if User.objects.filter(username__iexact=username).exists():
-        raise ServiceError(_("That user name is taken. Choose another, or log in."))
-    return User.objects.create_user(username=username, password=password)
+# The services' errors in the reader's language (the codes are the services'; any other
+# error is shown as the service words it, e.g. Django's translated password rules).
+JOIN_ERRORS = {
+    "username_taken": gettext_lazy("That user name is taken. Choose another, or log in."),
+    "bad_code": gettext_lazy("That join code does not exist. Check it with your instructor."),
+    "code_revoked": gettext_lazy("That join code has been withdrawn. Ask your instructor for a new one."),
+    "code_expired": gettext_lazy("That join code has expired. Ask your instructor for a new one."),
+    "code_used_up": gettext_lazy("That join code has been used up. Ask your instructor for a new one."),
+}
+SIGNUP_FIELD = {"username_taken": "username", "bad_username": "username", "bad_password": "password"}
 
 
 def join(request):
@@ -47,23 +54,34 @@ def join(request):
     return render(request, "web/join.html", {"form": form})
 
 
+def _join_error(request, signup, exc: ServiceError) -> None:
+    text = str(JOIN_ERRORS.get(exc.code, exc.message))
+    field = SIGNUP_FIELD.get(exc.code)
+    if field and signup.is_bound:
+        signup.add_error(field, text)
+    else:
+        messages.error(request, text)
+
+
 @page_errors
 def join_code(request, code: str):
+    """A join link. A new student signs up here (``services.student_register``, the same
+    service and checks as ``POST /api/register/``); a logged-in user joins
+    (``services.course_join``)."""
     jc = JoinCode.objects.select_related("course", "team", "team__session").filter(code=code).first()
-    signup = SignupForm(request.POST if request.method == "POST" and not request.user.is_authenticated else None)
-    if request.method == "POST":
-        user = request.user
+    anonymous = not request.user.is_authenticated
+    signup = SignupForm(request.POST if request.method == "POST" and anonymous else None)
+    if request.method == "POST" and (not anonymous or signup.is_valid()):
         try:
-            with transaction.atomic():
-                if not user.is_authenticated:
-                    if not signup.is_valid():
-                        raise ServiceError(_("Choose a user name and a password of at least 8 characters."))
-                    user = _student_signup(**signup.cleaned_data)
+            if anonymous:
+                user, _jc = services.student_register(code=code, **signup.cleaned_data)
+            else:
+                user = request.user
                 services.course_join(user=user, code=code)
         except ServiceError as exc:
-            messages.error(request, exc.message)
+            _join_error(request, signup, exc)
         else:
-            if not request.user.is_authenticated:
+            if anonymous:
                 login(request, user, backend="django.contrib.auth.backends.ModelBackend")
             messages.success(request, _("Welcome! You have joined."))
             if jc and jc.team_id:
@@ -71,8 +89,11 @@ def join_code(request, code: str):
             return redirect("web:home")
     seats = []
     if jc and jc.team_id:
-        seats = list(Seat.objects.filter(team=jc.team).values_list("seat_key", flat=True))
+        titles = seat_titles(eventlog.rules_for(jc.team.session))
+        seats = [titles.get(k, {"title": k})["title"]
+                 for k in Seat.objects.filter(team=jc.team).values_list("seat_key", flat=True)]
     return render(request, "web/join_code.html", {"jc": jc, "code": code, "signup": signup, "seats": seats,
+                                                  "password_help": password_validators_help_texts(),
                                                   "live": jc and jc.team_id and jc.team.session.status == ClassSession.Status.LIVE})
 
 

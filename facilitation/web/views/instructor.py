@@ -57,7 +57,7 @@ def session_new(request):
     rules = engine.load(key)
     courses = Course.objects.filter(instructors=request.user)
     initial = {"course_title": courses.first().title if courses.exists() else _("My course"),
-               "title": f"{rules.title}", "seed": 1}
+               "title": f"{rules.title}"}
     form = ScheduleForm(request.POST if "schedule" in request.POST else None, rules=rules,
                         bot_kinds=_bot_kinds(rules), initial=initial)
     if request.method == "POST" and "schedule" in request.POST and form.is_valid():

@@ -140,7 +140,9 @@ def play(request, session_id: int):
         return redirect("web:watch", session_id=session.pk)
     seat = _seat_for(request, session)
     ctx = live_context(request, session, seat)
-    ctx["my_seats"] = selectors.session_seats_of_user(request.user, session)
+    titles = seat_titles(eventlog.rules_for(session))
+    ctx["my_seats"] = [titles.get(k, {"id": k, "title": k}) for k in selectors.session_seats_of_user(request.user, session)]
+    ctx["page_messages"] = True  # the page's header shows them; the live region does not repeat them
     ctx["poll_url"] = reverse("web:play_live", args=[session.pk]) + f"?seat={seat}"
     resp = render(request, "web/play/page.html", ctx)
     resp["Cache-Control"] = "no-store"

@@ -55,7 +55,10 @@ def watch(request, session_id: int):
 
 def _position(session, rules, seq: int, as_seat: str | None) -> dict:
     titles = seat_titles(rules)
-    state = eventlog.load_state(session, seq, rules) if seq > 0 else None
+    if seq > 0:
+        state = eventlog.load_state(session, seq, rules)
+    else:  # 0: the set-up position, before the first event (nothing at all until the session starts)
+        state = eventlog.initial_state(rules, session) if session.head_seq > 0 else None
     view = rules.view(state, as_seat) if state is not None else {}
     metrics = rules.metrics(state) if state is not None else {}
     events = selectors.session_events(session, seat_key=as_seat, after=max(0, seq - 30), limit=30)

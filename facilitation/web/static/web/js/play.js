@@ -148,6 +148,14 @@
     }
   });
 
+  // forms that ask first (End the session): data-confirm="question"; no inline handlers (CSP)
+  document.addEventListener("submit", function (ev) {
+    var f = ev.target;
+    if (f && f.hasAttribute && f.hasAttribute("data-confirm") && !window.confirm(f.getAttribute("data-confirm"))) {
+      ev.preventDefault();
+    }
+  });
+
   // a select that submits its form when changed (the language switcher); no inline handlers (CSP)
   document.addEventListener("change", function (ev) {
     var el = ev.target;
