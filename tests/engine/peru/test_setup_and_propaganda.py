@@ -218,3 +218,30 @@ def test_turn_scope_changes_with_the_acting_seat():
     assert RULES.prompt(g.state).turn == t1
     g.do(SP, "space:loreto", "rally:1", "done")
     assert RULES.prompt(g.state).turn != t1
+
+
+def test_6_0_propaganda_round_from_the_starting_position():
+    """P38 as the very first card: every phase of 6.1-6.6 on the setup position."""
+    g = Game(options={"deck_top": ["P38"], "script": {"hunt": [6]}}, swap="junin")
+    st = g.state
+    assert st["president"] == "P38" and st["hunt"] == 1              # 6.1.1 DIRCOTE: 6 > 1
+    assert st["d_revealed"] and RULES.view(st, GOV)["directives_base"] == "junin"   # 6.1.2
+    assert g.seat() == SP and "skip" in g.choices()
+    g.do(SP, "skip", "skip")
+    # 6.2: Andean -3, Bases -1, Lima Support +2, Emergency Zone not Government-controlled 0
+    assert st is not g.state and g.state["pw"] == 11
+    assert g.state["res"] == {GOV: 20, SP: 14}                       # 6.3: 4+6+8 -> 20; 1 + 3 Bases
+    assert g.choices() == ["done"]                                   # 6.4.1 nothing to improve
+    g.do(GOV, "done")
+    assert g.choices() == ["done"]                                   # 6.4.2 Ayacucho already AO
+    g.do(SP, "done")
+    g.do(GOV, "done")                                                # 6.5.1 no Troop must move
+    assert sorted(g.choices()) == ["done", "ez:cusco", "ez:junin"]   # 6.5.2
+    g.do(GOV, "ez:junin", "done")
+    assert sorted(g.choices()) == ["swap:ayacucho", "swap:cusco", "swap:junin"]   # 6.5.3
+    g.do(SP, "swap:cusco")
+    st = g.state
+    assert not st["d_revealed"] and st["s"]["cusco"]["D"] == 1 and st["s"]["junin"]["B"] == 1
+    assert RULES.view(st, GOV)["directives_base"] is None
+    assert st["s"]["junin"]["ez"] == 1 and st["elig"] == [SP, GOV]  # eligibility untouched (2.3.1)
+    assert len(st["played"]) == 2 and RULES.prompt(st).kind == "box"   # 6.6 Reset, next card up
