@@ -518,6 +518,12 @@ def pol_op(st, fr, chs, ids):
             key = (r, -R.pick_index(st["rng"], 6, tag="np"))
             if best is None or key > best[0]:
                 best = (key, c)
+        if best is not None and op == "rally" and f in (1, 3) and best[0][0][0] <= 1:
+            # 8.7.1 / 8.5.1: only 1 "other" Rally space beyond the listed priorities
+            if fr.get("np_other"):
+                best = None
+            else:
+                fr["np_other"] = 1
         if best is not None:
             fr["nsp"] += 1
             return best[1]
@@ -979,6 +985,9 @@ POLICIES["np"] = np_policy
 
 
 # ====================================================================== the bot
+MEMO = ("plan", "nsp", "np_other", "np_moves", "np_moves_done")
+
+
 class NonPlayerBot(Bot):
     """Seats the section-8 flowcharts.
 
@@ -992,6 +1001,7 @@ class NonPlayerBot(Bot):
     def __init__(self, rules, seat, seed=0):
         super().__init__(rules, seat, seed)
         self.plan = None
+        self.mem: dict = {}
 
     def choose(self, state, prompt):
         chs = prompt.choices_for(self.seat)
@@ -1013,9 +1023,16 @@ class NonPlayerBot(Bot):
             if cid in ids:
                 return BotDecision(cid, why_)
             return BotDecision("pass" if "pass" in ids else ids[0], why_ + " (not offered: Pass)")
-        if fr["k"] == "op" and fr.get("plan") is None:
-            fr["plan"] = self.plan
-            fr["nsp"] = len(fr["sel"])
+        key = None
+        if fr["k"] == "op":
+            # the policy's counters live in the bot (the state copy is thrown away)
+            key = (cp["cards_played"], len(cp["stack"]), fr["op"], fr["f"])
+            mem = self.mem.get(key)
+            if mem is None:
+                mem = {"plan": fr.get("plan") or self.plan, "nsp": len(fr["sel"])}
+            fr.update(mem)
         fr["auto"] = "np"
         cid = np_policy(cp, fr, chs)
+        if key is not None:
+            self.mem = {key: {k: fr[k] for k in MEMO if k in fr}}
         return BotDecision(cid, f"section 8 priorities ({fr['k']})")

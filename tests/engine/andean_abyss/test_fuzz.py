@@ -97,6 +97,15 @@ def test_8_all_nonplayer_games_finish():
         assert r["result"]["winner"] in ("govt", "farc", "auc", "cartels")
 
 
+def test_8_games_with_four_nonplayer_seats_finish():
+    """All four Factions as section-8 Non-players (np:act seats)."""
+    opts = {"nonplayers": ["govt", "farc", "auc", "cartels"]}
+    out = simulate(RULES, seed=101, games=10, bots="nonplayer", options=opts)
+    assert out["finished"] == 10
+    again = simulate(RULES, seed=101, games=10, bots="nonplayer", options=opts)
+    assert [r["result"] for r in out["results"]] == [r["result"] for r in again["results"]]
+
+
 def test_random_games_finish_and_are_deterministic():
     a = simulate(RULES, seed=5, games=3, bots="random")
     b = simulate(RULES, seed=5, games=3, bots="random")
