@@ -571,17 +571,30 @@ def _p26t(state, seat, facts):
     ev(state, "P26", "top", GOV, "space")
 
 
+def _p26t_ask(state, fr):
+    if fr["step"] == "space":
+        return "place up to 4 Troops in a Department and operate there?", spaces_choices(
+            sorted(DEPARTMENTS), "{}") + [Choice("no", "Decline", {})]
+    k = min(4, state["avail"]["T"])
+    return f"how many Troops go to {NAME[fr['space']]}?", [
+        Choice(f"n:{n}", f"{n} Troop{'s' if n > 1 else ''}", {"count": n}) for n in range(k, -1, -1)]
+
+
 def _p26t_act(state, fr, cid, facts):
-    pop(state, fr)
-    if cid == "no":
+    if fr["step"] == "space":
+        if cid == "no":
+            pop(state, fr)
+            return
+        fr["space"] = cid[6:]
+        fr["step"] = "n"
         return
-    sid = cid[6:]
-    place(state, sid, "T", 4, facts, "P26")
+    pop(state, fr)
+    sid = fr["space"]
+    place(state, sid, "T", int(cid[2:]), facts, "P26")
     free_ops(state, GOV, 1, [sid], text=f"Free Limited Operation in {NAME[sid]}")
 
 
-steps("P26", "top", lambda s, f: ("place up to 4 Troops in a Department and operate there?", spaces_choices(
-    sorted(DEPARTMENTS), "{}") + [Choice("no", "Decline", {})]), _p26t_act)
+steps("P26", "top", _p26t_ask, _p26t_act)
 
 
 @effect("P26", "bottom")

@@ -324,6 +324,8 @@ def test_p25_bottom_guerrilla_at_each_base():
 def test_p26_top_four_troops_and_a_free_limited_operation():
     g = event("P26", "top", GOV)
     g.do(GOV, "space:puno")
+    assert g.choices() == ["n:4", "n:3", "n:2", "n:1", "n:0"]
+    g.do(GOV, "n:4")
     assert g.space("puno")["T"] == 4 and g.state["avail"]["T"] == 2
     g.do(GOV, "skip")
 
