@@ -7,7 +7,8 @@ Choice ids (besides the common ``space:<id>``, ``sa:<name>``, ``done`` of :mod:`
 - Patrol (3.2.2): ``from:<id>`` (origin), ``cube:T`` / ``cube:P``, ``to:<id>`` (final
   destination), ``done``; then ``assault:<loc>`` or ``done`` for the free LoC Assault.
 - Sweep (3.2.3): after ``space:<id>``: ``move:<origin>`` (one Troop) and ``done``.
-- Assault (3.2.4): ``space:<id>`` resolves the space at once.
+- Assault (3.2.4): ``space:<id>`` resolves the space at once (with P24 top in an Emergency
+  Zone, first ``sinchi:yes`` / ``sinchi:no``).
 """
 
 from __future__ import annotations
@@ -358,11 +359,15 @@ register_op(OpDef("sweep", GOV, "Sweep", "3.2.3", _sweep_spaces, _sweep_select, 
 
 # ---------------------------------------------------------------- 3.2.4 Assault
 
-def assault_capacity(state: dict, fr: dict, sid: str) -> int:
+def sinchis_possible(state: dict, fr: dict, sid: str) -> bool:
+    """P24 top: Police may count as Troops in one selected Emergency Zone per Assault."""
     sp = state["s"][sid]
-    troops = sp["T"]
-    if cap(state, "P24") == "top" and sp["ez"] and not fr.get("sinchi"):
-        troops += sp["P"]
+    return cap(state, "P24") == "top" and bool(sp["ez"]) and sp["P"] > 0 and not fr.get("sinchi")
+
+
+def assault_capacity(state: dict, fr: dict, sid: str, sinchis: bool = False) -> int:
+    sp = state["s"][sid]
+    troops = sp["T"] + (sp["P"] if sinchis else 0)
     if sid == LIMA or sid in COASTAL or sid in LOCS:
         return cubes(sp)
     if sid in HIGHLAND and not sp["Ra"]:
@@ -378,14 +383,14 @@ def _assault_spaces(state, fr):
     if not can_pay(state, GOV, gov_cost(fr)):
         return []
     return [s for s, sp in state["s"].items() if s not in fr["sel"] and allowed_here(fr, s) and cubes(sp)
-            and assault_targets(sp) and assault_capacity(state, fr, s) > 0]
+            and assault_targets(sp) and assault_capacity(state, fr, s, sinchis_possible(state, fr, s)) > 0]
 
 
-def assault_space(state: dict, fr: dict, sid: str, facts: list) -> None:
+def assault_space(state: dict, fr: dict, sid: str, facts: list, sinchis: bool = False) -> None:
     """3.2.4 procedure in one space: Active Guerrillas first, then Bases once no Guerrilla."""
     sp = state["s"][sid]
-    n = assault_capacity(state, fr, sid)
-    if cap(state, "P24") == "top" and sp["ez"] and sp["P"] and not fr.get("sinchi"):
+    n = assault_capacity(state, fr, sid, sinchis)
+    if sinchis:
         fr["sinchi"] = sid
     hold = fr.get("hold")
     k = min(n, sp["Ga"])
@@ -406,7 +411,24 @@ def assault_space(state: dict, fr: dict, sid: str, facts: list) -> None:
 
 def _assault_select(state, fr, sid, facts):
     pay(state, GOV, gov_cost(fr), facts, f"Assault in {NAME[sid]}")
+    if sinchis_possible(state, fr, sid):
+        fr["ph"] = "sinchi"
+        fr["cur"] = sid
+        return
     assault_space(state, fr, sid, facts)
 
 
-register_op(OpDef("assault", GOV, "Assault", "3.2.4", _assault_spaces, _assault_select))
+def _assault_ask(state, fr):
+    sid = fr["cur"]
+    return f"Assault in {NAME[sid]}: use the Sinchis (P24)?", [
+        Choice("sinchi:yes", f"Police count as Troops in {NAME[sid]} (once per Assault)", {}),
+        Choice("sinchi:no", "Assault with Troops only", {})]
+
+
+def _assault_act(state, fr, cid, facts):
+    fr["ph"] = "main"
+    assault_space(state, fr, fr["cur"], facts, sinchis=cid == "sinchi:yes")
+
+
+register_op(OpDef("assault", GOV, "Assault", "3.2.4", _assault_spaces, _assault_select, _assault_ask,
+                  _assault_act))

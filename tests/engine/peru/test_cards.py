@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.scenarios.peru import ops, ops_gov, ops_sp, propaganda, sa_gov, sa_sp
 from engine.scenarios.peru.state import piece_totals
 
-from .conftest import event
+from .conftest import card_game, event
 
 GOV, SP = "government", "shining_path"
 
@@ -300,7 +300,9 @@ def test_p23_bottom_drug_money():
 
 def test_p24_top_police_count_as_troops_in_one_emergency_zone():
     g = event("P24", "top", GOV)
-    assert ops_gov.assault_capacity(g.state, {}, "ayacucho") == 1  # 3 Police as Troops, Highland: 1 per 2
+    assert ops_gov.sinchis_possible(g.state, {}, "ayacucho")
+    assert ops_gov.assault_capacity(g.state, {}, "ayacucho", True) == 1  # 3 Police as Troops, Highland: 1 per 2
+    assert ops_gov.assault_capacity(g.state, {}, "ayacucho") == 0
 
 
 def test_p24_bottom_sweep_in_emergency_zone_with_police_shifts_opposition():
@@ -484,3 +486,13 @@ def test_p40_final_propaganda_ends_the_game_after_political_will():
     r = g.rules.result(st)
     assert r["winner"] in (GOV, SP, None) and "7.0.2" in r["reason"] or "6.2.5" in r["reason"]
     assert not any(f.get("phase") == "6.3" for f in facts)
+
+
+def test_p24_top_assault_asks_for_the_sinchis_emergency_zone():
+    def prep(st):
+        st["caps"]["P24"] = "top"
+        st["s"]["ayacucho"].update(Gu=0, Ga=2)
+    g = card_game("P7", GOV, prep)
+    g.do(GOV, "box:op_sa", "op:assault", "space:ayacucho", "sinchi:yes")
+    assert g.space("ayacucho")["Ga"] == 1
+    g.do(GOV, "done")
