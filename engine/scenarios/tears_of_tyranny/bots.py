@@ -87,9 +87,9 @@ def simulate_card(rules, state: dict, seat: str, ops: list, tid: str, src: str) 
     for _ in range(12):
         if rules._run_effect(s2, seat, fr, []):
             break
-        ch = rules._op_choices(s2, seat, fr, fr["ops"][fr["i"]])
+        ch = rules._op_choices(s2, seat, fr, fr["ops"][min(fr["i"], len(fr["ops"]) - 1)])
         pick = next((c for c in ch if c.id.startswith("push:") and c.payload.get("piece") in ("cell", "outpost", "garrison")), None)
-        pick = pick or next((c for c in ch if c.id.startswith("row:")), None)
+        pick = pick or next((c for c in ch if c.id.startswith(("row:", "hit:"))), None)
         if pick is None:
             fr["i"] += 1
             fr["moved"] = 0
@@ -110,7 +110,7 @@ def card_value(rules, state: dict, seat: str, cid: str, base: float | None = Non
     if base is None:
         base = evaluate(state, seat)
     best = 0.0
-    for tid in targets[:4]:
+    for tid in targets[:6]:
         s2 = simulate_card(rules, state, seat, card["effect"], tid, cid)
         best = max(best, evaluate(s2, seat) - base)
     attrs = attributes(pl, seat)
@@ -193,8 +193,8 @@ class HeuristicBot(Bot):
         if not plays:
             return BotDecision("done", "nothing affordable")
         key = (state["turn"], len(state["pl"][self.seat]["played"]))
-        if getattr(self, "_sel_key", None) != key[0]:
-            self._sel_key = key[0]
+        if getattr(self, "_sel_key", None) != key:
+            self._sel_key = key
             self._sel_cache = {}
         base = None
         scored = []
@@ -211,15 +211,9 @@ class HeuristicBot(Bot):
 
     def _lookahead(self, state, prompt, ids) -> BotDecision:
         rules = self.rules
-        if any(i.startswith("presence:") for i in ids):
-            pl = state["pl"][self.seat]
-            cov = covered(pl, self.seat)
-            row = "plays" if (plays_limit(pl, self.seat) <= income(pl, self.seat) and cov["plays"]) or not cov["resources"] \
-                else "resources"
-            ids = [i for i in ids if not i.startswith("presence:") or i.endswith(":" + row)]
         base = evaluate(state, self.seat)
         best = None
-        for cid in ids[:40]:
+        for cid in ids[:70]:
             s2 = rules.copy(state)
             try:
                 rules.apply_unchecked(s2, self.seat, cid)

@@ -345,6 +345,9 @@ class TearsOfTyranny(Rules):
             ch.append(Choice("decline", "Do not execute it", {}))
             return f"Choose the target tile for {fr['label']}.", "1.F", ch, "target"
         if k == "effect":
+            if fr.get("alloc"):
+                return (f"{fr['label']}: assign {fr['alloc']} damage to the adversary units in {B.tname(fr['tile'])}.",
+                        "1.G combat (A-57)", self._alloc_choices(state, fr), "allocate")
             op = fr["ops"][fr["i"]]
             ch = self._op_choices(state, seat, fr, op)
             return f"{fr['label']}: {op['op']} ({fr.get('moved', 0)}/{op.get('n', 1)}).", "1.F", ch, op["op"]
@@ -620,7 +623,28 @@ class TearsOfTyranny(Rules):
         return self._tiles_for(state, seat, org["range"], target, ops)
 
     # ---- effect op choices ---------------------------------------------------------------
+    @staticmethod
+    def _alloc_needed(tile: dict, eff: int) -> bool:
+        """A-57: the attacker assigns damage when it cannot kill everything and units differ."""
+        rem = sum(VAL[u[0]] - u[1] for u in tile["u"])
+        return eff < rem and len({(u[0], u[1]) for u in tile["u"]}) > 1
+
+    def _alloc_choices(self, state, fr) -> list[Choice]:
+        t = state["tiles"][fr["tile"]]
+        out = []
+        for kind in ("garrison", "outpost", "cell"):
+            units = [u for u in t["u"] if u[0] == kind]
+            if units:
+                u = max(units, key=lambda u: u[1])
+                rem = VAL[kind] - u[1]
+                verb = "destroy" if rem <= fr["alloc"] else "damage"
+                out.append(Choice(f"hit:{kind}", f"Assign damage to {verb} a {kind} ({rem} health left; {fr['alloc']} to assign)",
+                                  {"unit": kind, "damage": min(rem, fr["alloc"])}))
+        return out
+
     def _op_choices(self, state, seat, fr, op) -> list[Choice]:
+        if fr.get("alloc"):
+            return self._alloc_choices(state, fr)
         tid = fr["tile"]
         k = op["op"]
         tiles = state["tiles"]
@@ -885,8 +909,33 @@ class TearsOfTyranny(Rules):
 
     # ---- effects ---------------------------------------------------------------------------
     def _apply_op_choice(self, state, seat, fr, head, rest, facts) -> None:
-        op = fr["ops"][fr["i"]]
         tid = fr["tile"]
+        if head == "hit":
+            t = state["tiles"][tid]
+            units = [i for i, u in enumerate(t["u"]) if u[0] == rest]
+            i = max(units, key=lambda i: t["u"][i][1])
+            rem = VAL[rest] - t["u"][i][1]
+            use = min(rem, fr["alloc"])
+            fr["alloc"] -= use
+            if use >= rem:
+                B.destroy_unit(state, tid, i, facts, seat, fr["label"])
+            else:
+                t["u"][i][1] += use
+                B.add_fact(facts, "damage", f"Adversary {rest} in {B.tname(tid)} takes {use} damage.", tile=tid,
+                           unit=rest, damage=use)
+            if fr["alloc"] and not t["u"]:
+                B.collateral(state, tid, fr["alloc"], facts, seat, fr["label"])
+                fr["alloc"] = 0
+            elif fr["alloc"] and not self._alloc_needed(t, fr["alloc"]):
+                excess = B.allocate(state, tid, fr["alloc"], facts, seat, fr["label"])
+                if excess:
+                    B.collateral(state, tid, excess, facts, seat, fr["label"])
+                fr["alloc"] = 0
+            if not fr["alloc"]:
+                fr.pop("alloc", None)
+                B.clear_tyranny_check(state, tid, facts)
+            return
+        op = fr["ops"][fr["i"]]
         if head == "stop":
             fr["i"] += 1
             fr["moved"] = 0
@@ -936,9 +985,11 @@ class TearsOfTyranny(Rules):
         t = state["tiles"][tid]
         pl = state["pl"][seat]
         label = fr["label"]
-        while fr["i"] < len(fr["ops"]):
+        while fr["i"] < len(fr["ops"]) or fr.get("alloc"):
             if state["result"] is not None:
                 return True
+            if fr.get("alloc"):
+                return False
             op = fr["ops"][fr["i"]]
             k = op["op"]
             if k in ("pull", "push", "presence"):
@@ -949,14 +1000,24 @@ class TearsOfTyranny(Rules):
                 fr["moved"] = 0
                 continue
             fr["i"] += 1
-            if k == "damage":
-                ign = bool(op.get("ignore_defense"))
-                B.player_attack(state, tid, op["n"], seat, facts, label, ignore_defense=ign,
-                                ignore_tyranny=ign and "tyranny" in (C.cards.get(fr["src"], {}).get("target") or []))
-            elif k == "damage_per_g":
-                n = B.g_total(t) + op.get("bonus", 0)
-                if B.g_total(t) and t["u"]:
-                    B.player_attack(state, tid, n, seat, facts, f"{label} ({B.g_total(t)} G)")
+            if k in ("damage", "damage_per_g"):
+                if k == "damage":
+                    n = op["n"]
+                    ign = bool(op.get("ignore_defense"))
+                    ign_t = ign and "tyranny" in (C.cards.get(fr["src"], {}).get("target") or [])
+                else:
+                    if not (B.g_total(t) and t["u"]):
+                        continue
+                    n = B.g_total(t) + op.get("bonus", 0)
+                    ign = ign_t = False
+                eff = n - B.tile_defense(state, tid, ign, ign_t)
+                if seat == "advisors" or eff <= 0 or not self._alloc_needed(t, eff):
+                    B.player_attack(state, tid, n, seat, facts, label, ignore_defense=ign, ignore_tyranny=ign_t)
+                else:
+                    B.add_fact(facts, "attack", f"{label}: {n} damage against defense {n - eff} in {B.tname(tid)}.",
+                               tile=tid, damage=n, defense=n - eff, seat=seat)
+                    fr["alloc"] = eff
+                    return False
             elif k == "destroy":
                 for _ in range(op["n"]):
                     idx = [i for i, u in enumerate(t["u"]) if op["unit"] in (u[0], "any")]

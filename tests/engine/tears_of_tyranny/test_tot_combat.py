@@ -160,3 +160,42 @@ def test_combat_tyranny_cleared_by_force_leaves_the_game(rules, C):
     pool = st["tyr_pool"]
     B.player_attack(st, tid, 6, "liberators", [], "clear")
     assert t["tyr"] == 0 and st["tyr_gone"] == 1 and st["tyr_pool"] == pool
+
+
+def _attack_frame(rules, st, seat, tid, n):
+    fr = {"k": "effect", "ops": [{"op": "damage", "n": n}], "i": 0, "tile": tid, "label": f"attack {n}",
+          "moved": 0, "src": "test"}
+    st["frames"][seat] = [{"k": "select"}, fr]       # the select frame keeps the window open
+    rules._settle_seat(st, seat, [])
+
+
+def test_combat_e1_attacker_assigns_damage_to_the_cells_then_outpost_needs_3(rules, C):
+    """E1 (L661) through the prompt: +1 tile with 2 cells and an outpost; 3 damage kills both
+    cells when the attacker assigns it so, and a further attack needs 3 (1 defense + 2 health)."""
+    st = blank(rules)
+    seat = "liberators"
+    tid = find_tile(C, st, terrain="jungle")
+    st["tiles"][tid]["u"] = [["cell", 0], ["cell", 0], ["outpost", 0]]
+    st["pl"][seat]["res"] = 10
+    _attack_frame(rules, st, seat, tid, 3)
+    p = rules.prompt(st)
+    assert {c.id for c in p.choices_for(seat)} == {"hit:outpost", "hit:cell"}
+    st, _ = rules.apply(st, seat, "hit:cell")
+    st, _ = rules.apply(st, seat, "hit:cell")
+    assert st["tiles"][tid]["u"] == [["outpost", 0]], "3 damage: 1 defense, then 1 + 1 on the cells"
+    _attack_frame(rules, st, seat, tid, 2)
+    assert st["tiles"][tid]["u"] == [["outpost", 1]], "2 more: the defense is overcome again, 1 point left"
+    st["tiles"][tid]["u"] = [["outpost", 0]]
+    _attack_frame(rules, st, seat, tid, 3)
+    assert st["tiles"][tid]["u"] == [], "3 more (1 defense + 2 health) destroy the outpost"
+
+
+def test_combat_a57_no_choice_when_the_attack_kills_everything(rules, C):
+    st = blank(rules)
+    seat = "liberators"
+    tid = find_tile(C, st, terrain="jungle")
+    st["tiles"][tid]["u"] = [["cell", 0], ["outpost", 0]]
+    st["pl"][seat]["res"] = 10
+    _attack_frame(rules, st, seat, tid, 4)
+    assert st["tiles"][tid]["u"] == []
+    assert rules.prompt(st).choices_for(seat)[0].id.startswith(("play:", "done"))

@@ -68,7 +68,7 @@ def test_every_capability_effect_resolves_in_the_engine(rules, C, seat):
             if rules._run_effect(st, seat, fr, []):
                 st["frames"][seat].pop()
                 break
-            ch = rules._op_choices(st, seat, fr, fr["ops"][fr["i"]])
+            ch = rules._op_choices(st, seat, fr, fr["ops"][min(fr["i"], len(fr["ops"]) - 1)])
             assert ch, f"{cid}: interactive op without choices"
             rules._apply_op_choice(st, seat, fr, *ch[0].id.partition(":")[::2], [])
 
