@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.coin.flow import Flow
-from engine.core.contract import OptionInfo, Prompt, Rules, SeatInfo
+from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo, fact
 
 from . import events, ops, ops_gov, ops_sp, propaganda, sa_gov, sa_sp, sequence  # noqa: F401
 from .data import (
@@ -18,7 +18,21 @@ from .data import (
     NAME,
     POP,
 )
-from .state import GOV, SP, SetupError, cubes, d_location, guerrillas, new_state, rondas
+from .data import CAPTURED
+from .state import GOV, SP, SetupError, capture, cubes, d_location, guerrillas, new_state, rondas
+
+#: Tracks a facilitator may set (``Rules.adjust``): name -> (label, low, high). Aliases below.
+ADJUSTABLE = {
+    "political_will": ("Political Will", 0, 20),
+    "government_resources": ("Government Resources", 0, 20),
+    "shining_path_resources": ("Shining Path Resources", 0, 20),
+    "hunt_track": ("Hunt Track", 0, CAPTURED),
+}
+ADJUST_ALIASES = {"pw": "political_will", "will": "political_will", "government": "government_resources",
+                  "shining_path": "shining_path_resources", "hunt": "hunt_track",
+                  "resources:government": "government_resources",
+                  "resources:shining_path": "shining_path_resources"}
+ADJUST_CAUSE = "facilitator override"
 
 FLOW = Flow(ops.FRAME_KINDS + ops_sp.FRAME_KINDS + sequence.FRAME_KINDS + propaganda.FRAME_KINDS
             + events.FRAME_KINDS)
@@ -71,6 +85,45 @@ class PeruRules(Rules):
             state["ls"] = seat
         state["n"] += 1
         FLOW.act(state, choice_id, facts)
+        return facts
+
+    def adjust(self, state: dict, track: str, value) -> list:
+        """A facilitator's override: set one track (Political Will, either Resources, the Hunt
+        Track) to ``value`` within its printed bounds. Validated before anything changes, so an
+        error leaves the state untouched. Moving the Hunt marker into Captured captures Guzman
+        (6.7.2) exactly as a roll would; once Guzman is captured the Hunt Track is fixed."""
+        name = str(track).strip().lower() if isinstance(track, str) else ""
+        name = ADJUST_ALIASES.get(name, name)
+        if name not in ADJUSTABLE:
+            raise IllegalChoice(f"Peru has no adjustable track {track!r} (known: {', '.join(ADJUSTABLE)}).",
+                                code="unknown_track")
+        label, lo, hi = ADJUSTABLE[name]
+        v = value
+        if isinstance(v, str) and v.strip().lstrip("-").isdigit():
+            v = int(v.strip())
+        if isinstance(v, bool) or not isinstance(v, int):
+            raise IllegalChoice(f"{label} takes a whole number from {lo} to {hi} (asked: {value!r}).",
+                                code="bad_value")
+        if not lo <= v <= hi:
+            raise IllegalChoice(f"{label} must stay within {lo}-{hi} (asked: {v}).", code="out_of_range")
+        if name == "hunt_track" and state["captured"]:
+            raise IllegalChoice("Guzman is already captured: the Hunt Track can no longer be adjusted.",
+                                code="out_of_range")
+        facts: list = []
+        if name == "political_will":
+            old = state["pw"]
+            state["pw"] = v
+        elif name == "hunt_track":
+            old = state["hunt"]
+            state["hunt"] = v
+        else:
+            seat = GOV if name == "government_resources" else SP
+            old = state["res"][seat]
+            state["res"][seat] = v
+        facts.append(fact("track", f"{label} set from {old} to {v} ({ADJUST_CAUSE})", track=name,
+                          delta=v - old, value=v, cause=ADJUST_CAUSE))
+        if name == "hunt_track" and v >= CAPTURED:
+            capture(state, facts)
         return facts
 
     def copy(self, state: dict) -> dict:
