@@ -60,11 +60,15 @@ def build_deck(st: dict, scn: dict, options: dict) -> list:
         deck = []
         p = 0
         for c in options["deck"]:
+            if isinstance(c, str) and c.strip().isdigit():
+                c = int(c)
             if c in ("P", "p", "propaganda") or (isinstance(c, int) and c >= PROP):
                 deck.append(PROP + p)
                 p += 1
             else:
-                deck.append(int(c))
+                if not (isinstance(c, int) and 1 <= c <= 72):
+                    raise ValueError(f"deck: {c!r} is neither a card number 1-72 nor 'P'")
+                deck.append(c)
         return deck
     d = scn["deck"]
     rec = st["rng"]
@@ -790,7 +794,7 @@ class Redeploy:
             chs = []
             for i in P.spaces(st):
                 pc = st["pc"][i]
-                if pc[0] and i in fr["tdest"] and len(fr["tdest"]) > 1:
+                if pc[0] and any(j != i for j in fr["tdest"]):  # 6.5.2: any other Troops
                     chs.append(C(f"troops:{BD.ids[i]}", f"Move Troops from {BD.name[i]}", space=BD.ids[i]))
                 if pc[1] and any(j != i for j in fr["pdest"]):
                     chs.append(C(f"police:{BD.ids[i]}", f"Move Police from {BD.name[i]}", space=BD.ids[i]))

@@ -848,6 +848,23 @@ def pol_redeploy(st, fr, chs, ids):
     return None
 
 
+def pol_zoneout(st, fr, chs, ids):
+    """6.4.4 by 8.8.9's Redeploy priorities: cubes go where a Govt Base, then a City (highest
+    Population first) has fewer than 3 cubes, then Police where there are none; else Bogota."""
+    need = []
+    for c in ids:
+        j = BD.index[c[6:]]
+        pc = st["pc"][j]
+        if not BD.is_loc[j] and P.cubes(pc) < 3:
+            need.append(((1 if pc[2] else 0), BD.pop[j], c))
+        elif BD.is_loc[j] and not pc[1] and BD.econ[j] == 3:
+            need.append((0, 0, c))
+    if need:
+        return max(need)[2]
+    b = f"space:{IDS[BD.bogota]}"
+    return b if b in ids else rnd(st, ids)
+
+
 def pol_elite(st, fr, chs, ids):
     for c in ids:
         if c.startswith("space:") and P.guerrillas(st["pc"][BD.index[c[6:]]], 2) >= 2:
@@ -979,7 +996,7 @@ KIND = {"give": pol_give, "op": pol_op, "patrolmv": pol_patrolmv, "evpiece": pol
         "agitate": pol_agitate, "sweepsp": pol_sweepsp, "attacksp": pol_attacksp, "rallysp": pol_rallysp,
         "regroup": pol_regroup, "drugs": pol_drugs, "extort": pol_extort, "bribe": pol_bribe,
         "airstrike": pol_airstrike, "airlift": pol_airlift, "eradicate": pol_eradicate, "redeploy": pol_redeploy,
-        "elite": pol_elite, "ship": pol_ship, "assaultsp": pol_assaultsp}
+        "elite": pol_elite, "zoneout": pol_zoneout, "ship": pol_ship, "assaultsp": pol_assaultsp}
 
 POLICIES["np"] = np_policy
 

@@ -1866,12 +1866,50 @@ def place_zone(st: dict, i: int, facts: list, why: str) -> None:
     facts.append(fact("zone", f"FARC Zone placed in {NAME[i]} ({why})", space=IDS[i]))
     pc = st["pc"][i]
     if pc[0] or pc[1]:
-        dests = [j for j in P.spaces(st) if j != i and (BD.is_city[j] or st["pc"][j][2]) and P.control(st, j) == "govt"
-                 and j not in st["zones"]]
-        dst = BD.bogota if BD.bogota in dests or not dests else dests[0]
-        P.move(st, i, dst, 0, pc[0], facts, "Redeploy out of the FARC Zone 6.4.4")
-        P.move(st, i, dst, 1, pc[1], facts, "Redeploy out of the FARC Zone 6.4.4")
+        # 6.4.4: the Government Redeploys the cubes (6.5 destinations); Control is judged now
+        from .game import Redeploy
+        td = [j for j in Redeploy.dests(st, True) if j != i] or [BD.bogota]
+        pd = [j for j in Redeploy.dests(st, False) if j != i]
+        push(st, {"k": "zoneout", "f": 0, "i": i, "td": td, "pd": pd, "auto": "np" if is_np(st, 0) else None})
     P.remove(st, i, 2, 2, facts, "no Government Bases in a FARC Zone 6.4.4")
+
+
+@frame("zoneout")
+class ZoneOut:
+    """6.4.4: the Government Redeploys (6.5) each cube out of the new FARC Zone: Troops to a
+    Govt-Controlled City or Govt Base space (else Bogota), Police to a LoC or Govt-Controlled space."""
+
+    @staticmethod
+    def slot(st, fr):
+        pc = st["pc"][fr["i"]]
+        return 0 if pc[0] else 1 if pc[1] else None
+
+    @staticmethod
+    def prompt(st, fr):
+        slot = ZoneOut.slot(st, fr)
+        what = "Troops" if slot == 0 else "Police"
+        ds = fr["td"] if slot == 0 else fr["pd"]
+        return (f"Government: Redeploy 1 {what} cube out of the FARC Zone in {NAME[fr['i']]}: to where?",
+                "6.4.4", space_choices(ds, f"{what} to"))
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        slot = ZoneOut.slot(st, fr)
+        if cid is None:
+            if slot is None:
+                pop(st, fr)
+                return
+            ds = fr["td"] if slot == 0 else fr["pd"]
+            if len(ds) <= 1:  # a single destination (or none: Police are removed to Available)
+                n = st["pc"][fr["i"]][slot]
+                if ds:
+                    P.move(st, fr["i"], ds[0], slot, n, facts, "Redeploy out of the FARC Zone 6.4.4")
+                else:
+                    P.remove(st, fr["i"], slot, n, facts, "no space to Redeploy to (6.4.4)")
+                return
+            wait(fr)
+            return
+        P.move(st, fr["i"], sidx(cid), slot, 1, facts, "Redeploy out of the FARC Zone 6.4.4")
 
 
 @frame("zone")

@@ -152,3 +152,36 @@ def test_6_6_reset_flips_underground_and_clears_markers():
     st = to_prop(prep)
     finish_round(st)
     assert pc(st, "huila") == {"farc_u": 2} and sum(st["ter"]) == 0 and st["mom"] == []
+
+
+def test_6_5_2_troops_in_a_city_without_govt_control_may_redeploy():
+    def prep(st):
+        put(st, "cali", troops=1, farc_u=3)       # Cali: FARC Controlled, Troops may still leave
+        put(st, "bogota", troops=3)
+    st = to_prop(prep, deck=(1, "P", 2, 3))
+    while st["stack"] and st["stack"][-1]["k"] != "redeploy":
+        p = RULES.prompt(st)
+        play(st, "done" if "done" in [c.id for c in p.choices] else p.choices[0].id)
+    assert "troops:cali" in ids(st)
+    play(st, "troops:cali", "space:bogota", "done")
+    assert pc(st, "bogota")["troops"] == 4 and "troops" not in pc(st, "cali")
+
+
+def test_6_4_4_government_chooses_where_zone_cubes_redeploy():
+    def prep(st):
+        put(st, "huila", farc_u=3, police=1, troops=1)
+        put(st, "bogota", troops=2, police=1)
+        put(st, "cali", troops=2, police=1)
+        put(st, "neiva", police=1)
+    st = to_prop(prep)
+    while st["stack"] and st["stack"][-1]["k"] != "zoneout":
+        p = RULES.prompt(st)
+        play(st, "done" if "done" in [c.id for c in p.choices] else p.choices[0].id)
+    p = RULES.prompt(st)
+    assert p.seats == ("govt",) and p.rule == "6.4.4"
+    assert {"space:bogota", "space:cali"} <= set(ids(st)) and "space:huila" not in ids(st)
+    play(st, "space:cali")            # the Troops cube
+    assert "space:loc_bogota_neiva" in ids(st)   # Police may go to a LoC
+    play(st, "space:loc_bogota_neiva")
+    assert st["zones"] == [IX["huila"]] and P.cubes(st["pc"][IX["huila"]]) == 0
+    assert pc(st, "cali")["troops"] == 3 and pc(st, "loc_bogota_neiva")["police"] == 1

@@ -144,3 +144,15 @@ def test_2_1_open_deployment_players_place_their_forces():
         play(st, ids(st)[0])
     assert RULES.prompt(st).kind == "elig" and conserved(st)
     assert P.count_on_map(st, 0) == 12 and P.count_on_map(st, 5) == 6
+
+
+def test_2_1_fixed_deck_option_sets_card_and_next_card_exactly():
+    import pytest
+
+    from .conftest import RULES
+    st = RULES.setup(3, {"deck": ["37", 52, "P", 1], "script": {"die": [2]}})
+    v = RULES.view(st, "farc")
+    assert v["card"] == 37 and v["next"] == 52 and st["deck"] == [73, 1]
+    assert "script" not in str(v) and "rng" not in v
+    with pytest.raises(ValueError):
+        RULES.setup(3, {"deck": [0, 5]})
