@@ -159,3 +159,18 @@ def test_undone_decisions_stay_in_the_log_but_are_not_key_moments_or_operations(
     assert all(not k.row.undone and k.row.kind != "undo" for k in r.analysis.key_moments)
     blue = next(t for t in r.analysis.team_summaries if t["team"] == "Blue")
     assert dict(blue["operations"]) == {"Sweep": 1}
+
+
+def test_andean_abyss_rounds_start_with_the_victory_phase_not_a_skipped_round():
+    b = peru_bundle()
+    b["scenario"] = {"key": "andean_abyss", "title": "Andean Abyss"}
+    for e in b["events"]:
+        e["metrics"] = {"total_support": 30 + e["seq"], "aid": 9}
+    b["events"][5]["facts"] = [{"type": "card", "text": "Propaganda card revealed (1 of 4)"},
+                               {"type": "propaganda", "text": "Two Propaganda cards in a row: no Propaganda Round (6.0)"}]
+    b["events"][8]["facts"] = [{"type": "card", "text": "Propaganda card revealed (2 of 4)"},
+                               {"type": "propaganda", "text": "Victory Phase (6.1): nobody wins"}]
+    r = build_report(b)
+    assert [p["seq"] for p in r.analysis.phases] == [9]
+    assert [c.key for c in r.charts] == ["total_support", "aid"]
+    assert any(s.get("y0") == 60 for s in r.charts[0].figure["layout"]["shapes"])

@@ -206,9 +206,16 @@ def _is_phase(e: dict, spec: ScenarioSpec) -> bool:
     for f in e["facts"]:
         if f.get("type") in types or f.get("phase") in types:
             return True
-        if any(all(f.get(k) == v for k, v in m.items()) for m in spec.phase_facts):
+        if any(all(_matches(f, k, v) for k, v in m.items()) for m in spec.phase_facts):
             return True
     return False
+
+
+def _matches(f: dict, key: str, value) -> bool:
+    """``{"type": "phase"}`` equality, or ``{"text__startswith": "Victory Phase"}``."""
+    if key.endswith("__startswith"):
+        return str(f.get(key[: -len("__startswith")], "")).startswith(value)
+    return f.get(key) == value
 
 
 def metric_value(metrics: dict, names: tuple[str, ...]) -> float | None:

@@ -71,7 +71,8 @@ class ScenarioSpec:
     charts: tuple[ChartSpec, ...] = ()
     # fact types (or payload kinds) marking a Propaganda Round / adversary phase
     phase_fact_types: tuple[str, ...] = ("propaganda", "propaganda_round", "adversary_phase")
-    # or facts matching one of these dicts (every key equal), e.g. {"type": "phase", "phase": "6.1"}
+    # or facts matching one of these dicts (every key equal, or ``key__startswith``),
+    # e.g. {"type": "phase", "phase": "6.1"}
     phase_facts: tuple[dict, ...] = ()
     phase_label: str = "Propaganda Round"
     # seat -> metric with that seat's resources (for "resources spent")
@@ -169,8 +170,12 @@ ANDEAN_ABYSS = ScenarioSpec(
             series=(Series("Aid", ("aid",), "#00838f"),),
         ),
     ),
-    # Andean Abyss engine: every card is a "card" fact; each Propaganda Round logs "propaganda" facts
-    phase_fact_types=("propaganda", "propaganda_round"),
+    # Andean Abyss engine: every card is a "card" fact; a Propaganda Round opens with its
+    # Victory Phase (6.1) (or the Quick-Play skip of the first one); "Two Propaganda cards
+    # in a row" is also a "propaganda" fact but no round.
+    phase_fact_types=(),
+    phase_facts=({"type": "propaganda", "text__startswith": "Victory Phase"},
+                 {"type": "propaganda", "text__startswith": "Quick-Play"}),
     phase_label="Propaganda Round",
     resources={
         "govt": "govt_resources",
