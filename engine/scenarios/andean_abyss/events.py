@@ -972,17 +972,40 @@ def sp_ambush_here(st, fr, s, facts):
 
 
 def sp_c40s(st, fr, s, facts):
-    """Card 40 shaded: move all cubes in the Department to Cities, then AUC pieces into 2 Cities."""
-    i = fr["v"]["here"]
-    pc = st["pc"][i]
-    cities = [j for j in BD.cities]
-    for k in (0, 1):
-        if pc[k]:
-            P.move(st, i, cities[R.pick_index(st["rng"], len(cities), "np") if fr.get("auto") else 0], k, pc[k],
-                   facts, ev_cause(fr))
+    """Card 40 shaded: move all cubes in the Department to Cities (each cube to any City, the
+    executor's choice), then AUC pieces into 2 Cities."""
     push(st, {"k": "evpick", "f": fr["f"], "s": {"n": 2, "where": ["city"], "then": [
         {"do": "place", "what": "auc_piece", "n": 1}]}, "v": fr["v"], "chosen": [], "auto": fr.get("auto")})
+    push(st, {"k": "c40cube", "f": fr["f"], "i": fr["v"]["here"], "why": ev_cause(fr), "auto": fr.get("auto")})
     return True
+
+
+@frame("c40cube")
+class C40Cube:
+    """Card 40 shaded: the executor sends each cube of the Department to a City of its choice."""
+
+    @staticmethod
+    def slot(st, fr):
+        pc = st["pc"][fr["i"]]
+        return 0 if pc[0] else 1 if pc[1] else None
+
+    @staticmethod
+    def prompt(st, fr):
+        what = "Troops" if C40Cube.slot(st, fr) == 0 else "Police"
+        cities = [j for j in BD.cities if j not in st["zones"]]
+        return (f"Card 40: move 1 {what} cube from {NAME[fr['i']]} to which City?", "card 40",
+                space_choices(cities, f"{what} to"))
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        k = C40Cube.slot(st, fr)
+        if cid is None:
+            if k is None:
+                pop(st, fr)
+            else:
+                wait(fr)
+            return
+        P.move(st, fr["i"], sidx(cid), k, 1, facts, fr["why"])
 
 
 def sp_c45s(st, fr, s, facts):
@@ -1095,11 +1118,46 @@ def sp_c54(st, fr, s, facts):
 
 
 def sp_c55u(st, fr, s, facts):
-    for _ in range(2):
-        if st["ship"]:
-            sh = st["ship"].pop(0)
+    """Card 55 unshaded: the executor removes 2 Shipments of its choice (all when 2 or fewer)."""
+    if len(st["ship"]) <= 2:
+        for sh in list(st["ship"]):
+            st["ship"].remove(sh)
             facts.append(fact("shipment", f"Shipment in {NAME[sh[0]]} removed ({ev_cause(fr)})", space=IDS[sh[0]]))
-    return False
+        return False
+    push(st, {"k": "c55ship", "f": fr["f"], "left": 2, "why": ev_cause(fr), "auto": fr.get("auto")})
+    return True
+
+
+@frame("c55ship")
+class C55Ship:
+    """Card 55 unshaded: which Shipments are removed (``ship:<space>:<owner>``)."""
+
+    @staticmethod
+    def prompt(st, fr):
+        seen, chs = set(), []
+        for sp_, g in st["ship"]:
+            if (sp_, g) not in seen:
+                seen.add((sp_, g))
+                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", f"Remove the {FNAME[g]} Shipment in {NAME[sp_]}",
+                             space=IDS[sp_], owner=FACTIONS[g]))
+        return (f"Card 55: remove a Shipment ({fr['left']} left)", "card 55", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            if fr["left"] <= 0 or not st["ship"]:
+                pop(st, fr)
+            else:
+                wait(fr)
+            return
+        _, sid, g = cid.split(":")
+        i, g = BD.index[sid], FACTIONS.index(g)
+        for sh in st["ship"]:
+            if sh[0] == i and sh[1] == g:
+                st["ship"].remove(sh)
+                break
+        facts.append(fact("shipment", f"Shipment in {NAME[i]} removed ({fr['why']})", space=IDS[i]))
+        fr["left"] -= 1
 
 
 def sp_c56s(st, fr, s, facts):
@@ -1388,24 +1446,79 @@ def sp_c71_remove(st, fr, s, facts):
 
 
 def sp_c72u(st, fr, s, facts):
+    """Card 72 unshaded: each Cartels Guerrilla in the space is replaced by a FARC or AUC
+    Guerrilla (the executor picks the Faction of each; removed when none is Available)."""
     i = fr["v"]["here"]
     pc = st["pc"][i]
     n = pc[9] + pc[10]
     P.remove(st, i, 9, 99, facts, ev_cause(fr))
     P.remove(st, i, 10, 99, facts, ev_cause(fr))
-    for _ in range(n):
-        if not P.place(st, i, 3, 1, facts, ev_cause(fr)):
-            P.place(st, i, 6, 1, facts, ev_cause(fr))
-    return False
+    push(st, {"k": "c72rep", "f": fr["f"], "i": i, "left": n, "why": ev_cause(fr), "auto": fr.get("auto")})
+    return True
+
+
+@frame("c72rep")
+class C72Rep:
+    """Card 72 unshaded: FARC or AUC Guerrilla for each replaced Cartels Guerrilla."""
+
+    @staticmethod
+    def opts(st):
+        return [g for g in (1, 2) if st["av"][U(g)]]
+
+    @staticmethod
+    def prompt(st, fr):
+        return (f"Card 72: replace a Cartels Guerrilla in {NAME[fr['i']]} with whose Guerrilla ({fr['left']} left)?",
+                "card 72", [C(f"faction:{FACTIONS[g]}", f"{FNAME[g]} Guerrilla") for g in C72Rep.opts(st)])
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            os_ = C72Rep.opts(st)
+            if fr["left"] <= 0 or not os_:
+                pop(st, fr)
+                return
+            if len(os_) == 1:
+                n = min(fr["left"], st["av"][U(os_[0])])
+                P.place(st, fr["i"], U(os_[0]), n, facts, fr["why"])
+                fr["left"] -= n
+                return
+            wait(fr)
+            return
+        P.place(st, fr["i"], U(FACTIONS.index(cid[8:])), 1, facts, fr["why"])
+        fr["left"] -= 1
 
 
 def sp_c72s(st, fr, s, facts):
-    sps = [i for i in P.spaces(st) if st["pc"][i][11]]
-    k = 0
-    while st["av"][9] and sps:
-        P.place(st, sps[k % len(sps)], 9, 1, facts, ev_cause(fr))
-        k += 1
-    return False
+    """Card 72 shaded: every Available Cartels Guerrilla goes into Cartels Base spaces, spread as
+    the executor likes."""
+    if not st["av"][9] or not any(st["pc"][i][11] for i in P.spaces(st)):
+        return False
+    push(st, {"k": "c72place", "f": fr["f"], "why": ev_cause(fr), "auto": fr.get("auto")})
+    return True
+
+
+@frame("c72place")
+class C72Place:
+    """Card 72 shaded: where the next Available Cartels Guerrilla goes."""
+
+    @staticmethod
+    def prompt(st, fr):
+        sps = [i for i in P.spaces(st) if st["pc"][i][11]]
+        return (f"Card 72: place a Cartels Guerrilla ({st['av'][9]} left) in which Cartels Base space?", "card 72",
+                space_choices(sps, "Cartels Guerrilla to"))
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            sps = [i for i in P.spaces(st) if st["pc"][i][11]]
+            if not st["av"][9] or not sps:
+                pop(st, fr)
+            elif len(sps) == 1:
+                P.place(st, sps[0], 9, st["av"][9], facts, fr["why"])
+            else:
+                wait(fr)
+            return
+        P.place(st, sidx(cid), 9, 1, facts, fr["why"])
 
 
 def sp_c30u(st, fr, s, facts):

@@ -189,7 +189,9 @@ def run(st: dict, facts: list) -> None:
             continue
         fr = stack[-1]
         if fr.get("w"):
-            if fr.get("auto"):
+            # 5.1: a frame inherits "auto" from a Non-player's Event or Operation; where the card
+            # names a player Faction to act (fr["f"]), that player's seat decides instead
+            if fr.get("auto") and (fr["f"] in st["np"] or fr["k"] == "elig"):
                 cid = auto_pick(st, fr)
                 fr["w"] = 0
                 STEPS[fr["k"]](st, fr, facts, cid)

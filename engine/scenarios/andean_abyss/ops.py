@@ -378,10 +378,12 @@ class Op:
         if cap(st, 13) == "s":
             fr["ph"] = "finish"
         elif cap(st, 13) == "u":
-            for i in BD.locs:
-                if assault_targets(st, i):
-                    push_assault_all(st, i, facts)
             fr["ph"] = "finish"
+            # card 13 unshaded: a free Assault in every LoC; the Government picks the targets
+            for i in reversed(BD.locs):
+                if assault_targets(st, i) and assault_removals(st, i) > 0:
+                    push(st, {"k": "assaultsp", "f": 0, "i": i, "left": assault_removals(st, i),
+                              "auto": fr.get("auto")})
         else:
             fr["ph"] = "patrol_assault"
             wait(fr)
@@ -828,17 +830,6 @@ class PatrolAct:
             wait(fr)
             return
         pop(st, fr)
-
-
-def push_assault_all(st: dict, i: int, facts: list) -> None:
-    """Card 13 unshaded: free Assault in every LoC, resolved with the Government's choices."""
-    n = assault_removals(st, i)
-    while n > 0:
-        ts = assault_targets(st, i)
-        if not ts:
-            break
-        assault_remove_one(st, i, ts[0], facts)
-        n -= 1
 
 
 # ====================================================================== 3.2.3 Sweep

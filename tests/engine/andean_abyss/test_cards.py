@@ -284,3 +284,81 @@ def test_5_eligibility_effects_of_cards_23_24_63(card, side, execf, inel):
 def test_card_36_executor_stays_eligible():
     _, st = run_event(36, "unshaded", C, lambda st: put(st, "huila", farc_u=1))
     assert st["elig"][C]
+
+
+def test_5_1_card_naming_a_player_faction_to_act_asks_that_seat_even_for_a_non_player_executor():
+    """Card 23 shaded executed by a Non-player FARC: the (player) Government picks its 3 Troops."""
+    from engine.scenarios.andean_abyss.events import start_event
+
+    from .conftest import RULES
+    from engine.scenarios.andean_abyss.game import run
+    st = clear(new([23, 1], nonplayers=["farc"]))
+    put(st, "bogota", troops=2)
+    put(st, "cali", troops=2)
+    facts = []
+    start_event(st, 1, 23, "shaded", facts, auto="np")
+    run(st, facts)
+    p = RULES.prompt(st)
+    assert p.seats == ("govt",) and "np:act" not in [c.id for c in p.choices]
+    while RULES.prompt(st).kind == p.kind:
+        chs = [c.id for c in RULES.prompt(st).choices]
+        play(st, next((c for c in chs if "cali" in c), chs[0]))
+    assert pc(st, "bogota") == {"troops": 1} and pc(st, "cali") == {}
+
+
+def _event(st, f, card, side):
+    from engine.scenarios.andean_abyss.events import start_event
+    from engine.scenarios.andean_abyss.game import run
+    facts = []
+    start_event(st, f, card, side, facts)
+    run(st, facts)
+
+
+def test_card_55_unshaded_executor_chooses_which_2_shipments():
+    from .conftest import RULES, ids
+    st = clear(new([55, 1]))
+    for s_ in ("huila", "cesar", "cali"):
+        put(st, s_, car_u=1)
+        st["ship"].append([BD.index[s_], 3])
+    _event(st, 0, 55, "unshaded")
+    assert RULES.prompt(st).kind == "c55ship"
+    assert set(ids(st)) == {"ship:huila:cartels", "ship:cesar:cartels", "ship:cali:cartels"}
+    play(st, "ship:cali:cartels", "ship:huila:cartels")
+    assert st["ship"] == [[BD.index["cesar"], 3]]
+
+
+def test_card_40_shaded_executor_sends_each_cube_to_a_city():
+    from .conftest import RULES
+    st = clear(new([40, 1]))
+    put(st, "cesar", auc_u=1, troops=1, police=1)
+    _event(st, 2, 40, "shaded")
+    if RULES.prompt(st).kind == "evpick":
+        play(st, "space:cesar")
+    assert RULES.prompt(st).kind == "c40cube"
+    play(st, "space:cali", "space:medellin")
+    assert pc(st, "cali") == {"troops": 1} and pc(st, "medellin") == {"police": 1}
+
+
+def test_card_72_unshaded_executor_picks_farc_or_auc_for_each_replacement():
+    from .conftest import RULES
+    st = clear(new([72, 1]))
+    put(st, "huila", car_u=2)
+    _event(st, 0, 72, "unshaded")
+    while RULES.prompt(st).kind == "evpick":
+        play(st, "space:huila" if "space:huila" in [c.id for c in RULES.prompt(st).choices] else "done")
+    assert RULES.prompt(st).kind == "c72rep"
+    play(st, "faction:auc", "faction:farc")
+    assert pc(st, "huila") == {"farc_u": 1, "auc_u": 1}
+
+
+def test_card_72_shaded_executor_spreads_cartels_guerrillas():
+    from .conftest import RULES
+    st = clear(new([72, 1]))
+    put(st, "huila", car_base=1)
+    put(st, "cesar", car_base=1)
+    n = st["av"][9]
+    _event(st, 3, 72, "shaded")
+    assert RULES.prompt(st).kind == "c72place"
+    for _ in range(n):
+        play(st, "space:cesar")
+    assert pc(st, "cesar") == {"car_u": n, "car_base": 1} and pc(st, "huila") == {"car_base": 1}

@@ -475,3 +475,18 @@ def test_1_5_2_transfer_resources_during_own_operation():
     put(st2, "cali", car_u=1)
     play(st2, "op:terror", "space:cali", "give")
     assert "to:auc" not in ids(st2) and "to:farc" in ids(st2)
+
+
+def test_card_13_unshaded_patrol_assaults_every_loc_government_chooses_targets():
+    st = blank(GOVT_FIRST)
+    st["caps"]["13"] = "u"
+    put(st, "bogota", police=1)
+    put(st, "loc_bogota_neiva", police=1, farc_a=1, auc_a=1)
+    put(st, "loc_cali_ibague", troops=1, car_a=1)
+    play(st, "op:patrol", "done")
+    p = RULES.prompt(st)
+    assert p.kind == "assaultsp" and p.seats == ("govt",)
+    assert set(ids(st)) == {"target:farc", "target:auc"}
+    play(st, "target:auc")
+    assert pc(st, "loc_bogota_neiva") == {"police": 1, "farc_a": 1}
+    assert pc(st, "loc_cali_ibague") == {"troops": 1}
