@@ -359,3 +359,33 @@ def test_reviewer_watches_a_live_session_read_only(client, toy_session, instruct
     assert client.post(reverse("web:control", args=[toy_session.pk, "pause"])).status_code == 403
     assert client.get(reverse("web:replay", args=[toy_session.pk])).status_code == 403, "replay opens at the end"
     assert not SessionEvent.objects.filter(session=toy_session, kind__in=("decision", "facilitator")).exists()
+
+
+def test_expired_timer_acts_from_the_console_when_the_team_has_no_page_open(client, toy_session, instructor):
+    SessionUISettings.objects.create(session=toy_session, timer_expiry="bot")
+    services.session_update(session=toy_session, user=instructor, decision_timer_seconds=30)
+    _start(client, instructor, toy_session)
+    login(client, instructor, "pw-teacher-1")
+    console_live = reverse("web:console_live")
+    client.get(console_live)
+    assert not SessionEvent.objects.filter(session=toy_session, kind="bot").exists(), "the timer has not run out"
+    _expire_timer(toy_session)
+    client.get(console_live)
+    client.get(console_live)
+    ev = SessionEvent.objects.get(session=toy_session, kind="bot")
+    assert ev.seat == "govt" and ev.actor is None and ev.payload["reason"].startswith("decision timer expired")
+
+
+def test_console_override_form_adjusts_a_peru_track(client, peru_session):
+    game = peru_session
+    client.force_login(game.people.instructor)
+    url = reverse("web:control", args=[game.session.pk, "override"])
+    client.post(url, {"action": "track", "track": "political_will", "value": 30, "reason": "ruling"}, follow=True)
+    assert not SessionEvent.objects.filter(session=game.session, payload__action="adjust").exists()
+    client.post(url, {"action": "track", "track": "political_will", "value": 11,
+                      "reason": "Missed a Control change."}, follow=True)
+    ev = SessionEvent.objects.get(session=game.session, payload__action="adjust")
+    assert ev.payload["track"] == "political_will" and ev.payload["value"] == 11
+    assert ev.payload["reason"] == "Missed a Control change."
+    game.session.refresh_from_db()
+    assert game.session.state["pw"] == 11

@@ -1,5 +1,6 @@
 """``manage.py demo`` (``coinlab demo``): load the demo course, users and sessions (idempotent)."""
 
+from django.core.management import call_command
 from django.core.management.base import BaseCommand
 
 from facilitation.demo import demo_load, demo_summary
@@ -13,5 +14,7 @@ class Command(BaseCommand):
         parser.add_argument("--base-url", default="http://127.0.0.1:8000")
 
     def handle(self, *args, scenario, base_url, **options):
+        # On a fresh checkout the database has no tables yet: migrate first (a no-op otherwise).
+        call_command("migrate", interactive=False, verbosity=0)
         data = demo_load(scenario=scenario)
         self.stdout.write(demo_summary(data, base_url))

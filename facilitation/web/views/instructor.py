@@ -31,6 +31,7 @@ from ..forms import (
 )
 from ..models import SessionUISettings
 from .common import call_service, event_lines, page_errors, seat_titles
+from .play import timeout_tick
 
 User = get_user_model()
 
@@ -262,6 +263,10 @@ def console(request):
 @require_GET
 def console_live(request):
     _require_instructor(request.user)
+    # A running decision timer acts even when the acting team has no page open.
+    for timed in _console_sessions(request.user).filter(status=ClassSession.Status.LIVE,
+                                                        decision_timer_seconds__isnull=False):
+        timeout_tick(timed)
     # The ETag needs four small columns, not the sessions' states.
     versions = list(_console_sessions(request.user).select_related(None).only("pk", "head_seq", "status", "updated_at"))
     tag = _console_etag(versions)

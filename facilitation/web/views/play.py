@@ -95,6 +95,19 @@ def _maybe_timeout(session: ClassSession, seat: str) -> bool:
     return bool(moved)
 
 
+def timeout_tick(session: ClassSession) -> bool:
+    """The timer check from a page that is not the acting seat's (the instructor's console,
+    a watch page): when the acting team has no page open, its bot still decides once the
+    timer has run out. Tries the session's team seats; the service moves only the one
+    that must act, and only once."""
+    if not session.decision_timer_seconds or session.status != ClassSession.Status.LIVE:
+        return False
+    for seat in Seat.objects.filter(session=session, team__isnull=False).values_list("seat_key", flat=True):
+        if _maybe_timeout(session, seat):
+            return True
+    return False
+
+
 def live_context(request, session: ClassSession, seat: str) -> dict:
     rules = eventlog.rules_for(session)
     data = selectors.seat_prompt(session, seat)
