@@ -317,3 +317,51 @@ def test_an_expired_decision_timer_lets_the_seats_bot_decide_once(people):
     # the verification replays the timed-out decision like any other (the hash covers the edited time)
     game.session.refresh_from_db()
     assert eventlog.verify(game.session).errors == [f"event {head}: content does not match its hash (row altered)"]
+
+
+def test_facilitator_adjusts_a_peru_track_logged_replayed_and_verified(people):
+    game = _played(people, 6)
+    inst = people.instructor
+    with pytest.raises(ValidationFailed):
+        services.facilitator_override(session=game.session, user=inst, action="adjust", reason="",
+                                      track="political_will", value=12)
+    head = game.session.head_seq
+    with pytest.raises(ValidationFailed) as exc:
+        services.facilitator_override(session=game.session, user=inst, action="adjust", reason="ruling",
+                                      track="political_will", value=21)
+    assert "0-20" in str(exc.value)
+    game.session.refresh_from_db()
+    assert game.session.head_seq == head
+    ev = services.facilitator_override(session=game.session, user=inst, action="adjust",
+                                       reason="Missed the P18 shift last turn.", track="political_will", value=12)
+    game.session.refresh_from_db()
+    assert ev.kind == "facilitator" and ev.payload == {"action": "adjust", "reason": "Missed the P18 shift last turn.",
+                                                       "track": "political_will", "value": 12}
+    assert any(f.get("track") == "political_will" and f.get("value") == 12
+               and f.get("cause") == "facilitator override" for f in ev.facts)
+    assert any("Missed the P18 shift last turn." in f["text"] for f in ev.facts)
+    assert ev.metrics["political_will"] == 12
+    rules = eventlog.rules_for(game.session)
+    state = eventlog.load_state(game.session, game.session.head_seq)
+    assert state["pw"] == 12
+    services.facilitator_override(session=game.session, user=inst, action="adjust", reason="Hunt roll misread.",
+                                  track="hunt_track", value=2)
+    game.session.refresh_from_db()
+    state = eventlog.load_state(game.session, game.session.head_seq)
+    assert state["hunt"] == 2 and state["pw"] == 12
+    assert rules.prompt(state) is not None
+    _move(game)
+    game.session.refresh_from_db()
+    assert eventlog.load_state(game.session, game.session.head_seq)["hunt"] == 2
+
+
+def test_a_peru_log_with_an_adjustment_verifies(people):
+    """verify() replays the adjustment and compares the stored facts with the replayed ones."""
+    game = _played(people, 6)
+    services.facilitator_override(session=game.session, user=people.instructor, action="adjust",
+                                  reason="Resources miscounted.", track="government_resources", value=9)
+    _move(game)
+    game.session.refresh_from_db()
+    assert eventlog.load_state(game.session, game.session.head_seq)["res"]["government"] == 9
+    assert eventlog.verify(game.session).ok
+    assert _verify_cmd(game.session.pk)[0] == 0

@@ -246,3 +246,20 @@ def test_a_refused_sign_up_creates_no_account(peru_session, name, body, status, 
     assert r.json()["error"] == code and r.json()["detail"]
     assert get_user_model().objects.count() == n
     assert JoinCode.objects.get(pk=jc.pk).uses == 0
+
+
+def test_override_adjusts_a_peru_track_through_the_api(peru_session, api_for):
+    game = peru_session
+    url = f"/api/sessions/{game.session.pk}/overrides/"
+    r = api_for("instructor").post(url, {"action": "adjust", "reason": "ruling", "track": "political_will",
+                                         "value": 25}, format="json")
+    assert r.status_code == 400 and "0-20" in r.json()["detail"]
+    r = api_for("instructor").post(url, {"action": "adjust", "reason": "Card misread by the table.",
+                                         "track": "shining_path_resources", "value": 4}, format="json")
+    assert r.status_code in (200, 201), r.content
+    game.session.refresh_from_db()
+    rules, state = selectors.session_state(game.session)
+    assert state["res"]["shining_path"] == 4
+    ev = SessionEvent.objects.filter(session=game.session, kind="facilitator").order_by("-seq").first()
+    assert ev.payload["reason"] == "Card misread by the table." and ev.payload["value"] == 4
+    assert any(f.get("cause") == "facilitator override" and f.get("value") == 4 for f in ev.facts)

@@ -389,3 +389,14 @@ def test_console_override_form_adjusts_a_peru_track(client, peru_session):
     assert ev.payload["reason"] == "Missed a Control change."
     game.session.refresh_from_db()
     assert game.session.state["pw"] == 11
+
+
+def test_join_link_says_at_once_that_a_code_has_expired(client, toy_session, instructor):
+    import datetime as dt
+
+    team = toy_session.teams.get(name="Red")
+    jc = services.join_code_create(course=toy_session.course, user=instructor, team=team)
+    type(jc).objects.filter(pk=jc.pk).update(expires_at=jc.created_at - dt.timedelta(days=1))
+    page = client.get(reverse("web:join_code", args=[jc.code])).content.decode()
+    assert "That join code has expired. Ask your instructor for a new one." in page
+    assert 'name="password"' not in page, "no form to fill in for nothing"

@@ -261,8 +261,8 @@ def _kill_ask(state, fr):
             ch.append(Choice("kill:Ru", "Remove an Underground Rondas", {"piece": "Ru"}))
         if sp["Ra"]:
             ch.append(Choice("kill:Ra", "Remove an Active Rondas", {"piece": "Ra"}))
-    if not ch:
-        ch.append(Choice("done", "Continue", {}))
+    # 3.3.3 / 4.3.3 "remove up to two": the Shining Path may stop early.
+    ch.append(Choice("done", "Remove no more Government pieces here" if ch else "Continue", {}))
     return Ask(SP, f"Remove Government pieces in {NAME[fr['sid']]} ({fr['n']} left)", "3.3.3", ch)
 
 

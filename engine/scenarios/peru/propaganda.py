@@ -37,6 +37,7 @@ from .state import (
     pw,
     refresh_control,
     remove,
+    remove_guerrillas,
     res,
     rondas,
     shift,
@@ -123,15 +124,9 @@ def rondas_react(state: dict, facts: list) -> None:
             activate(sp, "Ru")
             shift(state, sid, 2, facts, "Rondas React")
             refresh_control(state, facts, f"Rondas React in {NAME[sid]}")
-    for sid in IDS:
-        sp = state["s"][sid]
-        if rondas(sp):
-            k = min(sp["Ra"] // 2, guerrillas(sp))
-            if k:
-                a = min(k, sp["Ga"])
-                remove(state, sid, "Ga", a, facts, "Rondas React")
-                remove(state, sid, "Gu", k - a, facts, "Rondas React")
-                refresh_control(state, facts, f"Rondas React in {NAME[sid]}")
+    # "remove one Guerrilla for every two Active Rondas": which ones is the Government's choice
+    remove_guerrillas(state, GOV, [(sid, state["s"][sid]["Ra"] // 2) for sid in IDS if rondas(state["s"][sid])],
+                      facts, "Rondas React", "6.1.3")
 
 
 # ---------------------------------------------------------------- 6.2 Political Will and 7.0 Victory
@@ -154,7 +149,8 @@ def political_will_phase(state: dict, fr: dict, facts: list) -> None:
     net = sum(terms.values())
     parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in terms.items() if v)
     pw(state, net, f"Political Will Phase: {parts or 'no change'}", facts)
-    facts[-1]["terms"] = terms if net else facts[-1].get("terms")
+    if net and facts and facts[-1].get("track") == "political_will":
+        facts[-1]["terms"] = terms
     if state["pw"] <= 2:
         end_game(state, facts, SP, "Political Will 0-2 at the Political Will Phase (6.2.5)")
     elif state["pw"] >= 18:

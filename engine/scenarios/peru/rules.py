@@ -19,7 +19,7 @@ from .data import (
     POP,
 )
 from .data import CAPTURED
-from .state import GOV, SP, SetupError, capture, cubes, d_location, guerrillas, new_state, rondas
+from .state import GOV, GPICK_KIND, SP, SetupError, capture, cubes, d_location, guerrillas, new_state, rondas
 
 #: Tracks a facilitator may set (``Rules.adjust``): name -> (label, low, high). Aliases below.
 ADJUSTABLE = {
@@ -35,7 +35,7 @@ ADJUST_ALIASES = {"pw": "political_will", "will": "political_will", "government"
 ADJUST_CAUSE = "facilitator override"
 
 FLOW = Flow(ops.FRAME_KINDS + ops_sp.FRAME_KINDS + sequence.FRAME_KINDS + propaganda.FRAME_KINDS
-            + events.FRAME_KINDS)
+            + events.FRAME_KINDS + [GPICK_KIND])
 
 
 def _dc(v):
@@ -45,6 +45,24 @@ def _dc(v):
     if isinstance(v, list):
         return [_dc(x) for x in v]
     return v
+
+
+def _end_finished_limited_ops(state: dict, facts: list) -> None:
+    """2.3.4: a Limited Operation has one space. Once it is chosen and resolved, and nothing
+    else can be done there (no Special Activity left to add), the Operation ends by itself
+    instead of waiting for an explicit ``done``."""
+    while True:
+        st = state["stack"]
+        if not st:
+            return
+        fr = st[-1]
+        if fr["k"] != "op" or not fr["lim"] or fr["ph"] != "main" or not fr["sel"]:
+            return
+        a = FLOW.ask(state)
+        if len(a.choices) != 1 or a.choices[0].id != "done":
+            return
+        ops.end_op(state, fr, facts)
+        FLOW.settle(state, facts)
 
 
 class PeruRules(Rules):
@@ -85,6 +103,7 @@ class PeruRules(Rules):
             state["ls"] = seat
         state["n"] += 1
         FLOW.act(state, choice_id, facts)
+        _end_finished_limited_ops(state, facts)
         return facts
 
     def adjust(self, state: dict, track: str, value) -> list:

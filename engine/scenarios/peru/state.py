@@ -19,8 +19,9 @@ from __future__ import annotations
 from engine.coin import capabilities
 from engine.coin import control as coin_control
 from engine.coin import support as coin_support
+from engine.coin.flow import Ask, FrameKind, pop, push
 from engine.coin.tracks import change
-from engine.core.contract import fact
+from engine.core.contract import Choice, fact
 from engine.core.rng import new_rng, roll, shuffle
 
 from .data import (
@@ -367,13 +368,8 @@ def capture(state: dict, facts: list) -> None:
     state["captured"] = True
     facts.append(fact("capture", "Guzman is captured!", barrier=True))
     pw(state, 5, "Guzman captured", facts)
-    for sid in IDS:
-        sp = state["s"][sid]
-        half = guerrillas(sp) // 2
-        if half:
-            a = min(half, sp["Ga"])
-            remove(state, sid, "Ga", a, facts, "Guzman captured")
-            remove(state, sid, "Gu", half - a, facts, "Guzman captured")
+    remove_guerrillas(state, GOV, [(sid, guerrillas(state["s"][sid]) // 2) for sid in IDS],
+                      facts, "Guzman captured", "6.7.2")
     loc = d_location(state)
     if loc:
         sp = state["s"][loc]
@@ -390,6 +386,57 @@ def capture(state: dict, facts: list) -> None:
         state["avail"]["B"] += state["dbox"]
         state["dbox"] = 0
     refresh_control(state, facts, "Guzman captured")
+
+
+# ---------------------------------------------------------------- choosing which Guerrillas go
+
+def remove_guerrillas(state: dict, seat: str, queue: list, facts: list, cause: str, rule: str) -> None:
+    """Remove ``n`` Guerrillas in each ``(space, n)`` of ``queue``. Where the space holds both
+    Active and Underground Guerrillas and not all of them go, ``seat`` chooses each one (the
+    rulebook does not say which); otherwise the removal is forced and done at once."""
+    fr = {"k": "gpick", "seat": seat, "q": [[sid, n] for sid, n in queue if n > 0], "cause": cause, "rule": rule}
+    if _gpick_forced(state, fr, facts):
+        push(state, fr)
+
+
+def _gpick_forced(state: dict, fr: dict, facts: list) -> bool:
+    """Do the removals that need no decision; True while a choice is pending."""
+    q = fr["q"]
+    while q:
+        sid, n = q[0]
+        sp = state["s"][sid]
+        n = min(n, guerrillas(sp))
+        if n <= 0:
+            q.pop(0)
+            continue
+        if sp["Ga"] and sp["Gu"] and n < guerrillas(sp):
+            q[0][1] = n
+            return True
+        key = "Ga" if sp["Ga"] else "Gu"
+        remove(state, sid, key, n, facts, fr["cause"])
+        refresh_control(state, facts, fr["cause"])
+        q.pop(0)
+    return False
+
+
+def _gpick_ask(state: dict, fr: dict) -> Ask:
+    sid, n = fr["q"][0]
+    return Ask(fr["seat"], f"{fr['cause']}: remove a Guerrilla in {NAME[sid]} ({n} to remove)", fr["rule"],
+               [Choice("remove:Ga", "Remove an Active Guerrilla", {"space": sid, "piece": "Ga"}),
+                Choice("remove:Gu", "Remove an Underground Guerrilla", {"space": sid, "piece": "Gu"})],
+               {"space": sid, "count": n})
+
+
+def _gpick_act(state: dict, fr: dict, cid: str, facts: list) -> None:
+    sid = fr["q"][0][0]
+    remove(state, sid, cid[7:], 1, facts, fr["cause"])
+    refresh_control(state, facts, fr["cause"])
+    fr["q"][0][1] -= 1
+    if not _gpick_forced(state, fr, facts):
+        pop(state, fr)
+
+
+GPICK_KIND = FrameKind("gpick", ask=_gpick_ask, act=_gpick_act, never_empty=True)
 
 
 # ---------------------------------------------------------------- capabilities and presidents

@@ -23,7 +23,7 @@ def test_p1_top_removes_lima_terror_and_shifts_toward_support():
 
 def test_p1_bottom_free_terror_in_lima_places_two_markers():
     g = event("P1", "bottom")
-    g.do(SP, "op:terror", "space:lima", "done")
+    g.do(SP, "op:terror", "space:lima")
     assert g.space("lima")["ter"] == 2 and g.space("lima")["sup"] == 1
     assert g.state["res"][SP] == 10
 
@@ -53,7 +53,7 @@ def test_p3_bottom_terror_in_lima_with_adjacent_guerrilla():
 
 def test_p4_top_two_free_limited_operations_for_government():
     g = event("P4", "top", GOV)
-    g.do(GOV, "op:train", "space:lima", "place:T", "done", "done")
+    g.do(GOV, "op:train", "space:lima", "place:T", "done")
     assert g.state["res"][GOV] == 20 and g.space("lima")["T"] == 8
     assert g.seat() == GOV and "skip" in g.choices()
     g.do(GOV, "skip")
@@ -73,7 +73,7 @@ def test_p5_top_removes_active_and_activates_underground_in_lima():
 
 def test_p5_bottom_two_free_terrors_in_lima():
     g = event("P5", "bottom", SP, lima(Gu=2))
-    g.do(SP, "op:terror", "space:lima", "done", "op:terror", "space:lima", "done")
+    g.do(SP, "op:terror", "space:lima", "op:terror", "space:lima")
     assert g.space("lima")["ter"] == 2 and g.space("lima")["sup"] == 0
 
 
@@ -193,7 +193,7 @@ def test_p14_bottom_two_free_limited_operations_in_departments():
     g = event("P14", "bottom")
     g.do(SP, "op:rally")
     assert "space:lima" not in g.choices()
-    g.do(SP, "space:loreto", "rally:1", "done", "skip")
+    g.do(SP, "space:loreto", "rally:1", "skip")
     assert g.space("loreto")["Gu"] == 1 and g.state["res"][SP] == 10
 
 
@@ -206,7 +206,7 @@ def test_p15_top_removes_guerrillas_and_terror_from_lima():
 def test_p15_bottom_guerrilla_then_terror_in_lima():
     g = event("P15", "bottom")
     assert g.space("lima")["Gu"] == 2
-    g.do(SP, "op:terror", "space:lima", "done", "op:terror", "space:lima", "done")
+    g.do(SP, "op:terror", "space:lima", "op:terror", "space:lima")
     assert g.space("lima")["ter"] == 2
 
 
@@ -231,11 +231,11 @@ def test_p18_two_free_limited_operations_in_ayacucho_with_one_special_activity()
     g = event("P18", "top", GOV, script={"hunt": [1]})
     g.do(GOV, "op:sweep", "space:ayacucho", *["move:lima"] * 4, "done")
     assert "sa:investigate" in g.choices()
-    g.do(GOV, "sa:investigate", "done", "done")
+    g.do(GOV, "sa:investigate", "done")
     assert g.space("ayacucho")["Ga"] == 3 and g.state["res"][GOV] == 20
     g.do(GOV, "op:assault", "space:ayacucho")
     assert not any(c.startswith("sa:") for c in g.choices())
-    g.do(GOV, "done")
+    assert g.seat() == SP  # the second Limited Operation ended by itself: no Special Activity left
     assert g.space("ayacucho")["Ga"] == 1
 
 
@@ -256,7 +256,7 @@ def test_p19_bottom_free_ambush_adds_two_guerrillas():
 def test_p20_free_march_then_attack_with_one_special_activity():
     g = event("P20", "top")
     g.do(SP, "space:huanuco", "move:junin:u", "done", "done")
-    g.do(SP, "space:huanuco", "sa:ambush", "kill:P", "done")
+    g.do(SP, "space:huanuco", "sa:ambush", "kill:P")
     sp = g.space("huanuco")
     assert sp["P"] == 0 and sp["Gu"] == 1 and sp["Ga"] == 1 and g.state["res"][SP] == 10
 
@@ -275,7 +275,7 @@ def test_p21_bottom_free_terror_in_up_to_two_spaces():
 
 def test_p22_top_assault_holds_guerrillas_until_reset():
     g = event("P22", "top", GOV, lambda st: st["s"]["ayacucho"].update(T=6, Gu=0, Ga=3))
-    g.do(GOV, "op:assault", "space:ayacucho", "done")
+    g.do(GOV, "op:assault", "space:ayacucho")
     assert g.state["held"]["P22"] == 3 and g.state["avail"]["G"] == 14
     propaganda.reset(g.state, [])
     assert g.state["held"]["P22"] == 0 and g.state["avail"]["G"] == 17
@@ -403,7 +403,7 @@ def test_p32_top_investigate_and_political_will():
 
 def test_p32_bottom_free_limited_operation_then_evade():
     g = event("P32", "bottom")
-    g.do(SP, "op:terror", "space:junin", "done")
+    g.do(SP, "op:terror", "space:junin")
     assert g.state["stack"][-1]["sa"] == "evade"
     g.do(SP, "space:cusco", "to:puno", "done")
     assert g.space("puno")["Gu"] == 1
@@ -449,7 +449,7 @@ def test_p36_top_remove_two_guerrillas_in_highland_space():
 
 def test_p36_bottom_two_free_limited_operations_in_one_highland_space():
     g = event("P36", "bottom")
-    g.do(SP, "space:junin", "op:rally", "space:junin", "rally:2", "done", "skip")
+    g.do(SP, "space:junin", "op:rally", "space:junin", "rally:2", "skip")
     assert g.space("junin")["Gu"] == 3 and g.state["res"][SP] == 10
 
 

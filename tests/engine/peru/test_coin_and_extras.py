@@ -69,9 +69,10 @@ def test_6_1_2_directives_ops_with_p9_special_activity_only_in_directives_spaces
     assert g.state["d_revealed"]
     g.do(SP, "op:rally", "space:junin", "rally:2")
     assert "sa:govern" in g.choices() or "sa:evade" in g.choices()
-    g.do(SP, "sa:evade", "space:junin", "to:huanuco", "done", "done")
+    g.do(SP, "sa:evade", "space:junin", "to:huanuco", "done")
     g.do(SP, "op:rally", "space:huanuco", "rally:1")
     assert not any(c.startswith("sa:") for c in g.choices())
+    assert not any(f["k"] in ("op", "opmenu") for f in g.state["stack"])  # both Limited Operations ended
 
 
 def test_2_3_apply_rejects_wrong_seat_and_unknown_choice():

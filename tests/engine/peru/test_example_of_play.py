@@ -46,7 +46,7 @@ def test_8_0_example_of_play_full_replay(example):
     g.do(SP, "done")
     assert set(g.choices()) == {"box:limited_op", "box:event"}
     g.do(GOV, "box:limited_op", "op:sweep", "space:ayacucho")
-    g.do(GOV, *["move:lima"] * 5, "move:arequipa", "done", "done")
+    g.do(GOV, *["move:lima"] * 5, "move:arequipa", "done")
     assert g.tracks() == (12, 18, 4, 0)
     assert g.state["elig"] == [GOV, SP]
     g.assert_space("lima", "T2 P4 Gu2", "AS", "GOV")
@@ -142,8 +142,9 @@ def test_8_0_example_of_play_full_replay(example):
     g.do(GOV, "civic:ayacucho", "civic:shift", "done", "done")
     assert g.tracks() == (10, 6, 5, 2)
     g.do(SP, "box:limited_op", "op:attack", "space:arequipa", "kill:P", "kill:P")
-    assert g.tracks() == (10, 6, 4, 2)
-    g.do(SP, "done")   # the Propaganda card is revealed next and DIRCOTE rolls at once
+    # the Limited Attack (1 Resource: 5 -> 4) ends by itself after its one space (2.3.4); the
+    # Propaganda card is revealed next and DIRCOTE rolls at once (Hunt 2 -> 3)
+    assert g.tracks() == (10, 6, 4, 3)
     assert g.state["elig"] == [SP, GOV]
     g.assert_space("lima", "T6 P4 Ga1", "PS", "GOV", ter=1)
     g.assert_space("arequipa", "Ga3", "AS", "SP")
@@ -154,11 +155,13 @@ def test_8_0_example_of_play_full_replay(example):
     assert g.state["card"] == "P38" and g.state["president"] == "P38"
     assert g.tracks() == (10, 6, 4, 3)            # DIRCOTE roll 3 beats box 3 (2)
     assert g.state["d_revealed"] is True
-    g.do(SP, "op:attack", "space:junin", "sa:ambush", "kill:P", "kill:Ru", "done")
+    g.do(SP, "op:attack", "space:junin", "sa:ambush", "kill:P", "kill:Ru")
     g.assert_space("junin", "P1 Gu1 Ga3 D1", ctl="SP")
+    n = len(g.facts)
+    # each free Limited Operation ends by itself after its one space (2.3.4)
     g.do(SP, "op:rally", "space:huanuco", "rally:1")
-    assert g.tracks() == (9, 6, 4, 3)
-    g.do(SP, "done")
+    first_pw = [f for f in g.facts[n:] if f.get("track") == "political_will"][0]
+    assert "Huánuco" in first_pw["cause"] and first_pw["value"] == 9   # Rally: SP Control, Will 10 -> 9
     # Rondas React (2 Amazonas, 1 Huanuco, 4 Puno), Political Will, Resources ran automatically
     g.assert_space("huanuco", "P1 Ra1 Gu1 Ga1", "N", "-")
     pw_facts = [f for f in g.facts if f.get("track") == "political_will" and "Political Will Phase" in f.get("cause", "")]

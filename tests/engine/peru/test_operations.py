@@ -34,7 +34,9 @@ def test_2_3_3_pass_gives_government_two_and_shining_path_one():
 def test_2_3_4_limited_operation_is_one_space_without_special_activity():
     g = sp()
     g.do(SP, "box:limited_op", "op:rally", "space:loreto", "rally:1")
-    assert g.choices() == ["done"]
+    # one space, no Special Activity: the Limited Operation ends by itself (no "done" needed)
+    assert g.seat() == GOV and g.choices() == ["box:event", "box:op_sa"]
+    assert g.space("loreto")["Gu"] == 1
 
 
 def test_2_3_5_leftmost_cylinder_becomes_first_eligible():
@@ -152,20 +154,20 @@ def test_3_3_3_attack_roll_removes_police_before_troops():
     g = sp(lambda st: st["s"]["lima"].update(Gu=3), script={"attack": [3]})
     g.do(SP, "box:limited_op", "op:attack", "space:lima")
     assert "kill:T" not in g.choices()
-    g.do(SP, "kill:P", "kill:P", "done")
+    g.do(SP, "kill:P", "kill:P")
     assert g.space("lima")["P"] == 2 and g.space("lima")["Ga"] == 3
 
 
 def test_3_3_3_attack_roll_of_one_adds_a_guerrilla_and_rondas_loss_shifts_support():
     g = sp(lambda st: st["s"]["puno"].update(Gu=1, Ru=1, sup=-1), script={"attack": [1]})
-    g.do(SP, "box:limited_op", "op:attack", "space:puno", "kill:Ru", "kill:P", "done")
+    g.do(SP, "box:limited_op", "op:attack", "space:puno", "kill:Ru", "kill:P")
     sp_ = g.space("puno")
     assert sp_["Ru"] == 0 and sp_["P"] == 0 and sp_["Gu"] == 1 and sp_["Ga"] == 1 and sp_["sup"] == 0
 
 
 def test_3_3_3_attack_misses_when_roll_exceeds_guerrillas():
     g = sp(script={"attack": [6]})
-    g.do(SP, "box:limited_op", "op:attack", "space:junin", "done")
+    g.do(SP, "box:limited_op", "op:attack", "space:junin")
     assert g.space("junin")["P"] == 2 and g.space("junin")["Ga"] == 1
 
 
@@ -238,7 +240,7 @@ def test_4_3_2_evade_moves_hides_and_rolls_hunt_left():
 
 def test_4_3_3_ambush_sure_hit_activating_one_guerrilla():
     g = sp()
-    g.do(SP, "box:op_sa", "op:attack", "space:ayacucho", "sa:ambush", "kill:P", "kill:P", "done")
+    g.do(SP, "box:op_sa", "op:attack", "space:ayacucho", "sa:ambush", "kill:P", "kill:P")
     a = g.space("ayacucho")
     assert a["P"] == 1 and a["Ga"] == 1 and a["Gu"] == 3
 
