@@ -1,7 +1,10 @@
 """Flow as a stack of frames (STYLE.md 2): event -> free Operation -> Special Activity nest.
 
+The mechanism is the shared :class:`engine.coin.flow.Flow` (its step-driven protocol); this
+module holds the game's one ``FLOW`` and the helpers the rules modules use.
+
 A frame is a JSON dict with ``k`` (its kind) and ``f`` (the acting Faction). Each kind
-registers two functions:
+registers two functions (``@frame("kind")`` on a class with static methods):
 
 ``prompt(st, fr) -> (text, rule, [Choice])``  the legal choices while the frame waits;
 ``step(st, fr, facts, cid)``                   ``cid is None`` when the frame is entered or
@@ -17,17 +20,24 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from engine.coin.flow import Flow, FrameKind, push, wait
+from engine.coin.flow import pop_same as pop
 from engine.core.contract import Choice, IllegalChoice
 
+FLOW = Flow([])
 PROMPTS: dict[str, Callable] = {}
 STEPS: dict[str, Callable] = {}
 POLICIES: dict[str, Callable] = {}
+
+__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "pop", "wait", "choices_of",
+           "auto_pick"]
 
 
 def frame(kind: str):
     def deco(cls):
         PROMPTS[kind] = cls.prompt
         STEPS[kind] = cls.step
+        FLOW.add(FrameKind(kind, prompt=cls.prompt, step=cls.step))
         return cls
     return deco
 
@@ -53,25 +63,6 @@ def C(cid: str, label: str, **payload) -> Choice:
     return c
 
 
-def push(st: dict, fr: dict) -> dict:
-    st["stack"].append(fr)
-    return fr
-
-
-def pop(st: dict, fr: dict) -> None:
-    if st["stack"] and st["stack"][-1] is fr:
-        st["stack"].pop()
-    else:  # defensive: remove by identity
-        for i in range(len(st["stack"]) - 1, -1, -1):
-            if st["stack"][i] is fr:
-                del st["stack"][i]
-                break
-
-
-def wait(fr: dict) -> None:
-    fr["w"] = 1
-
-
 def choices_of(st: dict, fr: dict) -> list:
     return PROMPTS[fr["k"]](st, fr)[2]
 
@@ -89,3 +80,6 @@ def auto_pick(st: dict, fr: dict) -> str:
     pol = POLICIES.get(fr.get("auto") or "random") or POLICIES["random"]
     cid = pol(st, fr, chs)
     return cid
+
+
+FLOW.pick = auto_pick

@@ -13,7 +13,7 @@ from engine.core.contract import IllegalChoice, fact
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, INV_SLOT, B
-from .frames import POLICIES, PROMPTS, STEPS, C, auto_pick, frame, pop, push, wait
+from .frames import FLOW, POLICIES, PROMPTS, C, frame, pop, push, wait
 
 PROP = 73  # Propaganda cards are 73..76
 OPS = {0: ("train", "patrol", "sweep", "assault"), 1: ("rally", "march", "attack", "terror"),
@@ -182,22 +182,14 @@ def card_info(n):
 
 # ====================================================================== main loop
 def run(st: dict, facts: list) -> None:
-    while st["over"] is None:
-        stack = st["stack"]
-        if not stack:
-            sop_advance(st, facts)
-            continue
-        fr = stack[-1]
-        if fr.get("w"):
-            # 5.1: a frame inherits "auto" from a Non-player's Event or Operation; where the card
-            # names a player Faction to act (fr["f"]), that player's seat decides instead
-            if fr.get("auto") and (fr["f"] in st["np"] or fr["k"] == "elig"):
-                cid = auto_pick(st, fr)
-                fr["w"] = 0
-                STEPS[fr["k"]](st, fr, facts, cid)
-                continue
-            return
-        STEPS[fr["k"]](st, fr, facts, None)
+    """Advance through every step that needs no decision (engine.coin.flow.Flow.run)."""
+    FLOW.run(st, facts)
+
+
+def _auto_ok(st: dict, fr: dict) -> bool:
+    # 5.1: a frame inherits "auto" from a Non-player's Event or Operation; where the card
+    # names a player Faction to act (fr["f"]), that player's seat decides instead
+    return fr["f"] in st["np"] or fr["k"] == "elig"
 
 
 def current_prompt(st: dict):
@@ -220,10 +212,9 @@ def apply_choice(st: dict, seat: str, cid: str) -> list:
     if cid == "np:act" and fr["k"] != "elig":
         fr["auto"] = "np"
         import engine.scenarios.andean_abyss.nonplayer  # noqa: F401  (registers the policies)
+        FLOW.run(st, facts)
     else:
-        fr["w"] = 0
-        STEPS[fr["k"]](st, fr, facts, cid)
-    run(st, facts)
+        FLOW.answer(st, cid, facts)
     return facts
 
 
@@ -852,3 +843,8 @@ def _random_policy(st, fr, chs):
 
 
 POLICIES["random"] = _random_policy
+
+
+FLOW.idle = sop_advance
+FLOW.done = lambda st: st["over"] is not None
+FLOW.auto_ok = _auto_ok

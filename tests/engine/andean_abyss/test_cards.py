@@ -289,9 +289,9 @@ def test_card_36_executor_stays_eligible():
 def test_5_1_card_naming_a_player_faction_to_act_asks_that_seat_even_for_a_non_player_executor():
     """Card 23 shaded executed by a Non-player FARC: the (player) Government picks its 3 Troops."""
     from engine.scenarios.andean_abyss.events import start_event
+    from engine.scenarios.andean_abyss.game import run
 
     from .conftest import RULES
-    from engine.scenarios.andean_abyss.game import run
     st = clear(new([23, 1], nonplayers=["farc"]))
     put(st, "bogota", troops=2)
     put(st, "cali", troops=2)
