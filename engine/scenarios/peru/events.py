@@ -52,6 +52,7 @@ from .state import (
     refresh_control,
     remove,
     remove_base,
+    remove_guerrillas,
     res,
     rondas,
     set_support,
@@ -686,9 +687,8 @@ def _p29t(state, seat, facts):
 
 
 def _p29_clear(state, seat, facts):
-    for s in IDS:
-        if state["s"][s]["ez"]:
-            remove_guerrilla(state, s, seat, facts, "P29")
+    # "remove 1 Guerrilla from each Emergency Zone": the executing side picks Active or Underground
+    remove_guerrillas(state, seat, [(s, 1) for s in IDS if state["s"][s]["ez"]], facts, "P29", "5.0 (P29)")
 
 
 def _p29t_act(state, fr, cid, facts):

@@ -41,6 +41,7 @@ from .state import (
     place,
     refresh_control,
     remove,
+    remove_guerrillas,
     rondas,
     shift,
 )
@@ -290,7 +291,8 @@ def attack_post(state: dict, sid: str, post: dict, removed: list, facts: list) -
         activate(sp, "Ru")
         shift(state, sid, 2, facts, "Rondas removed by Attack")
     if post.get("p17") and guerrillas(sp):
-        remove(state, sid, "Ga" if sp["Ga"] else "Gu", 1, facts, "high casualties (P17)")
+        # the Shining Path (executing) chooses which of its Guerrillas is lost
+        remove_guerrillas(state, SP, [(sid, 1)], facts, "high casualties (P17)", "5.3 (P17)")
 
 
 def _attack_ask(state, fr):

@@ -36,7 +36,6 @@ from .state import (
     place,
     pw,
     refresh_control,
-    remove,
     remove_guerrillas,
     res,
     rondas,

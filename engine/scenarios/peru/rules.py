@@ -7,6 +7,7 @@ from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatI
 
 from . import events, ops, ops_gov, ops_sp, propaganda, sa_gov, sa_sp, sequence  # noqa: F401
 from .data import (
+    CAPTURED,
     CARDS,
     CONTROLLABLE,
     HIGHLAND,
@@ -18,7 +19,6 @@ from .data import (
     NAME,
     POP,
 )
-from .data import CAPTURED
 from .state import GOV, GPICK_KIND, SP, SetupError, capture, cubes, d_location, guerrillas, new_state, rondas
 
 #: Tracks a facilitator may set (``Rules.adjust``): name -> (label, low, high). Aliases below.

@@ -1,0 +1,89 @@
+"""Player decisions the rulebook leaves open are prompts to the deciding seat (rules notes
+"Who chooses"), and forced outcomes happen at once."""
+
+from __future__ import annotations
+
+from engine.scenarios.peru import propaganda
+from engine.scenarios.peru.state import capture
+
+from .conftest import card_game, event
+
+GOV, SP = "government", "shining_path"
+
+
+def test_6_1_3_rondas_react_government_chooses_which_guerrilla_goes():
+    def prep(st):
+        st["s"]["cusco"].update(Ra=2, Gu=1, Ga=1, B=0)
+    g = card_game("P7", SP, prep, script={"rondas": [6] * 10})
+    facts = []
+    propaganda.rondas_react(g.state, facts)
+    assert g.seat() == GOV and sorted(g.choices()) == ["remove:Ga", "remove:Gu"]
+    assert g.rules.prompt(g.state).rule == "6.1.3"
+    g.do(GOV, "remove:Gu")
+    sp = g.space("cusco")
+    assert sp["Gu"] == 0 and sp["Ga"] == 1 and sp["Ra"] == 2
+
+
+def test_6_1_3_rondas_react_removal_is_automatic_when_there_is_no_choice():
+    def prep(st):
+        st["s"]["cusco"].update(Ra=4, Gu=0, Ga=3, B=0)
+    g = card_game("P7", SP, prep, script={"rondas": [6] * 10})
+    propaganda.rondas_react(g.state, [])
+    assert g.space("cusco")["Ga"] == 1
+    assert not any(f["k"] == "gpick" for f in g.state["stack"])
+
+
+def test_6_7_2_capture_government_chooses_the_half_removed_where_it_matters():
+    def prep(st):
+        st["s"]["cusco"].update(Gu=2, Ga=1)
+        st["s"]["ayacucho"].update(Gu=0, Ga=2)
+    g = card_game("P7", SP, prep)
+    facts = []
+    capture(g.state, facts)
+    assert g.space("ayacucho")["Ga"] == 1          # only Active ones: no choice, done at once
+    assert g.seat() == GOV and sorted(g.choices()) == ["remove:Ga", "remove:Gu"]
+    assert g.rules.prompt(g.state).text.startswith("Guzman captured")
+    g.do(GOV, "remove:Ga")
+    assert g.space("cusco")["Gu"] == 2 and g.space("cusco")["Ga"] == 0
+
+
+def test_3_3_3_attack_removes_up_to_two_the_shining_path_may_stop_after_one():
+    def prep(st):
+        st["s"]["lima"].update(Gu=3)
+    g = card_game("P7", SP, prep, script={"attack": [3]})
+    g.do(SP, "box:limited_op", "op:attack", "space:lima")
+    assert "done" in g.choices() and "kill:P" in g.choices()
+    g.do(SP, "kill:P", "done")
+    assert g.space("lima")["P"] == 3 and g.space("lima")["T"] == 7
+    assert g.seat() == GOV  # the Limited Attack ended by itself
+
+
+def test_3_3_3_attack_may_remove_underground_rondas_before_police():
+    def prep(st):
+        st["s"]["puno"].update(Gu=2, Ru=1)
+    g = card_game("P7", SP, prep, script={"attack": [2]})
+    g.do(SP, "box:limited_op", "op:attack", "space:puno")
+    assert {"kill:P", "kill:Ru", "done"} <= set(g.choices())
+    g.do(SP, "kill:Ru", "done")
+    assert g.space("puno")["P"] == 1 and g.space("puno")["Ru"] == 0 and g.space("puno")["sup"] == 1
+
+
+def test_p29_top_executing_side_chooses_the_guerrilla_in_each_emergency_zone():
+    def prep(st):
+        st["s"]["ayacucho"].update(Gu=1, Ga=1)
+    g = event("P29", "top", GOV, prep)
+    g.do(GOV, "space:cusco")
+    assert g.seat() == GOV and sorted(g.choices()) == ["remove:Ga", "remove:Gu"]
+    g.do(GOV, "remove:Gu")
+    assert g.space("ayacucho")["Gu"] == 0 and g.space("ayacucho")["Ga"] == 1
+    assert g.space("cusco")["Gu"] == 0 and g.space("cusco")["ez"] == 1
+
+
+def test_p17_top_high_casualties_shining_path_chooses_its_loss():
+    def prep(st):
+        st["caps"]["P17"] = "top"
+        st["s"]["puno"].update(Gu=2, Ru=0)
+    g = card_game("P7", SP, prep, script={"attack": [6]})
+    g.do(SP, "box:op_sa", "op:attack", "space:puno", "attack:roll")
+    # the miss Activated both; one more Underground arrives only on a roll of 1: all Active, no choice
+    assert g.space("puno")["Ga"] == 1 and g.space("puno")["Gu"] == 0
