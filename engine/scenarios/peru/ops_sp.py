@@ -262,8 +262,11 @@ def _kill_ask(state, fr):
             ch.append(Choice("kill:Ru", "Remove an Underground Rondas", {"piece": "Ru"}))
         if sp["Ra"]:
             ch.append(Choice("kill:Ra", "Remove an Active Rondas", {"piece": "Ra"}))
-    # 3.3.3 / 4.3.3 "remove up to two": the Shining Path may stop early.
-    ch.append(Choice("done", "Remove no more Government pieces here" if ch else "Continue", {}))
+    # 3.3.3 / 4.3.3 "remove up to two": the Shining Path picks the pieces, but 3.1 ("once
+    # targeted, a Faction's pieces are affected to the maximum extent possible") means it
+    # removes two while any Government piece is left; no early stop.
+    if not ch:
+        ch.append(Choice("done", "Continue", {}))
     return Ask(SP, f"Remove Government pieces in {NAME[fr['sid']]} ({fr['n']} left)", "3.3.3", ch)
 
 

@@ -47,14 +47,16 @@ def test_6_7_2_capture_government_chooses_the_half_removed_where_it_matters():
     assert g.space("cusco")["Gu"] == 2 and g.space("cusco")["Ga"] == 0
 
 
-def test_3_3_3_attack_removes_up_to_two_the_shining_path_may_stop_after_one():
+def test_3_3_3_attack_removes_two_when_it_can_3_1_maximum_extent():
+    """"up to two" with 3.1 "affected to the maximum extent possible": no early stop while a
+    Government piece is left; the Shining Path still picks which pieces."""
     def prep(st):
         st["s"]["lima"].update(Gu=3)
     g = card_game("P7", SP, prep, script={"attack": [3]})
     g.do(SP, "box:limited_op", "op:attack", "space:lima")
-    assert "done" in g.choices() and "kill:P" in g.choices()
-    g.do(SP, "kill:P", "done")
-    assert g.space("lima")["P"] == 3 and g.space("lima")["T"] == 7
+    assert g.choices() == ["kill:P"]            # Police before Troops, no "done" yet
+    g.do(SP, "kill:P", "kill:P")
+    assert g.space("lima")["P"] == 2 and g.space("lima")["T"] == 7
     assert g.seat() == GOV  # the Limited Attack ended by itself
 
 
@@ -63,9 +65,9 @@ def test_3_3_3_attack_may_remove_underground_rondas_before_police():
         st["s"]["puno"].update(Gu=2, Ru=1)
     g = card_game("P7", SP, prep, script={"attack": [2]})
     g.do(SP, "box:limited_op", "op:attack", "space:puno")
-    assert {"kill:P", "kill:Ru", "done"} <= set(g.choices())
-    g.do(SP, "kill:Ru", "done")
-    assert g.space("puno")["P"] == 1 and g.space("puno")["Ru"] == 0 and g.space("puno")["sup"] == 1
+    assert set(g.choices()) == {"kill:P", "kill:Ru"}
+    g.do(SP, "kill:Ru", "kill:P")
+    assert g.space("puno")["P"] == 0 and g.space("puno")["Ru"] == 0 and g.space("puno")["sup"] == 1
 
 
 def test_p29_top_executing_side_chooses_the_guerrilla_in_each_emergency_zone():
