@@ -115,17 +115,6 @@ def spaces_choices(sids, label: str) -> list[Choice]:
 YES_NO = [Choice("yes", "Yes", {}), Choice("no", "No", {})]
 
 
-def remove_guerrilla(state: dict, sid: str, executor: str, facts: list, cause: str, to: str | None = None) -> int:
-    """Remove one Guerrilla chosen by the executing side: the Government takes an Underground
-    one when it can, the Shining Path an Active one (rules notes)."""
-    sp = state["s"][sid]
-    order = ("Gu", "Ga") if executor == GOV else ("Ga", "Gu")
-    for k in order:
-        if sp[k]:
-            return remove(state, sid, k, 1, facts, cause, to=to)
-    return 0
-
-
 def free_ops(state: dict, seat: str, n: int, where=None, ops=None, sa=None, text: str = "", rule: str = "5.4",
              extra: dict | None = None, lim: bool = True) -> None:
     for i in range(n, 0, -1):
@@ -561,10 +550,30 @@ steps("P25", "top", rmg_ask, rmg_act)
 
 @effect("P25", "bottom")
 def _p25b(state, seat, facts):
-    for s in IDS:
-        b = bases(state["s"][s])
-        if b:
+    need = {s: bases(state["s"][s]) for s in IDS if bases(state["s"][s])}
+    if sum(need.values()) <= state["avail"]["G"]:
+        for s, b in need.items():
             place(state, s, "Gu", b, facts, "P25")
+    elif state["avail"]["G"]:
+        # not enough Available Guerrillas for every Base (Events place only Available pieces,
+        # 5.1.1): the executing side chooses which Bases get one
+        ev(state, "P25", "bottom", seat, "place", need=need)
+
+
+def _p25b_ask(state, fr):
+    return (f"place 1 Guerrilla at a Base ({state['avail']['G']} Available)",
+            spaces_choices([s for s, n in fr["need"].items() if n], "Place a Guerrilla at a Base in {}"))
+
+
+def _p25b_act(state, fr, cid, facts):
+    sid = cid[6:]
+    place(state, sid, "Gu", 1, facts, "P25")
+    fr["need"][sid] -= 1
+    if not state["avail"]["G"] or not any(fr["need"].values()):
+        pop(state, fr)
+
+
+steps("P25", "bottom", _p25b_ask, _p25b_act)
 
 
 @effect("P26", "top")

@@ -89,3 +89,20 @@ def test_p17_top_high_casualties_shining_path_chooses_its_loss():
     g.do(SP, "box:op_sa", "op:attack", "space:puno", "attack:roll")
     # the miss Activated both; one more Underground arrives only on a roll of 1: all Active, no choice
     assert g.space("puno")["Ga"] == 1 and g.space("puno")["Gu"] == 0
+
+
+def test_p25_bottom_short_of_guerrillas_the_executing_side_chooses_the_bases():
+    def prep(st):
+        spare = st["avail"]["G"] - 1
+        st["avail"]["G"] = 1
+        st["s"]["loreto"]["Gu"] += spare
+    g = event("P25", "bottom", SP, prep)
+    assert g.seat() == SP and sorted(g.choices()) == ["space:ayacucho", "space:cusco", "space:junin"]
+    cusco = g.space("cusco")["Gu"]
+    g.do(SP, "space:cusco")
+    assert g.space("cusco")["Gu"] == cusco + 1 and g.state["avail"]["G"] == 0
+
+
+def test_p25_bottom_places_one_guerrilla_per_base_when_enough_are_available():
+    g = event("P25", "bottom", SP)
+    assert g.space("junin")["Gu"] == 2 and g.space("cusco")["Gu"] == 2 and g.space("ayacucho")["Gu"] == 4
