@@ -21,7 +21,7 @@ from django.dispatch import receiver
 
 from facilitation.models import ClassSession
 
-TTL = 3600
+TTL = 600
 
 
 def _key(session_id: int) -> str:

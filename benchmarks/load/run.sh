@@ -5,7 +5,8 @@
 # LOAD_WORKERS (4), LOAD_THREADS (2), LOAD_SESSIONS (40).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
-cd "$ROOT"
+cd "${LOAD_ROOT:-$ROOT}"  # LOAD_ROOT: a frozen copy of the code (git archive HEAD) to measure
+export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 DUR="${1:-300}"
 DB="${LOAD_DB:-coinlab_load}"
 PORT="${LOAD_PORT:-8100}"
@@ -17,13 +18,13 @@ mkdir -p var/load
 psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
 psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB" >/dev/null
 redis-cli -n "${LOAD_REDIS_DB:-12}" flushdb >/dev/null
-.venv/bin/python manage.py migrate -v0
-.venv/bin/python benchmarks/load/setup_load.py --sessions "${LOAD_SESSIONS:-40}" --out var/load/people.json
-.venv/bin/gunicorn coinlab.wsgi:application --bind "127.0.0.1:$PORT" --workers "${LOAD_WORKERS:-4}" \
+"$ROOT"/.venv/bin/python manage.py migrate -v0
+"$ROOT"/.venv/bin/python benchmarks/load/setup_load.py --sessions "${LOAD_SESSIONS:-40}" --out var/load/people.json
+"$ROOT"/.venv/bin/gunicorn -c benchmarks/load/gunicorn_conf.py coinlab.wsgi:application --bind "127.0.0.1:$PORT" --workers "${LOAD_WORKERS:-4}" \
   --threads "${LOAD_THREADS:-2}" --timeout 60 --access-logfile - --access-logformat '%(s)s %(m)s %(U)s %(M)s' \
   > var/load/gunicorn.log 2>&1 &
 GPID=$!
 trap 'kill $GPID 2>/dev/null; wait $GPID 2>/dev/null' EXIT
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.2; done
-.venv/bin/python benchmarks/load/driver.py --base "http://127.0.0.1:$PORT" --people var/load/people.json \
-  --duration "$DUR" --server-pid "$GPID" --db-name "$DB" --out var/load/result.json
+"$ROOT"/.venv/bin/python benchmarks/load/driver.py --base "http://127.0.0.1:$PORT" --people var/load/people.json \
+  --duration "$DUR" --server-pid "$GPID" --db-name "$DB" --think ${LOAD_THINK:-10 30} --out var/load/result.json

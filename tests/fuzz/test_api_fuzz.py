@@ -60,9 +60,9 @@ def world(people, in_process_requests):
     from facilitation import services
 
     live = create_peru_game(people, seed=3, title="Fuzz live")
-    play_moves(live, 3)
+    play_moves(live, 2)
     done = create_peru_game(people, seed=4, title="Fuzz finished")
-    play_moves(done, 2)
+    play_moves(done, 1)
     services.session_end(session=done.session, user=people.instructor, reason="fuzz")
     sched = create_peru_game(people, seed=5, title="Fuzz scheduled", start=False)
     tokens = {}

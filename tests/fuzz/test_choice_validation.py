@@ -44,7 +44,7 @@ def _game(scenario: str):
 
 
 @pytest.mark.parametrize("scenario", SCENARIOS)
-@settings(max_examples=60, deadline=None, database=None, derandomize=True,
+@settings(max_examples=40, deadline=None, database=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_submissions_are_applied_exactly_when_legal(scenario, data, db):
@@ -103,7 +103,7 @@ json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st
                            max_leaves=6)
 
 
-@settings(max_examples=80, deadline=None, database=None, derandomize=True,
+@settings(max_examples=50, deadline=None, database=None, derandomize=True,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(body=st.one_of(json_values, st.fixed_dictionaries(
     {}, optional={"choice": json_values, "seq": json_values, "idempotency_key": json_values,

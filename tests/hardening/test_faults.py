@@ -5,7 +5,7 @@
 * PostgreSQL restarted during play: in-flight submissions land once or fail cleanly
   (503 ``database_unavailable`` or a broken connection, retried with the same
   idempotency key); no partial events; the log replays to the cached state.
-* A web process killed (SIGKILL) mid-request, repeatedly: no half-written event.
+* A web process killed (SIGKILL) mid-request, twice: no half-written event.
 
 The fourth fault, a Celery worker killed mid-report, is tests/reports/test_worker_integration.py.
 Redis and PostgreSQL are private servers of the test (free loopback ports); the
@@ -132,10 +132,10 @@ def test_postgres_restarted_during_play(private_postgres, private_redis, tmp_pat
     try:
         traffic = Traffic(servers=[server], session=game["session"], teams=[tuple(t) for t in game["teams"]])
         threads = traffic.run(max_requests=400, seconds=150)
-        wait_until(lambda: traffic.total_accepted() >= 8, timeout=60, what="play before the restart")
+        wait_until(lambda: traffic.total_accepted() >= 5, timeout=60, what="play before the restart")
         private_postgres.restart()
         before = traffic.total_accepted()
-        wait_until(lambda: traffic.total_accepted() >= before + 10, timeout=90, what="play after the restart")
+        wait_until(lambda: traffic.total_accepted() >= before + 6, timeout=90, what="play after the restart")
         traffic.stop.set()
         for t in threads:
             t.join(timeout=30)
@@ -162,7 +162,7 @@ def test_web_process_killed_mid_request(people, subprocess_env, tmp_path):
         traffic = Traffic(servers=[server], session=game.session.pk, teams=teams)
         threads = traffic.run(max_requests=400, seconds=150)
         kills = 0
-        for _ in range(3):
+        for _ in range(2):
             goal = 4 * (kills + 1)
             wait_until(lambda goal=goal: traffic.total_accepted() >= goal, timeout=60, what="play between kills")
             children = psutil.Process(proc.pid).children()

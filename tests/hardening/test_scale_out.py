@@ -25,7 +25,7 @@ from tests.hardening.helpers import cookie_headers, login_cookie, play_one, post
 
 pytestmark = pytest.mark.integration
 
-MOVES_PER_SESSION = 24
+MOVES_PER_SESSION = 12
 
 
 def test_two_web_two_workers_one_db_one_redis(people, subprocess_env, web_processes, start_celery_worker,
@@ -72,7 +72,7 @@ def test_two_web_two_workers_one_db_one_redis(people, subprocess_env, web_proces
     hdrs = cookie_headers(login_cookie(instructor))
     report_ids = []
     for i, g in enumerate(games):
-        for j, seq_back in enumerate((0, 6)):
+        for j, seq_back in enumerate((0, 4)):
             g.session.refresh_from_db()
             seq = g.session.head_seq - seq_back
             server = servers[(i + j) % 2]

@@ -7,6 +7,7 @@ import hashlib
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -235,6 +236,17 @@ def _session_summary(session: ClassSession) -> dict:
     return out
 
 
+def _cached_summary(session: ClassSession) -> dict:
+    """``_session_summary`` for the console, kept in the shared cache per session version and
+    language: a console re-draws only the sessions that changed since its last poll."""
+    key = f"console-summary:{session.pk}:{session.head_seq}:{session.status}:{session.updated_at.isoformat()}:{get_language()}"
+    data = cache.get(key)
+    if data is None:
+        data = {k: v for k, v in _session_summary(session).items() if k != "session"}
+        cache.set(key, data, timeout=600)
+    return {**data, "session": session}
+
+
 def _console_sessions(user):
     return (selectors.session_list_for_user(user)
             .filter(course__instructors=user,
@@ -254,7 +266,7 @@ def console(request):
     _require_instructor(request.user)
     sessions = list(_console_sessions(request.user))
     tag = _console_etag(sessions)
-    ctx = {"summaries": [_session_summary(s) for s in sessions], "etag": tag}
+    ctx = {"summaries": [_cached_summary(s) for s in sessions], "etag": tag}
     return render(request, "web/instructor/console.html", ctx)
 
 
@@ -276,7 +288,7 @@ def console_live(request):
         sessions = list(_console_sessions(request.user))
         tag = _console_etag(sessions)
         resp = render(request, "web/instructor/_console_live.html",
-                      {"summaries": [_session_summary(s) for s in sessions], "etag": tag})
+                      {"summaries": [_cached_summary(s) for s in sessions], "etag": tag})
     resp["ETag"] = tag
     resp["Cache-Control"] = "no-store"
     return resp
