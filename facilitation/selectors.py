@@ -22,11 +22,12 @@ from django.utils import timezone
 
 import engine
 from facilitation import eventlog
-from facilitation.errors import NotAllowed, NotFound
+from facilitation.errors import Conflict, NotAllowed, NotFound
 from facilitation.models import (
     ROLE_INSTRUCTOR,
     ClassSession,
     Course,
+    JoinCode,
     Seat,
     SessionEvent,
     Team,
@@ -88,6 +89,19 @@ def session_reviewer_may_watch(user, session: ClassSession, *, playing: bool | N
     if playing is None:
         playing = session_teams_of_user(user, session).exists()
     return session.status == ClassSession.Status.FINISHED or not playing
+
+
+def join_code_check(jc: JoinCode | None) -> None:
+    """Raise the reason a join code cannot be used now (the services' rule; the join page
+    also asks before a new student fills in the form)."""
+    if jc is None:
+        raise NotFound("That join code does not exist. Check it with your instructor.", code="bad_code")
+    if jc.revoked:
+        raise Conflict("That join code has been withdrawn.", code="code_revoked")
+    if jc.expires_at <= timezone.now():
+        raise Conflict("That join code has expired. Ask your instructor for a new one.", code="code_expired")
+    if jc.max_uses and jc.uses >= jc.max_uses:
+        raise Conflict("That join code has been used up.", code="code_used_up")
 
 
 # ---- lists ------------------------------------------------------------------------------

@@ -39,7 +39,7 @@ from facilitation.models import (
     Team,
     TeamIntent,
 )
-from facilitation.selectors import course_is_instructor, user_can_create_courses
+from facilitation.selectors import course_is_instructor, join_code_check, user_can_create_courses
 
 User = get_user_model()
 Status = ClassSession.Status
@@ -123,14 +123,7 @@ def _usable_join_code(code: str, *, lock: bool) -> JoinCode:
     if lock:
         qs = qs.select_for_update(of=("self",))
     jc = qs.filter(code=code).first() if code else None
-    if jc is None:
-        raise NotFound("That join code does not exist. Check it with your instructor.", code="bad_code")
-    if jc.revoked:
-        raise Conflict("That join code has been withdrawn.", code="code_revoked")
-    if jc.expires_at <= timezone.now():
-        raise Conflict("That join code has expired. Ask your instructor for a new one.", code="code_expired")
-    if jc.max_uses and jc.uses >= jc.max_uses:
-        raise Conflict("That join code has been used up.", code="code_used_up")
+    join_code_check(jc)
     return jc
 
 

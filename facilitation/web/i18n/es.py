@@ -16,6 +16,7 @@ ES = {
     'Leave empty for a new shuffle. The same seed and the same decisions replay the same game.': 'Déjela vacía para barajar de nuevo. La misma semilla y las mismas decisiones reproducen la misma partida.',
     'After-action review': 'Revisión posterior a la acción',
     'After-action reviews': 'Revisiones posteriores a la acción',
+    'Pieces and holdings': 'Piezas y recursos en mano',
     'Options': 'Opciones',
     'Decision timer (seconds)': 'Temporizador de decisión (segundos)',
     'Leave empty for no timer.': 'Déjelo vacío para no usar temporizador.',

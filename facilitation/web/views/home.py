@@ -71,7 +71,13 @@ def join_code(request, code: str):
     jc = JoinCode.objects.select_related("course", "team", "team__session").filter(code=code).first()
     anonymous = not request.user.is_authenticated
     signup = SignupForm(request.POST if request.method == "POST" and anonymous else None)
-    if request.method == "POST" and (not anonymous or signup.is_valid()):
+    problem = None  # a withdrawn, expired or used-up code: say so before anyone fills in the form
+    if jc is not None:
+        try:
+            selectors.join_code_check(jc)
+        except ServiceError as exc:
+            problem = str(JOIN_ERRORS.get(exc.code, exc.message))
+    if request.method == "POST" and not problem and (not anonymous or signup.is_valid()):
         try:
             if anonymous:
                 user, _jc = services.student_register(code=code, **signup.cleaned_data)
@@ -94,6 +100,7 @@ def join_code(request, code: str):
                  for k in Seat.objects.filter(team=jc.team).values_list("seat_key", flat=True)]
     return render(request, "web/join_code.html", {"jc": jc, "code": code, "signup": signup, "seats": seats,
                                                   "password_help": password_validators_help_texts(),
+                                                  "problem": problem,
                                                   "live": jc and jc.team_id and jc.team.session.status == ClassSession.Status.LIVE})
 
 
