@@ -3,7 +3,8 @@
 Choice ids (besides ``space:<id>``, ``sa:<name>``, ``done``):
 
 - Rally (3.3.1): ``rally:1`` .. ``rally:<n>`` (place that many Guerrillas), ``rally:base``
-  (replace 2 Guerrillas with a Base), ``rally:flip`` (flip all Guerrillas Underground).
+  (replace 2 Guerrillas, Active ones first, with a Base; ``rally:base:1u`` / ``rally:base:2u``
+  use 1 or 2 Underground ones instead), ``rally:flip`` (flip all Guerrillas Underground).
 - March (3.3.2): after choosing the destination, ``move:<origin>:u`` / ``move:<origin>:a``
   (one Underground/Active Guerrilla) and ``done``.
 - Attack (3.3.3): ``attack:roll`` or ``sa:ambush``; removals ``kill:P`` / ``kill:T`` /
@@ -89,7 +90,13 @@ def _rally_ask(state, fr):
         ch.append(Choice(f"rally:{n}", f"Place {n} Guerrilla{'s' if n > 1 else ''} in {NAME[sid]}", {"count": n}))
     if guerrillas(sp) >= 2 and bases(sp) < 2 and (state["avail"]["B"] or any(
             o["B"] for s, o in state["s"].items() if s != sid)):
-        ch.append(Choice("rally:base", f"Replace 2 Guerrillas with a Base in {NAME[sid]}", {}))
+        u_min = max(0, 2 - sp["Ga"])
+        ch.append(Choice("rally:base", f"Replace 2 Guerrillas with a Base in {NAME[sid]}"
+                         + (" (Active ones first)" if sp["Ga"] and sp["Gu"] else ""), {"underground": u_min}))
+        # which two Guerrillas go is the Shining Path's choice (3.1)
+        for u in range(u_min + 1, min(2, sp["Gu"]) + 1):
+            ch.append(Choice(f"rally:base:{u}u", f"Replace 2 Guerrillas ({u} of them Underground) with a Base in "
+                             f"{NAME[sid]}", {"underground": u}))
     if bases(sp) and sp["Ga"]:
         ch.append(Choice("rally:flip", f"Flip all Guerrillas in {NAME[sid]} Underground", {}))
     return f"Rally in {NAME[sid]}", ch
@@ -100,10 +107,10 @@ def _rally_act(state, fr, cid, facts):
     sp = state["s"][sid]
     fr["ph"] = "main"
     what = cid[6:]
-    if what == "base":
-        a = min(2, sp["Ga"])
-        remove(state, sid, "Ga", a, facts, "Rally (replaced by a Base)")
-        remove(state, sid, "Gu", 2 - a, facts, "Rally (replaced by a Base)")
+    if what == "base" or what.startswith("base:"):
+        u = int(what[5:-1]) if what.startswith("base:") else max(0, 2 - sp["Ga"])
+        remove(state, sid, "Ga", 2 - u, facts, "Rally (replaced by a Base)")
+        remove(state, sid, "Gu", u, facts, "Rally (replaced by a Base)")
         place_or_take(state, SP, sid, "B", 1, facts, "Rally")
     elif what == "flip":
         n = sp["Ga"]

@@ -106,3 +106,14 @@ def test_p25_bottom_short_of_guerrillas_the_executing_side_chooses_the_bases():
 def test_p25_bottom_places_one_guerrilla_per_base_when_enough_are_available():
     g = event("P25", "bottom", SP)
     assert g.space("junin")["Gu"] == 2 and g.space("cusco")["Gu"] == 2 and g.space("ayacucho")["Gu"] == 4
+
+
+def test_3_3_1_rally_base_shining_path_chooses_which_two_guerrillas():
+    def prep(st):
+        st["s"]["loreto"].update(Gu=2, Ga=2)
+    g = card_game("P7", SP, prep)
+    g.do(SP, "box:limited_op", "op:rally", "space:loreto")
+    assert {"rally:base", "rally:base:1u", "rally:base:2u"} <= set(g.choices())
+    g.do(SP, "rally:base:2u")
+    sp = g.space("loreto")
+    assert sp["Gu"] == 0 and sp["Ga"] == 2 and sp["B"] == 1
