@@ -40,7 +40,7 @@ def evaluate(state: dict, seat: str) -> float:
         return 10_000.0 if res["winner"] == "players" else -10_000.0 + state["turn"] * 10
     inf = state["inf"]
     n = len(state["seats"])
-    tok = 3.0
+    tok = 3.0 + 0.5 * (n - 1)
     v = tok * (inf["n_earned"] * inf["cap"] + inf["earned"])
     pool_total = B.tyranny_on_map(state) + state["tyr_pool"]
     v -= 45.0 * B.tyranny_on_map(state) / max(pool_total, 1)

@@ -34,6 +34,8 @@ Choice ids (stable; one id = one decision spoken at the table):
 ``push:<piece>:<to>``                  push one piece; ``own_g+p`` / ``blue+p`` take one of your
                                        presence along (A-43)
 ``row:resources`` / ``row:plays``      which track row a presence from a card uncovers
+``hit:<unit>``                         assign attack damage to a cell, outpost or garrison
+                                       (A-57; asked only when the choice matters)
 ``esc:<tile>``                         escalation: the adjacent tile for the extra token (A-13)
 ``shield`` / ``decline``               Partisans' HQ shield (A-51)
 ``skip`` ``stop`` ``done``             pass / stop moving / end this step
