@@ -26,9 +26,11 @@ from .ops import (
     assault_targets,
     attack_removable,
     civic_ok,
+    opf,
     rally_space_ok,
     space_candidates,
     start_op,
+    sweep_dest_ok,
 )
 
 IDS, NAME = BD.ids, BD.name
@@ -801,24 +803,96 @@ def pol_airstrike(st, fr, chs, ids):
     return target_order(st, ids)
 
 
+def _lift_surplus(st, i):
+    """Troops above those needed to keep Government Control (8.8.7 Air Lift origin)."""
+    pc = st["pc"][i]
+    g = P.fpieces(pc, 0)
+    return min(pc[0], g - (sum(pc) - g) - 1)
+
+
+def _would_build_base(st, i):
+    pc = st["pc"][i]
+    return BD.is_dept[i] and not pc[2] and P.can_stack_base(st, i) and st["av"][2] > 0
+
+
+def _airlift_dest(st, fr, ids):
+    """8.8.7 Air Lift destination for the accompanying Operation."""
+    op = opf(st, fr)
+    kind = op["op"] if op else "train"
+    n = min(3, st["pc"][fr["src"]][0]) if cap(st, 10) != "s" else 1
+    cands = [BD.index[c[6:]] for c in ids]
+    if kind in ("assault", "sweep"):
+        short = []
+        for i in cands:
+            pc = st["pc"][i]
+            if BD.is_loc[i] or P.is_zone(st, i):
+                continue
+            if kind == "assault":
+                need = sum(pc[k] for k in (4, 7, 10)) + sum(pc[B(g)] for g in (1, 2, 3) if not P.guerrillas(pc, g))
+                if need and assault_removals(st, i) < need:
+                    short.append((P.bases(pc) - pc[2], BD.pop[i], i))
+            else:
+                und = sum(pc[k] for k in (3, 6, 9))
+                have = P.cubes(pc) // 2 if BD.forest[i] else P.cubes(pc)
+                if und and have < und and sweep_dest_ok(st, i):
+                    short.append((1 if BD.is_city[i] else 0, 1 if st["sup"][i] > 0 else 0,
+                                  1 if P.cubes(pc) else 0, BD.pop[i], i))
+        if short:
+            return max(short)[-1], "the highest-priority space short of cubes"
+        pol = [i for i in cands if not BD.is_loc[i] and st["pc"][i][1] and not st["pc"][i][0]]
+        if pol:
+            return rnd(st, pol), "Police but no Troops"
+        return None, ""
+    civic = []
+    for i in cands:
+        pc = st["pc"][i]
+        if BD.is_loc[i] or BD.pop[i] <= 0 or st["sup"][i] >= 2 or pc[0] or not pc[1]:
+            continue
+        g = P.fpieces(pc, 0) + n
+        if g > sum(pc) - P.fpieces(pc, 0):
+            civic.append((2 - st["sup"][i], BD.pop[i], i))
+    if civic:
+        return max(civic)[-1], "Troops enable Civic Action"
+    base = [(BD.pop[i], i) for i in cands if BD.pop[i] > 0 and _would_build_base(st, i)
+            and P.cubes(st["pc"][i]) < 5 <= P.cubes(st["pc"][i]) + n]
+    if base:
+        return max(base)[-1], "Troops enable a Government Base"
+    pol = [i for i in cands if not BD.is_loc[i] and st["pc"][i][1] and not st["pc"][i][0]]
+    if pol:
+        return rnd(st, pol), "Police but no Troops"
+    ctl = []
+    for i in cands:
+        pc = st["pc"][i]
+        if BD.pop[i] >= 1 and not BD.is_loc[i] and not P.govt_control(pc):
+            g = P.fpieces(pc, 0) + n
+            if g > sum(pc) - P.fpieces(pc, 0):
+                ctl.append((BD.pop[i], i))
+    if ctl:
+        return max(ctl)[-1], "add Government Control"
+    return None, ""
+
+
 def pol_airlift(st, fr, chs, ids):
+    """8.8.7 Air Lift: origin with 4+ cubes and Govt Control, most Troops above those keeping
+    Control, preferring spaces where no Base would be built; destination per the Operation."""
     if fr["ph"] == "a":
         best = None
         for c in ids:
             i = BD.index[c[6:]]
             pc = st["pc"][i]
-            if P.cubes(pc) >= 4 and P.govt_control(pc):
-                if best is None or pc[0] > best[0]:
-                    best = (pc[0], c)
+            if BD.is_loc[i] or P.cubes(pc) < 4 or not P.govt_control(pc):
+                continue
+            key = (_lift_surplus(st, i), 0 if _would_build_base(st, i) else 1, pc[0])
+            if key[0] > 0 and (best is None or key > best[0]):
+                best = (key, c)
         return best[1] if best else ids[0]
     if fr["ph"] == "b":
-        for c in ids:
-            i = BD.index[c[6:]]
-            pc = st["pc"][i]
-            if pc[1] and not pc[0] and not BD.is_loc[i]:
-                return c
-        return None
-    return max(ids, key=lambda c: int(c[2:]))
+        i, _ = _airlift_dest(st, fr, ids)
+        return f"space:{IDS[i]}" if i is not None else None
+    sur = _lift_surplus(st, fr["src"])
+    top = max(int(c[2:]) for c in ids)
+    want = min(top, sur) if sur > 0 else top
+    return f"n:{want}" if f"n:{want}" in ids else f"n:{top}"
 
 
 def pol_eradicate(st, fr, chs, ids):
@@ -844,7 +918,62 @@ def pol_redeploy(st, fr, chs, ids):
         b = f"space:{IDS[BD.bogota]}"
         return b if b in ids else ids[0]
     if fr["ph"] == "from":
-        return "done"
+        plan = police_redeploy_step(st, fr, ids)
+        if plan is None:
+            return "done"
+        fr["np_dest"] = plan[1]
+        return f"police:{IDS[plan[0]]}"
+    if fr["ph"] == "to" and fr.get("np_dest") is not None:
+        c = f"space:{IDS[fr['np_dest']]}"
+        fr["np_dest"] = None
+        return c if c in ids else None
+    return None
+
+
+def police_redeploy_step(st, fr, ids):
+    """8.8.9 Police Redeploy: the next (origin, destination) or None when no bullet applies.
+
+    Each Police moves at most once, from the space with the most unmoved Police, never taking
+    the last Police from a City or Department; destinations in bullet order: keep Govt Control
+    of Population 1+ Departments without a Govt Base, match the larger of the AUC or Cartels
+    Guerrillas in Cities and Departments, 1 Police in each Population 1+ space without any, 1 on
+    each Econ 3 LoC, then 3 cubes in each Support Department without a Govt Base."""
+    moved = fr.setdefault("np_arrived", {})
+    dests = [j for j in fr["pdest"]]
+    pcs = st["pc"]
+
+    def unmoved(i):
+        return pcs[i][1] - moved.get(str(i), 0)
+
+    def sources(j):
+        out = []
+        for c in ids:
+            if not c.startswith("police:"):
+                continue
+            i = BD.index[c[7:]]
+            if i == j or unmoved(i) <= 0 or (not BD.is_loc[i] and pcs[i][1] <= 1):
+                continue
+            out.append((unmoved(i), i))
+        return max(out)[1] if out else None
+
+    def others(pc):
+        return sum(pc) - P.fpieces(pc, 0)
+
+    bullets = [
+        lambda j, pc: (BD.is_dept[j] and BD.pop[j] >= 1 and not pc[2] and not P.govt_control(pc)
+                       and others(pc) - P.fpieces(pc, 0) < 3),
+        lambda j, pc: not BD.is_loc[j] and pc[1] < max(P.guerrillas(pc, 2), P.guerrillas(pc, 3)),
+        lambda j, pc: not BD.is_loc[j] and BD.pop[j] >= 1 and not pc[1],
+        lambda j, pc: BD.is_loc[j] and BD.econ[j] == 3 and not pc[1],
+        lambda j, pc: BD.is_dept[j] and st["sup"][j] > 0 and not pc[2] and P.cubes(pc) < 3,
+    ]
+    for test in bullets:
+        want = sorted((j for j in dests if test(j, pcs[j])), key=lambda j: -BD.pop[j])
+        for j in want:
+            i = sources(j)
+            if i is not None and f"police:{IDS[i]}" in ids:
+                moved[str(j)] = moved.get(str(j), 0) + 1
+                return i, j
     return None
 
 

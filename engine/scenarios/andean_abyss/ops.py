@@ -507,8 +507,25 @@ class Ship:
     """2.3.6 Ship: remove a Shipment for an extra free Limited Operation."""
 
     @staticmethod
+    def distinct(st, f):
+        seen, out = set(), []
+        for k in ship_owners(st, f):
+            key = tuple(st["ship"][k])
+            if key not in seen:
+                seen.add(key)
+                out.append(k)
+        return out
+
+    @staticmethod
     def prompt(st, fr):
         f = fr["f"]
+        if fr.get("op"):
+            chs = []
+            for k in Ship.distinct(st, f):
+                sp_, g = st["ship"][k]
+                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", f"Remove the {FNAME[g]} Shipment in {NAME[sp_]}",
+                             space=IDS[sp_], owner=FACTIONS[g]))
+            return (f"{FNAME[f]}: which Shipment is removed?", "2.3.6", chs)
         from .game import OPS, final_event_card
         chs = [C("noship", "Do not Ship")]
         if ship_owners(st, f):
@@ -532,17 +549,23 @@ class Ship:
             pop(st, fr)
             return
         f = fr["f"]
-        k = ship_owners(st, f)[0]
+        if not fr.get("op"):
+            fr["op"] = cid[5:]
+            ks = Ship.distinct(st, f)
+            if len(ks) > 1:
+                wait(fr)  # 2.3.6 / 4.5.3: the owner picks which Shipment
+                return
+            k = ks[0]
+        else:
+            _, sid, g = cid.split(":")
+            k = next(k for k in Ship.distinct(st, f)
+                     if st["ship"][k][0] == BD.index[sid] and st["ship"][k][1] == FACTIONS.index(g))
         s = st["ship"].pop(k)
         facts.append(fact("shipment", f"{FNAME[f]} Ships: Shipment in {NAME[s[0]]} removed for a free Limited Operation",
                           space=IDS[s[0]]))
         st["sop"].setdefault("shipped", []).append(f)
         fr["went"] = 1
-        op = cid[5:]
-        if op == "patrol":
-            start_op(st, f, op, lim=True, free=True, facts=facts)
-        else:
-            start_op(st, f, op, lim=True, free=True, facts=facts)
+        start_op(st, f, fr["op"], lim=True, free=True, facts=facts)
 
 
 # ====================================================================== 3.2.1 Train
@@ -1576,8 +1599,36 @@ class Kidnap:
         P.set_res(st, g, -take, facts, f"Kidnap in {NAME[i]}")
         P.set_res(st, 1, take, facts, f"Kidnap in {NAME[i]}")
         if die == 6:
-            if not P.place(st, i, 6, 1, facts, "Kidnap roll of 6: AUC grows"):
-                P.place(st, i, 8, 1, facts, "Kidnap roll of 6: AUC grows")
+            opts = kidnap6_options(st, i)
+            if len(opts) > 1:  # 4.3.3: AUC places the piece, so the AUC seat picks which
+                push(st, {"k": "kidnap6", "f": 2, "i": i, "auto": "np" if is_np(st, 2) else None})
+            elif opts:
+                P.place(st, i, opts[0], 1, facts, "Kidnap roll of 6: AUC grows")
+
+
+def kidnap6_options(st: dict, i: int) -> list:
+    out = [6] if st["av"][6] else []
+    if st["av"][8] and P.can_stack_base(st, i):
+        out.append(8)
+    return out
+
+
+@frame("kidnap6")
+class Kidnap6:
+    """4.3.3: a Kidnap roll of 6 - AUC places 1 Available piece (Guerrilla or Base) in the space."""
+
+    @staticmethod
+    def prompt(st, fr):
+        return (f"AUC: a Kidnap roll of 6 in {NAME[fr['i']]} - place which AUC piece?", "4.3.3",
+                [C(f"piece:{PIECE_KEYS[k]}", f"Place {PIECE_NAMES[k]}") for k in kidnap6_options(st, fr["i"])])
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            wait(fr)
+            return
+        P.place(st, fr["i"], PIECE_KEYS.index(cid[6:]), 1, facts, "Kidnap roll of 6: AUC grows")
+        pop(st, fr)
 
 
 def assassinate_spaces(st: dict, fr: dict) -> list:

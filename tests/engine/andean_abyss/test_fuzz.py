@@ -66,7 +66,9 @@ class AndeanAbyssPlay(RuleBasedStateMachine):
             assert not (BD.is_loc[i] and P.bases(pc))
             assert min(pc) >= 0
             if i in st["zones"]:
-                assert pc[0] + pc[1] + pc[2] == 0               # 6.4.4 no Govt forces in a FARC Zone
+                assert pc[2] == 0                               # 6.4.4 no Govt Base in a FARC Zone
+                leaving = any(fr["k"] == "zoneout" and fr["i"] == i for fr in st["stack"])
+                assert leaving or pc[0] + pc[1] == 0            # cubes only while the Govt Redeploys them
             if i == BD.ecuador:
                 assert all(P.fpieces(pc, f) <= 2 for f in range(4))
             assert -2 <= st["sup"][i] <= 2

@@ -237,3 +237,90 @@ def test_8_4_2_playbook_nonplayer_farc_sucumbios_places_both_bases_in_ecuador():
     facts = play(st, "np:act")
     assert any(f["type"] == "event" for f in facts)
     assert pc(st, "ecuador") == {"farc_base": 2}
+
+
+# ---------------------------------------------------------------- 8.8.7 Air Lift destinations
+def _airlift_pick(st, op, src):
+    from engine.scenarios.andean_abyss.nonplayer import pol_airlift
+    from engine.scenarios.andean_abyss.ops import AirLift
+    st["stack"].append({"k": "op", "f": 0, "op": op, "sel": [], "free": False, "lim": False})
+    fr = {"k": "airlift", "f": 0, "opi": len(st["stack"]) - 1, "ph": "b", "src": BD.index[src], "auto": "np"}
+    st["stack"].append(fr)
+    ids = [c.id for c in AirLift.prompt(st, fr)[2]]
+    return pol_airlift(st, fr, None, ids)
+
+
+def test_8_8_7_air_lift_origin_has_most_troops_above_control():
+    from engine.scenarios.andean_abyss.nonplayer import pol_airlift
+    st = clear(new([1, 2]))
+    put(st, "bogota", troops=6, police=2)
+    put(st, "cali", troops=8, farc_u=6)     # more Troops, but needed to keep Control
+    fr = {"k": "airlift", "f": 0, "ph": "a", "auto": "np"}
+    assert pol_airlift(st, fr, None, ["space:cali", "space:bogota"]) == "space:bogota"
+
+
+def test_8_8_7_air_lift_for_assault_goes_where_cubes_are_short():
+    st = clear(new([1, 2]))
+    put(st, "bogota", troops=6, police=2)
+    put(st, "huila", troops=1, farc_a=3)
+    put(st, "cali", police=2)
+    assert _airlift_pick(st, "assault", "bogota") == "space:huila"
+
+
+def test_8_8_7_air_lift_for_sweep_without_short_space_goes_to_police_without_troops():
+    st = clear(new([1, 2]))
+    put(st, "bogota", troops=6, police=2)
+    put(st, "cali", police=2)
+    assert _airlift_pick(st, "sweep", "bogota") == "space:cali"
+
+
+def test_8_8_7_air_lift_for_train_enables_civic_action():
+    st = clear(new([1, 2]))
+    put(st, "bogota", troops=6, police=2)
+    put(st, "medellin", police=1, sup=-1)
+    put(st, "cali", police=1, sup=1)
+    assert _airlift_pick(st, "train", "bogota") == "space:medellin"   # the larger shift
+
+
+def test_8_8_7_air_lift_for_patrol_enables_a_base():
+    st = clear(new([1, 2]))
+    put(st, "bogota", troops=6, police=2)
+    put(st, "huila", troops=3, farc_u=1)
+    assert _airlift_pick(st, "patrol", "bogota") == "space:huila"
+
+
+# ---------------------------------------------------------------- 8.8.9 Police Redeploy
+def _police_plan(st):
+    from engine.scenarios.andean_abyss.game import Redeploy
+    from engine.scenarios.andean_abyss.nonplayer import pol_redeploy
+    fr = {"k": "redeploy", "f": 0, "ph": "from", "auto": "np"}
+    fr["tdest"] = Redeploy.dests(st, True)
+    fr["pdest"] = Redeploy.dests(st, False)
+    ids = [c.id for c in Redeploy.prompt(st, fr)[2]]
+    first = pol_redeploy(st, fr, None, ids)
+    return first, fr.get("np_dest")
+
+
+def test_8_8_9_police_redeploy_matches_auc_or_cartels_guerrillas_first():
+    st = clear(new([1, 2]))
+    put(st, "bogota", police=4, troops=2)
+    put(st, "cali", troops=4, car_u=2)
+    first, dest = _police_plan(st)
+    assert first == "police:bogota" and dest == BD.index["cali"]
+
+
+def test_8_8_9_police_redeploy_never_takes_the_last_police_of_a_city():
+    st = clear(new([1, 2]))
+    put(st, "bogota", police=1, troops=2)
+    put(st, "cali", troops=4, car_u=2)
+    first, _ = _police_plan(st)
+    assert first == "done"
+
+
+def test_8_8_9_police_redeploy_to_econ_3_loc():
+    st = clear(new([1, 2]))
+    for c in BD.cities:
+        put(st, BD.ids[c], police=1)
+    put(st, "bogota", police=3)
+    first, dest = _police_plan(st)
+    assert first == "police:bogota" and BD.is_loc[dest] and BD.econ[dest] == 3

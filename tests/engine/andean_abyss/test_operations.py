@@ -490,3 +490,26 @@ def test_card_13_unshaded_patrol_assaults_every_loc_government_chooses_targets()
     play(st, "target:auc")
     assert pc(st, "loc_bogota_neiva") == {"police": 1, "farc_a": 1}
     assert pc(st, "loc_cali_ibague") == {"troops": 1}
+
+
+def test_2_3_6_ship_owner_picks_which_shipment():
+    st = blank(CARTELS_FIRST)
+    put(st, "putumayo", car_u=1, car_base=1)
+    put(st, "huila", car_u=1)
+    st["ship"].append([BD.index["putumayo"], 3])
+    st["ship"].append([BD.index["huila"], 3])
+    play(st, "op:rally", "space:putumayo", "place", "done", "ship:terror")
+    assert set(ids(st)) == {"ship:putumayo:cartels", "ship:huila:cartels"}
+    play(st, "ship:huila:cartels", "space:huila", "done")
+    assert st["ship"] == [[BD.index["putumayo"], 3]]
+
+
+def test_4_3_3_kidnap_roll_of_6_auc_seat_picks_its_piece():
+    from .conftest import RULES
+    st = blank(FARC_FIRST, script={"die": [6]})
+    put(st, "cali", farc_u=2)
+    play(st, "op:terror", "space:cali", "sa:kidnap", "space:cali")
+    p = RULES.prompt(st)
+    assert p.seats == ("auc",) and set(ids(st)) == {"piece:auc_underground", "piece:auc_base"}
+    play(st, "piece:auc_base")
+    assert pc(st, "cali").get("auc_base") == 1 and st["res"][1] == 9 + 6
