@@ -847,15 +847,38 @@ def _p35b(state, seat, facts):
         ev(state, "P35", "bottom", SP, "yes")
 
 
+def _p35b_ask(state, fr):
+    if fr["step"] == "yes":
+        return "place 1 Guerrilla in each Emergency Zone?", YES_NO
+    return (f"place 1 Guerrilla in an Emergency Zone ({state['avail']['G']} Available)",
+            spaces_choices(fr["left"], "Place a Guerrilla in {}"))
+
+
 def _p35b_act(state, fr, cid, facts):
-    pop(state, fr)
-    if cid == "yes":
-        for s in IDS:
-            if state["s"][s]["ez"]:
+    if fr["step"] == "yes":
+        if cid != "yes":
+            pop(state, fr)
+            return
+        ezs = [s for s in IDS if state["s"][s]["ez"]]
+        if len(ezs) <= state["avail"]["G"]:
+            pop(state, fr)
+            for s in ezs:
                 place(state, s, "Gu", 1, facts, "P35")
+            return
+        # fewer Available Guerrillas than Emergency Zones (5.1.1): the Shining Path picks where
+        fr["step"] = "pick"
+        fr["left"] = ezs
+        if not state["avail"]["G"]:
+            pop(state, fr)
+        return
+    sid = cid[6:]
+    place(state, sid, "Gu", 1, facts, "P35")
+    fr["left"].remove(sid)
+    if not fr["left"] or not state["avail"]["G"]:
+        pop(state, fr)
 
 
-steps("P35", "bottom", lambda s, f: ("place 1 Guerrilla in each Emergency Zone?", YES_NO), _p35b_act)
+steps("P35", "bottom", _p35b_ask, _p35b_act)
 
 
 def _p36_opts(state, need_g):

@@ -117,3 +117,19 @@ def test_3_3_1_rally_base_shining_path_chooses_which_two_guerrillas():
     g.do(SP, "rally:base:2u")
     sp = g.space("loreto")
     assert sp["Gu"] == 0 and sp["Ga"] == 2 and sp["B"] == 1
+
+
+def test_p35_bottom_short_of_guerrillas_shining_path_picks_the_emergency_zones():
+    def prep(st):
+        st["s"]["cusco"]["ez"] = 1
+        st["s"]["junin"]["ez"] = 1
+        spare = st["avail"]["G"] - 1
+        st["avail"]["G"] = 1
+        st["s"]["loreto"]["Gu"] += spare
+    g = event("P35", "bottom", SP, prep)
+    g.do(SP, "yes")
+    assert sorted(g.choices()) == ["space:ayacucho", "space:cusco", "space:junin"]
+    junin = g.space("junin")["Gu"]
+    g.do(SP, "space:junin")
+    assert g.space("junin")["Gu"] == junin + 1 and g.state["avail"]["G"] == 0
+    assert not any(f["k"] == "ev" for f in g.state["stack"])
