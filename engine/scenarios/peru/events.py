@@ -800,9 +800,30 @@ def _p33(state, seat, facts):
 
 @effect("P34", "top")
 def _p34t(state, seat, facts):
-    for h in IDS:
-        if h in HIGHLAND and state["s"][h]["ctl"] == "S":
+    spaces = [h for h in IDS if h in HIGHLAND and state["s"][h]["ctl"] == "S"]
+    if len(spaces) <= state["avail"]["R"]:
+        for h in spaces:
             place(state, h, "Ru", 1, facts, "P34")
+    elif state["avail"]["R"]:
+        # fewer Rondas in the box than spaces (Events place only Available pieces, 5.1.1):
+        # the executing side chooses where they go
+        ev(state, "P34", "top", seat, "pick", left=spaces)
+
+
+def _p34t_ask(state, fr):
+    return (f"place 1 Rondas in a Highland space with Shining Path Control ({state['avail']['R']} Available)",
+            spaces_choices(fr["left"], "Place an Underground Rondas in {}"))
+
+
+def _p34t_act(state, fr, cid, facts):
+    sid = cid[6:]
+    place(state, sid, "Ru", 1, facts, "P34")
+    fr["left"].remove(sid)
+    if not fr["left"] or not state["avail"]["R"]:
+        pop(state, fr)
+
+
+steps("P34", "top", _p34t_ask, _p34t_act)
 
 
 @effect("P34", "bottom")

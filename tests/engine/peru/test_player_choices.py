@@ -133,3 +133,16 @@ def test_p35_bottom_short_of_guerrillas_shining_path_picks_the_emergency_zones()
     g.do(SP, "space:junin")
     assert g.space("junin")["Gu"] == junin + 1 and g.state["avail"]["G"] == 0
     assert not any(f["k"] == "ev" for f in g.state["stack"])
+
+
+def test_p34_top_short_of_rondas_the_executing_side_picks_the_spaces():
+    def prep(st):
+        st["s"]["junin"].update(Gu=3, P=0)
+        st["s"]["cusco"].update(Gu=3, P=0)
+        spare = st["avail"]["R"] - 1
+        st["avail"]["R"] = 1
+        st["s"]["lima"]["Ru"] += spare
+    g = event("P34", "top", GOV, prep)
+    assert g.seat() == GOV and "space:cusco" in g.choices() and "space:junin" in g.choices()
+    g.do(GOV, "space:cusco")
+    assert g.space("cusco")["Ru"] == 1 and g.space("junin")["Ru"] == 0 and g.state["avail"]["R"] == 0
