@@ -639,9 +639,13 @@ def pol_trainx(st, fr, chs, ids):
     civ = [c for c in ids if c.startswith("civic:")]
     if civ and st["res"][0] >= 18:
         return civ[0]
-    base = [c for c in ids if c.startswith("base:") and P.cubes(st["pc"][BD.index[c[5:]]]) >= 5]
+    # 8.8.4: a Base only in the highest-Population Department (Population 1+) without a Govt
+    # Base, with room and at least 5 cubes
+    base = [(BD.pop[BD.index[c[5:]]], c) for c in ids if c.startswith("base:")
+            and BD.is_dept[BD.index[c[5:]]] and BD.pop[BD.index[c[5:]]] > 0
+            and not st["pc"][BD.index[c[5:]]][2] and P.cubes(st["pc"][BD.index[c[5:]]]) >= 5]
     if base:
-        return base[0]
+        return max(base)[1]
     return "done"
 
 
@@ -915,6 +919,11 @@ def pol_redeploy(st, fr, chs, ids):
                 need.append(((1 if pc[2] else 0), BD.pop[j], c))
         if need:
             return max(need)[2]
+        # then 1 Troop to each City (or Base Department) that only has Police
+        only_police = [(BD.pop[BD.index[c[6:]]], c) for c in ids if c.startswith("space:")
+                       and st["pc"][BD.index[c[6:]]][1] and not st["pc"][BD.index[c[6:]]][0]]
+        if only_police:
+            return max(only_police)[1]
         b = f"space:{IDS[BD.bogota]}"
         return b if b in ids else ids[0]
     if fr["ph"] == "from":

@@ -324,3 +324,15 @@ def test_8_8_9_police_redeploy_to_econ_3_loc():
     put(st, "bogota", police=3)
     first, dest = _police_plan(st)
     assert first == "police:bogota" and BD.is_loc[dest] and BD.econ[dest] == 3
+
+
+def test_8_8_4_non_player_train_builds_a_base_only_in_a_department():
+    from engine.scenarios.andean_abyss.nonplayer import pol_trainx
+    st = clear(new([1, 2]))
+    st["res"][0] = 10
+    put(st, "cartagena", troops=3, police=3)
+    put(st, "huila", troops=3, police=2)
+    put(st, "cesar", troops=3, police=2)
+    ids = ["base:cartagena", "base:huila", "base:cesar", "done"]
+    assert pol_trainx(st, {"k": "trainx", "f": 0}, None, ids) == "base:huila"   # Pop 2 beats Pop 1
+    assert pol_trainx(st, {"k": "trainx", "f": 0}, None, ["base:cartagena", "done"]) == "done"
