@@ -336,3 +336,27 @@ def test_8_8_4_non_player_train_builds_a_base_only_in_a_department():
     ids = ["base:cartagena", "base:huila", "base:cesar", "done"]
     assert pol_trainx(st, {"k": "trainx", "f": 0}, None, ids) == "base:huila"   # Pop 2 beats Pop 1
     assert pol_trainx(st, {"k": "trainx", "f": 0}, None, ["base:cartagena", "done"]) == "done"
+
+
+def test_8_5_1_cartels_without_available_guerrillas_move_3_into_a_bare_base_space():
+    from engine.scenarios.andean_abyss.nonplayer import pol_rallysp, pol_regroup
+    from engine.scenarios.andean_abyss.ops import RallySp, Regroup
+    st = clear(new([1, 2], nonplayers=["cartels"]))
+    put(st, "huila", car_base=1)
+    put(st, "cesar", car_u=st["av"][9] - 2)     # every other Guerrilla sits in Cesar (no Base)
+    put(st, "guaviare", car_u=2, car_base=1)
+    assert st["av"][9] == 0
+    fr = {"k": "rallysp", "f": 3, "i": BD.index["huila"], "auto": "np"}
+    ids = [c.id for c in RallySp.prompt(st, fr)[2]]
+    assert pol_rallysp(st, fr, None, ids) == "regroup"
+    rg = {"k": "regroup", "f": 3, "i": BD.index["huila"], "auto": "np", "n": 0}
+    picks = []
+    for _ in range(4):
+        c = pol_regroup(st, rg, None, [c.id for c in Regroup.prompt(st, rg)[2]])
+        picks.append(c)
+        if c == "done":
+            break
+        st["pc"][BD.index["cesar"]][9] -= 1
+        st["pc"][BD.index["huila"]][9] += 1
+        rg["n"] += 1
+    assert picks == ["from:cesar"] * 3 + ["done"]    # up to 3, never from a Base space
