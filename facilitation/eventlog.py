@@ -75,6 +75,35 @@ def rules_for(session: ClassSession) -> Rules:
     return engine.load(session.scenario_key)
 
 
+_FINGERPRINTS: dict[str, str] = {}
+
+
+def rules_fingerprint(scenario_key: str) -> str:
+    """A digest of the code and data that decide how a scenario's log replays.
+
+    It covers ``engine/core``, ``engine/coin`` and ``engine/scenarios/<key>`` (every
+    ``.py`` and ``.json`` file). A session records it when it is created, so that
+    ``verify_session`` can tell "the log was altered" apart from "the log was
+    recorded under other rules". Computed once per process (the code does not
+    change under a running process).
+    """
+    if scenario_key not in _FINGERPRINTS:
+        import hashlib
+        from pathlib import Path
+
+        root = Path(engine.__file__).resolve().parent
+        digest = hashlib.sha256()
+        for part in ("core", "coin", f"scenarios/{scenario_key}"):
+            base = root / part
+            for path in sorted(base.rglob("*")):
+                if path.suffix in (".py", ".json") and "__pycache__" not in path.parts:
+                    digest.update(str(path.relative_to(root)).encode())
+                    digest.update(b"\0")
+                    digest.update(path.read_bytes())
+        _FINGERPRINTS[scenario_key] = digest.hexdigest()[:16]
+    return _FINGERPRINTS[scenario_key]
+
+
 def transition(rules: Rules, state: Any, kind: str, seat: str, payload: dict) -> list[dict]:
     """Apply one event's transition to ``state`` in place; returns the engine's facts."""
     if kind in STATE_CHANGING_KINDS:
@@ -165,6 +194,7 @@ class VerifyReport:
     events: int = 0
     replayed: int = 0
     errors: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -183,6 +213,10 @@ def verify(session: ClassSession) -> VerifyReport:
     """
     rules = rules_for(session)
     rep = VerifyReport(session_id=session.pk)
+    current = rules_fingerprint(session.scenario_key)
+    if session.rules_version and session.rules_version != current:
+        rep.notes.append(f"recorded under rules version {session.rules_version}; this engine is "
+                         f"{current}: replay differences may come from rule changes, not tampering")
     events = list(SessionEvent.objects.filter(session=session).order_by("seq"))
     rep.events = len(events)
     prev = GENESIS_HASH

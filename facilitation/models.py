@@ -114,6 +114,9 @@ class ClassSession(models.Model):
     course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="sessions")
     title = models.CharField(max_length=200)
     scenario_key = models.CharField(max_length=64)
+    # eventlog.rules_fingerprint() of the engine that recorded the log (verify_session
+    # uses it to tell rule changes apart from tampering).
+    rules_version = models.CharField(max_length=32, blank=True)
     options = models.JSONField(default=dict, blank=True)
     seed = models.BigIntegerField(default=1)
     scheduled_start = models.DateTimeField(null=True, blank=True)

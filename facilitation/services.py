@@ -236,7 +236,7 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
         raise ValidationFailed("The decision timer must be a positive number of seconds.")
     session = ClassSession.objects.create(
         course=course, title=title, scenario_key=rules.key, options=options, seed=seed,
-        scheduled_start=scheduled_start, scheduled_end=scheduled_end, location=location or "",
+        rules_version=eventlog.rules_fingerprint(rules.key), scheduled_start=scheduled_start, scheduled_end=scheduled_end, location=location or "",
         decision_timer_seconds=decision_timer_seconds, require_rationale=require_rationale,
         snapshot_every=snapshot_every or settings.COINLAB_SNAPSHOT_EVERY, created_by=user)
     by_name = {}
@@ -423,6 +423,7 @@ def session_start(*, session: ClassSession, user) -> ClassSession:
     state = eventlog.initial_state(rules, session)
     session.status = Status.LIVE
     session.started_at = timezone.now()
+    session.rules_version = eventlog.rules_fingerprint(rules.key)
     seats = {s.seat_key: (s.team.name if s.team_id else f"bot:{s.bot_kind}")
              for s in Seat.objects.filter(session=session).select_related("team")}
     eventlog.append(session, kind="system", actor=user,

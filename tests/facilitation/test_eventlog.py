@@ -83,6 +83,22 @@ def test_verify_session_passes_on_an_honest_log(people):
     assert code == 0 and "OK" in out, out
 
 
+def test_a_session_records_the_rules_version_it_was_played_under(people):
+    game = _played(people, 3)
+    assert game.session.rules_version == eventlog.rules_fingerprint("peru")
+    assert len(game.session.rules_version) == 16
+    assert eventlog.rules_fingerprint("andean_abyss") != game.session.rules_version
+    code, out = _verify_cmd(game.session.pk)
+    assert code == 0 and "note:" not in out, out
+
+
+def test_verify_names_a_rules_version_change(people):
+    game = _played(people, 3)
+    ClassSession.objects.filter(pk=game.session.pk).update(rules_version="0123456789abcdef")
+    code, out = _verify_cmd(game.session.pk)
+    assert "recorded under rules version 0123456789abcdef" in out, out
+
+
 def test_verify_detects_an_edited_row(people):
     game = _played(people, 12)
     target = SessionEvent.objects.filter(session=game.session, kind="decision").order_by("seq")[3]

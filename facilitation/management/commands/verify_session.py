@@ -26,6 +26,8 @@ class Command(BaseCommand):
             if session is None:
                 raise CommandError(f"There is no session {sid}.")
             rep = eventlog.verify(session)
+            for note in rep.notes:
+                self.stdout.write(f"session {sid}: note: {note}")
             if rep.ok:
                 self.stdout.write(f"session {sid}: OK ({rep.events} events replayed from seed "
                                   f"{session.seed}, hash chain intact, cached state matches)")
