@@ -108,7 +108,17 @@ def take_sources(state: dict, fr: dict) -> list[str]:
 
 def _take_ask(state: dict, fr: dict) -> Ask:
     name = PIECE_NAME[fr["key"]]
-    ch = [Choice(f"from:{sid}", f"Take it from {NAME[sid]}", {"space": sid}) for sid in take_sources(state, fr)]
+    ch = []
+    pair = {"G": ("Ga", "Gu"), "R": ("Ra", "Ru")}.get(fr["pool"])
+    for sid in take_sources(state, fr):
+        sp = state["s"][sid]
+        if pair and sp[pair[0]] and sp[pair[1]] and sid != fr["to"]:
+            # the placing side chooses which piece moves (Active one by default)
+            ch.append(Choice(f"from:{sid}", f"Take an Active one from {NAME[sid]}", {"space": sid, "active": True}))
+            ch.append(Choice(f"from:{sid}:u", f"Take an Underground one from {NAME[sid]}",
+                             {"space": sid, "active": False}))
+        else:
+            ch.append(Choice(f"from:{sid}", f"Take it from {NAME[sid]}", {"space": sid}))
     ch.append(Choice("stop", "Place no more", {}))
     return Ask(fr["seat"], f"No {name} is Available: take one from the map for {NAME[fr['to']]}?",
                "1.4.1", ch)
@@ -119,12 +129,15 @@ def _take_act(state: dict, fr: dict, cid: str, facts: list) -> None:
         pop(state, fr)
         return
     src = cid[5:]
+    under = src.endswith(":u")
+    if under:
+        src = src[:-2]
     sp = state["s"][src]
     pool = fr["pool"]
     if pool == "G":
-        k = "Ga" if sp["Ga"] else "Gu"
+        k = "Gu" if under or not sp["Ga"] else "Ga"
     elif pool == "R":
-        k = "Ra" if sp["Ra"] else "Ru"
+        k = "Ru" if under or not sp["Ra"] else "Ra"
     else:
         k = pool
     sp[k] -= 1

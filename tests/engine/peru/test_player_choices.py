@@ -146,3 +146,14 @@ def test_p34_top_short_of_rondas_the_executing_side_picks_the_spaces():
     assert g.seat() == GOV and "space:cusco" in g.choices() and "space:junin" in g.choices()
     g.do(GOV, "space:cusco")
     assert g.space("cusco")["Ru"] == 1 and g.space("junin")["Ru"] == 0 and g.state["avail"]["R"] == 0
+
+
+def test_1_4_1_taking_a_rondas_from_the_map_the_government_picks_active_or_underground():
+    def prep(st):
+        st["avail"]["R"] = 0
+        st["s"]["lima"].update(Ru=5, Ra=5)
+    g = card_game("P7", SP, prep)
+    g.do(SP, "box:op_sa", "op:terror", "space:junin")
+    assert g.seat() == GOV and {"from:lima", "from:lima:u", "stop"} <= set(g.choices())
+    g.do(GOV, "from:lima:u")
+    assert g.space("lima")["Ru"] == 4 and g.space("lima")["Ra"] == 5 and g.space("junin")["Ru"] == 1
