@@ -125,6 +125,8 @@ class PeruRules(Rules):
                                 code="bad_value")
         if not lo <= v <= hi:
             raise IllegalChoice(f"{label} must stay within {lo}-{hi} (asked: {v}).", code="out_of_range")
+        if state.get("over") is not None:
+            raise IllegalChoice("The game is over: its tracks can no longer be adjusted.", code="game_over")
         if name == "hunt_track" and state["captured"]:
             raise IllegalChoice("Guzman is already captured: the Hunt Track can no longer be adjusted.",
                                 code="out_of_range")

@@ -79,3 +79,12 @@ def test_adjust_is_deterministic_and_replays():
     fa = RULES.adjust(a.state, "political_will", 3)
     fb = RULES.adjust(b.state, "political_will", 3)
     assert fa == fb and RULES.dumps(a.state) == RULES.dumps(b.state)
+
+
+def test_adjust_refuses_once_the_game_is_over():
+    g = Game(swap="junin")
+    g.play_random(5)
+    before = RULES.dumps(g.state)
+    with pytest.raises(IllegalChoice) as exc:
+        RULES.adjust(g.state, "political_will", 10)
+    assert exc.value.code == "game_over" and RULES.dumps(g.state) == before
