@@ -9,6 +9,11 @@ owner; see docs/benchmarks.md, "Load test").
 """
 
 
+# Keep idle connections longer than the pages' poll interval (1.5 s) plus a slow answer, as a
+# reverse proxy's upstream keep-alive would; gunicorn's default (2 s) races with the clients.
+keepalive = 30
+
+
 def post_worker_init(worker):
     import engine
 

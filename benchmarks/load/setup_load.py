@@ -28,7 +28,9 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sessions", type=int, default=40)
     ap.add_argument("--sessions-per-instructor", type=int, default=4)
-    ap.add_argument("--scenario", default="andean_abyss")
+    # Tears of Tyranny seats four teams; Andean Abyss (also four) currently fails in fresh processes
+    # (see docs/benchmarks.md, "Load test").
+    ap.add_argument("--scenario", default="tears_of_tyranny")
     ap.add_argument("--out", default=str(ROOT / "var" / "load" / "people.json"))
     args = ap.parse_args()
 
@@ -68,6 +70,7 @@ def main() -> None:
         names = [f"Team {k + 1}" for k in range(len(seats))]
         session = services.session_create(course=course, user=instructor, title=f"Load {i}",
                                           scenario_key=args.scenario, seed=1000 + i, teams=names,
+                                          options={"players": len(seats)} if args.scenario == "tears_of_tyranny" else {},
                                           seats=dict(zip(seats, names, strict=True)))
         for team, seat in zip(session.teams.order_by("id"), seats, strict=True):
             student = User.objects.create_user(f"load-{stamp}-s{i}-{seat}")
