@@ -280,3 +280,20 @@ def web_processes(subprocess_env, tmp_path):
     for proc, log in procs:
         stop_process(proc)
         log.close()
+
+
+# ---- parallel runs (pytest-xdist) ------------------------------------------------------
+# The Django tests share one PostgreSQL test database per worker but also real Redis
+# queues and loopback services; they run together on one xdist worker, in order
+# ("--dist loadgroup"), while the CPU-bound engine tests spread over the others.
+
+_PURE_DIRS = ("tests/engine/",)
+_PURE_FILES = ("tests/test_layering.py",)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        path = item.nodeid.split("::", 1)[0]
+        if not (path.startswith(_PURE_DIRS) or path in _PURE_FILES):
+            item.add_marker(pytest.mark.xdist_group("django"))
