@@ -581,11 +581,25 @@ class TrainSp:
         for t in range(0, min(6, at) + 1):
             for p in range(0, min(6 - t, ap) + 1):
                 chs.append(C(f"mix:{t}-{p}", f"Place {t} Troops and {p} Police", troops=t, police=p))
+        if at + ap < 6 and not fr.get("auto") and 0 not in st["np"]:
+            # 1.4.1: a player may take its own cubes off the map to make them Available
+            for j in P.spaces(st):
+                if j == i:
+                    continue
+                for k, nm in ((0, "troops"), (1, "police")):
+                    if st["pc"][j][k]:
+                        chs.append(C(f"take:{IDS[j]}:{nm}", f"Take 1 {PIECE_NAMES[k]} off {NAME[j]} (Available again, 1.4.1)",
+                                     space=IDS[j]))
         return (f"Train in {NAME[i]}: how many Troops and Police?", "3.2.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
+            wait(fr)
+            return
+        if cid.startswith("take:"):
+            _, sid, nm = cid.split(":")
+            P.remove(st, BD.index[sid], 0 if nm == "troops" else 1, 1, facts, "taken off the map to be placed (1.4.1)")
             wait(fr)
             return
         t, p = (int(x) for x in cid[4:].split("-"))

@@ -513,3 +513,14 @@ def test_4_3_3_kidnap_roll_of_6_auc_seat_picks_its_piece():
     assert p.seats == ("auc",) and set(ids(st)) == {"piece:auc_underground", "piece:auc_base"}
     play(st, "piece:auc_base")
     assert pc(st, "cali").get("auc_base") == 1 and st["res"][1] == 9 + 6
+
+
+def test_1_4_1_train_may_take_own_cubes_off_the_map_when_none_are_available():
+    st = blank(GOVT_FIRST)
+    put(st, "cali", police=st["av"][1])
+    put(st, "medellin", troops=st["av"][0])
+    assert st["av"][0] == st["av"][1] == 0
+    play(st, "op:train", "space:bogota")
+    assert "take:cali:police" in ids(st) and "take:medellin:troops" in ids(st)
+    play(st, "take:cali:police", "take:cali:police", "mix:0-2")
+    assert pc(st, "bogota") == {"police": 2} and conserved(st)
