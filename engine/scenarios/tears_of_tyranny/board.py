@@ -9,7 +9,14 @@ from __future__ import annotations
 
 from engine.core.contract import fact
 from engine.scenarios.tears_of_tyranny.data import (
-    ADVISOR_INFLUENCE, BASES_TOTAL, G_PER_PLAYER, SUPPLY, THRESHOLD, UNIT_INFLUENCE, UNIT_VALUE, content,
+    ADVISOR_INFLUENCE,
+    BASES_TOTAL,
+    G_PER_PLAYER,
+    SUPPLY,
+    THRESHOLD,
+    UNIT_INFLUENCE,
+    UNIT_VALUE,
+    content,
 )
 
 C = content()
