@@ -107,6 +107,6 @@ class TearsMachine(RuleBasedStateMachine):
         assert all(isinstance(x, (int, float)) for x in m.values())
 
 
-TearsMachine.TestCase.settings = settings(max_examples=12, stateful_step_count=60, deadline=None,
+TearsMachine.TestCase.settings = settings(max_examples=8, stateful_step_count=150, deadline=None,
                                           suppress_health_check=[HealthCheck.too_slow])
 TestTearsOfTyrannyRandomPlay = TearsMachine.TestCase
