@@ -594,11 +594,88 @@ def march_step(st, fr, ids):
     if best:
         fr["nsp"] += 1
         return best[1]
+    if f == 2 and not fr.get("np_closer"):
+        c = auc_march_closer(st, fr, ids)
+        if c is not None:
+            fr["np_closer"] = 1
+            fr["nsp"] += 1
+            return c
+    if f == 1 and not fr.get("np_final"):
+        c = farc_march_final(st, fr, ids)
+        if c is not None:
+            fr["np_final"] = 1
+            return c
     return "done" if "done" in ids else None
+
+
+def farc_march_final(st, fr, ids):
+    """8.7.2 last bullet: 1 more space with Population 1+, next to the space holding the most
+    FARC Guerrillas that may still move (Active Opposition, 0-Population Department or Sabotaged
+    LoC origins, leaving 1 where any Base is)."""
+    best = None
+    for c in ids:
+        if not c.startswith("from:"):
+            continue
+        i = BD.index[c[5:]]
+        pc = st["pc"][i]
+        if not (st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or st["sab"][i]):
+            continue
+        spare = P.guerrillas(pc, 1) - fr["moved"].get(str(i), 0) - (1 if P.bases(pc) else 0)
+        dests = [j for j in P.adj(st, i) if BD.pop[j] >= 1 and not BD.is_loc[j]]
+        if spare > 0 and dests and (best is None or spare > best[0]):
+            best = (spare, c, dests)
+    if best is None:
+        return None
+    fr.setdefault("np_pref", {})[str(BD.index[best[1][5:]])] = rnd(st, best[2])
+    return best[1]
+
+
+def farc_distance(st) -> dict:
+    """Steps from each space to the nearest FARC Base (any FARC piece when there is no Base)."""
+    sps = P.spaces(st)
+    seeds = [i for i in sps if st["pc"][i][5]] or [i for i in sps if P.fpieces(st["pc"][i], 1)]
+    dist = {i: 0 for i in seeds}
+    todo = list(seeds)
+    while todo:
+        nxt = []
+        for i in todo:
+            for j in P.adj(st, i):
+                if j not in dist:
+                    dist[j] = dist[i] + 1
+                    nxt.append(j)
+        todo = nxt
+    return dist
+
+
+def auc_march_closer(st, fr, ids):
+    """8.6.2 second bullet: the largest AUC group yet to move marches 1 space closer to a FARC
+    piece (a Base if possible), leaving 1 Guerrilla with an AUC Base or any FARC piece."""
+    dist = farc_distance(st)
+    best = None
+    for c in ids:
+        if not c.startswith("from:"):
+            continue
+        i = BD.index[c[5:]]
+        pc = st["pc"][i]
+        keep = 1 if pc[8] or P.fpieces(pc, 1) else 0
+        spare = P.guerrillas(pc, 2) - fr["moved"].get(str(i), 0) - keep
+        if spare <= 0 or i not in dist:
+            continue
+        closer = [j for j in P.adj(st, i) if dist.get(j, 99) < dist[i]]
+        if closer and (best is None or spare > best[0]):
+            best = (spare, c, min(closer, key=lambda j: (dist[j], -BD.pop[j])))
+    if best is None:
+        return None
+    fr.setdefault("np_pref", {})[str(BD.index[best[1][5:]])] = best[2]
+    return best[1]
 
 
 def pol_marchgrp(st, fr, chs, ids):
     f = fr["f"]
+    op = opf(st, fr)
+    pref = (op or {}).get("np_pref", {}).get(str(fr["src"]))
+    if fr["dst"] is None and pref is not None and f"space:{IDS[pref]}" in ids:
+        return f"space:{IDS[pref]}"
     if fr["dst"] is None:
         cands = [c for c in ids if c.startswith("space:") and march_target(st, f, BD.index[c[6:]])]
         cands = cands or [c for c in ids if c.startswith("space:")]

@@ -6,7 +6,7 @@ import pytest
 
 from engine.scenarios.andean_abyss.nonplayer import NonPlayerBot, np_decide
 
-from .conftest import BD, RULES, clear, conserved, new, pc, play, put
+from .conftest import BD, RULES, P, clear, conserved, new, pc, play, put
 
 G, F, A, C = 0, 1, 2, 3
 
@@ -360,3 +360,46 @@ def test_8_5_1_cartels_without_available_guerrillas_move_3_into_a_bare_base_spac
         st["pc"][BD.index["huila"]][9] += 1
         rg["n"] += 1
     assert picks == ["from:cesar"] * 3 + ["done"]    # up to 3, never from a Base space
+
+
+def test_8_6_2_auc_march_second_bullet_moves_largest_group_closer_to_a_farc_base():
+    from engine.scenarios.andean_abyss.nonplayer import farc_distance, march_step, pol_marchgrp
+    from engine.scenarios.andean_abyss.ops import MarchGrp, Op
+    st = clear(new([37, 38], nonplayers=["auc"]))
+    put(st, "guainia", farc_base=1, farc_u=1, auc_u=1)   # FARC Base already shadowed by AUC
+    put(st, "bogota", auc_u=3)
+    put(st, "cesar", auc_u=1)
+    st["stack"].append({"k": "op", "f": 2, "op": "march", "lim": False, "free": False, "sa": None, "sa_ok": True,
+                        "sel": [], "ph": "sel", "auto": "np", "terror_n": 0, "moved": {}, "dest": None, "nsp": 0,
+                        "plan": {"max": 3}})
+    op = st["stack"][-1]
+    ids = [c.id for c in Op.prompt(st, op)[2]]
+    c = march_step(st, op, ids)
+    assert c == "from:bogota" and op["np_closer"] == 1
+    dist = farc_distance(st)
+    g = {"k": "marchgrp", "f": 2, "src": BD.index["bogota"], "opi": len(st["stack"]) - 1, "dst": None, "nu": None,
+         "auto": "np"}
+    st["stack"].append(g)
+    dst = pol_marchgrp(st, g, None, [c.id for c in MarchGrp.prompt(st, g)[2]])
+    assert dist[BD.index[dst[6:]]] < dist[BD.index["bogota"]]
+
+
+def test_8_7_2_farc_march_last_bullet_one_more_space_next_to_the_largest_group():
+    from engine.scenarios.andean_abyss.nonplayer import march_step
+    from engine.scenarios.andean_abyss.ops import Op
+    st = clear(new([19, 20], nonplayers=["farc"]))
+    put(st, "huila", farc_u=4, sup=-2)                 # Active Opposition origin
+    for j in P.adj(st, BD.index["huila"]):             # no first/second-bullet target next to it
+        if not BD.is_loc[j]:
+            st["sup"][j] = -1
+    st["stack"].append({"k": "op", "f": 1, "op": "march", "lim": False, "free": False, "sa": None, "sa_ok": True,
+                        "sel": [], "ph": "sel", "auto": "np", "terror_n": 0, "moved": {}, "dest": None, "nsp": 0,
+                        "plan": {"max": 3}})
+    op = st["stack"][-1]
+    for j in P.adj(st, BD.index["huila"]):
+        if BD.is_loc[j]:
+            st["sab"][j] = 1                            # LoCs already Sabotaged: no LoC bullet
+    ids = [c.id for c in Op.prompt(st, op)[2]]
+    assert march_step(st, op, ids) == "from:huila" and op["np_final"] == 1
+    dst = op["np_pref"][str(BD.index["huila"])]
+    assert BD.pop[dst] >= 1 and dst in P.adj(st, BD.index["huila"])
