@@ -571,10 +571,31 @@ class EvPiece:
                     if P.place(st, i, rk, 1, facts, why + " (replacement)"):
                         break
             if fr["s"].get("replace_other"):
-                for g in (1, 2, 3):
-                    if g != k // 3 and P.place(st, i, U(g), 1, facts, why + " (replacement)"):
-                        break
+                gs = [g for g in (1, 2, 3) if g != k // 3 and st["av"][U(g)]]
+                if len(gs) == 1:
+                    P.place(st, i, U(gs[0]), 1, facts, why + " (replacement)")
+                elif gs:  # the executor picks whose Guerrilla replaces it (card 54)
+                    push(st, {"k": "reppick", "f": fr["f"], "i": i, "gs": gs, "why": why + " (replacement)",
+                              "auto": fr.get("auto")})
         fr["left"] -= 1
+
+
+@frame("reppick")
+class RepPick:
+    """Card 54: which other Faction's Available Guerrilla replaces the removed one."""
+
+    @staticmethod
+    def prompt(st, fr):
+        return (f"Replace the removed Guerrilla in {NAME[fr['i']]} with whose Guerrilla?", "card 54",
+                [C(f"faction:{FACTIONS[g]}", f"{FNAME[g]} Guerrilla") for g in fr["gs"] if st["av"][U(g)]])
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            wait(fr)
+            return
+        P.place(st, fr["i"], U(FACTIONS.index(cid[8:])), 1, facts, fr["why"])
+        pop(st, fr)
 
 
 @frame("evfaction")
@@ -1111,8 +1132,17 @@ def sp_c53(st, fr, s, facts):
 
 
 def sp_c54(st, fr, s, facts):
+    """Card 54: remove up to 2 Guerrillas, or instead replace them (the executor's choice)."""
+    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "auto": fr.get("auto"), "opts": [
+        ["replace", "Replace up to 2 Guerrillas with other Factions' Available Guerrillas",
+         [{"do": "special", "fn": "c54_go", "rep": True}]],
+        ["remove", "Remove up to 2 Guerrillas", [{"do": "special", "fn": "c54_go", "rep": False}]]]})
+    return True
+
+
+def sp_c54_go(st, fr, s, facts):
     push(st, {"k": "evpiece", "f": fr["f"], "mode": "anywhere", "s": {"what": "guerrilla", "n": 2, "where": [],
-                                                                       "replace_other": True},
+                                                                       "replace_other": s["rep"]},
               "v": fr["v"], "left": 2, "auto": fr.get("auto")})
     return True
 
@@ -1574,7 +1604,7 @@ SPECIAL = {
     "ambush2": sp_ambush2, "c36": sp_c36, "march_then_ambush": sp_march_then_ambush,
     "ambush_in_dests": sp_ambush_in_dests, "ambush_here": sp_ambush_here, "c40s": sp_c40s, "c45s": sp_c45s,
     "c46": sp_c46, "passive_choice": sp_passive_choice, "c47u": sp_c47u, "c47s": sp_c47s, "c48u": sp_c48u,
-    "c51u": sp_c51u, "c53": sp_c53, "c54": sp_c54, "c55u": sp_c55u, "c56s": sp_c56s, "c58u": sp_c58u,
+    "c51u": sp_c51u, "c53": sp_c53, "c54": sp_c54, "c54_go": sp_c54_go, "c55u": sp_c55u, "c56s": sp_c56s, "c58u": sp_c58u,
     "c59u": sp_c59u, "c59s": sp_c59s, "c60u": sp_c60u, "c60s": sp_c60s, "c63": sp_c63, "c64u": sp_c64u,
     "ship_farc": sp_ship_farc, "c65": sp_c65, "c65_base": sp_c65_base, "ship_any": sp_ship_any,
     "unship_here": sp_unship_here, "c66s": sp_c66s, "c68u": sp_c68u, "unship_coastal": sp_unship_coastal,

@@ -362,3 +362,20 @@ def test_card_72_shaded_executor_spreads_cartels_guerrillas():
     for _ in range(n):
         play(st, "space:cesar")
     assert pc(st, "cesar") == {"car_u": n, "car_base": 1} and pc(st, "huila") == {"car_base": 1}
+
+
+def test_card_54_executor_chooses_remove_or_replace_and_whose_replacement():
+    from .conftest import RULES, ids
+    st = clear(new([54, 1]))
+    put(st, "huila", farc_u=2)
+    _event(st, 2, 54, "unshaded")
+    assert set(ids(st)) == {"alt:replace", "alt:remove"}
+    play(st, "alt:replace", "anywhere:huila:farc_underground")
+    assert RULES.prompt(st).kind == "reppick" and set(ids(st)) == {"faction:auc", "faction:cartels"}
+    play(st, "faction:cartels", "done")
+    assert pc(st, "huila") == {"farc_u": 1, "car_u": 1}
+    st = clear(new([54, 1]))
+    put(st, "huila", farc_u=2)
+    _event(st, 2, 54, "unshaded")
+    play(st, "alt:remove", "anywhere:huila:farc_underground", "anywhere:huila:farc_underground")
+    assert pc(st, "huila") == {}
