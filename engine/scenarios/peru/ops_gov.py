@@ -78,7 +78,7 @@ def _train_spaces(state, fr):
 
 
 def _train_select(state, fr, sid, facts):
-    pay(state, GOV, gov_cost(fr), facts, "Train in Lima")
+    # 3.2.1 "pay 2 Resources for each space where cubes are placed": paid with the first cube
     fr["ph"] = "train"
     fr["placed"] = 0
 
@@ -147,6 +147,8 @@ def _train_phase_act(state, fr, cid, facts):
         if cid == "done":
             fr["ph"] = "main"
             return
+        if not fr["placed"]:
+            pay(state, GOV, gov_cost(fr), facts, "Train in Lima")
         fr["placed"] += 1
         place_or_take(state, GOV, LIMA, cid[6:], 1, facts, "Train")
         if fr["placed"] >= 6:

@@ -157,3 +157,13 @@ def test_1_4_1_taking_a_rondas_from_the_map_the_government_picks_active_or_under
     assert g.seat() == GOV and {"from:lima", "from:lima:u", "stop"} <= set(g.choices())
     g.do(GOV, "from:lima:u")
     assert g.space("lima")["Ru"] == 4 and g.space("lima")["Ra"] == 5 and g.space("junin")["Ru"] == 1
+
+
+def test_3_2_1_train_costs_nothing_in_lima_when_no_cube_is_placed():
+    g = card_game("P7", GOV)
+    res = g.state["res"][GOV]
+    g.do(GOV, "box:op_sa", "op:train", "space:lima", "done")
+    assert g.state["res"][GOV] == res
+    g2 = card_game("P7", GOV, lambda st: st["avail"].update(P=2))
+    g2.do(GOV, "box:op_sa", "op:train", "space:lima", "place:P", "done")
+    assert g2.state["res"][GOV] == res - 2
