@@ -421,10 +421,14 @@ def _gpick_forced(state: dict, fr: dict, facts: list) -> bool:
 
 def _gpick_ask(state: dict, fr: dict) -> Ask:
     sid, n = fr["q"][0]
+    sp = state["s"][sid]
+    ch = []
+    if sp["Ga"]:
+        ch.append(Choice("remove:Ga", "Remove an Active Guerrilla", {"space": sid, "piece": "Ga"}))
+    if sp["Gu"]:
+        ch.append(Choice("remove:Gu", "Remove an Underground Guerrilla", {"space": sid, "piece": "Gu"}))
     return Ask(fr["seat"], f"{fr['cause']}: remove a Guerrilla in {NAME[sid]} ({n} to remove)", fr["rule"],
-               [Choice("remove:Ga", "Remove an Active Guerrilla", {"space": sid, "piece": "Ga"}),
-                Choice("remove:Gu", "Remove an Underground Guerrilla", {"space": sid, "piece": "Gu"})],
-               {"space": sid, "count": n})
+               ch, {"space": sid, "count": n})
 
 
 def _gpick_act(state: dict, fr: dict, cid: str, facts: list) -> None:
@@ -436,7 +440,7 @@ def _gpick_act(state: dict, fr: dict, cid: str, facts: list) -> None:
         pop(state, fr)
 
 
-GPICK_KIND = FrameKind("gpick", ask=_gpick_ask, act=_gpick_act, never_empty=True)
+GPICK_KIND = FrameKind("gpick", ask=_gpick_ask, act=_gpick_act)
 
 
 # ---------------------------------------------------------------- capabilities and presidents
