@@ -320,6 +320,9 @@ class Op:
             chs.append(C("done", f"Done with {op.capitalize()}"))
         if not fr.get("auto") and transfer_targets(st, f):
             chs.append(C("give", "Transfer Resources or a Shipment to another Faction (1.5.2)"))
+        if not fr.get("auto"):
+            for g in transfer_donors(st, f, fr):
+                chs.append(C(f"ask:{FACTIONS[g]}", f"Ask {FNAME[g]} for a transfer (1.5.2)"))
         limtxt = " (Limited: 1 space)" if fr["lim"] else ""
         return (f"{FNAME[f]} {op.capitalize()}{limtxt}: choose the next space, a Special Activity, or Done",
                 RULE_OF[op], chs)
@@ -338,6 +341,11 @@ class Op:
             return
         if cid == "give":
             push(st, {"k": "give", "f": f, "to": None})
+            return
+        if cid.startswith("ask:"):
+            g = FACTIONS.index(cid[4:])
+            fr.setdefault("asked", []).append(g)
+            push(st, {"k": "give", "f": g, "to": f, "asked": 1})
             return
         if cid.startswith("sa:"):
             sa = cid[3:]
@@ -429,6 +437,20 @@ def transfer_targets(st: dict, f: int) -> list:
     return [g for g in range(4) if g != f and st["ctl"][g] != st["ctl"][f]]
 
 
+def transfer_donors(st: dict, f: int, fr: dict) -> list:
+    """1.5.2: during f's execution, player Factions of other seats may give to f (asked once per
+    Operation; their own seat then decides what, if anything, to give)."""
+    if st["opts"].get("transfers") is False or f in st["np"]:
+        return []
+    out = []
+    for g in range(4):
+        if g == f or g in st["np"] or st["ctl"][g] == st["ctl"][f] or g in fr.get("asked", ()):
+            continue
+        if st["res"][g] or any(x[1] == g and P.guerrillas(st["pc"][x[0]], f) for x in st["ship"]):
+            out.append(g)
+    return out
+
+
 @frame("give")
 class Give:
     """1.5.2 Negotiation: voluntary transfer of Resources or a Shipment."""
@@ -446,6 +468,8 @@ class Give:
             if x[1] == f and P.guerrillas(st["pc"][x[0]], g):
                 chs.append(C(f"ship:{k}", f"The Shipment in {NAME[x[0]]}", space=IDS[x[0]]))
         chs.append(C("done", "Nothing"))
+        if fr.get("asked"):
+            return (f"{FNAME[g]} asks {FNAME[f]} for a transfer: what do you give?", "1.5.2", chs)
         return (f"{FNAME[f]}: what goes to {FNAME[g]}?", "1.5.2", chs)
 
     @staticmethod

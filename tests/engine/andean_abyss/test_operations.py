@@ -524,3 +524,19 @@ def test_1_4_1_train_may_take_own_cubes_off_the_map_when_none_are_available():
     assert "take:cali:police" in ids(st) and "take:medellin:troops" in ids(st)
     play(st, "take:cali:police", "take:cali:police", "mix:0-2")
     assert pc(st, "bogota") == {"police": 2} and conserved(st)
+
+
+def test_1_5_2_transfer_to_the_executing_faction_is_decided_by_the_giver():
+    from .conftest import RULES
+    st = blank(CARTELS_FIRST)
+    put(st, "cali", car_u=1)
+    play(st, "op:terror", "space:cali", "ask:govt")
+    p = RULES.prompt(st)
+    assert p.seats == ("govt",) and "n:5" in ids(st)
+    play(st, "n:5")
+    assert st["res"][0] == 40 - 5 and st["res"][3] == 10 - 1 + 5
+    assert "ask:govt" not in ids(st)                # asked once per Operation
+    st2 = blank(CARTELS_FIRST, players=3)          # AUC runs the Cartels: no transfer between them
+    put(st2, "cali", car_u=1)
+    play(st2, "op:terror", "space:cali")
+    assert "ask:auc" not in ids(st2) and "ask:farc" in ids(st2)
