@@ -7,7 +7,9 @@ terror>``, ``sa:<airlift|airstrike|eradicate|extort|kidnap|assassinate|cultivate
 ``space:<space id>``, ``from:<space id>``, ``target:<faction or piece key>``, ``piece:<piece key>``,
 ``mix:<troops>-<police>``, ``u:<n>``/``a:<n>`` (March group), ``n:<n>``, ``many:<n>``, ``place``, ``base``,
 ``regroup``, ``attack``, ``ambush``, ``ship:<op>``/``noship``, ``res``, ``level:<1|-1>``, ``alt:<key>``,
-``faction:<faction>``, ``place|remove|flip:<space>:<piece>``, ``done``, ``none``, ``np:act``.
+``faction:<faction>``, ``place|remove|flip:<space>:<piece>``, ``ship:<space>:<owner>`` (which Shipment),
+``take:<space>[:troops|police]`` (1.4.1), ``give``/``to:<faction>``/``ask:<faction>`` (1.5.2), ``done``,
+``none``, ``np:act``.
 """
 
 from __future__ import annotations
