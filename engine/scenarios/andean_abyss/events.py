@@ -1338,11 +1338,43 @@ def sp_unship_here(st, fr, s, facts):
     return False
 
 
+def c66s_spaces(st, done=()):
+    return [i for i in P.spaces(st) if BD.forest[i] and BD.is_dept[i] and st["pc"][i][11]
+            and P.bases(st["pc"][i]) < 2 and i not in done]
+
+
 def sp_c66s(st, fr, s, facts):
-    for i in P.spaces(st):
-        if BD.forest[i] and BD.is_dept[i] and st["pc"][i][11]:
+    """Card 66 shaded: 1 more Cartels Base in each Forest Department with one (stacking
+    permitting); when Bases run short the executor picks the Departments."""
+    sps = c66s_spaces(st)
+    if len(sps) <= st["av"][11]:
+        for i in sps:
             P.place(st, i, 11, 1, facts, ev_cause(fr))
-    return False
+        return False
+    push(st, {"k": "c66pick", "f": fr["f"], "done": [], "why": ev_cause(fr), "auto": fr.get("auto")})
+    return True
+
+
+@frame("c66pick")
+class C66Pick:
+    """Card 66 shaded with too few Available Cartels Bases: which Forest Department gets one."""
+
+    @staticmethod
+    def prompt(st, fr):
+        return (f"Card 66: place a Cartels Base ({st['av'][11]} Available) in which Forest Department?", "card 66",
+                space_choices(c66s_spaces(st, fr["done"]), "Cartels Base in"))
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            if not st["av"][11] or not c66s_spaces(st, fr["done"]):
+                pop(st, fr)
+            else:
+                wait(fr)
+            return
+        i = sidx(cid)
+        fr["done"].append(i)
+        P.place(st, i, 11, 1, facts, fr["why"])
 
 
 def sp_c68u(st, fr, s, facts):

@@ -379,3 +379,18 @@ def test_card_54_executor_chooses_remove_or_replace_and_whose_replacement():
     _event(st, 2, 54, "unshaded")
     play(st, "alt:remove", "anywhere:huila:farc_underground", "anywhere:huila:farc_underground")
     assert pc(st, "huila") == {}
+
+
+def test_card_66_shaded_executor_picks_forest_departments_when_bases_run_short():
+    from .conftest import RULES, ids
+    st = clear(new([66, 1]))
+    forest = [i for i in range(BD.n) if BD.forest[i] and BD.is_dept[i] and BD.ids[i] not in ("ecuador", "panama")]
+    a, b, c = (BD.ids[i] for i in forest[:3])
+    for sid in (a, b, c):
+        put(st, sid, car_base=1)
+    st["oop"][11] += st["av"][11] - 1            # only 1 Base left Available
+    st["av"][11] = 1
+    _event(st, 3, 66, "shaded")
+    assert RULES.prompt(st).kind == "c66pick" and set(ids(st)) == {f"space:{a}", f"space:{b}", f"space:{c}"}
+    play(st, f"space:{b}")
+    assert pc(st, b)["car_base"] == 2 and pc(st, a)["car_base"] == 1 and st["av"][11] == 0
