@@ -713,9 +713,16 @@ def pol_trainsp(st, fr, chs, ids):
 
 
 def pol_trainx(st, fr, chs, ids):
-    civ = [c for c in ids if c.startswith("civic:")]
-    if civ and st["res"][0] >= 18:
-        return civ[0]
+    # 8.8.4 / 8.8.8: Civic Action for the largest shift possible in a space with no Terror
+    # (never below 15 Resources)
+    civ = []
+    for c in ids:
+        if c.startswith("civic:"):
+            i = BD.index[c[6:]]
+            if not st["ter"][i]:
+                civ.append((2 - st["sup"][i], BD.pop[i], c))
+    if civ and st["res"][0] >= 18:  # Train is never in the final Propaganda Round
+        return max(civ)[2]
     # 8.8.4: a Base only in the highest-Population Department (Population 1+) without a Govt
     # Base, with room and at least 5 cubes
     base = [(BD.pop[BD.index[c[5:]]], c) for c in ids if c.startswith("base:")

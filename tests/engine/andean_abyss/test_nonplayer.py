@@ -403,3 +403,17 @@ def test_8_7_2_farc_march_last_bullet_one_more_space_next_to_the_largest_group()
     assert march_step(st, op, ids) == "from:huila" and op["np_final"] == 1
     dst = op["np_pref"][str(BD.index["huila"])]
     assert BD.pop[dst] >= 1 and dst in P.adj(st, BD.index["huila"])
+
+
+def test_8_8_4_non_player_train_civic_action_for_the_largest_shift_without_terror():
+    from engine.scenarios.andean_abyss.nonplayer import pol_trainx
+    st = clear(new([1, 2]))
+    st["res"][0] = 30
+    put(st, "cali", troops=2, police=2, sup=1)
+    put(st, "medellin", troops=2, police=2, sup=-1)
+    put(st, "bogota", troops=2, police=2, sup=-2)
+    st["ter"][BD.index["bogota"]] = 1                  # Terror: not chosen
+    ids = ["civic:cali", "civic:medellin", "civic:bogota", "done"]
+    assert pol_trainx(st, {"k": "trainx", "f": 0}, None, ids) == "civic:medellin"
+    st["res"][0] = 17                                  # would drop below 15
+    assert pol_trainx(st, {"k": "trainx", "f": 0}, None, ids) == "done"
