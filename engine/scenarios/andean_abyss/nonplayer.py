@@ -386,13 +386,13 @@ def rank_space(st, f, op, i):
         return (2 - key[order[k]] if False else 3 - order.index(1 if s > 0 else -1 if s < 0 else 0), BD.pop[i])
     if op == "assault":
         n = assault_removals(st, i)
-        bases = sum(pc[k] for k in (5, 8, 11))
-        act = sum(pc[k] for k in (4, 7, 10))
         if n <= 0 or not assault_targets(st, i):
             return None
-        if BD.is_loc[i] and cap(st, 3) != "u":
-            return None
-        return (min(n, bases + act) , bases, BD.pop[i])
+        if BD.is_loc[i]:
+            if cap(st, 3) != "u":
+                return None
+            return (0, 0, 0, 0, BD.econ[i])  # 8.8.3: Tapias LoCs after every City/Department
+        return assault_priority(st, i, n) + (BD.pop[i],)
     if op == "train":
         if P.is_zone(st, i) or BD.is_loc[i]:
             return None
@@ -408,6 +408,39 @@ def rank_space(st, f, op, i):
             return None
         return (1 if BD.is_city[i] else 0, 1 if st["sup"][i] > 0 else 0, 1 if P.cubes(pc) else 0, BD.pop[i])
     return (0,)
+
+
+def assault_priority(st, i, n):
+    """8.8.3 order: most Insurgent Bases removed, then Government Control gained (Population),
+    then most Shipments removed, then the last Insurgent piece removed (1 = yes)."""
+    pc = st["pc"][i]
+    left = n
+    removed = 0
+    bases = 0
+    ships = 0
+    gone = []
+    # cheapest factions first: their Bases fall once their (all Active) Guerrillas are gone
+    for g in sorted((1, 2, 3), key=lambda g: pc[A(g)]):
+        if left <= 0:
+            break
+        k = min(left, pc[A(g)])
+        left -= k
+        removed += k
+        if k == pc[A(g)] and not pc[U(g)]:
+            if pc[A(g)]:
+                gone.append(g)
+            b = min(left, pc[B(g)])
+            left -= b
+            removed += b
+            bases += b
+    for s_ in st["ship"]:
+        if s_[0] == i and s_[1] in gone and not pc[U(s_[1])]:
+            ships += 1
+    ins = sum(pc[3:])
+    g0 = P.fpieces(pc, 0)
+    gain = BD.pop[i] if (g0 <= ins and g0 > ins - removed) else 0
+    last = 1 if removed >= ins and ins > 0 else 0
+    return (bases, gain, ships, last)
 
 
 # ====================================================================== 8.8 Government

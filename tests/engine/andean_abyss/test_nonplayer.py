@@ -417,3 +417,17 @@ def test_8_8_4_non_player_train_civic_action_for_the_largest_shift_without_terro
     assert pol_trainx(st, {"k": "trainx", "f": 0}, None, ids) == "civic:medellin"
     st["res"][0] = 17                                  # would drop below 15
     assert pol_trainx(st, {"k": "trainx", "f": 0}, None, ids) == "done"
+
+
+def test_8_8_3_assault_priority_bases_then_control_then_shipments_then_last_piece():
+    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    st = clear(new([1, 2]))
+    put(st, "arauca", troops=3, farc_a=1, farc_base=1, auc_u=2)   # removes a Base (Grassland)
+    put(st, "cali", troops=3, farc_a=3, auc_u=1)                  # AUC stays: no Control, no last piece
+    put(st, "medellin", troops=2, farc_a=2)                       # gains Control, last piece
+    put(st, "meta_east", troops=2, car_a=1, car_u=1)
+    st["ship"].append([BD.index["meta_east"], 3])
+    r = {s: rank_space(st, 0, "assault", BD.index[s]) for s in ("arauca", "cali", "medellin", "meta_east")}
+    assert r["arauca"] > r["medellin"] > r["cali"]
+    assert r["arauca"][0] == 1 and r["medellin"][1] == BD.pop[BD.index["medellin"]] and r["medellin"][3] == 1
+    assert r["meta_east"][0] == 0 and r["meta_east"][2] == 0    # the Underground holder keeps the Shipment
