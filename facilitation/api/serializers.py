@@ -11,6 +11,10 @@ from facilitation.models import ClassSession, Course, JoinCode, Seat, Team, Team
 # ---- output -------------------------------------------------------------------------------
 
 
+# A decision timer of at most a week (the column is a 32-bit integer; fuzzing found the overflow).
+MAX_TIMER_SECONDS = 7 * 24 * 3600
+
+
 @extend_schema_field(OpenApiTypes.STR)
 class UserRefField(serializers.RelatedField):
     def to_representation(self, value):
@@ -115,7 +119,7 @@ class CourseIn(StrictSerializer):
 class JoinCodeIn(StrictSerializer):
     team = serializers.IntegerField(required=False, allow_null=True, default=None)
     days = serializers.IntegerField(required=False, min_value=1, max_value=365, default=None)
-    max_uses = serializers.IntegerField(required=False, min_value=0, default=0)
+    max_uses = serializers.IntegerField(required=False, min_value=0, max_value=1_000_000, default=0)
 
 
 class UsernameIn(StrictSerializer):
@@ -150,7 +154,7 @@ class SessionIn(StrictSerializer):
     scheduled_end = serializers.DateTimeField(required=False, allow_null=True, default=None)
     location = serializers.CharField(required=False, allow_blank=True, default="")
     decision_timer_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
-                                                      default=None)
+                                                      max_value=MAX_TIMER_SECONDS, default=None)
     require_rationale = serializers.BooleanField(required=False, default=False)
     teams = serializers.ListField(child=serializers.CharField(max_length=100), required=False, default=list)
     seats = serializers.DictField(child=serializers.CharField(max_length=100), required=False, default=dict)
@@ -161,7 +165,8 @@ class SessionPatchIn(StrictSerializer):
     scheduled_start = serializers.DateTimeField(required=False, allow_null=True)
     scheduled_end = serializers.DateTimeField(required=False, allow_null=True)
     location = serializers.CharField(required=False, allow_blank=True)
-    decision_timer_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1)
+    decision_timer_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
+                                                      max_value=MAX_TIMER_SECONDS)
     require_rationale = serializers.BooleanField(required=False)
     options = serializers.DictField(required=False)
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62)

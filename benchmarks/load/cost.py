@@ -1,0 +1,95 @@
+"""CPU cost per request kind, in process (no network, no other clients): the load test's
+database after a run (``benchmarks/load/run.sh``), the same Django settings.
+
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/coinlab_load REDIS_URL=redis://127.0.0.1:6379/12 \\
+        .venv/bin/python benchmarks/load/cost.py --people var/load/people.json --n 100
+
+Prints, per kind, the median wall and CPU (``time.process_time``) milliseconds and the
+number of SQL queries: what each request costs a web process, whatever else the machine
+is running. Shared machines make the driver's latencies noisy; these are the floor.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--people", default="var/load/people.json")
+    ap.add_argument("--n", type=int, default=100)
+    args = ap.parse_args()
+    import django
+
+    django.setup()
+    from django.db import connection
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext
+
+    people = json.loads(Path(args.people).read_text())
+    rows: dict[str, list[tuple[float, float, int]]] = {}
+
+    def measure(kind, fn):
+        with CaptureQueriesContext(connection) as q:
+            w, c = time.perf_counter(), time.process_time()
+            resp = fn()
+            c, w = time.process_time() - c, time.perf_counter() - w
+        rows.setdefault(kind, []).append((w * 1000, c * 1000, len(q.captured_queries)))
+        return resp
+
+    clients = {}
+    for t in people["teams"]:
+        c = Client()
+        c.cookies["sessionid"] = t["cookie"]
+        clients[(t["session"], t["seat"])] = c
+    done = 0
+    for t in people["teams"]:
+        if done >= args.n:
+            break
+        c = clients[(t["session"], t["seat"])]
+        url = f"/sessions/{t['session']}/play/live/?seat={t['seat']}"
+        r = measure("poll 200 (live region)", lambda: c.get(url))  # noqa: B023
+        tag = r["ETag"]
+        for _ in range(3):
+            measure("poll 304", lambda: c.get(url, HTTP_IF_NONE_MATCH=tag))  # noqa: B023
+        html = r.content.decode()
+        if 'data-turn-cue="yours"' in html:
+            choices = re.findall(r'data-choice="([^"]+)"', html)
+            seq = re.search(r'name="seq" value="(\d+)"', html).group(1)
+            if done % 2:
+                measure("submit (page, htmx, re-renders the region)", lambda: c.post(  # noqa: B023
+                    f"/sessions/{t['session']}/play/choose/?seat={t['seat']}",
+                    {"seat": t["seat"], "seq": seq, "choice": choices[0], "key": uuid.uuid4().hex},
+                    HTTP_HX_REQUEST="true"))
+            else:
+                measure("submit (API)", lambda: c.post(  # noqa: B023
+                    f"/api/sessions/{t['session']}/seats/{t['seat']}/submit/",
+                    {"seq": int(seq), "choice": choices[0], "idempotency_key": uuid.uuid4().hex},
+                    content_type="application/json"))
+            done += 1
+    for i in people["instructors"]:
+        c = Client()
+        c.cookies["sessionid"] = i["cookie"]
+        r = measure("console 200", lambda: c.get("/console/live/"))  # noqa: B023
+        measure("console 304", lambda: c.get("/console/live/", HTTP_IF_NONE_MATCH=r["ETag"]))  # noqa: B023
+    print(f"{'kind':46} {'n':>4} {'wall p50':>9} {'CPU p50':>8} {'CPU mean':>9} {'queries':>8}")
+    for kind, v in rows.items():
+        print(f"{kind:46} {len(v):4d} {statistics.median(x[0] for x in v):9.1f} "
+              f"{statistics.median(x[1] for x in v):8.1f} {statistics.fmean(x[1] for x in v):9.1f} "
+              f"{statistics.median(x[2] for x in v):8.0f}")
+
+
+if __name__ == "__main__":
+    main()
