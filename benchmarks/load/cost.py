@@ -12,6 +12,7 @@ is running. Shared machines make the driver's latencies noisy; these are the flo
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import re
@@ -68,14 +69,15 @@ def main() -> None:
         if 'data-turn-cue="yours"' in html:
             choices = re.findall(r'data-choice="([^"]+)"', html)
             seq = re.search(r'name="seq" value="(\d+)"', html).group(1)
+            sid, seat = t["session"], t["seat"]
             if done % 2:
-                measure("submit (page, htmx, re-renders the region)", lambda: c.post(  # noqa: B023
-                    f"/sessions/{t['session']}/play/choose/?seat={t['seat']}",
-                    {"seat": t["seat"], "seq": seq, "choice": choices[0], "key": uuid.uuid4().hex},
+                measure("submit (page, htmx, re-renders the region)", functools.partial(
+                    c.post, f"/sessions/{sid}/play/choose/?seat={seat}",
+                    {"seat": seat, "seq": seq, "choice": choices[0], "key": uuid.uuid4().hex},
                     HTTP_HX_REQUEST="true"))
             else:
-                measure("submit (API)", lambda: c.post(  # noqa: B023
-                    f"/api/sessions/{t['session']}/seats/{t['seat']}/submit/",
+                measure("submit (API)", functools.partial(
+                    c.post, f"/api/sessions/{sid}/seats/{seat}/submit/",
                     {"seq": int(seq), "choice": choices[0], "idempotency_key": uuid.uuid4().hex},
                     content_type="application/json"))
             done += 1

@@ -56,7 +56,7 @@ class Stats:
         self.rows[kind].append(ms)
         self.status[kind][status] += 1
         self.count += 1
-        if status == 0 or status >= 400:
+        if status == 0 or (status >= 400 and status != 409):
             if len(self.errors[kind]) < 20:
                 self.errors[kind].append(f"{status} {note}"[:300])
 
@@ -253,12 +253,14 @@ def main() -> None:
            "duration_s": round(wall, 1), "think_s": list(args.think), "submit": args.submit, "kinds": {}}
     for kind, rows in sorted(run.stats.rows.items()):
         st = run.stats.status[kind]
-        errors = sum(n for code, n in st.items() if code == 0 or code >= 400)
+        # 409 is the game's answer to a decision made against a position that moved on (another
+        # seat of a simultaneous phase decided first): a conflict the page reloads from, not an error.
+        errors = sum(n for code, n in st.items() if code == 0 or (code >= 400 and code != 409))
         out["kinds"][kind] = {
             "requests": len(rows), "per_s": round(len(rows) / wall, 1),
             "p50_ms": round(pct(rows, 50), 1), "p95_ms": round(pct(rows, 95), 1), "p99_ms": round(pct(rows, 99), 1),
             "mean_ms": round(statistics.fmean(rows), 1) if rows else None, "max_ms": round(max(rows), 1) if rows else None,
-            "status": dict(sorted(st.items())), "errors": errors,
+            "status": dict(sorted(st.items())), "errors": errors, "conflicts_409": st.get(409, 0),
             "error_rate": round(errors / len(rows), 5) if rows else 0.0, "error_samples": run.stats.errors[kind][:5],
         }
     if sampler.samples:
