@@ -834,6 +834,11 @@ def build_terrain() -> dict:
     return {"cards": cards}
 
 
+# Each scenario panel's own end conditions, checked by the engine after the rulebook's (4).
+# "when": "always" (after every resolution, like 4) or "turn_end" (after the end-of-turn cleanup).
+# Checks: "level_below_by_turn" (turn >= N and level < L), "no_tyranny" (no token on the map,
+# level >= L), "civilians_killed" (at least N per player), "blue_share" (blue civilians >= R x red,
+# level >= L). Rulebook defeats are checked first and win ties (A-53).
 SCENARIOS = [
     {"id": "standard", "title": "The Long Night",
      "background": "The regime has spent a decade building its security services along the coast. "
@@ -841,24 +846,42 @@ SCENARIOS = [
                    "valleys close.",
      "purpose": "the core game",
      "rules_adjustments": {},
-     "victory_conditions": "As in the rulebook (4): victory per influence level; defeat by total tyranny, presence annihilation or an exhausted terrain deck."},
+     "victory_conditions": "As in the rulebook (4): victory per influence level; defeat by total tyranny, presence annihilation or an exhausted terrain deck.",
+     "victory": []},
     {"id": "blitz", "title": "Blitz on the Coast",
      "background": "A sudden crisis lets the regime pour forces ashore. Sponsors have months, not years.",
      "purpose": "speed up play and show tempo (T20)",
      "rules_adjustments": {"terrain_deck": "advanced", "start_resources_bonus": 2},
-     "victory_conditions": "As the core game, but with the 12-card terrain deck (2.B advanced)."},
+     "victory_conditions": "As the core game, with the 12-card terrain deck (2.B advanced). Patience runs "
+                           "short: if the team has not reached influence level 2 when turn 6 ends, the "
+                           "sponsors' governments withdraw their support and the players lose.",
+     "victory": [{"outcome": "adversary", "when": "turn_end", "check": "level_below_by_turn", "turn": 6, "level": 2,
+                  "reason": "the sponsors withdraw: influence level 2 was not reached by the end of turn 6"}]},
     {"id": "frozen_conflict", "title": "Frozen Conflict",
      "background": "Years of stalemate have hardened both sides. The population is tired and "
                    "suspicious of every outsider.",
      "purpose": "recreate a long competition below armed conflict",
      "rules_adjustments": {"influence_cards": 8, "start_influence": 0, "extra_start_cells": 1},
-     "victory_conditions": "Only 8 influence cards are in the influence deck; playing them all wins (level 4). Each quadrant starts with one extra cell on its lowest-numbered deployable coastal tile."},
+     "victory_conditions": "Only 8 influence cards are in the influence deck; playing them all wins (level 4). "
+                           "Each quadrant starts with one extra cell on its lowest-numbered deployable coastal tile. "
+                           "The thaw: the players also win when a turn ends with no tyranny token on the map "
+                           "and the team at influence level 2 or higher.",
+     "victory": [{"outcome": "players", "when": "turn_end", "check": "no_tyranny", "level": 2,
+                  "reason": "the thaw: a turn ended with no tyranny on the map at influence level 2 or higher"}]},
     {"id": "popular_spring", "title": "Popular Spring",
      "background": "The capital's streets have filled. The regime is shaken, and the sponsors race "
                    "to turn protest into organised resistance before the crackdown.",
      "purpose": "a change of pace: influence-led play",
      "rules_adjustments": {"start_influence": 2, "tyranny_pool_per_player": 4},
-     "victory_conditions": "The team starts with 2 influence tokens earned, but the tyranny pool holds only 4 tokens per player, so total tyranny comes sooner."},
+     "victory_conditions": "The team starts with 2 influence tokens earned, but the tyranny pool holds only "
+                           "4 tokens per player, so total tyranny comes sooner. The movement wins when a turn "
+                           "ends with at least twice as many blue as red civilians on the map and the team at "
+                           "influence level 2 or higher; it collapses (the players lose) once 3 civilians per "
+                           "player have been killed.",
+     "victory": [{"outcome": "adversary", "when": "always", "check": "civilians_killed", "per_player": 3,
+                  "reason": "the movement collapses: too many civilians have been killed"},
+                 {"outcome": "players", "when": "turn_end", "check": "blue_share", "ratio": 2, "level": 2,
+                  "reason": "the spring holds: twice as many blue as red civilians at influence level 2 or higher"}]},
 ]
 
 

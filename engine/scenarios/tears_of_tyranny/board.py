@@ -249,15 +249,23 @@ def allocate(state: dict, tid: str, points: int, facts: list, seat: str | None, 
     return points
 
 
-def collateral(state: dict, tid: str, excess: int, facts: list, seat: str | None, cause: str) -> None:
-    """Collateral damage: each excess point kills one civilian (red first, A-25) and costs influence."""
+def collateral_choice_needed(t: dict, excess: int) -> bool:
+    """A-25: the attacking player picks the victims when some, not all, of a mixed crowd die."""
+    return excess > 0 and t["red"] > 0 and t["blue"] > 0 and excess < t["red"] + t["blue"]
+
+
+def collateral(state: dict, tid: str, excess: int, facts: list, seat: str | None, cause: str,
+               first: str = "red") -> None:
+    """Collateral damage: each excess point kills one civilian (``first`` colour first; red when no
+    player chooses, A-25) and costs the attacker's panel penalty in influence."""
     t = state["tiles"][tid]
+    other = "blue" if first == "red" else "red"
     killed = 0
     for _ in range(excess):
-        if t["red"]:
-            t["red"] -= 1
-        elif t["blue"]:
-            t["blue"] -= 1
+        if t[first]:
+            t[first] -= 1
+        elif t[other]:
+            t[other] -= 1
         else:
             break
         killed += 1
@@ -279,9 +287,13 @@ def penalty(state: dict, seat: str) -> int:
 
 
 def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list, cause: str,
-                  ignore_defense: bool = False, ignore_tyranny: bool = False) -> None:
+                  ignore_defense: bool = False, ignore_tyranny: bool = False, pending: dict | None = None) -> None:
     """1.G: an attack first overcomes the tile's defense; the rest damages units; excess beyond all
-    remaining health is collateral damage. Every attack overcomes the defense again."""
+    remaining health is collateral damage. Every attack overcomes the defense again.
+
+    With ``pending``, the decisions the attacker must take are not made here but recorded for the
+    caller to ask: ``pending["civ"]`` collateral victims to pick (A-25), ``pending["drive"]``
+    units the Advisors drive out, whose destination they pick (A-28)."""
     d = tile_defense(state, tid, ignore_defense, ignore_tyranny)
     eff = dmg - d
     add_fact(facts, "attack", f"{cause}: {dmg} damage against defense {d} in {tname(tid)}.",
@@ -289,17 +301,42 @@ def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list
     if eff <= 0:
         return
     if seat == "advisors":
-        advisor_strike(state, tid, eff, facts, cause)
+        advisor_strike(state, tid, eff, facts, cause, pending)
         return
     excess = allocate(state, tid, eff, facts, seat, cause)
+    if excess and pending is not None and collateral_choice_needed(state["tiles"][tid], excess):
+        pending["civ"] = excess
+        return
     if excess:
         collateral(state, tid, excess, facts, seat, cause)
     clear_tyranny_check(state, tid, facts)
 
 
-def advisor_strike(state: dict, tid: str, eff: int, facts: list, cause: str) -> None:
+def drive_targets(state: dict, tid: str) -> list[str]:
+    """The neighbouring tiles in play a displaced unit may be driven into (A-28)."""
+    return [n for n in C.adj[tid] if n in state["tiles"]]
+
+
+def default_drive_target(state: dict, tid: str) -> str | None:
+    """When nobody chooses: the neighbour with the least player presence (then the lowest id)."""
+    dest = sorted(drive_targets(state, tid), key=lambda n: (sum(state["tiles"][n]["pres"].values()), n))
+    return dest[0] if dest else None
+
+
+def drive_unit(state: dict, tid: str, unit: list, dest: str | None, facts: list) -> None:
+    """Place a unit the Advisors displaced from ``tid`` into ``dest`` (None: it leaves the map)."""
+    if dest:
+        state["tiles"][dest]["u"].append(unit)
+    add_fact(facts, "move", f"Advisors drive an adversary {unit[0]} out of {tname(tid)}"
+             + (f" into {tname(dest)}" if dest else "") + ".", tile=tid, unit=unit[0], to=dest)
+
+
+def advisor_strike(state: dict, tid: str, eff: int, facts: list, cause: str, pending: dict | None = None) -> None:
     """Advisors panel / A-28: no damage; each unit the attack would kill earns 1/2/5 (or 1/2/3)
-    influence and is moved to a neighbouring tile instead. Insufficient damage does nothing."""
+    influence and is moved to a neighbouring tile instead. Insufficient damage does nothing.
+
+    With ``pending``, a unit with more than one neighbour to go to is parked in
+    ``pending["drive"]`` for the Advisors to choose its destination."""
     t = state["tiles"][tid]
     table = ADVISOR_INFLUENCE if state["opts"]["advisor_table"] == "125" else {"cell": 1, "outpost": 2, "garrison": 3}
     while t["u"]:
@@ -313,13 +350,11 @@ def advisor_strike(state: dict, tid: str, eff: int, facts: list, cause: str) -> 
             break
         eff -= UNIT_VALUE[t["u"][pick][0]] - t["u"][pick][1]
         unit = t["u"].pop(pick)
-        dest = sorted(C.adj[tid], key=lambda n: (n not in state["tiles"], sum(state["tiles"][n]["pres"].values())
-                                                 if n in state["tiles"] else 0, n))
-        dest = [n for n in dest if n in state["tiles"]]
-        if dest:
-            state["tiles"][dest[0]]["u"].append(unit)
-        add_fact(facts, "move", f"Advisors drive an adversary {unit[0]} out of {tname(tid)}"
-                 + (f" into {tname(dest[0])}" if dest else "") + ".", tile=tid, unit=unit[0])
+        if pending is not None and len(drive_targets(state, tid)) > 1:
+            pending.setdefault("drive", []).append(unit)
+            add_fact(facts, "move", f"Advisors drive an adversary {unit[0]} out of {tname(tid)}.", tile=tid, unit=unit[0])
+        else:
+            drive_unit(state, tid, unit, default_drive_target(state, tid), facts)
         gain_influence(state, table[unit[0]], f"Advisors displaced a {unit[0]} in {tid}", facts, "advisors")
     clear_tyranny_check(state, tid, facts)
 

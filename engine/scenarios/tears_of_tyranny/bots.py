@@ -89,7 +89,11 @@ def simulate_card(rules, state: dict, seat: str, ops: list, tid: str, src: str) 
             break
         ch = rules._op_choices(s2, seat, fr, fr["ops"][min(fr["i"], len(fr["ops"]) - 1)])
         pick = next((c for c in ch if c.id.startswith("push:") and c.payload.get("piece") in ("cell", "outpost", "garrison")), None)
-        pick = pick or next((c for c in ch if c.id.startswith(("row:", "hit:"))), None)
+        pick = pick or next((c for c in ch if c.id.startswith(("row:", "hit:", "civ:red"))), None)
+        pick = pick or next((c for c in ch if c.id.startswith("civ:")), None)
+        if pick is None and fr.get("drive"):
+            best = B.default_drive_target(s2, tid)
+            pick = next((c for c in ch if c.id == f"drive:{best}"), ch[0] if ch else None)
         if pick is None:
             fr["i"] += 1
             fr["moved"] = 0
@@ -156,6 +160,14 @@ class HeuristicBot(Bot):
             return BotDecision(worst, "least useful card")
         if kind == "select":
             return self._select(state, ids)
+        if kind == "drive" or (kind == "effect" and any(i.startswith("drive:") for i in ids)):
+            fr = state["frames"][self.seat][-1]
+            best = B.default_drive_target(state, fr["tile"])
+            return BotDecision(f"drive:{best}" if f"drive:{best}" in ids else ids[0],
+                               "away from the team's presence")
+        if kind == "collateral" or (kind == "effect" and any(i.startswith("civ:") for i in ids)):
+            # spare the blue civilians (the team's base) when the attack's excess must fall somewhere
+            return BotDecision("civ:red" if "civ:red" in ids else ids[0], "spare the blue civilians")
         if kind == "execute":
             order = [c for c in ids if c == "patrol"] + [c for c in ids if c.startswith("exec:")] + \
                     [c for c in ids if c == "special"]

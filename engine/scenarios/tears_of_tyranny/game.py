@@ -36,6 +36,10 @@ Choice ids (stable; one id = one decision spoken at the table):
 ``row:resources`` / ``row:plays``      which track row a presence from a card uncovers
 ``hit:<unit>``                         assign attack damage to a cell, outpost or garrison
                                        (A-57; asked only when the choice matters)
+``civ:red`` / ``civ:blue``             collateral damage: the colour of the next civilian killed
+                                       (A-25; asked only when some, not all, of a mixed crowd die)
+``drive:<tile>``                       Advisors: the neighbouring tile a displaced unit is driven
+                                       into (A-28; asked when there is more than one)
 ``esc:<tile>``                         escalation: the adjacent tile for the extra token (A-13)
 ``shield`` / ``decline``               Partisans' HQ shield (A-51)
 ``skip`` ``stop`` ``done``             pass / stop moving / end this step
@@ -94,6 +98,67 @@ def meets(attrs: dict, req: dict) -> bool:
 def covered(pl: dict, seat: str) -> dict:
     tr = C.panels[seat]["track"]
     return {r: len(tr[r]) - pl["open"][r] for r in ROWS}
+
+
+class _PerSeat(dict):
+    """seat -> value, each value computed on first access (a read-only, lazily filled dict)."""
+
+    def __init__(self, seats, load):
+        super().__init__()
+        self._seats = tuple(seats)
+        self._load = load
+
+    def _one(self, seat):
+        if not dict.__contains__(self, seat):
+            dict.__setitem__(self, seat, self._load(seat))
+        return dict.__getitem__(self, seat)
+
+    def _all(self):
+        for s in self._seats:
+            self._one(s)
+
+    def __getitem__(self, seat):
+        if seat not in self._seats:
+            raise KeyError(seat)
+        return self._one(seat)
+
+    def get(self, seat, default=None):
+        return self._one(seat) if seat in self._seats else default
+
+    def __contains__(self, seat):
+        return seat in self._seats
+
+    def __len__(self):
+        return len(self._seats)
+
+    def __iter__(self):
+        return iter(self._seats)
+
+    def keys(self):
+        self._all()
+        return dict.keys(self)
+
+    def values(self):
+        self._all()
+        return dict.values(self)
+
+    def items(self):
+        self._all()
+        return dict.items(self)
+
+    def __eq__(self, other):
+        self._all()
+        return dict.__eq__(self, other)
+
+    __hash__ = None
+
+    def __repr__(self):
+        self._all()
+        return dict.__repr__(self)
+
+    def __reduce__(self):
+        self._all()
+        return (dict, (dict(self.items()),))
 
 
 class TearsOfTyranny(Rules):
@@ -260,17 +325,22 @@ class TearsOfTyranny(Rules):
         seats = [s for s in state["seats"] if state["frames"][s]]
         if not seats:  # pragma: no cover - _advance never leaves this state
             return None
-        sc = {}
-        st = {}
-        kinds = []
-        for s in seats:
-            text, rule, ch, kind = self._seat_choices(state, s)
-            sc[s] = ch
-            st[s] = text
-            kinds.append(kind)
+        # Each waiting seat's choices are worked out only when asked for (a bot or a page asks for
+        # one seat; the whole table is built for the full view). With four seats waiting, this
+        # keeps a step as cheap as with one.
+        cache: dict = {}
+
+        def entry(s):
+            if s not in cache:
+                cache[s] = self._seat_choices(state, s)
+            return cache[s]
+
+        first = entry(seats[0])
         rule = {"hq": "2.C", "window": "3.A-3.D, phase 2", "long": "phase 4"}.get(state["phase"], "3")
         return Prompt(tuple(seats), "Each player acts; the phase ends when all are done.", rule,
-                      sc[seats[0]], kind=kinds[0], turn=turn, seat_choices=sc, seat_text=st,
+                      first[2], kind=first[3], turn=turn,
+                      seat_choices=_PerSeat(seats, lambda s: entry(s)[2]),
+                      seat_text=_PerSeat(seats, lambda s: entry(s)[0]),
                       context={"phase": state["phase"], "turn": state["turn"]})
 
     def _global_choices(self, state: dict, fr: dict) -> list[Choice]:
@@ -347,6 +417,12 @@ class TearsOfTyranny(Rules):
             ch.append(Choice("decline", "Do not execute it", {}))
             return f"Choose the target tile for {fr['label']}.", "1.F", ch, "target"
         if k == "effect":
+            if fr.get("drive"):
+                return (f"{fr['label']}: drive the {fr['drive'][0][0]} out of {B.tname(fr['tile'])}: into which "
+                        "neighbouring tile?", "Advisors panel (A-28)", self._drive_choices(state, fr), "drive")
+            if fr.get("civ"):
+                return (f"{fr['label']}: collateral damage in {B.tname(fr['tile'])} kills {fr['civ']} more civilian(s); "
+                        "choose who is hit next.", "1.G collateral (A-25)", self._civ_choices(state, fr), "collateral")
             if fr.get("alloc"):
                 return (f"{fr['label']}: assign {fr['alloc']} damage to the adversary units in {B.tname(fr['tile'])}.",
                         "1.G combat (A-57)", self._alloc_choices(state, fr), "allocate")
@@ -644,7 +720,21 @@ class TearsOfTyranny(Rules):
                                   {"unit": kind, "damage": min(rem, fr["alloc"])}))
         return out
 
+    def _drive_choices(self, state, fr) -> list[Choice]:
+        kind = fr["drive"][0][0]
+        return [Choice(f"drive:{n}", f"Drive the {kind} into {B.tname(n)}", {"tile": n, "unit": kind})
+                for n in B.drive_targets(state, fr["tile"])]
+
+    def _civ_choices(self, state, fr) -> list[Choice]:
+        t = state["tiles"][fr["tile"]]
+        return [Choice(f"civ:{c}", f"A {c} civilian dies ({t[c]} in the tile)", {"color": c})
+                for c in ("red", "blue") if t[c]]
+
     def _op_choices(self, state, seat, fr, op) -> list[Choice]:
+        if fr.get("drive"):
+            return self._drive_choices(state, fr)
+        if fr.get("civ"):
+            return self._civ_choices(state, fr)
         if fr.get("alloc"):
             return self._alloc_choices(state, fr)
         tid = fr["tile"]
@@ -912,6 +1002,22 @@ class TearsOfTyranny(Rules):
     # ---- effects ---------------------------------------------------------------------------
     def _apply_op_choice(self, state, seat, fr, head, rest, facts) -> None:
         tid = fr["tile"]
+        if head == "drive":
+            B.drive_unit(state, tid, fr["drive"].pop(0), rest, facts)
+            if not fr["drive"]:
+                fr.pop("drive")
+            return
+        if head == "civ":
+            t = state["tiles"][tid]
+            B.collateral(state, tid, 1, facts, seat, fr["label"], first=rest)
+            fr["civ"] -= 1
+            if fr["civ"] and not B.collateral_choice_needed(t, fr["civ"]):
+                B.collateral(state, tid, fr["civ"], facts, seat, fr["label"])
+                fr["civ"] = 0
+            if not fr["civ"]:
+                fr.pop("civ", None)
+                B.clear_tyranny_check(state, tid, facts)
+            return
         if head == "hit":
             t = state["tiles"][tid]
             units = [i for i, u in enumerate(t["u"]) if u[0] == rest]
@@ -925,17 +1031,21 @@ class TearsOfTyranny(Rules):
                 t["u"][i][1] += use
                 B.add_fact(facts, "damage", f"Adversary {rest} in {B.tname(tid)} takes {use} damage.", tile=tid,
                            unit=rest, damage=use)
+            excess = 0
             if fr["alloc"] and not t["u"]:
-                B.collateral(state, tid, fr["alloc"], facts, seat, fr["label"])
+                excess = fr["alloc"]
                 fr["alloc"] = 0
             elif fr["alloc"] and not self._alloc_needed(t, fr["alloc"]):
                 excess = B.allocate(state, tid, fr["alloc"], facts, seat, fr["label"])
-                if excess:
-                    B.collateral(state, tid, excess, facts, seat, fr["label"])
                 fr["alloc"] = 0
+            if excess and B.collateral_choice_needed(t, excess):
+                fr["civ"] = excess
+            elif excess:
+                B.collateral(state, tid, excess, facts, seat, fr["label"])
             if not fr["alloc"]:
                 fr.pop("alloc", None)
-                B.clear_tyranny_check(state, tid, facts)
+                if not fr.get("civ"):
+                    B.clear_tyranny_check(state, tid, facts)
             return
         op = fr["ops"][fr["i"]]
         if head == "stop":
@@ -987,10 +1097,10 @@ class TearsOfTyranny(Rules):
         t = state["tiles"][tid]
         pl = state["pl"][seat]
         label = fr["label"]
-        while fr["i"] < len(fr["ops"]) or fr.get("alloc"):
+        while fr["i"] < len(fr["ops"]) or fr.get("alloc") or fr.get("civ") or fr.get("drive"):
             if state["result"] is not None:
                 return True
-            if fr.get("alloc"):
+            if fr.get("alloc") or fr.get("civ") or fr.get("drive"):
                 return False
             op = fr["ops"][fr["i"]]
             k = op["op"]
@@ -1014,7 +1124,12 @@ class TearsOfTyranny(Rules):
                     ign = ign_t = False
                 eff = n - B.tile_defense(state, tid, ign, ign_t)
                 if seat == "advisors" or eff <= 0 or not self._alloc_needed(t, eff):
-                    B.player_attack(state, tid, n, seat, facts, label, ignore_defense=ign, ignore_tyranny=ign_t)
+                    pending: dict = {}
+                    B.player_attack(state, tid, n, seat, facts, label, ignore_defense=ign, ignore_tyranny=ign_t,
+                                    pending=pending)
+                    if pending:
+                        fr.update(pending)
+                        return False
                 else:
                     B.add_fact(facts, "attack", f"{label}: {n} damage against defense {n - eff} in {B.tname(tid)}.",
                                tile=tid, damage=n, defense=n - eff, seat=seat)
@@ -1028,10 +1143,15 @@ class TearsOfTyranny(Rules):
                     i = max(idx, key=lambda i: VAL[t["u"][i][0]])
                     if seat == "advisors":
                         unit = t["u"][i]
-                        B.advisor_strike(state, tid, VAL[unit[0]] - unit[1], facts, label)
+                        pending: dict = {}
+                        B.advisor_strike(state, tid, VAL[unit[0]] - unit[1], facts, label, pending)
+                        if pending.get("drive"):
+                            fr.setdefault("drive", []).extend(pending["drive"])
                     else:
                         B.destroy_unit(state, tid, i, facts, seat, label)
                 B.clear_tyranny_check(state, tid, facts)
+                if fr.get("drive"):
+                    return False
             elif k == "pr_destroy":
                 civ = sum(state["tiles"][n]["red"] + state["tiles"][n]["blue"] for n in C.adj[tid] if n in state["tiles"])
                 for _ in range(civ // op["per"]):
@@ -1371,6 +1491,15 @@ class TearsOfTyranny(Rules):
             t["def"] = 0
             t["prev"] = []
         state["phase"] = "end"
+        if state["result"] is None:
+            self._scenario_end(state, "turn_end")
+            if state["result"] is not None:
+                state["phase"] = "over"
+                state["g"] = []
+                for s in state["seats"]:
+                    state["frames"][s] = []
+                B.add_fact(facts, "end", f"Game over: {state['result']['winner']} win ({state['result']['reason']}).",
+                           barrier=True)
 
     # ---- end of game (4) -----------------------------------------------------------------------
     def _check_end(self, state, facts) -> None:
@@ -1400,12 +1529,38 @@ class TearsOfTyranny(Rules):
                 state["result"] = self._result(state, "players", "level 2: no outposts or garrisons remain")
             elif lvl == 3 and not n["garrison"]:
                 state["result"] = self._result(state, "players", "level 3: no garrisons remain")
+        if state["result"] is None:
+            self._scenario_end(state, "always")
         if state["result"] is not None:
             state["phase"] = "over"
             state["g"] = []
             for s in state["seats"]:
                 state["frames"][s] = []
             B.add_fact(facts, "end", f"Game over: {state['result']['winner']} win ({state['result']['reason']}).", barrier=True)
+
+    def scenario_condition_met(self, state, cond) -> bool:
+        """5 (A-55): one end condition of the scenario panel in play."""
+        inf = state["inf"]
+        chk = cond["check"]
+        if chk == "level_below_by_turn":
+            return state["turn"] >= cond["turn"] and inf["level"] < cond["level"]
+        if chk == "no_tyranny":
+            return B.tyranny_on_map(state) == 0 and inf["level"] >= cond["level"]
+        if chk == "civilians_killed":
+            return state["stats"]["civilians_killed"] >= cond["per_player"] * len(state["seats"])
+        if chk == "blue_share":
+            blue = sum(t["blue"] for t in state["tiles"].values())
+            red = sum(t["red"] for t in state["tiles"].values())
+            return blue > 0 and blue >= cond["ratio"] * red and inf["level"] >= cond["level"]
+        raise AssertionError(chk)  # pragma: no cover - validated in data.validate
+
+    def _scenario_end(self, state, when) -> None:
+        """The scenario panel's own victory and defeat conditions (defeats first, A-53)."""
+        conds = [c for c in C.scenarios[state["opts"]["scenario"]].get("victory", []) if c["when"] == when]
+        for cond in sorted(conds, key=lambda c: c["outcome"] != "adversary"):
+            if self.scenario_condition_met(state, cond):
+                state["result"] = self._result(state, cond["outcome"], f"scenario: {cond['reason']}")
+                return
 
     def _result(self, state, winner, reason) -> dict:
         inf = state["inf"]
@@ -1467,6 +1622,9 @@ class TearsOfTyranny(Rules):
             "influence_cards_earned": inf["n_earned"], "influence_cards_played": len(inf["played"]),
             "tyranny_on_map": B.tyranny_on_map(state), "tyranny_pool": state["tyr_pool"],
             "tyranny_removed": state["tyr_gone"], "tyranny_state": 1 if B.tyranny_state(state) == "tyranny" else 0,
+            # 3.D (A-16): the threshold for this player count; total = every token the game began with
+            "tyranny_threshold": THRESHOLD[len(state["seats"])],
+            "tyranny_total": B.tyranny_on_map(state) + state["tyr_pool"] + state["tyr_gone"],
             "adversary_cells": B.on_map(state, "cell"), "adversary_outposts": B.on_map(state, "outpost"),
             "adversary_garrisons": B.on_map(state, "garrison"),
             "guerrillas": sum(B.g_total(t) for t in state["tiles"].values()),

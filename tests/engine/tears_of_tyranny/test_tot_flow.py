@@ -154,6 +154,22 @@ def test_metrics_are_numbers_and_public(rules):
         assert isinstance(m[key], (int, float)), key
 
 
+@pytest.mark.parametrize("players,threshold", [(1, 2), (2, 5), (3, 7), (4, 10)])
+def test_3d_metrics_carry_the_threshold_and_a_constant_token_total(rules, players, threshold):
+    st = rules.setup(5, {"players": players})
+    m = rules.metrics(st)
+    assert m["tyranny_threshold"] == threshold
+    assert m["tyranny_total"] == 5 * players
+    for _ in range(120):
+        p = rules.prompt(st)
+        if p is None:
+            break
+        rules.apply_inplace(st, p.seats[0], p.choices_for(p.seats[0])[0].id)
+        m = rules.metrics(st)
+        assert m["tyranny_total"] == 5 * players
+        assert m["tyranny_on_map"] + m["tyranny_pool"] + m["tyranny_removed"] == m["tyranny_total"]
+
+
 def test_registry_and_seats(rules):
     assert engine.load("tears_of_tyranny") is rules
     assert [s.id for s in rules.seats] == ["liberators", "advisors", "partisans", "comrades"]

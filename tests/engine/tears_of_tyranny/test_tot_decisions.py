@@ -1,0 +1,108 @@
+"""Player decisions the rulebook leaves to the table, asked of the right seat (1.G, A-25)."""
+
+from __future__ import annotations
+
+from engine.scenarios.tears_of_tyranny import board as B
+
+from .conftest import blank, find_tile
+
+
+def _attack(rules, st, seat, tid, n):
+    st["pl"][seat]["res"] = 10
+    st["inf"]["earned"] = max(st["inf"]["earned"], 6)
+    st["frames"][seat] = [{"k": "select"}, {"k": "effect", "ops": [{"op": "damage", "n": n}], "i": 0, "tile": tid,
+                                            "label": "test strike", "moved": 0, "src": "patrol"}]
+    facts: list = []
+    rules._settle_seat(st, seat, facts)
+    return facts
+
+
+def test_1g_collateral_victims_chosen_by_the_attacker_when_a_mixed_crowd_partly_dies(rules, C):
+    st = blank(rules)
+    seat = "liberators"
+    tid = find_tile(C, st, terrain="desert")
+    t = st["tiles"][tid]
+    t.update({"u": [["cell", 0]], "red": 1, "blue": 2})
+    d = B.tile_defense(st, tid)
+    _attack(rules, st, seat, tid, d + 2)            # 1 kills the cell, 1 excess: who dies?
+    p = rules.prompt(st)
+    assert p.kind == "collateral" or p.seat_choices
+    ids = [c.id for c in p.choices_for(seat)]
+    assert ids == ["civ:red", "civ:blue"]
+    assert "collateral" in p.text_for(seat)
+    st, facts = rules.apply(st, seat, "civ:blue")
+    t = st["tiles"][tid]
+    assert (t["red"], t["blue"]) == (1, 1)
+    assert st["stats"]["civilians_killed"] == 1
+    assert st["inf"]["earned"] == 6 - B.penalty(st, seat)
+    assert any(f["type"] == "collateral" for f in facts)
+    assert "civ:red" not in [c.id for c in rules.prompt(st).choices_for(seat)]
+
+
+def test_1g_no_collateral_question_when_every_civilian_dies_or_the_crowd_is_one_colour(rules, C):
+    st = blank(rules)
+    seat = "liberators"
+    tid = find_tile(C, st, terrain="desert")
+    st["tiles"][tid].update({"u": [["cell", 0]], "red": 0, "blue": 2})
+    _attack(rules, st, seat, tid, B.tile_defense(st, tid) + 2)
+    assert st["tiles"][tid]["blue"] == 1
+    assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("civ:")]
+    st = blank(rules)
+    st["tiles"][tid].update({"u": [["cell", 0]], "red": 1, "blue": 1})
+    _attack(rules, st, seat, tid, B.tile_defense(st, tid) + 3)   # 2 excess: both die
+    assert (st["tiles"][tid]["red"], st["tiles"][tid]["blue"]) == (0, 0)
+    assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("civ:")]
+
+
+def test_1g_several_victims_are_asked_one_at_a_time(rules, C):
+    st = blank(rules)
+    seat = "liberators"
+    tid = find_tile(C, st, terrain="desert")
+    st["tiles"][tid].update({"u": [["cell", 0]], "red": 2, "blue": 2})
+    _attack(rules, st, seat, tid, B.tile_defense(st, tid) + 3)   # 2 excess among 4
+    st, _ = rules.apply(st, seat, "civ:red")
+    ids = [c.id for c in rules.prompt(st).choices_for(seat)]
+    assert ids == ["civ:red", "civ:blue"]
+    st, _ = rules.apply(st, seat, "civ:red")
+    t = st["tiles"][tid]
+    assert (t["red"], t["blue"]) == (0, 2) and st["stats"]["civilians_killed"] == 2
+
+
+def test_prompt_computes_waiting_seats_lazily_but_shows_them_all(rules):
+    st = rules.setup(2, {"players": 4})
+    p = rules.prompt(st)
+    assert len(p.seats) == 4
+    full = p.to_dict()
+    assert set(full["seat_choices"]) == set(p.seats)
+    for s in p.seats:
+        assert [c.id for c in p.choices_for(s)] == [c["id"] for c in full["seat_choices"][s]]
+        assert p.text_for(s)
+    assert dict(p.seat_choices).keys() == set(p.seats)
+
+
+def test_a28_advisors_choose_the_tile_a_displaced_unit_is_driven_into(rules, C):
+    st = blank(rules, players=2)
+    seat = "advisors"
+    tid = find_tile(C, st, terrain="desert")
+    st["tiles"][tid]["u"] = [["outpost", 0]]
+    _attack(rules, st, seat, tid, B.tile_defense(st, tid) + 2)
+    before = 6                                        # _attack fills the box to 6
+    p = rules.prompt(st)
+    ids = [c.id for c in p.choices_for(seat)]
+    nbrs = B.drive_targets(st, tid)
+    assert len(nbrs) > 1 and ids == [f"drive:{n}" for n in nbrs]
+    assert st["inf"]["n_earned"] * st["inf"]["cap"] + st["inf"]["earned"] > before, "the influence is earned when the unit is driven off"
+    dest = nbrs[-1]
+    st, facts = rules.apply(st, seat, f"drive:{dest}")
+    assert st["tiles"][tid]["u"] == [] and ["outpost", 0] in st["tiles"][dest]["u"]
+    assert any(f.get("to") == dest for f in facts)
+    assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("drive:")]
+
+
+def test_a28_with_no_one_to_ask_the_unit_goes_to_the_least_occupied_neighbour(rules, C):
+    st = blank(rules, players=2)
+    tid = find_tile(C, st, terrain="desert")
+    st["tiles"][tid]["u"] = [["cell", 0]]
+    dest = B.default_drive_target(st, tid)
+    B.player_attack(st, tid, B.tile_defense(st, tid) + 1, "advisors", [], "test")
+    assert ["cell", 0] in st["tiles"][dest]["u"]
