@@ -364,7 +364,10 @@ def _each(st, fr, s, facts):
 def _place(st, fr, s, facts):
     i = fr["v"]["here"]
     ks = slots(s["what"], fr["v"])
-    if len(ks) == 1 or s.get("all"):
+    probe = {"mode": "place", "s": s, "v": fr["v"], "f": _actor(fr, s), "auto": fr.get("auto")}
+    if len(ks) == 1 and not s.get("all") and EvPiece.takes(st, probe) and not EvPiece.cands(st, probe):
+        pass  # 1.4.1: none Available - let the player take its own pieces back first (below)
+    elif len(ks) == 1 or s.get("all"):
         for k in ks:
             P.place(st, i, k, s["n"], facts, ev_cause(fr))
         return False
@@ -535,12 +538,40 @@ class EvPiece:
         return out
 
     @staticmethod
+    def takes(st, fr):
+        """1.4.1: a player Faction placing its own pieces, none Available, may first take some of
+        them off the map (elsewhere) to make them Available."""
+        if fr["mode"] != "place" or fr.get("auto") or fr["f"] in st["np"]:
+            return []
+        i = fr["v"]["here"]
+        out = []
+        for k in slots(fr["s"]["what"], fr["v"]):
+            ak = k - 1 if k in (4, 7, 10) else k
+            owner = 0 if k < 3 else k // 3
+            if owner != fr["f"] or st["av"][ak] or k in (4, 7, 10):
+                continue
+            if k in (2, 5, 8, 11) and not P.can_stack_base(st, i):
+                continue
+            if k < 3 and i in st["zones"]:
+                continue
+            for j in P.spaces(st):
+                if j == i:
+                    continue
+                for kk in ((ak, ak + 1) if ak in (3, 6, 9) else (ak,)):
+                    if st["pc"][j][kk]:
+                        out.append((j, kk))
+        return out
+
+    @staticmethod
     def prompt(st, fr):
         chs = []
         verb = {"place": "Place", "remove": "Remove", "anywhere": "Remove", "flip": "Flip Underground"}[fr["mode"]]
         for i, k in EvPiece.cands(st, fr):
             chs.append(C(f"{fr['mode']}:{IDS[i]}:{PIECE_KEYS[k]}", f"{verb} {PIECE_NAMES[k]} in {NAME[i]}",
                          space=IDS[i], piece=PIECE_KEYS[k]))
+        for j, k in EvPiece.takes(st, fr):
+            chs.append(C(f"take:{IDS[j]}:{PIECE_KEYS[k]}", f"Take {PIECE_NAMES[k]} off {NAME[j]} (Available again, 1.4.1)",
+                         space=IDS[j], piece=PIECE_KEYS[k]))
         if fr["s"].get("upto", True) or not chs:
             chs.append(C("done", "No more"))
         return (f"{BD.cards[fr['v']['card']]['title']}: {verb.lower()} pieces ({fr['left']} left)", "5.1", chs)
@@ -548,7 +579,7 @@ class EvPiece:
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
-            if fr["left"] <= 0 or not EvPiece.cands(st, fr):
+            if fr["left"] <= 0 or not (EvPiece.cands(st, fr) or EvPiece.takes(st, fr)):
                 pop(st, fr)
                 return
             wait(fr)
@@ -558,6 +589,10 @@ class EvPiece:
             return
         _, sid, key = cid.split(":")
         i, k = BD.index[sid], PIECE_KEYS.index(key)
+        if cid.startswith("take:"):
+            P.remove(st, i, k, 1, facts, "taken off the map to be placed (1.4.1)")
+            wait(fr)
+            return
         why = f"Event {fr['v']['card']} {BD.cards[fr['v']['card']]['title']}"
         if fr["mode"] == "place":
             P.place(st, i, k, 1, facts, why)

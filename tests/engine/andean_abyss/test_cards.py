@@ -394,3 +394,17 @@ def test_card_66_shaded_executor_picks_forest_departments_when_bases_run_short()
     assert RULES.prompt(st).kind == "c66pick" and set(ids(st)) == {f"space:{a}", f"space:{b}", f"space:{c}"}
     play(st, f"space:{b}")
     assert pc(st, b)["car_base"] == 2 and pc(st, a)["car_base"] == 1 and st["av"][11] == 0
+
+
+def test_1_4_1_event_placement_may_take_own_pieces_off_the_map_when_none_are_available():
+    from .conftest import RULES, ids
+    st = clear(new([21, 1]))
+    sps = ["huila", "cesar", "antioquia", "santander", "arauca", "meta_east", "guaviare", "putumayo", "narino"]
+    for s_ in sps:
+        put(st, s_, farc_u=1, farc_base=1)
+    assert st["av"][5] == 0
+    _event(st, 1, 21, "shaded")
+    play(st, "space:bogota")
+    assert RULES.prompt(st).kind == "evpiece" and "take:narino:farc_base" in ids(st)
+    play(st, "take:narino:farc_base", "place:bogota:farc_base")
+    assert pc(st, "bogota") == {"farc_base": 1} and pc(st, "narino") == {"farc_u": 1} and conserved(st)
