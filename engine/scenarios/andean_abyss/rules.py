@@ -8,7 +8,7 @@ terror>``, ``sa:<airlift|airstrike|eradicate|extort|kidnap|assassinate|cultivate
 ``mix:<troops>-<police>``, ``u:<n>``/``a:<n>`` (March group), ``n:<n>``, ``many:<n>``, ``place``, ``base``,
 ``regroup``, ``attack``, ``ambush``, ``ship:<op>``/``noship``, ``res``, ``level:<1|-1>``, ``alt:<key>``,
 ``faction:<faction>``, ``place|remove|flip:<space>:<piece>``, ``ship:<space>:<owner>`` (which Shipment),
-``take:<space>[:troops|police]`` (1.4.1), ``give``/``to:<faction>``/``ask:<faction>`` (1.5.2), ``done``,
+``take:<space>[:<piece>]`` (1.4.1), ``give``/``to:<faction>``/``ask:<faction>`` (1.5.2), ``done``,
 ``none``, ``np:act``.
 """
 
