@@ -141,13 +141,30 @@ def remove_one_presence(state: dict, seat: str, tid: str, facts: list, cause: st
 
 
 def cover_circle(state: dict, seat: str) -> None:
-    """A-44: a returned Partisan token covers the rightmost uncovered circle (row with more open)."""
+    """A-44: a Partisan token returned to the panel covers again one uncovered circle; the Partisans
+    choose the row (each row keeps its first circle open). With two rows possible they are asked
+    (a global ``cover`` frame); with one, it is covered at once."""
     pl = state["pl"][seat]
-    row = "resources" if pl["open"]["resources"] >= pl["open"]["plays"] else "plays"
-    if pl["open"][row] <= 1:
-        row = "plays" if row == "resources" else "resources"
+    rows = [r for r in ("resources", "plays") if pl["open"][r] > 1]
+    if len(rows) == 2:
+        state["g"].append({"k": "cover", "seat": seat, "rule": "Partisans panel (A-44)",
+                           "text": "A presence token returns to your panel: which track row does it cover "
+                                   "(the rightmost uncovered circle of that row)?"})
+    elif rows:
+        pl["open"][rows[0]] -= 1
+
+
+def cover_row(state: dict, seat: str, row: str, facts: list) -> None:
+    pl = state["pl"][seat]
     if pl["open"][row] > 1:
         pl["open"][row] -= 1
+        add_fact(facts, "track", f"{seat.title()} cover a {row} circle with the returned presence token.",
+                 seat=seat, track=f"open_{row}", delta=-1, value=pl["open"][row], cause="presence returned (A-44)")
+
+
+def default_cover_row(pl: dict) -> str:
+    """The row a bot or a test covers when it does not weigh the choice: the one with more open."""
+    return "resources" if pl["open"]["resources"] >= pl["open"]["plays"] else "plays"
 
 
 def clear_tyranny_check(state: dict, tid: str, facts: list) -> None:

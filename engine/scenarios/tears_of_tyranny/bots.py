@@ -160,6 +160,9 @@ class HeuristicBot(Bot):
             return BotDecision(worst, "least useful card")
         if kind == "select":
             return self._select(state, ids)
+        if kind == "cover":
+            row = B.default_cover_row(state["pl"][self.seat])
+            return BotDecision(f"cover:{row}" if f"cover:{row}" in ids else ids[0], "keep the rows balanced")
         if kind == "drive" or (kind == "effect" and any(i.startswith("drive:") for i in ids)):
             fr = state["frames"][self.seat][-1]
             best = B.default_drive_target(state, fr["tile"])

@@ -42,6 +42,8 @@ Choice ids (stable; one id = one decision spoken at the table):
                                        into (A-28; asked when there is more than one)
 ``esc:<tile>``                         escalation: the adjacent tile for the extra token (A-13)
 ``shield`` / ``decline``               Partisans' HQ shield (A-51)
+``cover:resources`` / ``cover:plays``  Partisans: the track row a returned presence token covers
+                                       (A-44; asked when both rows have a circle to cover)
 ``skip`` ``stop`` ``done``             pass / stop moving / end this step
 =====================================  =========================================================
 """
@@ -344,6 +346,12 @@ class TearsOfTyranny(Rules):
                       context={"phase": state["phase"], "turn": state["turn"]})
 
     def _global_choices(self, state: dict, fr: dict) -> list[Choice]:
+        if fr["k"] == "cover":
+            pl = state["pl"][fr["seat"]]
+            ch = [Choice(f"cover:{r}", f"Cover a {r} circle ({'income' if r == 'resources' else 'card plays'} "
+                                       f"{income(pl, fr['seat']) if r == 'resources' else plays_limit(pl, fr['seat'])} now)",
+                         {"row": r}) for r in ROWS if pl["open"][r] > 1]
+            return ch or [Choice("skip", "No circle left to cover", {})]
         if fr["k"] == "escalate":
             return [Choice(f"esc:{t}", f"Spill-over into {B.tname(t)}", {"tile": t})
                     for t in ADV.escalate_choices(state, fr["tile"])]
@@ -806,7 +814,10 @@ class TearsOfTyranny(Rules):
 
     def _apply_global(self, state, seat, cid, facts) -> None:
         fr = state["g"].pop()
-        if fr["k"] == "escalate":
+        if fr["k"] == "cover":
+            if cid.startswith("cover:"):
+                B.cover_row(state, fr["seat"], cid.split(":", 1)[1], facts)
+        elif fr["k"] == "escalate":
             ADV.escalate_into(state, cid.split(":", 1)[1], facts)
         elif fr["k"] == "shield":
             if cid == "shield":

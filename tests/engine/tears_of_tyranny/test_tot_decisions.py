@@ -106,3 +106,27 @@ def test_a28_with_no_one_to_ask_the_unit_goes_to_the_least_occupied_neighbour(ru
     dest = B.default_drive_target(st, tid)
     B.player_attack(st, tid, B.tile_defense(st, tid) + 1, "advisors", [], "test")
     assert ["cell", 0] in st["tiles"][dest]["u"]
+
+
+def test_a44_partisans_choose_the_row_a_returned_presence_token_covers(rules):
+    st = blank(rules, players=3)
+    seat = "partisans"
+    pl = st["pl"][seat]
+    pl["open"] = {"resources": 3, "plays": 2}
+    tid = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    B.remove_one_presence(st, seat, tid, [], "test")
+    p = rules.prompt(st)
+    assert p.seats == (seat,) and p.kind == "cover"
+    assert [c.id for c in p.choices_for(seat)] == ["cover:resources", "cover:plays"]
+    st, facts = rules.apply(st, seat, "cover:plays")
+    assert st["pl"][seat]["open"] == {"resources": 3, "plays": 1}
+    assert any(f.get("cause") == "presence returned (A-44)" for f in facts)
+
+
+def test_a44_one_possible_row_is_covered_without_asking(rules):
+    st = blank(rules, players=3)
+    seat = "partisans"
+    st["pl"][seat]["open"] = {"resources": 1, "plays": 3}
+    tid = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    B.remove_one_presence(st, seat, tid, [], "test")
+    assert not st["g"] and st["pl"][seat]["open"] == {"resources": 1, "plays": 2}
