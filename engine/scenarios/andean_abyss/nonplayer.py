@@ -581,22 +581,76 @@ def cand_spaces(ids):
     return [c for c in ids if c.startswith("space:")]
 
 
-def patrol_step(st, fr, ids):
-    """8.8.5: move cubes to LoCs where Guerrillas are, from the spaces with most cubes (keep the last of each type)."""
-    moves = fr.setdefault("np_moves", 0)
-    if moves < 6:
+def patrol_plan(st, fr, ids):
+    """8.8.5 Patrol movement: the next (origin, slot, destination), or None.
+
+    Police then Troops, never the last cube of a type from a City or Department, each cube once:
+    first bring each LoC's cubes up to its Guerrillas (+1 with 7th Special Forces shaded) from the
+    space with most cubes able to reach it; then from Govt-Controlled spaces with 4+ cubes (largest
+    surplus above Control first) until Cities have 3+ cubes, Govt Control, Troops and Police; then
+    1 Police to each 3-Econ LoC without Police."""
+    from .ops import patrol_reach
+    origins = [BD.index[c[5:]] for c in ids if c.startswith("from:")]
+    pcs = st["pc"]
+    moved = fr["moved"]
+
+    def movable(i, slot):
+        if BD.is_loc[i]:
+            return 0
+        return pcs[i][slot] - 1 - moved.get(str(i), 0)   # cubes that arrived stay put
+
+    def pick(dest, origin_ok, slots=(1, 0)):
         best = None
-        for c in ids:
-            if c.startswith("from:"):
-                i = BD.index[c[5:]]
-                pc = st["pc"][i]
-                if BD.is_loc[i] or P.cubes(pc) <= 2:
-                    continue
-                if best is None or P.cubes(pc) > best[0]:
-                    best = (P.cubes(pc), c)
-        if best:
+        for i in origins:
+            if i == dest or not origin_ok(i) or dest not in patrol_reach(st, i):
+                continue
+            for slot in slots:
+                if movable(i, slot) > 0:
+                    key = (P.cubes(pcs[i]), slot)
+                    if best is None or key > best[0]:
+                        best = (key, (i, slot, dest))
+                    break
+        return best[1] if best else None
+
+    extra = 1 if cap(st, 7) == "s" else 0
+    for j in sorted(BD.locs, key=lambda j: -BD.econ[j]):
+        if P.all_guerrillas(pcs[j]) + extra > P.cubes(pcs[j]) and P.all_guerrillas(pcs[j]):
+            got = pick(j, lambda i: True)
+            if got:
+                return got
+
+    def surplus(i):
+        pc = pcs[i]
+        g = P.fpieces(pc, 0)
+        return g - (sum(pc) - g) - 1
+
+    def donor(i):
+        return P.cubes(pcs[i]) >= 4 and P.govt_control(pcs[i]) and surplus(i) > 0
+    for j in sorted(BD.cities, key=lambda j: -BD.pop[j]):
+        pc = pcs[j]
+        if P.cubes(pc) >= 3 and P.govt_control(pc) and pc[0] and pc[1]:
+            continue
+        slots = (1, 0) if not pc[1] else (0, 1) if not pc[0] else (1, 0)
+        got = pick(j, donor, slots)
+        if got:
+            return got
+    for j in BD.locs:
+        if BD.econ[j] == 3 and not pcs[j][1]:
+            got = pick(j, lambda i: True, (1,))
+            if got:
+                return got
+    return None
+
+
+def patrol_step(st, fr, ids):
+    """8.8.5: move cubes per :func:`patrol_plan`, then add a Special Activity, then Done."""
+    moves = fr.setdefault("np_moves", 0)
+    if moves < 30 and not fr.get("np_moves_done"):
+        plan = patrol_plan(st, fr, ids)
+        if plan:
             fr["np_moves"] = moves + 1
-            return best[1]
+            fr["np_patrol"] = [plan[1], plan[2]]
+            return f"from:{IDS[plan[0]]}"
     fr["np_moves_done"] = 1
     if fr["sa"] is None:
         s = govt_sa(st, ids)
@@ -1190,8 +1244,19 @@ def pol_kidnap(st, fr, chs, ids):
 
 
 def pol_patrolmv(st, fr, chs, ids):
-    """8.8.5: Police before Troops; to the LoC where Guerrillas most outnumber cubes, else a 3-Econ
-    LoC without Police, else the highest-Econ LoC."""
+    """8.8.5: the cube and destination planned by :func:`patrol_plan`; otherwise Police before
+    Troops, to the LoC where Guerrillas most outnumber cubes, else a 3-Econ LoC without Police."""
+    op = opf(st, fr)
+    plan = (op or {}).get("np_patrol")
+    if plan:
+        slot, dest = plan
+        if fr["slot"] is None:
+            c = f"piece:{PIECE_KEYS[slot]}"
+            if c in ids:
+                return c
+        elif f"space:{IDS[dest]}" in ids:
+            op["np_patrol"] = None
+            return f"space:{IDS[dest]}"
     if fr["slot"] is None:
         return "piece:police" if "piece:police" in ids else "piece:troops"
     best = None

@@ -431,3 +431,37 @@ def test_8_8_3_assault_priority_bases_then_control_then_shipments_then_last_piec
     assert r["arauca"] > r["medellin"] > r["cali"]
     assert r["arauca"][0] == 1 and r["medellin"][1] == BD.pop[BD.index["medellin"]] and r["medellin"][3] == 1
     assert r["meta_east"][0] == 0 and r["meta_east"][2] == 0    # the Underground holder keeps the Shipment
+
+
+# ---------------------------------------------------------------- 8.8.5 Patrol movement
+def _patrol_frame(st):
+    from engine.scenarios.andean_abyss.ops import Op
+    st["stack"].append({"k": "op", "f": 0, "op": "patrol", "lim": False, "free": True, "sa": None, "sa_ok": False,
+                        "sel": [], "ph": "sel", "auto": "np", "terror_n": 0, "moved": {}, "dest": None})
+    op = st["stack"][-1]
+    return op, [c.id for c in Op.prompt(st, op)[2]]
+
+
+def test_8_8_5_patrol_first_matches_guerrillas_on_locs_police_first_keeping_the_last():
+    from engine.scenarios.andean_abyss.nonplayer import patrol_plan
+    st = clear(new([1, 2]))
+    put(st, "bogota", police=2, troops=3)
+    put(st, "loc_bogota_neiva", farc_u=2)
+    op, ids = _patrol_frame(st)
+    assert patrol_plan(st, op, ids) == (BD.index["bogota"], 1, BD.index["loc_bogota_neiva"])
+    st["pc"][BD.index["bogota"]][1] -= 1                # the last Police must stay: Troops next
+    st["pc"][BD.index["loc_bogota_neiva"]][1] += 1
+    op, ids = _patrol_frame(st)
+    assert patrol_plan(st, op, ids) == (BD.index["bogota"], 0, BD.index["loc_bogota_neiva"])
+
+
+def test_8_8_5_patrol_then_garrisons_cities_then_police_on_3_econ_locs():
+    from engine.scenarios.andean_abyss.nonplayer import patrol_plan
+    st = clear(new([1, 2]))
+    for c in BD.cities:
+        put(st, BD.ids[c], troops=2, police=1)
+    put(st, "bogota", troops=4, police=4)
+    op, ids = _patrol_frame(st)
+    assert patrol_plan(st, op, ids) is not None
+    o, slot, d = patrol_plan(st, op, ids)
+    assert o == BD.index["bogota"] and BD.is_loc[d] and BD.econ[d] == 3 and slot == 1
