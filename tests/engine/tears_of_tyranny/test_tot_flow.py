@@ -187,9 +187,17 @@ def test_2b_advanced_terrain_deck_has_12_cards(rules):
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-@pytest.mark.parametrize("bots", ["random", "heuristic"])
-def test_games_complete_under_simulate(rules, players, bots):
-    r = play_game(rules, seed=11, bots=bots, options={"players": players})
+def test_games_complete_under_simulate(rules, players):
+    r = play_game(rules, seed=11, bots="random", options={"players": players})
+    assert r["result"] is not None and r["result"]["winner"] in ("players", "adversary")
+
+
+# Heuristic games are slow (a look-ahead per decision): full-length games for 1 and 2 players,
+# the shorter Blitz panel (12 terrain cards) for 3 and 4. The long runs live in
+# benchmarks/tears_of_tyranny_balance.py.
+@pytest.mark.parametrize("players,scenario", [(1, "standard"), (2, "standard"), (3, "blitz"), (4, "blitz")])
+def test_heuristic_games_complete_under_simulate(rules, players, scenario):
+    r = play_game(rules, seed=11, bots="heuristic", options={"players": players, "scenario": scenario})
     assert r["result"] is not None and r["result"]["winner"] in ("players", "adversary")
 
 
@@ -197,12 +205,6 @@ def test_determinism_same_seed_same_game(rules):
     a = play_game(rules, seed=4, bots="random", options={"players": 2})
     b = play_game(rules, seed=4, bots="random", options={"players": 2})
     assert a == b
-
-
-@pytest.mark.parametrize("scenario", ["blitz", "frozen_conflict", "popular_spring"])
-def test_5_scenarios_play(rules, scenario):
-    r = play_game(rules, seed=3, bots="random", options={"players": 2, "scenario": scenario})
-    assert r["result"] is not None
 
 
 def test_3d_event_state_decided_before_the_draw_and_bottom_boxes_always_run(rules, C):
