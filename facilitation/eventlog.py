@@ -109,7 +109,7 @@ def transition(rules: Rules, state: Any, kind: str, seat: str, payload: dict) ->
     if kind in STATE_CHANGING_KINDS:
         return rules.apply_inplace(state, seat, payload["choice"])
     if kind == "facilitator" and payload.get("action") == "adjust":
-        return adjust_state(rules, state, payload["track"], payload["value"])
+        return adjustment_facts(rules, state, payload["track"], payload["value"], payload.get("reason", ""))
     return []
 
 
@@ -119,6 +119,16 @@ def adjust_state(rules: Rules, state: Any, track: str, value: Any) -> list[dict]
         raise IllegalChoice(f"The {rules.title or rules.key} rules do not support adjusting tracks.",
                             code="adjust_unsupported")
     return list(fn(state, track, value) or [])
+
+
+def adjustment_facts(rules: Rules, state: Any, track: str, value: Any, reason: str) -> list[dict]:
+    """A facilitator adjustment's facts: the engine's own, then the override with its reason.
+
+    The service that logs an adjustment and the replay that verifies it both come
+    here, so the stored and the replayed facts are the same by construction.
+    """
+    facts = adjust_state(rules, state, track, value)
+    return [*facts, engine.fact("override", f"Facilitator adjustment ({track} -> {value}): {reason}")]
 
 
 def append(session: ClassSession, *, kind: str, seat: str = "", actor=None, payload: dict | None = None,

@@ -695,10 +695,9 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
             raise ValidationFailed("An adjustment names a track.", code="malformed")
         state = _state(session, rules)
         try:
-            facts = eventlog.adjust_state(rules, state, track, value)
+            facts = eventlog.adjustment_facts(rules, state, track, value, reason)
         except IllegalChoice as exc:
             raise ValidationFailed(exc.message, code=exc.code) from None
-        facts = [*facts, engine.fact("override", f"Facilitator adjustment ({track} -> {value}): {reason}")]
         ev = eventlog.append(session, kind="facilitator", actor=user,
                              payload={"action": "adjust", "reason": reason, "track": track, "value": value},
                              facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
