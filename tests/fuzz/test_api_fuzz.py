@@ -6,8 +6,8 @@ ids are mapped half of the time onto real objects (the live session, a finished 
 a scheduled one, their course and teams, real seat keys) so the fuzzer gets past 404.
 Expected: no 5xx, ever; every API error is JSON ``{"error", "detail"}``.
 
-CI size: ``COINLAB_FUZZ_EXAMPLES`` fuzzed examples per operation (default 8: about 300 cases,
-1,800 calls).
+CI size: ``COINLAB_FUZZ_EXAMPLES`` fuzzed examples per operation (default 6: about 220 cases,
+1,330 calls).
 The long run is ``benchmarks/fuzz_api.py`` (>= 5,000 cases; figures in docs/benchmarks.md).
 """
 
@@ -25,7 +25,7 @@ from schemathesis.config import SchemathesisConfig
 
 from tests.conftest import ROLES, create_peru_game, play_moves
 
-EXAMPLES = int(os.environ.get("COINLAB_FUZZ_EXAMPLES", "8"))
+EXAMPLES = int(os.environ.get("COINLAB_FUZZ_EXAMPLES", "6"))
 # CI: the fuzzing phase only; the long run adds the schema's examples and the coverage phase.
 PHASES = os.environ.get("COINLAB_FUZZ_PHASES", "fuzzing").split(",")
 COUNTS = os.environ.get("COINLAB_FUZZ_COUNTS", "")  # a file to add this run's figures to

@@ -96,7 +96,7 @@ def test_submissions_are_applied_exactly_when_legal(scenario, data, db):
         assert eventlog.verify(ClassSession.objects.get(pk=session.pk)).ok
 
 
-json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False),
+json_values = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False, allow_infinity=False),
                                      st.text(max_size=20)),
                            lambda inner: st.one_of(st.lists(inner, max_size=3),
                                                    st.dictionaries(st.text(max_size=8), inner, max_size=3)),
