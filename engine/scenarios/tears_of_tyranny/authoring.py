@@ -445,8 +445,9 @@ EARMARKED = {
          "An adversary that chases shadows withdraws without a shot and gives the people nothing to mourn."),
     ],
     "partisans": [
-        ("P-M1", "Volunteer Column", 3, "I", 0, ["presence"], [rec(2), {"op": "damage_per_g"}], [P, P, L], "T18",
-         "A sponsor that sends 'volunteers' buys speed, but the network it builds is overt."),
+        ("P-M1", "Volunteer Column", 3, "I", 0, ["presence"], [rec(2), {"op": "damage_per_g"}, inf(1)], [P, P, L], "T18",
+         "A sponsor that sends 'volunteers' buys speed and a visible show of strength, but the network "
+         "it builds is overt."),
         ("P-m1", "Supply Caravan", 1, "I", 0, ["presence"], [res(2)], [L, P], "T13",
          "External support lives or dies on the logistics that keep partners fed and armed."),
         ("P-m2", "Village Militia Drills", 1, "I", 1, ["civilians"], [df(2)], [P, P], "T11",
@@ -455,14 +456,15 @@ EARMARKED = {
          "Money can rent a village's loyalty for a season; it does not earn lasting influence."),
     ],
     "comrades": [
-        ("C-M1", "Border Crossing Contract", 3, "I", 1, ["coastal"], [rec(2), {"op": "damage_per_g"}], [R, R, X], "T17",
-         "Sanctuary across the frontier lets a sponsor feed proxies into the fight at will."),
-        ("C-m1", "Quick Cash Payments", 1, "I", 0, ["presence"], [res(1), pull("own_g", 1)], [X, R], "T18",
+        ("C-M1", "Border Crossing Contract", 3, "I", 1, ["coastal"], [rec(2), {"op": "damage_per_g"}, inf(1)], [R, R, X], "T17",
+         "Sanctuary across the frontier lets a sponsor feed proxies into the fight at will, and be seen to."),
+        ("C-m1", "Quick Cash Payments", 1, "I", 0, ["presence"], [res(2), pull("own_g", 1)], [X, R], "T18",
          "Paying proxies by the day buys fast results and little loyalty."),
-        ("C-m2", "Shock Raid", 2, "I", 1, ["adversary"], [dmg(2)], [R, R], "T8",
+        ("C-m2", "Shock Raid", 2, "I", 1, ["adversary"], [dmg(3)], [R, R], "T8",
          "A hard, fast strike wins a tile, and the people in it pay for the noise."),
-        ("C-m3", "Bribed Commander", 2, "I", 1, ["adversary"], [prev("develop", "dominate")], [X, X], "T3",
-         "On the periphery, a bribe stalls an offensive the regime thought was certain."),
+        ("C-m3", "Bribed Commander", 2, "I", 1, ["adversary"], [prev("develop", "dominate"), inf(1)], [X, X], "T3",
+         "On the periphery, a bribe stalls an offensive the regime thought was certain, and the "
+         "people see the regime falter."),
     ],
 }
 

@@ -488,6 +488,13 @@ class TearsOfTyranny(Rules):
                                       {"tile": tid, "row": row}))
         return out
 
+    def _presence_possible(self, state: dict, seat: str, rng: int) -> bool:
+        """True when ``_presence_choices`` would offer at least one tile (without listing them)."""
+        if not any(covered(state["pl"][seat], seat).values()):
+            return False
+        tiles = state["tiles"]
+        return any(t in tiles and self.presence_allowed(state, seat, t) for t in self.reach(state, seat, rng))
+
     def _own_bases(self, state, seat):
         return [t for t in state["order"] if any(b[0] == seat for b in state["tiles"][t]["bases"])]
 
@@ -496,7 +503,7 @@ class TearsOfTyranny(Rules):
             k = part["k"]
             if k == "base_g" and not self._own_bases(state, seat):
                 return False
-            if k == "presence" and not self._presence_choices(state, seat, part["range"]):
+            if k == "presence" and not self._presence_possible(state, seat, part["range"]):
                 return False
         return True
 
@@ -519,8 +526,10 @@ class TearsOfTyranny(Rules):
 
     def _fm_where(self, state, seat, where, rng) -> list[str]:
         tiles = state["tiles"]
-        mine = [t for t in state["order"] if tiles[t]["pres"].get(seat)]
-        near = {t for m in mine for t in state["order"] if C.dist[m].get(t, 99) <= rng}
+        near: set = set()
+        for m, t in tiles.items():
+            if t["pres"].get(seat):
+                near |= C.within(m, rng)
 
         def blue_near(tid):
             return any(tiles[n]["blue"] for n in [tid, *C.adj[tid]] if n in tiles)
@@ -638,7 +647,7 @@ class TearsOfTyranny(Rules):
             origins = [t for t in state["order"] if B.is_hq(state, t, seat)]
         else:
             n = rng
-            origins = [t for t in state["order"] if state["tiles"][t]["pres"].get(seat)]
+            origins = [tid for tid, t in state["tiles"].items() if t["pres"].get(seat)]
         out: set = set()
         for o in origins:
             out |= C.within(o, n)
