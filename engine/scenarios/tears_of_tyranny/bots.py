@@ -160,6 +160,10 @@ class HeuristicBot(Bot):
             return BotDecision(worst, "least useful card")
         if kind == "select":
             return self._select(state, ids)
+        if kind == "recruit_pull" or (kind == "lpull"):
+            # the heuristic keeps a new G where it was recruited (its look-ahead cannot yet value
+            # the extra G in a presence tile before force management ends)
+            return BotDecision("skip", "keep the G at the recruiting tile")
         if kind == "cover":
             row = B.default_cover_row(state["pl"][self.seat])
             return BotDecision(f"cover:{row}" if f"cover:{row}" in ids else ids[0], "keep the rows balanced")

@@ -26,6 +26,8 @@ Choice ids (stable; one id = one decision spoken at the table):
 ``reclaim:<card>``                     take one spent card back (RECLAIM 1)
 ``base_g:<tile>``                      Liberators: gain 1 G at that base (A-40)
 ``recruit:<tile>`` ``base:<tile>``     force management (3.C)
+``into:<tile>``                        Liberators: pull the G just recruited next to their presence
+                                       into a presence tile (A-48), or ``skip``
 ``convert:<tile>``
 ``play:<card>``                        select and pay a capability card (3.D)
 ``exec:<card>`` ``patrol`` ``special`` execute a capability (phase 2 or 4)
@@ -405,6 +407,12 @@ class TearsOfTyranny(Rules):
             ch = self._fm_choices(state, seat, fr.get("only"))
             ch.append(Choice("skip" if not fr.get("only") else "done", "No force management" if not fr.get("only") else "Done recruiting", {}))
             return "Force management: recruit, build a base or convert (one action).", "3.C", ch, "force_management"
+        if k == "lpull":
+            ch = [Choice(f"into:{n}", f"Pull the new G from {B.tname(fr['tile'])} into {B.tname(n)}",
+                         {"from": fr["tile"], "tile": n}) for n in self._lpull_targets(state, fr["tile"])]
+            ch.append(Choice("skip", "Leave it where it was recruited", {}))
+            return ("Your G was recruited next to your presence: you may pull it into a tile with your presence.",
+                    "Liberators panel (A-48)", ch, "recruit_pull")
         if k == "select":
             ch = []
             if len(pl["played"]) < plays_limit(pl, seat):
@@ -494,6 +502,14 @@ class TearsOfTyranny(Rules):
             return False
         tiles = state["tiles"]
         return any(t in tiles and self.presence_allowed(state, seat, t) for t in self.reach(state, seat, rng))
+
+    def _lpull_targets(self, state, tid) -> list[str]:
+        """A-48: a Liberators G recruited away from their presence may be pulled into an adjacent
+        tile holding Liberator presence."""
+        tiles = state["tiles"]
+        if tiles[tid]["pres"].get("liberators") or B.movable_gs(tiles[tid], "liberators") <= 0:
+            return []
+        return [n for n in C.adj[tid] if n in tiles and tiles[n]["pres"].get("liberators")]
 
     def _own_bases(self, state, seat):
         return [t for t in state["order"] if any(b[0] == seat for b in state["tiles"][t]["bases"])]
@@ -907,6 +923,10 @@ class TearsOfTyranny(Rules):
                 self._place_g(state, seat, rest, 1, facts, "gain 1 at base")
         elif k == "fm":
             self._apply_fm(state, seat, fr, head, rest, facts)
+        elif k == "lpull":
+            stack.pop()
+            if head == "into":
+                self._move_piece(state, seat, "own_g", fr["tile"], rest, facts)
         elif k == "select":
             if head == "done":
                 stack.pop()
@@ -1006,6 +1026,8 @@ class TearsOfTyranny(Rules):
         t = state["tiles"][tid]
         if head == "recruit":
             self._place_g(state, seat, tid, 1, facts, "recruited")
+            if seat == "liberators" and self._lpull_targets(state, tid):
+                stack.append({"k": "lpull", "tile": tid})
             left = (fr.get("left") or o["n"]) - 1
             if left > 0 and o["n"] > 1:
                 stack.append({"k": "fm", "only": "recruit", "left": left})

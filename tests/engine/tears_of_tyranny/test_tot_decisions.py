@@ -130,3 +130,47 @@ def test_a44_one_possible_row_is_covered_without_asking(rules):
     tid = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
     B.remove_one_presence(st, seat, tid, [], "test")
     assert not st["g"] and st["pl"][seat]["open"] == {"resources": 1, "plays": 2}
+
+
+def test_a48_liberators_may_pull_a_g_recruited_next_to_their_presence(rules, C):
+    st = blank(rules)
+    seat = "liberators"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["pl"][seat]["res"] = 5
+    st["frames"][seat] = [{"k": "select"}, {"k": "fm"}]
+    for n in C.adj[hq]:
+        if n in st["tiles"]:
+            st["tiles"][n]["blue"] = 1
+    rec = [c for c in rules.prompt(st).choices_for(seat)
+           if c.id.startswith("recruit:") and c.payload["tile"] != hq]
+    assert rec, "a neighbouring jungle/rural tile with blue civilians"
+    src = rec[0].payload["tile"]
+    st, _ = rules.apply(st, seat, rec[0].id)
+    p = rules.prompt(st)
+    ids = [c.id for c in p.choices_for(seat)]
+    assert f"into:{hq}" in ids and "skip" in ids
+    st, facts = rules.apply(st, seat, f"into:{hq}")
+    assert st["tiles"][hq]["gs"].get(seat) == 1 and not st["tiles"][src]["gs"].get(seat)
+    st2 = blank(rules)
+    st2["pl"][seat]["res"] = 5
+    st2["frames"][seat] = [{"k": "select"}, {"k": "fm"}]
+    for n in C.adj[hq]:
+        if n in st2["tiles"]:
+            st2["tiles"][n]["blue"] = 1
+    st2, _ = rules.apply(st2, seat, rec[0].id)
+    st2, _ = rules.apply(st2, seat, "skip")
+    assert st2["tiles"][src]["gs"].get(seat) == 1
+
+
+def test_a48_no_pull_question_for_a_g_recruited_in_a_presence_tile(rules, C):
+    st = blank(rules)
+    seat = "liberators"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["blue"] = 1
+    st["pl"][seat]["res"] = 5
+    st["frames"][seat] = [{"k": "select"}, {"k": "fm"}]
+    ch = [c for c in rules.prompt(st).choices_for(seat) if c.id == f"recruit:{hq}"]
+    if C.tiles[hq]["terrain"] in ("jungle", "rural"):
+        assert ch
+        st, _ = rules.apply(st, seat, ch[0].id)
+        assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("into:")]
