@@ -160,6 +160,9 @@ class HeuristicBot(Bot):
             return BotDecision(worst, "least useful card")
         if kind == "select":
             return self._select(state, ids)
+        if kind == "produce":
+            made = [i for i in ids if i.startswith("produce:")]
+            return BotDecision(made[0] if made else "done", "take every paid G the bases offer")
         if kind == "recruit_pull" or (kind == "lpull"):
             # the heuristic keeps a new G where it was recruited (its look-ahead cannot yet value
             # the extra G in a presence tile before force management ends)

@@ -26,6 +26,7 @@ Choice ids (stable; one id = one decision spoken at the table):
 ``reclaim:<card>``                     take one spent card back (RECLAIM 1)
 ``base_g:<tile>``                      Liberators: gain 1 G at that base (A-40)
 ``recruit:<tile>`` ``base:<tile>``     force management (3.C)
+``produce:<tile>``                     Comrades: pay for 1 G of base output there (A-42), or ``done``
 ``into:<tile>``                        Liberators: pull the G just recruited next to their presence
                                        into a presence tile (A-48), or ``skip``
 ``convert:<tile>``
@@ -407,6 +408,9 @@ class TearsOfTyranny(Rules):
             ch = self._fm_choices(state, seat, fr.get("only"))
             ch.append(Choice("skip" if not fr.get("only") else "done", "No force management" if not fr.get("only") else "Done recruiting", {}))
             return "Force management: recruit, build a base or convert (one action).", "3.C", ch, "force_management"
+        if k == "produce":
+            ch = self._produce_choices(state, seat, fr) + [Choice("done", "No more base output", {})]
+            return "Base output: pay for guerrillas from your bases (one at a time).", "A-42", ch, "produce"
         if k == "lpull":
             ch = [Choice(f"into:{n}", f"Pull the new G from {B.tname(fr['tile'])} into {B.tname(n)}",
                          {"from": fr["tile"], "tile": n}) for n in self._lpull_targets(state, fr["tile"])]
@@ -923,6 +927,16 @@ class TearsOfTyranny(Rules):
                 self._place_g(state, seat, rest, 1, facts, "gain 1 at base")
         elif k == "fm":
             self._apply_fm(state, seat, fr, head, rest, facts)
+        elif k == "produce":
+            if head == "done":
+                stack.pop()
+            else:
+                bo = C.panels[seat]["base_output"]
+                pl["res"] -= bo["cost"]
+                B.add_fact(facts, "track", f"{seat.title()} pay {bo['cost']} for base output in {B.tname(rest)}.", seat=seat,
+                           track="resources", delta=-bo["cost"], value=pl["res"], cause="base output")
+                self._place_g(state, seat, rest, 1, facts, "base output")
+                fr.setdefault("made", {})[rest] = fr.get("made", {}).get(rest, 0) + 1
         elif k == "lpull":
             stack.pop()
             if head == "into":
@@ -1309,8 +1323,12 @@ class TearsOfTyranny(Rules):
                 B.add_fact(facts, "track", f"{seat.title()} gain {inc} resources" + (f" +{infra} from infrastructure" if infra else "") + ".",
                            seat=seat, track="resources", delta=inc + infra, value=pl["res"], cause="gain resources (3.B)")
             elif k == "produce":
+                if C.panels[seat]["base_output"] and C.panels[seat]["base_output"]["cost"] and \
+                        self._produce_choices(state, seat, fr):
+                    return
                 stack.pop()
-                self._base_output(state, seat, facts)
+                if not (C.panels[seat]["base_output"] or {}).get("cost"):
+                    self._base_output(state, seat, facts)
             elif k == "effect":
                 if self._run_effect(state, seat, fr, facts):
                     stack.pop()
@@ -1350,6 +1368,29 @@ class TearsOfTyranny(Rules):
         t = state["tiles"][tid]
         mine = t["pres"].get(seat, 0)
         return bool(mine) and not t["u"] and all(v < mine for s, v in t["pres"].items() if s != seat)
+
+    def _output_room(self, state, seat, tid, made: int) -> int:
+        """A-42: how many more Gs the base in ``tid`` may produce this turn."""
+        bo = C.panels[seat]["base_output"]
+        pl = state["pl"][seat]
+        t = state["tiles"][tid]
+        if pl["base_built"].get(tid, 0) >= state["turn"]:
+            return 0
+        if bo["needs_presence"] and not t["pres"].get(seat):
+            return 0
+        if not t["gs"].get(seat):
+            return 0
+        return max(0, min(bo["n"] - made, 4 - t["gs"].get(seat, 0)))
+
+    def _produce_choices(self, state, seat, fr) -> list[Choice]:
+        """Paid base output (the Comrades: 1 resource per G): one G at a time, the player's call."""
+        bo = C.panels[seat]["base_output"]
+        pl = state["pl"][seat]
+        if pl["res"] < bo["cost"] or B.g_supply(state, seat) <= 0:
+            return []
+        made = fr.setdefault("made", {})
+        return [Choice(f"produce:{tid}", f"Pay {bo['cost']} for 1 G from your base in {B.tname(tid)}", {"tile": tid})
+                for tid in self._own_bases(state, seat) if self._output_room(state, seat, tid, made.get(tid, 0)) > 0]
 
     def _base_output(self, state, seat, facts) -> None:
         """A-42: each base produces from the turn after it is built (automatic, optional costs paid if able)."""

@@ -174,3 +174,33 @@ def test_a48_no_pull_question_for_a_g_recruited_in_a_presence_tile(rules, C):
         assert ch
         st, _ = rules.apply(st, seat, ch[0].id)
         assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("into:")]
+
+
+def test_a42_comrades_decide_whether_to_pay_for_base_output(rules):
+    st = blank(rules, players=4)
+    seat = "comrades"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["gs"] = {seat: 2}
+    st["tiles"][hq]["bases"] = [[seat, 0]]
+    st["pl"][seat]["base_built"] = {hq: 0}
+    st["pl"][seat]["res"] = 3
+    st["frames"][seat] = [{"k": "select"}, {"k": "produce"}]
+    rules._settle_seat(st, seat, [])
+    ids = [c.id for c in rules.prompt(st).choices_for(seat)]
+    assert ids == [f"produce:{hq}", "done"]
+    st, facts = rules.apply(st, seat, f"produce:{hq}")
+    assert st["tiles"][hq]["gs"][seat] == 3 and st["pl"][seat]["res"] == 2
+    assert any(f.get("cause") == "base output" for f in facts)
+    assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("produce:")], "1 G per base per turn"
+
+
+def test_a42_free_base_output_is_taken_without_asking(rules):
+    st = blank(rules, players=3)
+    seat = "partisans"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["gs"] = {seat: 1}
+    st["tiles"][hq]["bases"] = [[seat, 0]]
+    st["pl"][seat]["base_built"] = {hq: 0}
+    st["frames"][seat] = [{"k": "select"}, {"k": "produce"}]
+    rules._settle_seat(st, seat, [])
+    assert st["tiles"][hq]["gs"][seat] == 3 and st["frames"][seat][-1]["k"] == "select"
