@@ -160,6 +160,9 @@ class HeuristicBot(Bot):
             return BotDecision(worst, "least useful card")
         if kind == "select":
             return self._select(state, ids)
+        if kind == "burden":
+            pay = [i for i in ids if i.startswith("upkeep:")] or ids
+            return BotDecision(pay[0], "pay to keep massed guerrillas while resources last")
         if kind == "produce":
             made = [i for i in ids if i.startswith("produce:")]
             return BotDecision(made[0] if made else "done", "take every paid G the bases offer")

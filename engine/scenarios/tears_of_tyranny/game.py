@@ -26,6 +26,8 @@ Choice ids (stable; one id = one decision spoken at the table):
 ``reclaim:<card>``                     take one spent card back (RECLAIM 1)
 ``base_g:<tile>``                      Liberators: gain 1 G at that base (A-40)
 ``recruit:<tile>`` ``base:<tile>``     force management (3.C)
+``upkeep:<tile>`` / ``disband:<tile>`` end of turn: pay 1 resource for, or disband, one G over 4
+                                       in that tile (A-46)
 ``produce:<tile>``                     Comrades: pay for 1 G of base output there (A-42), or ``done``
 ``into:<tile>``                        Liberators: pull the G just recruited next to their presence
                                        into a presence tile (A-48), or ``skip``
@@ -408,6 +410,14 @@ class TearsOfTyranny(Rules):
             ch = self._fm_choices(state, seat, fr.get("only"))
             ch.append(Choice("skip" if not fr.get("only") else "done", "No force management" if not fr.get("only") else "Done recruiting", {}))
             return "Force management: recruit, build a base or convert (one action).", "3.C", ch, "force_management"
+        if k == "burden":
+            ch = []
+            for tid in self._burden_tiles(state, seat):
+                extra = state["tiles"][tid]["gs"][seat] - 4 - pl.get("upkept", {}).get(tid, 0)
+                ch.append(Choice(f"upkeep:{tid}", f"Pay 1 resource to keep a G in {B.tname(tid)} ({extra} over 4)", {"tile": tid}))
+                ch.append(Choice(f"disband:{tid}", f"Disband a G in {B.tname(tid)} ({extra} over 4)", {"tile": tid}))
+            return (f"Too many guerrillas burden the population: pay or disband each G over 4 ({pl['res']} resources).",
+                    "1.D guerrillas (A-46)", ch, "burden")
         if k == "produce":
             ch = self._produce_choices(state, seat, fr) + [Choice("done", "No more base output", {})]
             return "Base output: pay for guerrillas from your bases (one at a time).", "A-42", ch, "produce"
@@ -927,6 +937,19 @@ class TearsOfTyranny(Rules):
                 self._place_g(state, seat, rest, 1, facts, "gain 1 at base")
         elif k == "fm":
             self._apply_fm(state, seat, fr, head, rest, facts)
+        elif k == "burden":
+            t = state["tiles"][rest]
+            if head == "upkeep":
+                pl["res"] -= 1
+                up = pl.setdefault("upkept", {})
+                up[rest] = up.get(rest, 0) + 1
+                B.add_fact(facts, "track", f"{seat.title()} pay 1 to keep a massed guerrilla in {B.tname(rest)}.",
+                           seat=seat, track="resources", delta=-1, value=pl["res"], cause="guerrilla stacking")
+            else:
+                t["gs"][seat] -= 1
+                B.add_fact(facts, "remove", f"1 {seat.title()} G disbands in {B.tname(rest)} (stacking).", seat=seat, tile=rest)
+            if not self._burden_tiles(state, seat) or pl["res"] <= 0:
+                stack.pop()
         elif k == "produce":
             if head == "done":
                 stack.pop()
@@ -1360,6 +1383,8 @@ class TearsOfTyranny(Rules):
                 stack.pop()
                 if fr["src"] in C.cards:
                     pl["done_cards"].append(fr["src"])
+            elif k == "burden" and (not self._burden_tiles(state, seat) or pl["res"] <= 0):
+                stack.pop()       # nothing to pay, or nothing to pay with: the end of turn disbands
             else:
                 return
 
@@ -1368,6 +1393,11 @@ class TearsOfTyranny(Rules):
         t = state["tiles"][tid]
         mine = t["pres"].get(seat, 0)
         return bool(mine) and not t["u"] and all(v < mine for s, v in t["pres"].items() if s != seat)
+
+    def _burden_tiles(self, state, seat) -> list[str]:
+        """A-46: tiles where the seat has more than 4 Gs (each extra G costs 1 resource or leaves)."""
+        up = state["pl"][seat].get("upkept", {})
+        return [tid for tid in state["order"] if state["tiles"][tid]["gs"].get(seat, 0) - up.get(tid, 0) > 4]
 
     def _output_room(self, state, seat, tid, made: int) -> int:
         """A-42: how many more Gs the base in ``tid`` may produce this turn."""
@@ -1535,7 +1565,7 @@ class TearsOfTyranny(Rules):
         if state["result"] is None and not state["adv"]:
             state["phase"] = "long"
             for seat in state["seats"]:
-                frames = [{"k": "exec", "speed": "long"}]
+                frames = [{"k": "burden"}, {"k": "exec", "speed": "long"}]
                 if C.panels[seat]["force_management"]["phase"] == "long":
                     frames.append({"k": "fm"})
                 state["frames"][seat] = frames
@@ -1554,7 +1584,7 @@ class TearsOfTyranny(Rules):
             pl["played"] = []
             for tid in state["order"]:
                 t = state["tiles"][tid]
-                n = t["gs"].get(seat, 0)
+                n = t["gs"].get(seat, 0) - pl.get("upkept", {}).get(tid, 0)
                 if n > 4:
                     excess = n - 4
                     pay = min(excess, pl["res"])
@@ -1566,6 +1596,7 @@ class TearsOfTyranny(Rules):
                     if lose:
                         t["gs"][seat] -= lose
                         B.add_fact(facts, "remove", f"{lose} {seat.title()} G disband in {B.tname(tid)} (stacking).", seat=seat, tile=tid)
+            pl.pop("upkept", None)
         for t in state["tiles"].values():
             for u in t["u"]:
                 u[1] = 0

@@ -204,3 +204,36 @@ def test_a42_free_base_output_is_taken_without_asking(rules):
     st["frames"][seat] = [{"k": "select"}, {"k": "produce"}]
     rules._settle_seat(st, seat, [])
     assert st["tiles"][hq]["gs"][seat] == 3 and st["frames"][seat][-1]["k"] == "select"
+
+
+def test_a46_each_g_over_four_is_paid_for_or_disbanded_by_its_owner(rules):
+    st = blank(rules)
+    seat = "liberators"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["gs"] = {seat: 6}
+    st["pl"][seat]["res"] = 5
+    st["frames"][seat] = [{"k": "refit", "picked": []}, {"k": "burden"}]     # the window stays open
+    ids = [c.id for c in rules.prompt(st).choices_for(seat)]
+    assert ids == [f"upkeep:{hq}", f"disband:{hq}"]
+    st, _ = rules.apply(st, seat, f"upkeep:{hq}")
+    assert st["pl"][seat]["res"] == 4 and st["tiles"][hq]["gs"][seat] == 6
+    st, _ = rules.apply(st, seat, f"disband:{hq}")
+    assert st["tiles"][hq]["gs"][seat] == 5
+    assert st["frames"][seat][-1]["k"] == "refit"
+    facts: list = []
+    rules._end_turn(st, facts)
+    assert st["tiles"][hq]["gs"][seat] == 5 and st["pl"][seat]["res"] == 4, "the paid G is not charged twice"
+    assert "upkept" not in st["pl"][seat]
+
+
+def test_a46_without_resources_the_extra_gs_disband_without_a_question(rules):
+    st = blank(rules)
+    seat = "liberators"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["gs"] = {seat: 6}
+    st["pl"][seat]["res"] = 0
+    st["frames"][seat] = [{"k": "burden"}]
+    rules._settle_seat(st, seat, [])
+    assert not st["frames"][seat]
+    rules._end_turn(st, [])
+    assert st["tiles"][hq]["gs"][seat] == 4
