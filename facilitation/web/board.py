@@ -29,6 +29,24 @@ each info may carry ``pieces`` (a dict ``piece -> count``, a dict
 (dict with ``title``/``name``, ``text``/``unshaded``/``shaded``, ``number``/``id``),
 ``capabilities``, and the seat's own holdings under ``hand``, ``holding``,
 ``holdings``, ``private``, ``you`` or ``seat``.
+
+Layout data (``layouts/<key>.json``) may also say, all optional:
+
+``"space_pieces": {field: rule}``
+    turns a per-space field of the view into piece stacks. ``rule`` is
+    ``{"kind": K, "faction": F}`` for a plain count, ``{"by_faction": true, "kind": K}``
+    for a dict ``faction -> count``, ``{"list": true, "kind_index": 0}`` (or
+    ``"faction_index": 0`` with a fixed ``kind``) for a list of pieces, one per item,
+    and ``"min"`` (a count of at least that many) for e.g. an HQ (``"kind_at": {"2": "hq"}``
+    renames the stack when the count reaches that value).
+``"view_pieces": {key: {"space": "space", "faction": "owner", "kind": K}}``
+    a top-level list of dicts in the view, each one piece in a space.
+``"space_lists": {key: "Label"}``
+    a top-level list of space ids in the view, each a marker with that label.
+``"static_facts": [key, ...]``
+    static ``board()`` space fields shown in the text table (true booleans by name).
+``"spaces": {id: {"x", "y", "r", "line": [[x, y], ...]}}``
+    ``line`` draws the space (e.g. a Line of Communication) as a polyline as well.
 """
 
 from __future__ import annotations
@@ -135,6 +153,7 @@ def normalize_pieces(raw: Any, faction_index: dict[str, int], piece_info: dict[s
             "name": name or info.get("name") or humanize(kind),  # translated in build()
             "count": n,
             "state": state or info.get("state", ""),
+            "css": info.get("css", ""),
             "fi": faction_index.get(faction, faction_index.get(str(faction).lower(), 9)),
         })
 
@@ -170,6 +189,40 @@ def normalize_pieces(raw: Any, faction_index: dict[str, int], piece_info: dict[s
                 p.get("count", p.get("n", 1)), _piece_state(p), str(p.get("name") or ""))
     out.sort(key=lambda p: (p["fi"], p["kind"], p["state"]))
     return out
+
+
+def _extra_pieces(info: dict, rules: dict) -> tuple[list[dict], set]:
+    """Piece stacks from a space's fields named by the layout's ``space_pieces``."""
+    out: list[dict] = []
+    used = set()
+    for field, rule in (rules or {}).items():
+        if field not in info:
+            continue
+        used.add(field)
+        val = info[field]
+        kind = rule.get("kind", field)
+        if rule.get("by_faction") and isinstance(val, dict):
+            for f, n in val.items():
+                if isinstance(n, int | float) and not isinstance(n, bool) and n > 0:
+                    k = kind
+                    for at, k2 in sorted((rule.get("kind_at") or {}).items(), key=lambda x: int(x[0])):
+                        if n >= int(at):
+                            k = k2
+                    out.append({"faction": f, "kind": k, "count": n})
+        elif rule.get("list") and isinstance(val, list | tuple):
+            counts: dict[tuple, int] = {}
+            for item in val:
+                item = item if isinstance(item, list | tuple) else [item]
+                ki, fi = rule.get("kind_index"), rule.get("faction_index")
+                k = str(item[ki]) if ki is not None and len(item) > ki else kind
+                f = str(item[fi]) if fi is not None and len(item) > fi else rule.get("faction", "")
+                counts[(f, k)] = counts.get((f, k), 0) + 1
+            out += [{"faction": f, "kind": k, "count": n} for (f, k), n in counts.items()]
+        elif isinstance(val, int | float) and not isinstance(val, bool) and val > 0:
+            out.append({"faction": rule.get("faction", ""), "kind": kind, "count": val})
+        elif val is True:
+            out.append({"faction": rule.get("faction", ""), "kind": kind, "count": 1})
+    return out, used
 
 
 def _space_markers(info: dict, cfg: dict | None = None) -> list[str]:
@@ -386,6 +439,14 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     per_space = {k: v for k, v in view.items()
                  if k not in SPACE_KEYS and isinstance(v, dict) and v and set(v) <= space_ids
                  and all(not isinstance(x, dict | list) for x in v.values())}
+    view_pieces: dict[str, list[dict]] = {}
+    for vk, rule in (layout.get("view_pieces") or {}).items():
+        for item in view.get(vk) or []:
+            if isinstance(item, dict) and item.get(rule.get("space", "space")) in space_ids:
+                view_pieces.setdefault(item[rule.get("space", "space")], []).append(
+                    {"faction": str(item.get(rule.get("faction", "faction")) or ""), "kind": rule.get("kind", vk), "count": 1})
+    space_lists = {k: v for k, v in (layout.get("space_lists") or {}).items() if isinstance(view.get(k), list | tuple)}
+    lk_sets = {k: {str(x) for x in view[k]} for k in space_lists}
     n = len(static_spaces)
     cols = max(1, math.ceil(math.sqrt(n * width / max(height, 1)))) if n else 1
     rows = max(1, math.ceil(n / cols)) if n else 1
@@ -414,15 +475,32 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             r = min(r, default_r * (2 / math.sqrt(3) * 0.97 if hexes else 1))
             if kind == "loc" and r < 34:
                 kind = "space"
+        extra, used = _extra_pieces(info, layout.get("space_pieces"))
+        for vp in view_pieces.get(sid, []):
+            extra.append(vp)
+        for lk, label in space_lists.items():
+            if sid in lk_sets[lk]:
+                old = info.get("markers")
+                old = [{"name": humanize(a)} for a, b in old.items() if b] if isinstance(old, dict) else list(old or [])
+                info["markers"] = old + [{"name": tr(label)}]
+        info = {k: v for k, v in info.items() if k not in used}
         if "pieces" in info or "forces" in info:
             pieces = normalize_pieces(info.get("pieces", info.get("forces")), faction_index, piece_info)
             rest = {k: v for k, v in info.items() if k not in ("pieces", "forces")}
         else:  # piece counts stored flat in the space, named by the board/layout piece list
             pieces = normalize_pieces({k: v for k, v in info.items() if k in piece_info}, faction_index, piece_info)
             rest = {k: v for k, v in info.items() if k not in piece_info}
+        if extra:
+            pieces = sorted(pieces + normalize_pieces(extra, faction_index, piece_info),
+                            key=lambda p: (p["fi"], p["kind"], p["state"]))
         markers = [tr(m) for m in _space_markers(rest, layout.get("markers"))]
         static_facts = [f"{humanize(k)}: {v}" for k, v in s.items()
                         if k in ("population", "pop", "econ", "terrain") and v not in (None, "")]
+        for k in layout.get("static_facts") or []:
+            if k in ("population", "pop", "econ", "terrain") or s.get(k) in (None, "", False, [], {}):
+                continue
+            label = tr((layout.get("static_labels") or {}).get(k) or humanize(k))
+            static_facts.append(label if s[k] is True else f"{label}: {humanize(s[k])}")
         sp = {
             "id": sid, "name": s.get("name") or s.get("title") or humanize(sid), "kind": kind,
             "short": pos.get("short") or s.get("short") or "",
@@ -433,6 +511,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             "pieces": pieces, "markers": markers, "static": static_facts,
             "choices": choice_by_space.get(sid, []),
             "adjacent": list(s.get("adjacent") or s.get("adjacency") or s.get("neighbors") or []),
+            "line": " ".join(f"{float(a):.1f},{float(b):.1f}" for a, b in pos.get("line") or []),
+            "css": " ".join(str(c) for c in [pos.get("class")] if c),
         }
         spaces.append(sp)
         index[sid] = sp
