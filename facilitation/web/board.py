@@ -225,6 +225,17 @@ def _extra_pieces(info: dict, rules: dict) -> tuple[list[dict], set]:
     return out, used
 
 
+def _box(kind: str, r: float, x: float, y: float) -> dict:
+    """The rectangle of a city (132x112 at r=62) or a LoC pill (100x60 at r=34), scaled by r."""
+    if kind == "city":
+        w, h, rx = 132 * r / 62, 112 * r / 62, 14
+    elif kind == "loc":
+        w, h, rx = 100 * r / 34, 60 * r / 34, 30 * r / 34
+    else:
+        return {}
+    return {"x": round(x - w / 2, 1), "y": round(y - h / 2, 1), "w": round(w, 1), "h": round(h, 1), "rx": round(rx, 1)}
+
+
 def _space_markers(info: dict, cfg: dict | None = None) -> list[str]:
     """Marker words for a space. ``cfg`` (a game's layout data) may name each key
     (``label``), map its values to words (``values``) or hide it (``hide``)."""
@@ -511,6 +522,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             "pieces": pieces, "markers": markers, "static": static_facts,
             "choices": choice_by_space.get(sid, []),
             "adjacent": list(s.get("adjacent") or s.get("adjacency") or s.get("neighbors") or []),
+            "box": _box(kind, r, float(x), float(y)),
             "line": " ".join(f"{float(a):.1f},{float(b):.1f}" for a, b in pos.get("line") or []),
             "css": " ".join(str(c) for c in [pos.get("class")] if c),
         }
@@ -542,7 +554,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 27, 1)
             p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 20) + (j // per_row) * 25, 1)
             p["letter"] = p["letter"] or (p["name"][:1] or "?").upper()
-        sp["name_dy"] = -10 if sp["kind"] == "loc" else -38
+        sp["name_dy"] = -10 if sp["kind"] == "loc" else -round(38 * min(1.0, sp["r"] / 62 + 0.12), 1)
         if sp["small"]:
             sp["font"] = round(max(7.0, min(13.0, sp["r"] / 2.6)), 1)
             sp["name_dy"] = -round(sp["r"] * 0.35, 1)
