@@ -550,9 +550,11 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     for sp in spaces:
         chips = sp["pieces"]
         per_row = 3 if sp["kind"] == "loc" else 4
+        k = float(layout.get("chip_scale") or 1)
         for j, p in enumerate(chips):
-            p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 27, 1)
-            p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 20) + (j // per_row) * 25, 1)
+            p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 27 * k, 1)
+            p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 20 * k) + (j // per_row) * 25 * k, 1)
+            p["k"] = k
             p["letter"] = p["letter"] or (p["name"][:1] or "?").upper()
         sp["name_dy"] = -10 if sp["kind"] == "loc" else -round(38 * min(1.0, sp["r"] / 62 + 0.12), 1)
         if sp["small"]:
@@ -562,6 +564,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
                 p["cx"] = round(sp["x"] + (j % 3 - (min(len(chips), 3) - 1) / 2) * sp["r"] * 0.55, 1)
                 p["cy"] = round(sp["y"] + sp["r"] * 0.25 + (j // 3) * sp["r"] * 0.5, 1)
                 p["cr"] = round(max(4.0, sp["r"] * 0.22), 1)
+                p["k"] = round(p["cr"] / 11, 3)
         lines = sp["markers"][:3] if len(sp["markers"]) <= 3 else sp["markers"][:2] + [f"+{len(sp['markers']) - 2}"]
         base = 23 if sp["kind"] == "loc" else -22
         sp["marker_lines"] = [{"text": t, "y": round(sp["y"] + base + i * 11, 1)} for i, t in enumerate(lines)]
@@ -599,7 +602,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     return {
         "key": key,
         "width": width, "height": height,
-        "spaces": spaces, "edges": edges,
+        "spaces": spaces, "edges": edges if layout.get("edges", True) else [],
+        "svg_class": str(layout.get("svg_class") or ""),
         "tracks": tracks,
         "has_key_tracks": any(t.get("key") for t in tracks),
         "card": _card(_first(view, CARD_KEYS), cards),
