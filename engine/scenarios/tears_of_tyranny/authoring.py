@@ -855,10 +855,10 @@ SCENARIOS = [
      "purpose": "speed up play and show tempo (T20)",
      "rules_adjustments": {"terrain_deck": "advanced", "start_resources_bonus": 2},
      "victory_conditions": "As the core game, with the 12-card terrain deck (2.B advanced). Patience runs "
-                           "short: if the team has not reached influence level 2 when turn 8 ends, the "
+                           "short: if the team has not reached influence level 2 when turn 10 ends, the "
                            "sponsors' governments withdraw their support and the players lose.",
-     "victory": [{"outcome": "adversary", "when": "turn_end", "check": "level_below_by_turn", "turn": 8, "level": 2,
-                  "reason": "the sponsors withdraw: influence level 2 was not reached by the end of turn 8"}]},
+     "victory": [{"outcome": "adversary", "when": "turn_end", "check": "level_below_by_turn", "turn": 10, "level": 2,
+                  "reason": "the sponsors withdraw: influence level 2 was not reached by the end of turn 10"}]},
     {"id": "frozen_conflict", "title": "Frozen Conflict",
      "background": "Years of stalemate have hardened both sides. The population is tired and "
                    "suspicious of every outsider.",

@@ -22,17 +22,17 @@ def test_5_every_panel_has_background_adjustments_and_victory_text(C):
     assert C.scenarios["standard"]["victory"] == []
 
 
-def test_5_blitz_sponsors_withdraw_when_level_2_is_not_reached_by_turn_8(rules):
+def test_5_blitz_sponsors_withdraw_when_level_2_is_not_reached_by_turn_10(rules):
     st = blank(rules, scenario="blitz")
-    st["turn"] = 7
+    st["turn"] = 9
     _end_turn(rules, st)
     assert st["result"] is None
-    st["turn"] = 8
+    st["turn"] = 10
     facts = _end_turn(rules, st)
     assert st["result"]["winner"] == "adversary" and "sponsors withdraw" in st["result"]["reason"]
     assert rules.prompt(st) is None and any(f["type"] == "end" for f in facts)
     st = blank(rules, scenario="blitz")
-    st["turn"] = 8
+    st["turn"] = 10
     st["inf"]["level"] = 2
     _end_turn(rules, st)
     assert st["result"] is None
