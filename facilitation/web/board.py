@@ -43,6 +43,8 @@ Layout data (``layouts/<key>.json``) may also say, all optional:
     a top-level list of dicts in the view, each one piece in a space.
 ``"space_lists": {key: "Label"}``
     a top-level list of space ids in the view, each a marker with that label.
+``"legend": [{"label", "css", "faction"}]``
+    extra legend entries (pieces that belong to no seat).
 ``"static_facts": [key, ...]``
     static ``board()`` space fields shown in the text table (true booleans by name).
 ``"spaces": {id: {"x", "y", "r", "line": [[x, y], ...]}}``
@@ -560,10 +562,11 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         if sp["small"]:
             sp["font"] = round(max(7.0, min(13.0, sp["r"] / 2.6)), 1)
             sp["name_dy"] = -round(sp["r"] * 0.35, 1)
+            step = sp["r"] * (0.55 if k == 1 else 0.6)
             for j, p in enumerate(chips):
-                p["cx"] = round(sp["x"] + (j % 3 - (min(len(chips), 3) - 1) / 2) * sp["r"] * 0.55, 1)
-                p["cy"] = round(sp["y"] + sp["r"] * 0.25 + (j // 3) * sp["r"] * 0.5, 1)
-                p["cr"] = round(max(4.0, sp["r"] * 0.22), 1)
+                p["cx"] = round(sp["x"] + (j % 3 - (min(len(chips), 3) - 1) / 2) * step, 1)
+                p["cy"] = round(sp["y"] + sp["r"] * 0.25 + (j // 3) * sp["r"] * 0.5 * k, 1)
+                p["cr"] = round(max(4.0, sp["r"] * 0.22 * k), 1)
                 p["k"] = round(p["cr"] / 11, 3)
         lines = sp["markers"][:3] if len(sp["markers"]) <= 3 else sp["markers"][:2] + [f"+{len(sp['markers']) - 2}"]
         base = 23 if sp["kind"] == "loc" else -22
@@ -604,6 +607,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         "width": width, "height": height,
         "spaces": spaces, "edges": edges if layout.get("edges", True) else [],
         "svg_class": str(layout.get("svg_class") or ""),
+        "legend": [{"label": tr(x.get("label", "")), "css": x.get("css", ""),
+                    "fi": faction_index.get(x.get("faction", ""), 9)} for x in layout.get("legend") or []],
         "tracks": tracks,
         "has_key_tracks": any(t.get("key") for t in tracks),
         "card": _card(_first(view, CARD_KEYS), cards),
