@@ -48,7 +48,8 @@ Layout data (``layouts/<key>.json``) may also say, all optional:
 ``"static_facts": [key, ...]``
     static ``board()`` space fields shown in the text table (true booleans by name).
 ``"spaces": {id: {"x", "y", "r", "line": [[x, y], ...]}}``
-    ``line`` draws the space (e.g. a Line of Communication) as a polyline as well.
+    ``line`` draws the space (e.g. a Line of Communication) as a polyline as well;
+    ``"if": flag`` draws the space only while ``view[flag]`` is true.
 """
 
 from __future__ import annotations
@@ -415,6 +416,9 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     if not static_spaces:
         static_spaces = [{"id": k, "name": v.get("name", humanize(k))} for k, v in view_spaces.items()]
     positions = layout.get("spaces", {})
+    # a space drawn only while a view flag says it is in play (layout ``"if": "flag"``)
+    static_spaces = [s for s in static_spaces
+                     if not (positions.get(s["id"]) or {}).get("if") or view.get(positions[s["id"]]["if"])]
     width = board.get("width") or layout.get("width") or 1000
     height = board.get("height") or layout.get("height") or 700
 

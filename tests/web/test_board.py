@@ -100,6 +100,7 @@ def test_andean_abyss_map_is_laid_out_and_pieces_drawn_with_counts():
         by_id = {sp["id"]: sp for sp in b["spaces"]}
         assert not b["edges"] and all(by_id[i]["line"] for i in ids if i.startswith("loc_"))
         assert all(not sp["small"] and sp["r"] >= 26 for sp in b["spaces"])
+        assert set(by_id) == ids - {"ecuador", "panama"}, "Ecuador and Panama only when in play"
         # no two space centres closer than 60 units in a 1500-wide drawing
         pts = [(sp["x"], sp["y"]) for sp in b["spaces"]]
         assert min(((a[0] - c[0]) ** 2 + (a[1] - c[1]) ** 2) ** 0.5 for i, a in enumerate(pts) for c in pts[i + 1:]) >= 60
@@ -128,3 +129,11 @@ def test_andean_abyss_shipments_zones_and_sabotage_are_drawn():
     assert any(p["kind"] == "shipment" and p["faction"] == "farc" for p in sp["pieces"])
     assert "FARC Zone" in sp["markers"] and "Terror 2" in sp["markers"]
     assert "Sabotage" in next(s for s in b["spaces"] if s["id"] == "loc_cali_pasto")["markers"]
+
+
+def test_andean_abyss_ecuador_and_panama_are_drawn_when_in_play():
+    rules = engine.load("andean_abyss")
+    state = rules.setup(seed=5, options={})
+    view = {**rules.view(state, "farc"), "ecuador_is_space": True, "panama_is_space": True}
+    ids = {s["id"] for s in board.build(rules, view)["spaces"]}
+    assert {"ecuador", "panama"} <= ids
