@@ -83,6 +83,14 @@ def allowed_here(fr: dict, sid: str) -> bool:
     return w is None or sid in w
 
 
+def space_step_choices(spaces, verb: str, fr: dict) -> list[Choice]:
+    """The next space of a space-by-space Special Activity, or "done" once one is chosen (4.1)."""
+    ch = [Choice(f"space:{s}", f"{verb} in {NAME[s]}", {"space": s}) for s in spaces]
+    if fr["sel"]:
+        ch.append(Choice("done", f"Finish {verb}", {}))
+    return ch
+
+
 def highland(sid: str) -> bool:
     return sid in HIGHLAND
 

@@ -14,7 +14,7 @@ from engine.coin.flow import pop
 from engine.core.contract import Choice, fact
 
 from .data import ADJ, HIGHLAND, LIMA, NAME
-from .ops import SaDef, allowed_here, pay, place_or_take, register_sa, take_sources
+from .ops import SaDef, allowed_here, pay, place_or_take, register_sa, space_step_choices, take_sources
 from .state import GOV, activate, cap, guerrillas, hunt_roll, place, remove, rondas, shift
 
 # ---------------------------------------------------------------- 4.2.1 Investigate
@@ -83,9 +83,7 @@ def _rep_can(state, fr):
 def _rep_ask(state, fr):
     ph = fr["ph"]
     if ph == "main":
-        ch = [Choice(f"space:{s}", f"Reprisal in {NAME[s]}", {"space": s}) for s in reprisal_spaces(state, fr)]
-        if fr["sel"]:
-            ch.append(Choice("done", "Finish Reprisal", {}))
+        ch = space_step_choices(reprisal_spaces(state, fr), "Reprisal", fr)
         return "Reprisal: choose an Emergency Zone with Troops", ch
     sid = fr["cur"]
     if ph == "rg":
@@ -197,9 +195,7 @@ def _org_can(state, fr):
 
 def _org_ask(state, fr):
     if fr["ph"] == "main":
-        ch = [Choice(f"space:{s}", f"Organize in {NAME[s]}", {"space": s}) for s in organize_spaces(state, fr)]
-        if fr["sel"]:
-            ch.append(Choice("done", "Finish Organize", {}))
+        ch = space_step_choices(organize_spaces(state, fr), "Organize", fr)
         return "Organize: choose an Emergency Zone", ch
     sid = fr["cur"]
     labels = {"place": "Place 1 Rondas", "activate": "Activate all Rondas and remove Terror"}

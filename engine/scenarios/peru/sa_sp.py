@@ -14,7 +14,7 @@ from engine.coin.flow import pop
 from engine.core.contract import Choice, fact
 
 from .data import ADJ, DEPARTMENTS, HIGHLAND, LIMA, NAME, POP
-from .ops import SaDef, allowed_here, register_sa
+from .ops import SaDef, allowed_here, register_sa, space_step_choices
 from .state import SP, activate, cap, control_of, guerrillas, hunt_roll, remove, res, shift
 
 # ---------------------------------------------------------------- 4.3.1 Govern
@@ -32,9 +32,7 @@ def _gov_can(state, fr):
 
 def _gov_ask(state, fr):
     if fr["ph"] == "main":
-        ch = [Choice(f"space:{s}", f"Govern in {NAME[s]}", {"space": s}) for s in govern_spaces(state, fr)]
-        if fr["sel"]:
-            ch.append(Choice("done", "Finish Govern", {}))
+        ch = space_step_choices(govern_spaces(state, fr), "Govern", fr)
         return "Govern: choose a Department with Shining Path Control and an Underground Guerrilla", ch
     sid = fr["cur"]
     ch = [Choice("govern:res", f"Gain {2 * POP[sid]} Resources and shift toward Active Support", {})]
