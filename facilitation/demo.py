@@ -3,13 +3,17 @@ reuses what exists.
 
 Creates:
 
-* users ``instructor``, ``alice``, ``bob``, ``reviewer`` and the superuser ``admin``
-  (password ``coinlab-demo`` for all);
-* the course "Counter-insurgency in Peru (demo)" taught by ``instructor``, reviewed by ``reviewer``;
-* "Peru: live demo", in progress: alice's team plays the first seat, bob's team the
-  second, after some opening moves played by bots (logged as ``bot`` events);
-* "Peru: finished demo", played to the end by bots;
-* "Peru: next week", scheduled, with two empty teams and join codes.
+* users ``instructor``, ``alice``, ``bob``, ``carol``, ``dave``, ``reviewer`` and the
+  superuser ``admin`` (password ``coinlab-demo`` for all);
+* the course "Counter-insurgency wargames (demo)" taught by ``instructor``, reviewed by
+  ``reviewer``, with three sessions for each game (by default all three games):
+
+  - "<game>: live demo", in progress, student teams in the seats listed in ``LIVE_TEAMS``
+    (Peru: alice and bob; Andean Abyss: alice's Government and bob's FARC, Non-player
+    bots for AUC and Cartels; Tears of Tyranny: four teams, alice, bob, carol and dave),
+    after some opening moves played by bots (logged as ``bot`` events);
+  - "<game>: finished demo", played to the end by bots, with its after-action review;
+  - "<game>: next week", scheduled, with empty teams and join codes.
 
 After-action reviews: :func:`build_demo_reports` is called with the finished
 sessions. It calls ``facilitation.reports.demo.build(session)`` when the AAR app
@@ -34,14 +38,22 @@ log = logging.getLogger(__name__)
 User = get_user_model()
 
 PASSWORD = "coinlab-demo"
-COURSE_TITLE = "Counter-insurgency in Peru (demo)"
+COURSE_TITLE = "Counter-insurgency wargames (demo)"
 USERS = [
     ("instructor", "Ines", "Instructor", ROLE_INSTRUCTOR),
     ("alice", "Alice", "Student", "student"),
     ("bob", "Bob", "Student", "student"),
+    ("carol", "Carol", "Student", "student"),
+    ("dave", "Dave", "Student", "student"),
     ("reviewer", "Rafael", "Reviewer", ROLE_REVIEWER),
 ]
+STUDENTS = ["alice", "bob", "carol", "dave"]
 OPENING_BOT_MOVES = 12
+ALL_SCENARIOS = ("peru", "andean_abyss", "tears_of_tyranny")
+# How many seats of each game's live demo session get a student team (in seat order; the
+# rest are played by the game's default bot). Andean Abyss keeps AUC and Cartels as
+# Non-players (rules section 8); Tears of Tyranny seats all four players.
+LIVE_TEAMS = {"peru": 2, "andean_abyss": 2, "tears_of_tyranny": 4}
 
 
 def _user(username: str, first: str, last: str, role: str | None, *, superuser: bool = False):
@@ -70,10 +82,14 @@ def _code(course, instructor, team=None) -> JoinCode:
     return jc or services.join_code_create(course=course, user=instructor, team=team, days=30)
 
 
-def demo_load(*, scenario: str = "peru") -> dict:
-    """Create (or find) the demo data; returns what was made, for printing."""
-    rules = engine.load(scenario)
-    seats = rules.seat_ids()
+def demo_load(*, scenario: str | None = None, scenarios: tuple[str, ...] | None = None) -> dict:
+    """Create (or find) the demo data; returns what was made, for printing.
+
+    ``scenario`` loads one game; ``scenarios`` several; neither loads every game.
+    """
+    keys = list(scenarios or ((scenario,) if scenario else ALL_SCENARIOS))
+    for key in keys:
+        engine.load(key)  # unknown key: fail before writing anything
     with transaction.atomic():
         users = {name: _user(name, first, last, role) for name, first, last, role in USERS}
         _user("admin", "Site", "Admin", None, superuser=True)
@@ -81,21 +97,33 @@ def demo_load(*, scenario: str = "peru") -> dict:
         course = Course.objects.filter(title=COURSE_TITLE, instructors=instructor).first()
         if course is None:
             course = services.course_create(user=instructor, title=COURSE_TITLE, description=(
-                f"A demonstration course: {rules.title}, played by student teams with bots in empty seats."))
+                "A demonstration course: each game played by student teams, with bots in empty seats."))
         services.course_reviewer_grant(course=course, user=instructor, reviewer=users["reviewer"])
+    codes = {"course": _code(course, instructor).code}
+    games, finished_sessions = [], []
+    for key in keys:
+        game = _demo_game(course, instructor, users, key, codes)
+        games.append(game)
+        finished_sessions.append(game["finished"])
+    reports = build_demo_reports(finished_sessions)
+    return {"course": course, "games": games, "codes": codes,
+            "users": [u for u, *_ in USERS] + ["admin"], "password": PASSWORD, "reports": reports}
 
+
+def _demo_game(course, instructor, users, scenario: str, codes: dict) -> dict:
+    rules = engine.load(scenario)
+    seats = rules.seat_ids()
     now = timezone.now().replace(second=0, microsecond=0)
-    team_names = [f"{rules.seats[i].title} team" for i in range(min(2, len(seats)))]
-    # 1. in progress: two teams, a few opening moves played by bots.
+    n_teams = min(LIVE_TEAMS.get(scenario, 2), len(seats), len(STUDENTS))
+    team_names = [f"{rules.seats[i].title} team" for i in range(n_teams)]
+    # 1. in progress: student teams, a few opening moves played by bots.
     live, created = _session(course, instructor, f"{rules.title}: live demo", scenario_key=scenario, seed=7,
                              scheduled_start=now - dt.timedelta(minutes=30),
                              scheduled_end=now + dt.timedelta(minutes=90), location="Room 101",
                              teams=team_names, seats=dict(zip(seats, team_names, strict=False)))
     if created:
-        teams = list(live.teams.order_by("id"))
-        services.team_member_add(team=teams[0], user=instructor, member=users["alice"])
-        if len(teams) > 1:
-            services.team_member_add(team=teams[1], user=instructor, member=users["bob"])
+        for team, student in zip(live.teams.order_by("id"), STUDENTS, strict=False):
+            services.team_member_add(team=team, user=instructor, member=users[student])
         services.session_start(session=live, user=instructor)
         services.session_autoplay(session=live, user=instructor, max_events=OPENING_BOT_MOVES)
         services.facilitator_note(session=live, user=instructor,
@@ -121,13 +149,11 @@ def demo_load(*, scenario: str = "peru") -> dict:
                            scheduled_end=now + dt.timedelta(days=7, minutes=90), location="Room 101",
                            require_rationale=True, decision_timer_seconds=300,
                            teams=team_names, seats=dict(zip(seats, team_names, strict=False)))
-    codes = {"course": _code(course, instructor).code}
     for team in upcoming.teams.order_by("id"):
-        codes[team.name] = _code(course, instructor, team).code
-
-    reports = build_demo_reports([finished])
-    return {"course": course, "live": live, "finished": finished, "upcoming": upcoming, "codes": codes,
-            "users": [u for u, *_ in USERS] + ["admin"], "password": PASSWORD, "reports": reports}
+        codes[f"{rules.title} / {team.name}"] = _code(course, instructor, team).code
+    members = {t.name: [m.username for m in t.members.order_by("username")] for t in live.teams.order_by("id")}
+    return {"scenario": scenario, "title": rules.title, "live": live, "finished": finished,
+            "upcoming": upcoming, "members": members}
 
 
 def build_demo_reports(sessions: list[ClassSession]) -> list:
@@ -147,16 +173,23 @@ def build_demo_reports(sessions: list[ClassSession]) -> list:
 
 
 def demo_summary(data: dict, base_url: str = "http://127.0.0.1:8000") -> str:
-    live, finished, upcoming = data["live"], data["finished"], data["upcoming"]
-    lines = [
-        f"Demo course: {data['course'].title}",
-        f"  session {live.pk}: {live.title} [{live.status}, {live.head_seq} events]",
-        f"  session {finished.pk}: {finished.title} [{finished.status}, {finished.head_seq} events]",
-        f"  session {upcoming.pk}: {upcoming.title} [{upcoming.status}]",
+    lines = [f"Demo course: {data['course'].title}"]
+    for g in data["games"]:
+        live, finished, upcoming = g["live"], g["finished"], g["upcoming"]
+        seated = "; ".join(f"{team}: {', '.join(m) or 'nobody'}" for team, m in g["members"].items())
+        lines += [
+            f"  {g['title']}",
+            f"    session {live.pk}: {live.title} [{live.status}, {live.head_seq} events] ({seated})",
+            f"    session {finished.pk}: {finished.title} [{finished.status}, {finished.head_seq} events]",
+            f"    session {upcoming.pk}: {upcoming.title} [{upcoming.status}]",
+        ]
+    lines += [
         "Logins (password for all: coinlab-demo):",
         "  instructor  instructor of the demo course",
-        "  alice       student, first team of the live session",
-        "  bob         student, second team of the live session",
+        "  alice       student: first team of each live session",
+        "  bob         student: second team of each live session",
+        "  carol       student: third team (Tears of Tyranny live session)",
+        "  dave        student: fourth team (Tears of Tyranny live session)",
         "  reviewer    reviewer of the demo course (watches live and finished sessions, read-only)",
         "  admin       site administrator (Django admin at /admin/)",
         "Join codes:",

@@ -13,7 +13,8 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("--addr", default="127.0.0.1:8000", help="host:port to listen on")
-        parser.add_argument("--scenario", default="peru")
+        parser.add_argument("--scenario", action="append", default=None,
+                            help="game key (repeatable); default: every game")
         parser.add_argument("--no-demo", action="store_true")
         parser.add_argument("--reload", action="store_true", help="restart on code changes (development)")
 
@@ -23,7 +24,7 @@ class Command(BaseCommand):
         host = host or "127.0.0.1"
         url = f"http://{host}:{port}"
         if not no_demo:
-            self.stdout.write(demo_summary(demo_load(scenario=scenario), url))
+            self.stdout.write(demo_summary(demo_load(scenarios=tuple(scenario) if scenario else None), url))
         mode = "embedded (SQLite, Celery eager)" if not settings.PRODUCTION else "production settings"
         self.stdout.write(f"CoinLab at {url}/  [{mode}; data in {settings.VAR_DIR}]  Ctrl-C to stop.")
         self.stdout.flush()
