@@ -25,7 +25,6 @@ from .ops import (
     assault_removals,
     assault_targets,
     attack_removable,
-    civic_ok,
     opf,
     rally_space_ok,
     space_candidates,
@@ -401,13 +400,50 @@ def rank_space(st, f, op, i):
         g = pc[0] + pc[1] + pc[2]
         others = sum(pc) - g
         change = BD.pop[i] if (g <= others and g + 6 > others) else -1   # 8.8.4: most Population
-        return (change, 2 if not pc[1] else 1 if not pc[0] else 0, BD.pop[i])
+        # then Police or Troops where there are none yet (Police first), then random (8.2)
+        return (change, 2 if not pc[1] else 1 if not pc[0] else 0)
     if op == "sweep":
-        und = sum(pc[k] for k in (3, 6, 9))
-        if not und:
-            return None
-        return (1 if BD.is_city[i] else 0, 1 if st["sup"][i] > 0 else 0, 1 if P.cubes(pc) else 0, BD.pop[i])
+        return sweep_rank(st, i)
     return (0,)
+
+
+def sweep_spare(st, j) -> int:
+    """8.8.6: Troops that may leave space ``j`` for a Sweep without removing Government Control,
+    leaving a Support space with fewer than 3 cubes, or a LoC with fewer cubes than Guerrillas
+    (+1 with 7th Special Forces shaded)."""
+    pc = st["pc"][j]
+    n = 0
+    while n < pc[0]:
+        after = [pc[0] - n - 1] + pc[1:]
+        if P.govt_control(pc) and not P.govt_control(after):
+            break
+        if st["sup"][j] > 0 and P.cubes(after) < 3:
+            break
+        if BD.is_loc[j] and P.cubes(after) < P.all_guerrillas(pc) + (1 if cap(st, 7) == "s" else 0):
+            break
+        n += 1
+    return n
+
+
+def sweep_rank(st, i):
+    """8.8.6 Sweep spaces: first where all Guerrillas can be Activated, then where Government
+    Control can be added; within those Cities, then Departments; then Support, then cubes
+    already present, then elsewhere; then the largest Population. None: nothing to gain."""
+    from .ops import sweep_dest_ok, sweep_sources
+    if BD.is_loc[i] or not sweep_dest_ok(st, i):
+        return None
+    pc = st["pc"][i]
+    und = sum(pc[k] for k in (3, 6, 9))
+    inflow = sum(sweep_spare(st, j) for j in sweep_sources(st, i, None))
+    cubes = P.cubes(pc) + inflow
+    all_act = und > 0 and (cubes // 2 if BD.forest[i] else cubes) >= und
+    g = P.fpieces(pc, 0)
+    others = sum(pc) - g
+    add_ctl = BD.pop[i] > 0 and not P.govt_control(pc) and g + inflow > others
+    if not (und or add_ctl):
+        return None
+    return (1 if all_act else 0, 1 if add_ctl else 0, 1 if BD.is_city[i] else 0, 1 if st["sup"][i] > 0 else 0,
+            1 if P.cubes(pc) else 0, BD.pop[i])
 
 
 def assault_priority(st, i, n):
@@ -471,7 +507,9 @@ def govt_ops(st, fr, facts=None):
         return begin(st, fr, facts, 0, "assault", {"max": max(1, 9 // cost), "sa": ["pre"]}, "8.8.3",
                      "Assault (would remove a Shipment, a player's Base or 4+ Guerrillas)")
     avail = st["av"][0] + st["av"][1] + st["av"][2]
-    can_civic = any(civic_ok(st, i, False) for i in sps) and res >= 6
+    # 8.8.4 / 8.8.8: Civic Action in a space without Terror that leaves 15+ Resources after
+    # paying for its Train space
+    can_civic = any(civic_levels(st, i, res=res - 3) for i in sps)
     if res >= 3 and (avail >= 10 or can_civic):
         return begin(st, fr, facts, 0, "train", {"max": 3, "sa": ["mid"]}, "8.8.4", "Train (10+ pieces Available or Civic Action)")
     loc_threat = any(BD.is_loc[i] and (P.all_guerrillas(st["pc"][i]) and (
@@ -480,7 +518,7 @@ def govt_ops(st, fr, facts=None):
         return begin(st, fr, facts, 0, "patrol", {"max": 99, "sa": ["post"]}, "8.8.5", "Patrol (Guerrillas threaten LoCs)")
     scost = 1 if cap(st, 2) == "u" else 3
     if res >= scost and not final_event_card(st) or res >= scost:
-        if any(space_candidates(st, 0, "sweep", {"sel": [], "free": False})):
+        if any(sweep_rank(st, i) is not None for i in space_candidates(st, 0, "sweep", {"sel": [], "free": False})):
             return begin(st, fr, facts, 0, "sweep", {"max": max(1, 12 // scost), "sa": ["pre"]}, "8.8.6", "Sweep")
     if res >= 3 and avail:
         return begin(st, fr, facts, 0, "train", {"max": 4, "sa": ["mid"]}, "8.8.4", "Train ('if none' arrow)")
@@ -526,6 +564,8 @@ def pol_op(st, fr, chs, ids):
                 if best is None or n > best[0]:
                     best = (n, c)
         return best[1] if best else "none"
+    if f == 0 and op == "train":
+        return train_step(st, fr, ids)
     want_sa = [f"sa:{s}" for s in plan.get("sa", []) if f"sa:{s}" in ids]
     if f == 0 and fr["sa"] is None:
         pre = (plan.get("sa") or [""])[0]
@@ -570,6 +610,112 @@ def pol_op(st, fr, chs, ids):
         s = govt_sa(st, ids)
         if s:
             return s
+    return "done" if "done" in ids else None
+
+
+def train_mix(st) -> tuple:
+    """8.1.2: up to 6 cubes, alternating Police and Troops (Police first when even)."""
+    at, ap = st["av"][0], st["av"][1]
+    tot = min(6, at + ap)
+    p = min(ap, (tot + 1) // 2)
+    t = min(at, tot - p)
+    p = min(ap, tot - t)
+    return t, p
+
+
+def civic_levels(st, i, pc=None, res=None) -> int:
+    """8.8.4 / 8.8.8: Support levels Civic Action in Train could buy in space ``i`` (no Terror,
+    Troops, Police and Govt Control, never below 15 Resources); 0 when none."""
+    pc = st["pc"][i] if pc is None else pc
+    res = st["res"][0] if res is None else res
+    if BD.is_loc[i] or BD.pop[i] <= 0 or st["ter"][i] or st["sup"][i] >= 2 or not P.active_space(st, i):
+        return 0
+    if not P.govt_control(pc):
+        return 0
+    if cap(st, 1) == "s":
+        if pc[0] < 2 or pc[1] < 2:
+            return 0
+    elif not (pc[0] and pc[1]):
+        return 0
+    return max(0, min(2 - st["sup"][i], (res - 15) // 3))
+
+
+def train_extra_civic(st, fr, ids):
+    """8.8.4 third bullet: 1 additional Train space where Civic Action is possible (after placing
+    up to 6 cubes per 8.1.2 there if able), for the largest shift (levels x Population)."""
+    from .ops import op_cost
+    best = None
+    for c in ids:
+        if not c.startswith("space:"):
+            continue
+        i = BD.index[c[6:]]
+        pc = list(st["pc"][i])
+        if BD.is_city[i] or pc[2]:
+            t, p = train_mix(st)
+            pc[0] += t
+            pc[1] += p
+        lv = civic_levels(st, i, pc, st["res"][0] - op_cost(st, 0, "train", i))
+        if lv <= 0:
+            continue
+        key = (lv * BD.pop[i], R.pick_index(st["rng"], 6, tag="np"))
+        if best is None or key > best[0]:
+            best = (key, c)
+    return best[1] if best else None
+
+
+def train_base_dept(st, ids):
+    """8.8.4 last bullet: the Department with the highest Population (1+) without a Govt Base,
+    with room for a Base and at least 5 cubes."""
+    if not st["av"][2]:
+        return None
+    cands = []
+    for c in ids:
+        if not c.startswith("space:"):
+            continue
+        i = BD.index[c[6:]]
+        pc = st["pc"][i]
+        if BD.is_dept[i] and BD.pop[i] > 0 and not pc[2] and P.can_stack_base(st, i) and P.cubes(pc) >= 5:
+            cands.append((BD.pop[i], c))
+    if not cands:
+        return None
+    top = max(k for k, _ in cands)
+    return rnd(st, [c for k, c in cands if k == top])
+
+
+def train_step(st, fr, ids):
+    """8.8.4 Train, bullet by bullet: up to 3 spaces with exactly 6 cubes (8.1.2), then a Special
+    Activity (8.8.7), then Civic Action in a Train space or 1 additional space, and if no Civic
+    Action is possible, a Base in the highest-Population Department with 5+ cubes."""
+    ph = fr.setdefault("np_ph", "place")
+    if ph == "place":
+        if fr["nsp"] < 3 and st["av"][0] + st["av"][1]:
+            best = None
+            for c in ids:
+                if c.startswith("space:"):
+                    r = rank_space(st, 0, "train", BD.index[c[6:]])
+                    if r is None:
+                        continue
+                    key = (r, R.pick_index(st["rng"], 6, tag="np"))
+                    if best is None or key > best[0]:
+                        best = (key, c)
+            if best is not None:
+                fr["nsp"] += 1
+                return best[1]
+        fr["np_ph"] = ph = "sa"
+    if ph == "sa":
+        fr["np_ph"] = ph = "civic"
+        if fr["sa"] is None:
+            s = govt_sa(st, ids)
+            if s:
+                return s
+    if ph == "civic":
+        fr["np_ph"] = "end"
+        if not any(civic_levels(st, i) for i in fr["sel"]):
+            c = train_extra_civic(st, fr, ids)
+            if c is None:
+                c = train_base_dept(st, ids)
+            if c is not None:
+                return c
     return "done" if "done" in ids else None
 
 
@@ -791,11 +937,7 @@ def pol_marchgrp(st, fr, chs, ids):
 
 
 def pol_trainsp(st, fr, chs, ids):
-    at, ap = st["av"][0], st["av"][1]
-    tot = min(6, at + ap)
-    p = min(ap, (tot + 1) // 2)
-    t = min(at, tot - p)
-    p = min(ap, tot - t)
+    t, p = train_mix(st)
     return f"mix:{t}-{p}"
 
 
@@ -805,11 +947,11 @@ def pol_trainx(st, fr, chs, ids):
     civ = []
     for c in ids:
         if c.startswith("civic:"):
-            i = BD.index[c[6:]]
-            if not st["ter"][i]:
-                civ.append((2 - st["sup"][i], BD.pop[i], c))
-    if civ and st["res"][0] >= 18:  # Train is never in the final Propaganda Round
-        return max(civ)[2]
+            lv = civic_levels(st, BD.index[c[6:]])
+            if lv:
+                civ.append((lv * BD.pop[BD.index[c[6:]]], c))
+    if civ:  # Train is never in the final Propaganda Round
+        return max(civ)[1]
     # 8.8.4: a Base only in the highest-Population Department (Population 1+) without a Govt
     # Base, with room and at least 5 cubes
     base = [(BD.pop[BD.index[c[5:]]], c) for c in ids if c.startswith("base:")
@@ -855,18 +997,10 @@ def pol_sweepsp(st, fr, chs, ids):
         need = und * (2 if BD.forest[i] else 1)
         others = sum(pc) - pc[0] - pc[1] - pc[2]
         if P.cubes(pc) < max(need, others + 1 - pc[2]) or not pc[0]:
-            extra = 1 if cap(st, 7) == "s" else 0
             for c in ids:
-                if c.startswith("from:"):
-                    j = BD.index[c[5:]]
-                    spc = st["pc"][j]
-                    after = [spc[0] - 1] + spc[1:]
-                    if spc[0] < 1 or (P.govt_control(spc) and not P.govt_control(after)):
-                        continue  # 8.8.6: never remove Government Control
-                    if st["sup"][j] > 0 and P.cubes(after) < 3:
-                        continue  # nor leave a Support space with fewer than 3 cubes
-                    if BD.is_loc[j] and P.cubes(after) < P.all_guerrillas(spc) + extra:
-                        continue  # nor a LoC with fewer cubes than Guerrillas
+                # 8.8.6: never remove Government Control, leave a Support space below 3 cubes
+                # or a LoC with fewer cubes than Guerrillas
+                if c.startswith("from:") and sweep_spare(st, BD.index[c[5:]]) > 0:
                     return c
         pol = [c for c in ids if c.startswith("police:")]
         if pol and not pc[1]:
@@ -1322,7 +1456,7 @@ POLICIES["np"] = np_policy
 
 
 # ====================================================================== the bot
-MEMO = ("plan", "nsp", "np_other", "np_moves", "np_moves_done")
+MEMO = ("plan", "nsp", "np_other", "np_moves", "np_moves_done", "np_ph")
 
 
 class NonPlayerBot(Bot):

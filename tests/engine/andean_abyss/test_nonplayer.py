@@ -465,3 +465,67 @@ def test_8_8_5_patrol_then_garrisons_cities_then_police_on_3_econ_locs():
     assert patrol_plan(st, op, ids) is not None
     o, slot, d = patrol_plan(st, op, ids)
     assert o == BD.index["bogota"] and BD.is_loc[d] and BD.econ[d] == 3 and slot == 1
+
+
+def _cities_at_active_support(st):
+    for c in BD.cities:
+        st["sup"][c] = 2
+    st["seq"] += 1
+
+
+def test_8_8_4_train_adds_one_space_for_civic_action_when_no_train_space_allows_it():
+    # Every City is already at Active Support, so the 3 placement spaces allow no Civic Action;
+    # Huila (Troops, Police, Control, Neutral, no Terror) becomes the 1 additional Train space.
+    st = position([6, 20], G)
+    _cities_at_active_support(st)
+    put(st, "huila", troops=2, police=2)
+    st["res"][G] = 40
+    kind, op, _, _ = decide(st)
+    assert (kind, op) == ("op", "train")
+    facts = play(st, "np:act")
+    assert any(f.get("cause") == "Train in Huila" or "Train in Huila" in f["text"] for f in facts)
+    assert st["sup"][BD.index["huila"]] > 0
+    assert st["res"][G] >= 15                     # 8.8.8: never below 15
+
+
+def test_8_8_4_train_base_bullet_selects_the_department_without_civic_action():
+    # No Civic Action anywhere (Cities at Active Support, Terror in the Departments): the
+    # Government replaces 3 cubes with a Base in the highest-Population Department with 5+ cubes.
+    st = position([6, 20], G)
+    _cities_at_active_support(st)
+    put(st, "antioquia", troops=3, police=2)      # Population 2
+    put(st, "cesar", troops=3, police=2)          # Population 1
+    for sid in ("antioquia", "cesar"):
+        st["ter"][BD.index[sid]] = 1
+    st["res"][G] = 40
+    play(st, "np:act")
+    assert pc(st, "antioquia").get("gbase") == 1
+    assert "gbase" not in pc(st, "cesar")
+
+
+def test_8_8_4_train_special_activity_comes_after_the_placement_spaces():
+    from engine.scenarios.andean_abyss.nonplayer import train_step
+    from engine.scenarios.andean_abyss.ops import Op, start_op
+    st = position([6, 20], G)
+    st["res"][G] = 40
+    put(st, "bogota", troops=4, police=1)
+    op = start_op(st, G, "train", lim=False, free=False, facts=[], auto="np")
+    op["plan"], op["nsp"] = {"max": 3, "sa": ["mid"]}, 1
+    op["sel"] = [BD.index["cali"]]
+    ids = [c.id for c in Op.prompt(st, op)[2]]
+    assert "sa:airlift" in ids
+    assert train_step(st, op, ids).startswith("space:")   # 2nd placement space, not yet the SA
+
+
+def test_8_8_6_sweep_ranks_all_activated_then_control_then_cities():
+    from engine.scenarios.andean_abyss.nonplayer import sweep_rank, sweep_spare
+    st = clear(new([1, 2]))
+    put(st, "bogota", troops=6, police=3, sup=2)
+    assert sweep_spare(st, BD.index["bogota"]) == 6     # keeps 3 cubes in a Support space
+    put(st, "huila", farc_u=8)                     # more than the 6 Troops that may come
+    put(st, "santander", farc_u=2)                 # all can be Activated
+    put(st, "meta_west", auc_a=1)                  # nothing Underground, but Control can be added
+    r_huila, r_sant, r_meta = (sweep_rank(st, BD.index[s]) for s in ("huila", "santander", "meta_west"))
+    assert r_sant > r_huila and r_sant[0] == 1 and r_huila[0] == 0
+    assert r_meta is not None and r_meta[:2] == (0, 1) and r_meta > r_huila
+    assert sweep_rank(st, BD.index["cesar"]) is None   # nothing to Activate, no Control to add
