@@ -167,9 +167,7 @@ class HeuristicBot(Bot):
             made = [i for i in ids if i.startswith("produce:")]
             return BotDecision(made[0] if made else "done", "take every paid G the bases offer")
         if kind == "recruit_pull" or (kind == "lpull"):
-            # the heuristic keeps a new G where it was recruited (its look-ahead cannot yet value
-            # the extra G in a presence tile before force management ends)
-            return BotDecision("skip", "keep the G at the recruiting tile")
+            return self._recruit_pull(state, ids)
         if kind == "cover":
             row = B.default_cover_row(state["pl"][self.seat])
             return BotDecision(f"cover:{row}" if f"cover:{row}" in ids else ids[0], "keep the rows balanced")
@@ -181,11 +179,61 @@ class HeuristicBot(Bot):
         if kind == "collateral" or (kind == "effect" and any(i.startswith("civ:") for i in ids)):
             # spare the blue civilians (the team's base) when the attack's excess must fall somewhere
             return BotDecision("civ:red" if "civ:red" in ids else ids[0], "spare the blue civilians")
+        if kind in ("escalate", "esc_confirm"):
+            return self._escalation(state, prompt, ids)
         if kind == "execute":
             order = [c for c in ids if c == "patrol"] + [c for c in ids if c.startswith("exec:")] + \
                     [c for c in ids if c == "special"]
             return BotDecision(order[0] if order else "done", "execute everything paid for")
         return self._lookahead(state, prompt, ids)
+
+    def _recruit_pull(self, state, ids) -> BotDecision:
+        """Liberators panel (A-48): pull the new G into a presence tile when that helps. The
+        look-ahead scores the move (a G out of a tile about to be dominated survives); a G that
+        joins a presence tile holding adversary units also adds its +1 damage to the Liberators'
+        patrol there and to the guerrilla counterattack, which the static score does not see."""
+        rules = self.rules
+        pl = state["pl"][self.seat]
+        patrol_open = "patrol" not in pl["used"]
+        best = None
+        for cid in ids:
+            s2 = rules.copy(state)
+            try:
+                rules.apply_unchecked(s2, self.seat, cid)
+            except Exception:  # pragma: no cover - a bot must never crash a game
+                continue
+            v = evaluate(s2, self.seat)
+            if cid.startswith("into:"):
+                dest = state["tiles"][cid.split(":", 1)[1]]
+                if dest["u"]:
+                    v += 1.5 if patrol_open else 0.8
+            else:
+                v += 0.01
+            if best is None or v > best[0]:
+                best = (v, cid)
+        if best is None:  # pragma: no cover
+            return BotDecision("skip", "fallback")
+        if best[1] == "skip":
+            return BotDecision("skip", "the G is as useful where it was recruited")
+        return BotDecision(best[1], f"the G is worth more beside the presence ({best[0]:+.1f})")
+
+    def _spill_value(self, state, tid) -> float:
+        s2 = self.rules.copy(state)
+        ADV.escalate_into(s2, tid, [])
+        return evaluate(s2, self.seat)
+
+    def _escalation(self, state, prompt, ids) -> BotDecision:
+        """3.F consensus (A-13): propose the spill-over tile that hurts the team least; agree with a
+        proposal unless another open tile is clearly better (then object, striking it off)."""
+        fr = state["g"][-1]
+        cands = self.rules.escalation_candidates(state, fr)
+        vals = {t: self._spill_value(state, t) for t in cands}
+        best = max(cands, key=lambda t: (vals[t], t == fr.get("proposal")))
+        if prompt.kind == "escalate":
+            return BotDecision(f"esc:{best}", f"least harmful spill-over ({vals[best]:.1f})")
+        if vals[fr["proposal"]] >= vals[best] - 2.0:
+            return BotDecision("agree", "the proposal is about as good as any")
+        return BotDecision("object", f"{B.tname(best)} would hurt the team less")
 
     def _kind(self, state) -> str:
         fr = state["frames"][self.seat][-1]

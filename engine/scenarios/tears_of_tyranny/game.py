@@ -9,10 +9,12 @@ Flow. Each seat has its own stack of frames during the two simultaneous windows:
   capabilities -> done.
 
 The prompt lists every seat whose stack is not empty, each with its own choices
-(``Prompt.seat_choices``); actions resolve atomically in submission order. When every stack is
-empty the engine runs the adversary phase (3.D-3.I) or the end of turn. The adversary phase
-asks only two kinds of questions, as a single-seat prompt: the escalation tile (A-13, asked of
-the turn's spokesperson) and the Partisans' optional HQ shield (A-51).
+(``Prompt.seat_choices``); seats submit in any order and each decision resolves atomically.
+Each seat ends its part with its own ``done``; when every stack is empty the engine runs the
+adversary phase (3.D-3.I) or the end of turn. The adversary phase asks two kinds of questions:
+the escalation tile (3.F "chosen by player consensus", A-13: any seat proposes ``esc:<tile>``,
+every other seat answers ``agree`` / ``object``, both as multi-seat prompts) and the Partisans'
+optional HQ shield (A-51, single-seat).
 
 Choice ids (stable; one id = one decision spoken at the table):
 
@@ -45,7 +47,10 @@ Choice ids (stable; one id = one decision spoken at the table):
                                        (A-25; asked only when some, not all, of a mixed crowd die)
 ``drive:<tile>``                       Advisors: the neighbouring tile a displaced unit is driven
                                        into (A-28; asked when there is more than one)
-``esc:<tile>``                         escalation: the adjacent tile for the extra token (A-13)
+``esc:<tile>``                         escalation: propose the adjacent tile for the extra token
+                                       (A-13; any seat)
+``agree`` / ``object``                 escalation: the other seats confirm the proposal or strike
+                                       the tile off (A-13)
 ``shield`` / ``decline``               Partisans' HQ shield (A-51)
 ``cover:resources`` / ``cover:plays``  Partisans: the track row a returned presence token covers
                                        (A-44; asked when both rows have a circle to cover)
@@ -325,8 +330,15 @@ class TearsOfTyranny(Rules):
         turn = f"t{state['turn']}:{state['phase']}"
         if state["g"]:
             fr = state["g"][-1]
-            seat = fr["seat"]
             ch = self._global_choices(state, fr)
+            if fr["k"] in ("escalate", "esc_confirm"):
+                # 3.F "chosen by player consensus" (A-13): any seat may propose; every other seat
+                # confirms or objects, each independently (the same choices for every seat asked)
+                seats = tuple(fr["pending"]) if fr["k"] == "esc_confirm" else tuple(state["seats"])
+                return Prompt(seats, fr["text"], fr["rule"], ch, kind=fr["k"], turn=turn,
+                              context={"tile": fr.get("tile"), "proposal": fr.get("proposal"),
+                                       "proposer": fr.get("proposer"), "struck": fr.get("struck", [])})
+            seat = fr["seat"]
             return Prompt((seat,), fr["text"], fr["rule"], ch, kind=fr["k"], turn=turn,
                           context={"tile": fr.get("tile")})
         seats = [s for s in state["seats"] if state["frames"][s]]
@@ -358,11 +370,34 @@ class TearsOfTyranny(Rules):
                          {"row": r}) for r in ROWS if pl["open"][r] > 1]
             return ch or [Choice("skip", "No circle left to cover", {})]
         if fr["k"] == "escalate":
-            return [Choice(f"esc:{t}", f"Spill-over into {B.tname(t)}", {"tile": t})
-                    for t in ADV.escalate_choices(state, fr["tile"])]
+            return [Choice(f"esc:{t}", f"Propose {B.tname(t)} for the spill-over", {"tile": t})
+                    for t in self.escalation_candidates(state, fr)]
+        if fr["k"] == "esc_confirm":
+            t = fr["proposal"]
+            return [Choice("agree", f"Agree: the spill-over goes into {B.tname(t)}", {"tile": t}),
+                    Choice("object", f"Object to {B.tname(t)} (it is struck off; someone proposes another tile)",
+                           {"tile": t})]
         return [Choice("shield", f"Give up 1 presence to stop the {fr['step']} in {B.tname(fr['tile'])}",
                        {"tile": fr["tile"]}),
                 Choice("decline", "Let it happen", {})]
+
+    # tyranny escalation by consensus (3.F, A-13) ------------------------------------------
+    def escalation_candidates(self, state: dict, fr: dict) -> list[str]:
+        """The adjacent map tiles still open for the spill-over (objected tiles are struck off)."""
+        return [t for t in ADV.escalate_choices(state, fr["tile"]) if t not in fr.get("struck", [])]
+
+    def _escalation_proposal(self, state, fr, seat, tid, facts) -> None:
+        """3.F: "the adjacent tile is chosen by player consensus". The proposal needs every other
+        seat's agreement; solo, the proposal is the decision."""
+        others = [s for s in state["seats"] if s != seat]
+        if not others:
+            ADV.escalate_into(state, tid, facts)
+            return
+        B.add_fact(facts, "consensus", f"{seat.title()} propose the spill-over into {B.tname(tid)}.", seat=seat, tile=tid)
+        state["g"].append({"k": "esc_confirm", "tile": fr["tile"], "struck": fr.get("struck", []), "proposal": tid,
+                           "proposer": seat, "pending": others, "text0": fr["text"], "rule": fr["rule"],
+                           "text": f"{seat.title()} propose that tyranny spills over from {B.tname(fr['tile'])} into "
+                                   f"{B.tname(tid)}. Do you agree? An objection strikes the tile off."})
 
     # the per-seat frames -------------------------------------------------------------------
     def _seat_choices(self, state: dict, seat: str):
@@ -438,10 +473,15 @@ class TearsOfTyranny(Rules):
             return (f"Select capabilities and pay for them ({len(pl['played'])}/{plays_limit(pl, seat) if plays_limit(pl, seat) < 99 else 'any'} "
                     f"played, {pl['res']} resources)."), "3.D", ch, "select"
         if k == "exec":
+            # each seat closes its own part of the window with "done", even with nothing left to
+            # execute: the window (and the adversary phase after it) waits for every seat (3)
             ch = self._exec_choices(state, seat, fr["speed"])
-            ch.append(Choice("done", "Done with this phase", {}))
             label = "immediate" if fr["speed"] == "immediate" else "long-term"
-            return f"Execute your {label} capabilities.", "phase 2" if label == "immediate" else "phase 4", ch, "execute"
+            ch.append(Choice("done", "Done with this phase" if ch else f"Done: nothing {label} left to execute", {}))
+            text = (f"Execute your {label} capabilities." if len(ch) > 1 else
+                    f"Nothing {label} is left for you to execute: say done when you are ready "
+                    "(the phase ends when every player is done).")
+            return text, "phase 2" if label == "immediate" else "phase 4", ch, "execute"
         if k == "target":
             ch = [Choice(f"tile:{t}", B.tname(t), {"tile": t}) for t in self._target_tiles(state, seat, fr)]
             ch.append(Choice("decline", "Do not execute it", {}))
@@ -857,7 +897,30 @@ class TearsOfTyranny(Rules):
             if cid.startswith("cover:"):
                 B.cover_row(state, fr["seat"], cid.split(":", 1)[1], facts)
         elif fr["k"] == "escalate":
-            ADV.escalate_into(state, cid.split(":", 1)[1], facts)
+            self._escalation_proposal(state, fr, seat, cid.split(":", 1)[1], facts)
+        elif fr["k"] == "esc_confirm":
+            if cid == "agree":
+                fr["pending"].remove(seat)
+                B.add_fact(facts, "consensus", f"{seat.title()} agree to the spill-over into {B.tname(fr['proposal'])}.",
+                           seat=seat, tile=fr["proposal"])
+                if fr["pending"]:
+                    state["g"].append(fr)
+                else:
+                    B.add_fact(facts, "consensus", f"The team agrees: tyranny spills over into {B.tname(fr['proposal'])}.",
+                               tile=fr["proposal"])
+                    ADV.escalate_into(state, fr["proposal"], facts)
+            else:
+                B.add_fact(facts, "consensus", f"{seat.title()} object to the spill-over into {B.tname(fr['proposal'])}; "
+                           "it is struck off the candidates.", seat=seat, tile=fr["proposal"])
+                nxt = {"k": "escalate", "tile": fr["tile"], "struck": fr["struck"] + [fr["proposal"]],
+                       "text": fr["text0"], "rule": fr["rule"]}
+                left = self.escalation_candidates(state, nxt)
+                if len(left) == 1:
+                    B.add_fact(facts, "consensus", f"Only {B.tname(left[0])} is left: the spill-over goes there.",
+                               tile=left[0])
+                    ADV.escalate_into(state, left[0], facts)
+                else:
+                    state["g"].append(nxt)
         elif fr["k"] == "shield":
             if cid == "shield":
                 B.remove_one_presence(state, "partisans", fr["tile"], facts, "HQ shield")
@@ -1377,8 +1440,6 @@ class TearsOfTyranny(Rules):
                 stack.pop()
             elif k == "select" and len(self._seat_choices(state, seat)[2]) == 1:
                 stack.pop()
-            elif k == "exec" and len(self._exec_choices(state, seat, fr["speed"])) == 0:
-                stack.pop()
             elif k == "target" and not self._target_tiles(state, seat, fr):
                 stack.pop()
                 if fr["src"] in C.cards:
@@ -1529,10 +1590,15 @@ class TearsOfTyranny(Rules):
                     esc = ADV.dominate_tile(state, tid, facts)
                     if esc and state["result"] is None:
                         self._check_end(state, facts)
-                        if state["result"] is None and ADV.escalate_choices(state, esc):
-                            state["g"].append({"k": "escalate", "seat": B.lead_seat(state), "tile": esc,
-                                               "text": f"Tyranny escalates in {B.tname(esc)}: the team chooses the adjacent tile that "
-                                                       "receives a tyranny token and a cell.", "rule": "3.F (A-13)"})
+                        cand = ADV.escalate_choices(state, esc) if state["result"] is None else []
+                        if len(cand) == 1:
+                            ADV.escalate_into(state, cand[0], facts)
+                        elif cand:
+                            state["g"].append({"k": "escalate", "tile": esc, "struck": [],
+                                               "text": f"Tyranny escalates in {B.tname(esc)}: the team chooses, by consensus, the "
+                                                       "adjacent tile that receives a tyranny token and a cell. Any player "
+                                                       "proposes a tile; the others agree or object.",
+                                               "rule": "3.F (A-13)"})
                             return False
                 else:
                     ADV.develop_tile(state, tid, facts)

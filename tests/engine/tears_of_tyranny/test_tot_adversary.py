@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core.contract import IllegalChoice
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import THRESHOLD
@@ -205,3 +206,80 @@ def test_partisan_hq_shield_prompt_and_cancel(rules, C):
     assert p.seats == ("partisans",) and {c.id for c in p.choices} == {"shield", "decline"}
     st, _ = rules.apply(st, "partisans", "shield")
     assert st["tiles"][tid]["tyr"] == 0 and st["tiles"][tid]["pres"] == {"partisans": 1}
+
+
+def _escalation_prompt(rules, C, players):
+    """A game in the adversary phase stopped at an escalation (3.F) in a tile with 2+ neighbours."""
+    st = blank(rules, players=players)
+    q = [tid for tid in st["order"] if C.tiles[tid]["quadrant"] == 1]
+    tid = next(t for t in q[5:] if len(ADV.escalate_choices(st, t)) >= 3)
+    dom_card = next(c for c in sorted(C.terrain) if C.terrain[c]["terrain_card_ref"] == C.tiles[tid]["terrain_card_ref"])
+    st["tiles"][tid].update({"u": [["garrison", 0], ["garrison", 0]], "tyr": 1})
+    st["boxes"]["dominate"] = dom_card
+    st["frames"] = {s: [] for s in st["seats"]}
+    st["phase"] = "window"
+    rules._advance(st, [])
+    p = rules.prompt(st)
+    while p.kind != "escalate":   # an event may ask something first (none of them does today)
+        st, _ = rules.apply(st, p.seats[0], p.choices_for(p.seats[0])[0].id)
+        p = rules.prompt(st)
+    return st, tid, p
+
+
+def test_3f_escalation_consensus_any_seat_proposes_all_others_confirm(rules, C):
+    """3.F: the adjacent tile "is chosen by player consensus" (A-13): any seat may propose, and the
+    spill-over happens only when every other seat has agreed."""
+    st, tid, p = _escalation_prompt(rules, C, players=3)
+    assert set(p.seats) == set(st["seats"])
+    cand = [c.payload["tile"] for c in p.choices]
+    assert cand == ADV.escalate_choices(st, tid)
+    target = cand[1]
+    pool = st["tyr_pool"]
+    st, _ = rules.apply(st, "partisans", f"esc:{target}")      # the third seat proposes
+    p = rules.prompt(st)
+    assert p.kind == "esc_confirm" and set(p.seats) == {"liberators", "advisors"}
+    assert {c.id for c in p.choices} == {"agree", "object"}
+    with pytest.raises(IllegalChoice):
+        rules.apply(st, "partisans", "agree")                   # the proposer does not vote again
+    st, _ = rules.apply(st, "advisors", "agree")
+    assert st["tiles"][target]["tyr"] == 0, "no spill-over before the whole team agrees"
+    p = rules.prompt(st)
+    assert p.seats == ("liberators",)
+    with pytest.raises(IllegalChoice):
+        rules.apply(st, "advisors", "agree")                    # a seat that answered cannot answer again
+    st, facts = rules.apply(st, "liberators", "agree")
+    assert st["tiles"][target]["tyr"] == 1
+    assert any(f["type"] == "deploy" and f.get("tile") == target and "Escalation" in f["text"] for f in facts)
+    assert st["tyr_pool"] == pool - 1
+    assert rules.prompt(st) is None or rules.prompt(st).kind not in ("escalate", "esc_confirm")
+
+
+def test_3f_escalation_objection_strikes_the_tile_and_reopens_proposals(rules, C):
+    st, tid, p = _escalation_prompt(rules, C, players=2)
+    cand = [c.payload["tile"] for c in p.choices]
+    st, _ = rules.apply(st, "liberators", f"esc:{cand[0]}")
+    st, _ = rules.apply(st, "advisors", "object")
+    p = rules.prompt(st)
+    assert p.kind == "escalate" and set(p.seats) == {"liberators", "advisors"}
+    left = [c.payload["tile"] for c in p.choices]
+    assert cand[0] not in left and left == cand[1:]
+    assert st["tiles"][cand[0]]["tyr"] == 0
+    # objections strike tiles until one is left, which then takes the spill-over without a vote
+    while True:
+        p = rules.prompt(st)
+        if p is None or p.kind not in ("escalate", "esc_confirm"):
+            break
+        if p.kind == "escalate":
+            st, _ = rules.apply(st, "advisors", p.choices[0].id)
+        else:
+            st, _ = rules.apply(st, "liberators", "object")
+    assert st["tiles"][cand[-1]]["tyr"] == 1
+    assert all(st["tiles"][t]["tyr"] == 0 for t in cand[:-1])
+
+
+def test_3f_escalation_solo_the_player_decides_alone(rules, C):
+    st, tid, p = _escalation_prompt(rules, C, players=1)
+    assert p.seats == ("liberators",)
+    target = p.choices[-1].payload["tile"]
+    st, _ = rules.apply(st, "liberators", f"esc:{target}")
+    assert st["tiles"][target]["tyr"] == 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.bots.base import make_bot
 from engine.scenarios.tears_of_tyranny import board as B
 
 from .conftest import blank, find_tile
@@ -237,3 +238,36 @@ def test_a46_without_resources_the_extra_gs_disband_without_a_question(rules):
     assert not st["frames"][seat]
     rules._end_turn(st, [])
     assert st["tiles"][hq]["gs"][seat] == 4
+
+
+def _recruited_next_to_hq(rules, C, hq_units):
+    """Liberators recruit a G next to their HQ (A-48) and are asked whether to pull it in."""
+    st = blank(rules)
+    seat = "liberators"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["u"] = [list(u) for u in hq_units]
+    st["pl"][seat]["res"] = 5
+    st["frames"][seat] = [{"k": "select"}, {"k": "fm"}]
+    for n in C.adj[hq]:
+        if n in st["tiles"]:
+            st["tiles"][n]["blue"] = 1
+    rec = next(c for c in rules.prompt(st).choices_for(seat)
+               if c.id.startswith("recruit:") and c.payload["tile"] != hq)
+    st, _ = rules.apply(st, seat, rec.id)
+    p = rules.prompt(st)
+    assert p.kind == "recruit_pull" or f"into:{hq}" in [c.id for c in p.choices_for(seat)]
+    return st, p, hq
+
+
+def test_a48_heuristic_pulls_the_new_g_beside_presence_facing_the_adversary(rules, C):
+    """Liberators panel: the optional pull is taken when the G adds to the patrol's damage
+    (+1 per G in the presence tile) against adversary units there."""
+    st, p, hq = _recruited_next_to_hq(rules, C, [["outpost", 0]])
+    bot = make_bot(rules, "heuristic", "liberators", 1)
+    assert bot.choose(st, p).choice_id == f"into:{hq}"
+
+
+def test_a48_heuristic_leaves_the_new_g_when_the_pull_gains_nothing(rules, C):
+    st, p, hq = _recruited_next_to_hq(rules, C, [])
+    bot = make_bot(rules, "heuristic", "liberators", 1)
+    assert bot.choose(st, p).choice_id == "skip"

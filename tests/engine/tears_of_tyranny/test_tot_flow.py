@@ -236,3 +236,89 @@ def test_3e_influence_cards_execute_at_their_position_level(rules):
     ADV.run_influence_cards(st, [])
     assert len(st["inf"]["played"]) == 5
     assert st["pl"]["liberators"]["res"] == res + 4 * 2 + 3, "cards 1-4 at level 1 (+2), card 5 at level 2 (+3)"
+
+
+# ---- simultaneous player window (3: "Players execute their actions simultaneously each phase") --
+
+def _window_policy(rules, st, seat):
+    """A fixed per-seat policy for the turn-1 window that never draws from the shared card decks
+    (the only thing two seats compete for inside one window)."""
+    ch = rules.prompt(st).choices_for(seat)
+    ok = [c for c in ch if not c.id.startswith("deck:")
+          and not (c.id.startswith("refit:") and "capabilit" in c.label.lower())]
+    pick = ok or ch
+    if st["frames"][seat][-1]["k"] == "select" and st["pl"][seat]["played"]:
+        return "done"
+    return pick[0].id
+
+
+def _play_window(rules, st, order_fn):
+    """Play the turn-1 player window until it closes; ``order_fn(waiting)`` picks the next seat."""
+    script = {s: [] for s in st["seats"]}
+    while st["phase"] == "window":
+        p = rules.prompt(st)
+        seat = order_fn(list(p.seats))
+        cid = _window_policy(rules, st, seat)
+        script[seat].append(cid)
+        rules.apply_inplace(st, seat, cid)
+    return script
+
+
+def _replay_window(rules, st, script, order_fn):
+    left = {s: list(v) for s, v in script.items()}
+    while st["phase"] == "window":
+        p = rules.prompt(st)
+        seat = order_fn([s for s in p.seats if left[s]])
+        rules.apply_inplace(st, seat, left[seat].pop(0))
+    assert not any(left.values()), "every seat used exactly its own decisions"
+    return st
+
+
+def test_3_window_any_order_of_seats_gives_the_same_result(rules):
+    """3.A-3.D and phase 2 run simultaneously: each seat decides on its own, in any interleaving,
+    and the window closes (the adversary phase begins) only when every seat is done."""
+    base = rules.setup(7, {"players": 4})
+    for seat in base["seats"]:
+        rules.apply_inplace(base, seat, rules.prompt(base).choices_for(seat)[0].id)
+    assert base["phase"] == "window" and base["turn"] == 1
+    st = rules.copy(base)
+    script = _play_window(rules, st, lambda w: w[0])           # panel order, seat by seat
+    assert all(len(v) >= 3 for v in script.values())
+    assert all(v[-1] == "done" for v in script.values()), "each seat ends its window with its own done"
+    ref = rules.dumps(st)
+    orders = [lambda w: w[-1],                                  # the last seat first
+              lambda w: w[len(w) // 2],                         # from the middle
+              ]
+    import random as _random
+    rnd = _random.Random(3)
+    orders.append(lambda w: rnd.choice(w))                      # a random interleaving
+    for order in orders:
+        st2 = _replay_window(rules, rules.copy(base), script, order)
+        assert rules.dumps(st2) == ref
+
+
+def test_3_window_a_seat_cannot_act_for_another_nor_after_its_done(rules):
+    st = blank(rules, players=2)
+    p = rules.prompt(st)
+    assert set(p.seats) == {"liberators", "advisors"}
+    lib = {c.id for c in p.choices_for("liberators")}
+    adv_only = [c.id for c in p.choices_for("advisors") if c.id not in lib]
+    assert adv_only, "the two panels offer different refit options"
+    with pytest.raises(IllegalChoice) as e:
+        rules.apply(st, "liberators", adv_only[0])              # the Liberators answer for the Advisors
+    assert e.value.code == "unknown_choice"
+    with pytest.raises(IllegalChoice) as e:
+        rules.apply(st, "partisans", p.choices_for("liberators")[0].id)   # a seat not in play
+    assert e.value.code == "not_your_turn"
+    # the Advisors finish their whole window while the Liberators have not acted yet
+    while "advisors" in rules.prompt(st).seats:
+        st, _ = rules.apply(st, "advisors", _window_policy(rules, st, "advisors"))
+    p = rules.prompt(st)
+    assert p.seats == ("liberators",) and st["phase"] == "window", "the window waits for every seat"
+    assert p.kind == "refit", "the Liberators' own decisions are untouched"
+    with pytest.raises(IllegalChoice) as e:
+        rules.apply(st, "advisors", "done")                     # a done seat cannot act again
+    assert e.value.code == "not_your_turn"
+    while st["phase"] == "window":
+        st, _ = rules.apply(st, "liberators", _window_policy(rules, st, "liberators"))
+    assert st["phase"] != "window"
