@@ -461,8 +461,10 @@ class Prop:
                 ends = any(all(v) for v in seats.values())
                 if len(st["np"]) == 3:  # 8.9: the solo player never wins during Propaganda
                     ends = any(met[f] for f in st["np"])
+                m = P.margins(st)  # 7.3 margins as they stand at the check (Playbook tutorial figures)
                 facts.append(fact("propaganda", "Victory Phase (6.1): " + ", ".join(
-                    f"{FNAME[f]} {'meets' if met[f] else 'does not meet'} its condition" for f in range(4))))
+                    f"{FNAME[f]} {'meets' if met[f] else 'does not meet'} its condition ({m[f]:+d})"
+                    for f in range(4)), phase="victory", margins={FACTIONS[f]: m[f] for f in range(4)}))
                 if ends:
                     finish_game(st, facts, "victory check (7.2)", winner_check=True)
                     return

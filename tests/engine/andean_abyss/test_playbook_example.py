@@ -226,11 +226,13 @@ def s15_colombia_nueva_govt_event(st):
     """Govt 2nd Eligible: unshaded Event - Pasto to Active Support, Govt +3. The Propaganda
     card follows: Victory, Sabotage, Resources (6.1-6.3) run by themselves."""
     expect(st, "elig", "govt", 44)
-    # 6.1 Victory Phase margins, as published (they do not move with the Pasto shift or Resources
-    # except the Cartels', taken here at 0 Resources as in the Victory Phase)
-    m = RULES.metrics(st)
-    assert (m["farc_margin"], m["auc_margin"], m["cartels_margin"]) == (-2, -4, -40)
-    go(st, "event:unshaded", "space:pasto")
+    go(st, "event:unshaded")
+    p = RULES.prompt(st)
+    facts = RULES.apply_inplace(st, p.seats[0], "space:pasto")
+    # 6.1 / 7.3: the Victory Phase fact carries the margins as they stood at the check, which are
+    # the Playbook's published ones: Govt 55-60, FARC 23-25, AUC 1-5, Cartels min(7-10, 0-40)
+    vic = [f for f in facts if f.get("phase") == "victory"]
+    assert len(vic) == 1 and vic[0]["margins"] == {"govt": -5, "farc": -2, "auc": -4, "cartels": -40}
 
 
 def s16_propaganda_support_phase(st):
