@@ -533,9 +533,37 @@ def govt_sa(st, chs_ids):
         order.append("sa:eradicate")
     order += ["sa:airstrike", "sa:airlift", "sa:eradicate"]
     for o in order:
+        if o == "sa:airstrike" and o in chs_ids and airstrike_pick(st) is None:
+            continue  # 8.8.7: no Base of a player AUC/FARC nor last Insurgent piece: Air Lift
         if o in chs_ids:
             return o
     return None
+
+
+def airstrike_pick(st, spaces=None):
+    """8.8.7 Air Strike target as (space, Faction): a player AUC's Base, then a player FARC's
+    Base; otherwise the last Insurgent piece of a space, first on the highest-Econ LoC (with an
+    Active Guerrilla), then in the highest-Population Department, a player's piece before a
+    Non-player's, then random. None: no such target (Air Lift instead)."""
+    from .ops import airstrike_spaces, airstrike_targets
+    sps = airstrike_spaces(st) if spaces is None else spaces
+    for g in (2, 1):
+        if is_np(st, g):
+            continue
+        cands = [i for i in sps if g in airstrike_targets(st, i) and st["pc"][i][B(g)] and not P.guerrillas(st["pc"][i], g)]
+        if cands:
+            return rnd(st, cands), g
+    best = None
+    for i in sps:
+        pc = st["pc"][i]
+        if sum(pc[3:]) != 1:
+            continue
+        g = airstrike_targets(st, i)[0]
+        key = (1 if BD.is_loc[i] else 0, BD.econ[i] if BD.is_loc[i] else BD.pop[i], 0 if is_np(st, g) else 1,
+               R.pick_index(st["rng"], 6, tag="np"))
+        if best is None or key > best[0]:
+            best = (key, (i, g))
+    return best[1] if best else None
 
 
 # ====================================================================== policies
@@ -1098,17 +1126,18 @@ def pol_bribe(st, fr, chs, ids):
 
 
 def pol_airstrike(st, fr, chs, ids):
+    """8.8.7 Air Strike: the target of :func:`airstrike_pick` (card 27 unshaded may give more
+    than one strike: the same order each time)."""
     if fr["ph"] == "a":
-        best = None
-        for c in ids:
-            if c.startswith("space:"):
-                i = BD.index[c[6:]]
-                pc = st["pc"][i]
-                key = (any(pc[B(g)] and not P.guerrillas(pc, g) and not is_np(st, g) for g in (2, 1)),
-                       BD.is_loc[i] and BD.econ[i], BD.pop[i])
-                if best is None or key > best[0]:
-                    best = (key, c)
-        return best[1] if best else None
+        got = airstrike_pick(st, [BD.index[c[6:]] for c in ids if c.startswith("space:")])
+        if got is None:
+            real = [c for c in ids if c.startswith("space:")]
+            return rnd(st, real) if real else None
+        fr["np_target"] = got[1]
+        return f"space:{IDS[got[0]]}"
+    g = fr.get("np_target")
+    if g is not None and f"target:{FACTIONS[g]}" in ids:
+        return f"target:{FACTIONS[g]}"
     return target_order(st, ids)
 
 

@@ -529,3 +529,26 @@ def test_8_8_6_sweep_ranks_all_activated_then_control_then_cities():
     assert r_sant > r_huila and r_sant[0] == 1 and r_huila[0] == 0
     assert r_meta is not None and r_meta[:2] == (0, 1) and r_meta > r_huila
     assert sweep_rank(st, BD.index["cesar"]) is None   # nothing to Activate, no Control to add
+
+
+def test_8_8_7_air_strike_only_at_a_last_insurgent_piece_else_air_lift():
+    from engine.scenarios.andean_abyss.nonplayer import airstrike_pick, govt_sa
+    st = clear(new([1, 2], nonplayers=["govt", "farc", "auc", "cartels"]))
+    put(st, "guaviare", farc_a=2)                  # not the last piece there
+    assert airstrike_pick(st) is None
+    assert govt_sa(st, ["sa:airstrike", "sa:airlift", "sa:eradicate"]) == "sa:airlift"
+    put(st, "meta_east", auc_a=1)                  # Population 1
+    put(st, "antioquia", farc_a=1)                 # Population 2: the higher-Population Department
+    assert airstrike_pick(st) == (BD.index["antioquia"], F)
+    put(st, "loc_bogota_neiva", car_a=1)
+    assert airstrike_pick(st) == (BD.index["loc_bogota_neiva"], C)   # a LoC first
+    assert govt_sa(st, ["sa:airstrike", "sa:airlift", "sa:eradicate"]) == "sa:airstrike"
+
+
+def test_8_8_7_air_strike_takes_a_player_auc_base_before_a_player_farc_base():
+    from engine.scenarios.andean_abyss.nonplayer import airstrike_pick
+    st = clear(new([1, 2], nonplayers=["govt", "cartels"]))
+    put(st, "loc_bogota_neiva", car_a=1)
+    put(st, "huila", farc_base=1, police=1)
+    put(st, "cesar", auc_base=1, farc_a=1)
+    assert airstrike_pick(st) == (BD.index["cesar"], A)
