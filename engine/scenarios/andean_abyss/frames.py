@@ -18,6 +18,7 @@ a policy picks among exactly the same legal choices a player would see.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 
 from engine.coin.flow import Flow, FrameKind, push, wait
@@ -30,7 +31,7 @@ STEPS: dict[str, Callable] = {}
 POLICIES: dict[str, Callable] = {}
 
 __all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "pop", "wait", "choices_of",
-           "auto_pick"]
+           "auto_pick", "LOG", "logging_to"]
 
 
 def frame(kind: str):
@@ -78,8 +79,40 @@ def auto_pick(st: dict, fr: dict) -> str:
             if c.id in ("done", "pass", "none", "stop"):
                 return c.id
     pol = POLICIES.get(fr.get("auto") or "random") or POLICIES["random"]
+    LOG.rand = 0
     cid = pol(st, fr, chs)
+    if LOG.rand and LOG.facts is not None and LOG.note is not None:
+        LOG.facts.append(LOG.note(st, fr, cid, LOG.rand))
     return cid
+
+
+class _Log(threading.local):
+    """Where automatic (Non-player) picks report a random choice among equal candidates
+    (8.2): ``facts`` is the list of the choice being applied (None: nowhere, e.g. while an
+    Event is tried on a copy), ``rand`` the number of candidates of the last random pick in
+    the current policy call, ``note`` builds the fact (set by the Non-player module)."""
+
+    facts: list | None = None
+    rand: int = 0
+    note: Callable | None = None
+
+
+LOG = _Log()
+
+
+class logging_to:
+    """``with logging_to(facts):`` random Non-player picks become facts in ``facts``."""
+
+    def __init__(self, facts):
+        self.facts = facts
+
+    def __enter__(self):
+        self.saved = LOG.facts
+        LOG.facts = self.facts
+
+    def __exit__(self, *exc):
+        LOG.facts = self.saved
+        return False
 
 
 FLOW.pick = auto_pick

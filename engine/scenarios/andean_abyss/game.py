@@ -13,7 +13,7 @@ from engine.core.contract import IllegalChoice, fact
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, INV_SLOT, B
-from .frames import FLOW, POLICIES, PROMPTS, C, frame, pop, push, wait
+from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, wait
 
 PROP = 73  # Propaganda cards are 73..76
 OPS = {0: ("train", "patrol", "sweep", "assault"), 1: ("rally", "march", "attack", "terror"),
@@ -209,12 +209,13 @@ def apply_choice(st: dict, seat: str, cid: str) -> list:
     fr = st["stack"][-1]
     facts: list = []
     st["seq"] += 1
-    if cid == "np:act" and fr["k"] != "elig":
-        fr["auto"] = "np"
-        import engine.scenarios.andean_abyss.nonplayer  # noqa: F401  (registers the policies)
-        FLOW.run(st, facts)
-    else:
-        FLOW.answer(st, cid, facts)
+    with logging_to(facts):
+        if cid == "np:act" and fr["k"] != "elig":
+            fr["auto"] = "np"
+            import engine.scenarios.andean_abyss.nonplayer  # noqa: F401  (registers the policies)
+            FLOW.run(st, facts)
+        else:
+            FLOW.answer(st, cid, facts)
     return facts
 
 

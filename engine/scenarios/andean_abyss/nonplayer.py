@@ -19,7 +19,7 @@ from engine.core.contract import fact
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, PIECE_KEYS, A, B, U
-from .frames import POLICIES, C, frame, wait
+from .frames import LOG, POLICIES, C, frame, logging_to, wait
 from .game import Elig, cap, final_event_card, is_np, is_prop, mom, record_exec
 from .ops import (
     assault_removals,
@@ -41,7 +41,21 @@ def why(st, facts, f, text, rule):
 
 
 def rnd(st, seq):
+    """8.2 / 8.3: a random pick among equal-priority candidates (state RNG, tag ``np``); an
+    automatic pick that used it is reported as an ``np`` fact (see :func:`random_note`)."""
+    if len(seq) > 1:
+        LOG.rand = len(seq)
     return seq[R.pick_index(st["rng"], len(seq), tag="np")]
+
+
+def random_note(st, fr, cid, n):
+    f = fr["f"]
+    return fact("np", f"Non-player {FNAME[f]}: {fr['k']} - {cid} picked at random among {n} equal candidates (8.2)",
+                faction=FACTIONS[f], rule="8.2", branch="random pick among equal candidates", frame=fr["k"],
+                choice=cid)
+
+
+LOG.note = random_note
 
 
 # ====================================================================== 8.1 Event or Operations
@@ -53,11 +67,12 @@ def event_effect(st: dict, f: int, side: str) -> dict | None:
     cp["sop"] = {"prop": True}
     facts: list = []
     try:
-        start_event(cp, f, cp["cur"], side, facts, auto="np")
-        guard = 0
-        while cp["stack"] and guard < 2000:
-            guard += 1
-            run_one(cp, facts)
+        with logging_to(None):   # the trial run on the copy reports nothing
+            start_event(cp, f, cp["cur"], side, facts, auto="np")
+            guard = 0
+            while cp["stack"] and guard < 2000:
+                guard += 1
+                run_one(cp, facts)
     except Exception:  # an Event that cannot be resolved counts as ineffective
         return None
     keys = ("pc", "sup", "ter", "sab", "zones", "res", "aid", "ship", "inel_next", "fm", "oop", "stay_elig", "mom", "caps")
@@ -266,7 +281,7 @@ def feasible(st, f, op) -> bool:
     if op == "march":
         for i in P.spaces(st):
             pc = st["pc"][i]
-            spare = P.guerrillas(pc, f) - (1 if P.bases(pc) or (f == 2 and P.fpieces(pc, 1)) else 0)
+            spare = P.guerrillas(pc, f) - march_keep(st, f, pc)
             if f == 1 and not (st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or st["sab"][i]):
                 continue
             if spare > 0 and any(march_target(st, f, j) for j in P.adj(st, i)):
@@ -843,7 +858,7 @@ def march_step(st, fr, ids):
             continue
         i = BD.index[c[5:]]
         pc = st["pc"][i]
-        spare = P.guerrillas(pc, f) - (1 if P.bases(pc) or (f == 2 and P.fpieces(pc, 1)) else 0)
+        spare = P.guerrillas(pc, f) - march_keep(st, f, pc)
         if spare <= 0:
             continue
         if f == 1 and not (st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or st["sab"][i]):
@@ -881,7 +896,7 @@ def farc_march_final(st, fr, ids):
         pc = st["pc"][i]
         if not (st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or st["sab"][i]):
             continue
-        spare = P.guerrillas(pc, 1) - fr["moved"].get(str(i), 0) - (1 if P.bases(pc) else 0)
+        spare = P.guerrillas(pc, 1) - fr["moved"].get(str(i), 0) - march_keep(st, 1, pc)
         dests = [j for j in P.adj(st, i) if BD.pop[j] >= 1 and not BD.is_loc[j]]
         if spare > 0 and dests and (best is None or spare > best[0]):
             best = (spare, c, dests)
@@ -918,7 +933,7 @@ def auc_march_closer(st, fr, ids):
             continue
         i = BD.index[c[5:]]
         pc = st["pc"][i]
-        keep = 1 if pc[8] or P.fpieces(pc, 1) else 0
+        keep = march_keep(st, 2, pc)
         spare = P.guerrillas(pc, 2) - fr["moved"].get(str(i), 0) - keep
         if spare <= 0 or i not in dist:
             continue
@@ -931,35 +946,67 @@ def auc_march_closer(st, fr, ids):
     return best[1]
 
 
+def march_keep(st, f, pc) -> int:
+    """Guerrillas a Non-player leaves in a March origin: FARC 1 where any Faction has a Base
+    (8.7.2), AUC 1 with an AUC Base or any FARC piece (8.6.2), Cartels 1 with a Cartels Base
+    (8.5.2)."""
+    if f == 1:
+        return 1 if P.bases(pc) else 0
+    if f == 2:
+        return 1 if pc[8] or P.fpieces(pc, 1) else 0
+    return 1 if pc[11] else 0
+
+
+def march_room(st, f, dst) -> int:
+    """3.3.2: how many Guerrillas may March into ``dst`` and stay Underground (99: any)."""
+    dpc = st["pc"][dst]
+    s = st["sup"][dst]
+    exposed = BD.is_loc[dst] or s > 0 or (f == 2 and s < 0)
+    if not exposed:
+        return 99
+    return max(0, 3 - P.cubes(dpc) - (P.guerrillas(dpc, 1) if f == 2 else 0))
+
+
 def pol_marchgrp(st, fr, chs, ids):
+    """8.1.2 March: destinations where the moving Guerrillas stay Underground first (8.6.2 first
+    bullet, 8.7.2 second bullet), then random (8.2); move as many Underground Guerrillas as can
+    stay Underground (with Active ones filling the rest of that room); where Activation cannot be
+    avoided, Active Guerrillas first; the Guerrilla left behind (8.5.2-8.7.2) is an Underground one
+    if possible."""
     f = fr["f"]
     op = opf(st, fr)
-    pref = (op or {}).get("np_pref", {}).get(str(fr["src"]))
-    if fr["dst"] is None and pref is not None and f"space:{IDS[pref]}" in ids:
-        return f"space:{IDS[pref]}"
-    if fr["dst"] is None:
-        cands = [c for c in ids if c.startswith("space:") and march_target(st, f, BD.index[c[6:]])]
-        cands = cands or [c for c in ids if c.startswith("space:")]
-        return rnd(st, cands)
     src = fr["src"]
     pc = st["pc"][src]
-    keep = 1 if P.bases(pc) or (f == 2 and P.fpieces(pc, 1)) else 0
+    if fr["dst"] is None:
+        pref = (op or {}).get("np_pref", {}).get(str(src))
+        if pref is not None and f"space:{IDS[pref]}" in ids:
+            return f"space:{IDS[pref]}"
+        cands = [c for c in ids if c.startswith("space:") and march_target(st, f, BD.index[c[6:]])]
+        cands = cands or [c for c in ids if c.startswith("space:")]
+        if pc[U(f)]:
+            hidden = [c for c in cands if march_room(st, f, BD.index[c[6:]]) > 0]
+            cands = hidden or cands
+        return rnd(st, cands)
+    keep = march_keep(st, f, pc)
     dst = fr["dst"]
-    dpc = st["pc"][dst]
-    exposed = BD.is_loc[dst] or st["sup"][dst] > 0 or (f == 2 and st["sup"][dst] < 0)
-    room = max(0, 3 - P.cubes(dpc)) if exposed else 99
+    room = march_room(st, f, dst)
     if f == 1 and BD.is_loc[dst]:
         room = 1  # 8.7.2: 1 Guerrilla onto each LoC
+    mu_ids = [int(c[2:]) for c in ids if c.startswith("u:")]
     if fr["nu"] is None:
-        nus = [int(c[2:]) for c in ids if c.startswith("u:")]
-        mu = max(nus)
-        n = min(mu, max(0, pc[U(f)] + pc[A(f)] - keep), room)
-        if n == 0 and mu > 0 and not [c for c in ids if c.startswith("a:")]:
-            n = 1
-        return f"u:{n}"
+        mu = max(mu_ids)
+        free_u = max(0, mu - keep)                       # the one left behind is Underground
+        if room > 0:
+            return f"u:{min(free_u, room)}"
+        # Activation unavoidable: Active Guerrillas move first, Underground ones only when no
+        # Active one can go
+        return "u:0" if pc[A(f)] else f"u:{free_u}"
     nas = [int(c[2:]) for c in ids if c.startswith("a:")]
-    spare = max(0, pc[U(f)] + pc[A(f)] - keep - fr["nu"])
-    n = min(max(nas), pc[A(f)], spare)
+    left_u = pc[U(f)] - fr["nu"]
+    keep_a = max(0, keep - left_u)                       # Underground ones stay behind first
+    n = max(0, min(max(nas), pc[A(f)] - keep_a))
+    if room > 0 and room < 99:
+        n = min(n, max(0, room - fr["nu"]))
     n = max(n, min(nas))
     return f"a:{n}"
 
@@ -1474,12 +1521,240 @@ def pol_give(st, fr, chs, ids):
     return "done"  # 8.1.2: Non-players voluntarily transfer nothing
 
 
+def pol_basecubes(st, fr, chs, ids):
+    """8.1.2: the Government removes Troops and Police alternately, starting with whichever it
+    has most of in the space, keeping the last Police as long as possible."""
+    pc = st["pc"][fr["i"]]
+    if "piece:troops" in ids and (pc[0] >= pc[1] or pc[1] <= 1):
+        return "piece:troops"
+    return "piece:police" if "piece:police" in ids else ids[0]
+
+
+def faction_rank(st, g):
+    """8.8.3 / 8.5.3 tie order of enemy Factions: a player before a Non-player, then FARC, AUC,
+    Cartels."""
+    return (1 if is_np(st, g) else 0, g)
+
+
+def pol_patrolact(st, fr, chs, ids):
+    """3.2.2 Patrol Activation on a LoC: player Guerrillas first, then FARC, AUC, Cartels
+    (the 8.8.3 target order)."""
+    return target_order(st, ids)
+
+
+def pol_kidnap6(st, fr, chs, ids):
+    """4.3.3 roll of 6: the Non-player AUC places a Base before a Guerrilla (8.1.2)."""
+    return "piece:auc_base" if "piece:auc_base" in ids else ids[0]
+
+
+def pol_evfaction(st, fr, chs, ids):
+    """Events naming 'an Insurgent Faction': the executor picks itself when it may (8.1: it places
+    or moves pieces, gains Resources); a Government picks a player before a Non-player, then
+    FARC, AUC, Cartels (8.8.3)."""
+    me = f"faction:{FACTIONS[fr['f']]}"
+    if me in ids:
+        return me
+    opts = [FACTIONS.index(c[8:]) for c in ids if c.startswith("faction:")]
+    return f"faction:{FACTIONS[min(opts, key=lambda g: faction_rank(st, g))]}" if opts else ids[0]
+
+
+def pol_evlevel(st, fr, chs, ids):
+    """Card 46: Passive Support for the Government (8.4.3: greatest shift toward Active Support)
+    and the AUC (8.1: toward Support), Passive Opposition for the FARC; the Cartels take the
+    greater change in Total Support and Opposition (8.4.3)."""
+    f = fr["f"]
+    if f in (0, 2):
+        return "level:1"
+    if f == 1:
+        return "level:-1"
+    i = fr["v"].get("here")
+    cur = st["sup"][i] if i is not None else 0
+    up, down = abs(1 - cur), abs(-1 - cur)
+    return "level:1" if up > down else "level:-1" if down > up else rnd(st, ["level:1", "level:-1"])
+
+
+def pol_evchoice(st, fr, chs, ids):
+    """Event alternatives (8.4.2: place or relocate as many pieces as allowed; 8.1.2: remove enemy
+    Bases first): card 48 removes the FARC Base, 54 replaces rather than removes, 65 places (an
+    Insurgent) or removes (the Government), 60 clears the option holding more Cartels pieces."""
+    govt = fr["f"] == 0
+    for pref in (("alt:base",), ("alt:replace",), ("alt:ship-", "alt:base-") if govt else ("alt:ship+", "alt:base+")):
+        for c in pref:
+            if c in ids:
+                return c
+    if "alt:cities" in ids and "alt:dept" in ids:
+        n = sorted((P.fpieces(st["pc"][i], 3) for i in BD.cities), reverse=True)
+        d = max((P.fpieces(st["pc"][i], 3) for i in BD.depts), default=0)
+        return "alt:cities" if sum(n[:2]) >= d else "alt:dept"
+    return rnd(st, ids)
+
+
+def pol_evsa(st, fr, chs, ids):
+    """Free Special Activities (5.5): as many as allowed (8.4.2); when the card lets a
+    Non-player Government pick the kind, the 8.8.7 order."""
+    real = [c for c in ids if c != "done"]
+    if fr["f"] == 0 and len(real) > 1:
+        s = govt_sa(st, ids)
+        if s:
+            return s
+    return real[0] if real else "done"
+
+
+def pol_zone(st, fr, chs, ids):
+    """6.4.4 Government FARC Zone among the Departments with most FARC pieces: a Non-player
+    Government takes the one costing it least (fewest Government pieces to Redeploy or remove),
+    then the smallest Population (8.4.3: smallest shift toward Opposition), then random (8.2)."""
+    cands = [c for c in ids if c.startswith("space:")]
+    if not cands:
+        return ids[0]
+
+    def key(c):
+        i = BD.index[c[6:]]
+        return (P.fpieces(st["pc"][i], 0), BD.pop[i])
+    low = min(key(c) for c in cands)
+    return rnd(st, [c for c in cands if key(c) == low])
+
+
+def pol_genoff(st, fr, chs, ids):
+    """Card 19 General Offensive: the Government Assaults where it can, else Sweeps in place
+    (8.8.3 before 8.8.6); an Insurgent Attacks where it has 3+ Guerrillas (8.6.3 / 8.7.3),
+    else makes Terror with an Underground Guerrilla (8.5.3-8.7.4), else Attacks, else nothing."""
+    if fr["f"] == 0:
+        order = ("assault", "sweep")
+    else:
+        i = fr["left"][0]
+        order = ("attack", "terror") if P.guerrillas(st["pc"][i], fr["f"]) >= 3 else ("terror", "attack")
+    for c in order:
+        if c in ids:
+            return c
+    return "skip"
+
+
+def pol_reppick(st, fr, chs, ids):
+    """Card 54 replacement: another Non-player's Guerrilla before a player's (8.4 note:
+    Non-players assist one another), then FARC, AUC, Cartels."""
+    opts = [FACTIONS.index(c[8:]) for c in ids if c.startswith("faction:")]
+    return f"faction:{FACTIONS[min(opts, key=lambda g: (0 if is_np(st, g) else 1, g))]}" if opts else ids[0]
+
+
+def pol_c72rep(st, fr, chs, ids):
+    """Card 72 unshaded: a Non-player's Guerrilla rather than a player's (8.4 note); then a
+    Government executor prefers the AUC to the FARC (whose forces drive its victory, 7.2), an
+    Insurgent executor takes FARC, then AUC."""
+    opts = [FACTIONS.index(c[8:]) for c in ids if c.startswith("faction:")]
+    sign = -1 if fr["f"] == 0 else 1
+    return f"faction:{FACTIONS[min(opts, key=lambda g: (0 if is_np(st, g) else 1, sign * g))]}" if opts else ids[0]
+
+
+def pol_c72place(st, fr, chs, ids):
+    """Card 72 shaded: each Guerrilla to a Cartels Base space with the fewest Cartels Guerrillas
+    (8.5.1's bare Base spaces first), then random (8.2)."""
+    cands = [c for c in ids if c.startswith("space:")]
+    low = min(P.guerrillas(st["pc"][BD.index[c[6:]]], 3) for c in cands)
+    return rnd(st, [c for c in cands if P.guerrillas(st["pc"][BD.index[c[6:]]], 3) == low])
+
+
+def pol_c55ship(st, fr, chs, ids):
+    """Card 55 unshaded (Government): player-owned Shipments first, then random (8.2)."""
+    own = [c for c in ids if c.startswith("ship:")]
+    pl = [c for c in own if not is_np(st, FACTIONS.index(c.split(":")[2]))]
+    return rnd(st, pl or own)
+
+
+def pol_c5u(st, fr, chs, ids):
+    """Card 5 unshaded: Police onto the highest-Econ pipelines first (8.3), as many as allowed
+    (8.4.2); then Activate player Guerrillas before Non-players', FARC, AUC, Cartels (8.8.3)."""
+    sps = [c for c in ids if c.startswith("space:")]
+    if sps:
+        top = max(BD.econ[BD.index[c[6:]]] for c in sps)
+        return rnd(st, [c for c in sps if BD.econ[BD.index[c[6:]]] == top])
+    acts = [c for c in ids if c.startswith("act:")]
+    if acts:
+        return min(acts, key=lambda c: faction_rank(st, FACTIONS.index(c.split(":")[2])))
+    return "done" if "done" in ids else ids[0]
+
+
+def pol_seventh(st, fr, chs, ids):
+    """8.8.9 Sabotage Phase with 7th Special Forces unshaded: Sabotage off the three 3-Econ LoCs,
+    then Terror where Civic Action would come first (8.8.8: toward Passive Support, largest
+    Opposition reduction, then Support increase), then other Sabotage, highest Econ first."""
+    cands = [BD.index[c[6:]] for c in ids if c.startswith("space:")]
+    if not cands:
+        return "done"
+
+    def key(i):
+        if BD.is_loc[i] and st["sab"][i]:
+            return (2 if BD.econ[i] == 3 else 0, BD.econ[i], 0)
+        from .ops import civic_ok
+        ok = civic_ok(st, i, True)
+        return (1, 1 if ok else 0, (1 if st["sup"][i] < 1 else 0, -st["sup"][i], BD.pop[i]))
+    best = max(key(i) for i in cands)
+    return rnd(st, [f"space:{IDS[i]}" for i in cands if key(i) == best])
+
+
+def pol_c69(st, fr, chs, ids):
+    """Card 69: move as many pieces as allowed (8.4.2) from the space with most of them, to a
+    random Department (8.2), then the free Operation the flowchart would favour there: Assault,
+    then Sweep, then Train (8.8.3-8.8.6); Rally, then Attack, then Terror for an Insurgent."""
+    from .ops import assault_targets
+    f = fr["f"]
+    if fr["ph"] == "src":
+        sps = [c for c in ids if c.startswith("space:")]
+        if not sps:
+            return "done"
+        most = max(P.fpieces(st["pc"][BD.index[c[6:]]], f) for c in sps)
+        return rnd(st, [c for c in sps if P.fpieces(st["pc"][BD.index[c[6:]]], f) == most])
+    if fr["ph"] == "dst":
+        return rnd(st, [c for c in ids if c.startswith("space:")])
+    i = fr.get("dst")
+    pc = st["pc"][i] if i is not None else None
+    if f == 0:
+        if pc is not None and assault_targets(st, i):
+            return "op:assault"
+        if pc is not None and sum(pc[k] for k in (3, 6, 9)):
+            return "op:sweep"
+        return "op:train"
+    if pc is not None and pc[U(f)] and st["sup"][i] != 0:
+        return "op:terror"
+    return "op:rally" if "op:rally" in ids else "done"
+
+
+def pol_c40cube(st, fr, chs, ids):
+    """Card 40 shaded: each cube to a random City (8.4.3, 8.2)."""
+    return rnd(st, [c for c in ids if c.startswith("space:")])
+
+
+def pol_c66pick(st, fr, chs, ids):
+    """Card 66 shaded with too few Bases: random Forest Departments (8.4.3, 8.2)."""
+    return rnd(st, [c for c in ids if c.startswith("space:")])
+
+
+def pol_evmove(st, fr, chs, ids):
+    """Event relocations (8.4.2: as many pieces as allowed; 8.4.3: random spaces, 8.2): the
+    executor's own pieces to a random destination; a Government moving Insurgents (card 20)
+    takes them from the space where they are most numerous."""
+    if fr["src"] is None:
+        srcs = [c for c in ids if c.startswith("from:")]
+        if not srcs:
+            return "done"
+        if fr["f"] == 0:
+            most = max(st["pc"][BD.index[c.split(":")[1]]][PIECE_KEYS.index(c.split(":")[2])] for c in srcs)
+            srcs = [c for c in srcs if st["pc"][BD.index[c.split(":")[1]]][PIECE_KEYS.index(c.split(":")[2])] == most]
+        return rnd(st, srcs)
+    return rnd(st, [c for c in ids if c.startswith("space:")])
+
+
 KIND = {"give": pol_give, "op": pol_op, "patrolmv": pol_patrolmv, "evpiece": pol_evpiece, "evpick": pol_evpick, "cultivate": pol_cultivate, "process": pol_process, "assassinate": pol_assassinate,
         "kidnap": pol_kidnap, "marchgrp": pol_marchgrp, "trainsp": pol_trainsp, "trainx": pol_trainx, "civic": pol_civic,
         "agitate": pol_agitate, "sweepsp": pol_sweepsp, "attacksp": pol_attacksp, "rallysp": pol_rallysp,
         "regroup": pol_regroup, "drugs": pol_drugs, "extort": pol_extort, "bribe": pol_bribe,
         "airstrike": pol_airstrike, "airlift": pol_airlift, "eradicate": pol_eradicate, "redeploy": pol_redeploy,
-        "elite": pol_elite, "zoneout": pol_zoneout, "ship": pol_ship, "assaultsp": pol_assaultsp}
+        "elite": pol_elite, "zoneout": pol_zoneout, "ship": pol_ship, "assaultsp": pol_assaultsp,
+        "basecubes": pol_basecubes, "patrolact": pol_patrolact, "kidnap6": pol_kidnap6, "evfaction": pol_evfaction,
+        "evlevel": pol_evlevel, "evchoice": pol_evchoice, "evsa": pol_evsa, "zone": pol_zone, "evzone": pol_zone,
+        "genoff": pol_genoff, "reppick": pol_reppick, "c72rep": pol_c72rep, "c72place": pol_c72place,
+        "c55ship": pol_c55ship, "c5u": pol_c5u, "seventh": pol_seventh, "c69": pol_c69, "c40cube": pol_c40cube,
+        "c66pick": pol_c66pick, "evmove": pol_evmove}
 
 POLICIES["np"] = np_policy
 

@@ -552,3 +552,110 @@ def test_8_8_7_air_strike_takes_a_player_auc_base_before_a_player_farc_base():
     put(st, "huila", farc_base=1, police=1)
     put(st, "cesar", auc_base=1, farc_a=1)
     assert airstrike_pick(st) == (BD.index["cesar"], A)
+
+
+def test_8_1_2_train_base_replaces_troops_and_police_alternately_keeping_the_last_police():
+    from engine.scenarios.andean_abyss.nonplayer import pol_basecubes
+    st = clear(new([1, 2]))
+    put(st, "huila", troops=2, police=1)
+    fr = {"k": "basecubes", "f": G, "i": BD.index["huila"], "left": 3}
+    assert pol_basecubes(st, fr, None, ["piece:troops", "piece:police"]) == "piece:troops"
+    st = clear(new([1, 2]))
+    put(st, "huila", troops=1, police=3)
+    assert pol_basecubes(st, fr, None, ["piece:troops", "piece:police"]) == "piece:police"
+
+
+def test_8_4_3_card_46_level_by_executor():
+    from engine.scenarios.andean_abyss.nonplayer import pol_evlevel
+    st = clear(new([1, 2]))
+    ids = ["level:1", "level:-1"]
+    assert pol_evlevel(st, {"k": "evlevel", "f": G, "v": {}}, None, ids) == "level:1"
+    assert pol_evlevel(st, {"k": "evlevel", "f": F, "v": {}}, None, ids) == "level:-1"
+    st["sup"][BD.index["huila"]] = 2                 # Cartels: greater change is to Passive Opposition
+    assert pol_evlevel(st, {"k": "evlevel", "f": C, "v": {"here": BD.index["huila"]}}, None, ids) == "level:-1"
+
+
+def test_8_1_event_naming_an_insurgent_executor_picks_itself_government_a_player_first():
+    from engine.scenarios.andean_abyss.nonplayer import pol_evfaction
+    st = clear(new([1, 2], nonplayers=["govt", "auc", "cartels"]))
+    ids = ["faction:farc", "faction:auc", "faction:cartels"]
+    assert pol_evfaction(st, {"k": "evfaction", "f": A}, None, ids) == "faction:auc"
+    assert pol_evfaction(st, {"k": "evfaction", "f": G}, None, ids) == "faction:farc"   # the player
+    st = clear(new([1, 2], nonplayers=["govt", "farc", "auc"]))
+    assert pol_evfaction(st, {"k": "evfaction", "f": G}, None, ids) == "faction:cartels"
+
+
+def test_6_4_4_nonplayer_government_zone_where_it_loses_least():
+    from engine.scenarios.andean_abyss.nonplayer import pol_zone
+    st = clear(new([1, 2]))
+    put(st, "huila", farc_u=2, troops=2)
+    put(st, "antioquia", farc_u=2)
+    put(st, "narino", farc_u=2)                      # Population 1 beats Antioquia's 2
+    ids = ["space:huila", "space:antioquia", "space:narino"]
+    assert pol_zone(st, {"k": "zone", "f": G}, None, ids) == "space:narino"
+
+
+def test_8_8_9_seventh_special_forces_clears_3_econ_sabotage_first():
+    from engine.scenarios.andean_abyss.nonplayer import pol_seventh
+    st = clear(new([1, 2]))
+    l3 = next(i for i in BD.locs if BD.econ[i] == 3)
+    l1 = next(i for i in BD.locs if BD.econ[i] == 1)
+    st["sab"][l3] = st["sab"][l1] = 1
+    st["ter"][BD.index["cali"]] = 1
+    ids = [f"space:{BD.ids[i]}" for i in (l1, BD.index["cali"], l3)] + ["done"]
+    assert pol_seventh(st, {"k": "seventh", "f": G}, None, ids) == f"space:{BD.ids[l3]}"
+    ids.remove(f"space:{BD.ids[l3]}")
+    assert pol_seventh(st, {"k": "seventh", "f": G}, None, ids) == "space:cali"
+
+
+def test_8_every_nonplayer_fact_names_its_branch_and_random_picks_are_reported():
+    st = new(None, seed=3, nonplayers=["govt", "farc", "auc", "cartels"])
+    facts = []
+    for _ in range(40):
+        p = RULES.prompt(st)
+        if p is None:
+            break
+        facts += RULES.apply_inplace(st, p.seats[0], "np:act")
+    np_facts = [f for f in facts if f["type"] == "np"]
+    assert np_facts and all(f.get("branch") and f.get("rule") for f in np_facts)
+    assert any(f["rule"] == "8.2" and f.get("choice") for f in np_facts)
+
+
+def test_8_1_2_march_example_active_guerrillas_fill_only_the_room_left():
+    # 2 Underground and 3 Active FARC Guerrillas into an empty Support space: only 3 move
+    # (priority to the Underground), so none is Activated.
+    st = position([4, 20], F, nonplayers=())
+    put(st, "huila", farc_u=2, farc_a=3)
+    put(st, "bogota", sup=2)
+    from engine.scenarios.andean_abyss.ops import start_op
+    start_op(st, F, "march", lim=False, free=True, facts=[])
+    st["seq"] += 1
+    bot = NonPlayerBot(RULES, "farc", 1)
+    play(st, "from:huila", "space:bogota")
+    for expect in ("u:2", "a:1"):
+        cid = bot.choose(st, RULES.prompt(st)).choice_id
+        assert cid == expect
+        play(st, cid)
+    assert pc(st, "bogota") == {"farc_u": 2, "farc_a": 1}
+
+
+def test_8_7_2_march_destination_where_guerrillas_stay_underground_first():
+    from engine.scenarios.andean_abyss.nonplayer import pol_marchgrp
+    st = clear(new([1, 2], nonplayers=["farc"]))
+    put(st, "meta_west", farc_u=3, sup=-2)
+    put(st, "bogota", sup=2, troops=2, police=1)   # Support with 3 cubes: any move Activates
+    put(st, "huila", sup=1)                         # Support, no cubes: up to 3 stay Underground
+    op = {"k": "op", "f": F, "op": "march", "sel": [], "moved": {}, "moved_a": {}}
+    st["stack"].append(op)
+    fr = {"k": "marchgrp", "f": F, "src": BD.index["meta_west"], "opi": len(st["stack"]) - 1, "dst": None,
+          "nu": None, "auto": "np"}
+    for _ in range(6):
+        assert pol_marchgrp(st, fr, None, ["space:bogota", "space:huila"]) == "space:huila"
+
+
+def test_8_6_2_auc_march_counts_farc_guerrillas_as_cubes():
+    from engine.scenarios.andean_abyss.nonplayer import march_room
+    st = clear(new([1, 2]))
+    put(st, "huila", sup=-1, farc_u=2, police=1)   # AUC into Opposition: FARC count as cubes
+    assert march_room(st, A, BD.index["huila"]) == 0
+    assert march_room(st, F, BD.index["huila"]) == 99   # FARC into Opposition: never Activated
