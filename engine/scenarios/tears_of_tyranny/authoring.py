@@ -854,11 +854,13 @@ SCENARIOS = [
      "background": "A sudden crisis lets the regime pour forces ashore. Sponsors have months, not years.",
      "purpose": "speed up play and show tempo (T20)",
      "rules_adjustments": {"terrain_deck": "advanced", "start_resources_bonus": 2},
-     "victory_conditions": "As the core game, with the 12-card terrain deck (2.B advanced). Patience runs "
-                           "short: if the team has not reached influence level 2 when turn 10 ends, the "
-                           "sponsors' governments withdraw their support and the players lose.",
-     "victory": [{"outcome": "adversary", "when": "turn_end", "check": "level_below_by_turn", "turn": 10, "level": 2,
-                  "reason": "the sponsors withdraw: influence level 2 was not reached by the end of turn 10"}]},
+     "victory_conditions": "As the core game, with the 12-card terrain deck (2.B advanced) and 2 extra "
+                           "starting resources per player. The regime bets everything on one offensive: when "
+                           "the terrain deck runs out (the moment the core game is lost on time), the offensive "
+                           "culminates, and the players win instead if the team has reached influence level 2; "
+                           "below level 2 the sponsors give up and the players lose as in the core game.",
+     "victory": [{"outcome": "players", "when": "deck_exhausted", "check": "level_at_least", "level": 2,
+                  "reason": "the offensive culminates: the terrain deck ran out with the team at influence level 2 or higher"}]},
     {"id": "frozen_conflict", "title": "Frozen Conflict",
      "background": "Years of stalemate have hardened both sides. The population is tired and "
                    "suspicious of every outsider.",

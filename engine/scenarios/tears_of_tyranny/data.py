@@ -23,7 +23,7 @@ UNIT_VALUE = {"cell": 1, "outpost": 2, "garrison": 3}          # damage = health
 UNIT_INFLUENCE = {"cell": 0, "outpost": 1, "garrison": 2}       # destroy bullet, L648
 ADVISOR_INFLUENCE = {"cell": 1, "outpost": 2, "garrison": 5}    # Advisors panel
 SUPPLY = {"cell": 80, "outpost": 40, "garrison": 20}            # 1 "In the box"
-SCENARIO_CHECKS = ("level_below_by_turn", "no_tyranny", "civilians_killed", "blue_share")
+SCENARIO_CHECKS = ("level_below_by_turn", "level_at_least", "no_tyranny", "civilians_killed", "blue_share")
 THRESHOLD = {1: 2, 2: 5, 3: 7, 4: 10}                          # 3.D
 G_PER_PLAYER = 30
 BASES_TOTAL = 12
@@ -126,7 +126,7 @@ def validate_content(c: Content | None = None) -> list[str]:
         for f in ("id", "title", "background", "rules_adjustments", "victory_conditions", "victory"):
             check(f in sc, f"scenario {sc['id']} has {f}")
         for v in sc.get("victory", []):
-            check(v.get("outcome") in ("players", "adversary") and v.get("when") in ("always", "turn_end")
+            check(v.get("outcome") in ("players", "adversary") and v.get("when") in ("always", "turn_end", "deck_exhausted")
                   and v.get("check") in SCENARIO_CHECKS and v.get("reason"), f"scenario {sc['id']} victory {v}")
     check(len(c.level_markers) == 2, "2 influence level markers")
     # fields

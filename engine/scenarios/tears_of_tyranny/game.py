@@ -1611,8 +1611,15 @@ class TearsOfTyranny(Rules):
                 elif s == "deploy":
                     deck = state["decks"]["terrain"]
                     if not deck:
-                        state["result"] = self._result(state, "adversary", "time runs out: the terrain deck is exhausted (A-18)")
-                        B.add_fact(facts, "end", "The terrain deck is exhausted: the players lose.")
+                        # a scenario panel may turn this moment into its own end (5, A-55): checked first
+                        self._scenario_end(state, "deck_exhausted")
+                        if state["result"] is None:
+                            state["result"] = self._result(state, "adversary",
+                                                           "time runs out: the terrain deck is exhausted (A-18)")
+                            B.add_fact(facts, "end", "The terrain deck is exhausted: the players lose.")
+                        else:
+                            B.add_fact(facts, "end", f"The terrain deck is exhausted: {state['result']['reason']}.")
+                        state["phase"] = "over"
                         return True
                     cid = deck.pop(0)
                     state["stats"]["terrain_cards"] += 1
@@ -1724,6 +1731,8 @@ class TearsOfTyranny(Rules):
         chk = cond["check"]
         if chk == "level_below_by_turn":
             return state["turn"] >= cond["turn"] and inf["level"] < cond["level"]
+        if chk == "level_at_least":
+            return inf["level"] >= cond["level"]
         if chk == "no_tyranny":
             return B.tyranny_on_map(state) == 0 and inf["level"] >= cond["level"]
         if chk == "civilians_killed":

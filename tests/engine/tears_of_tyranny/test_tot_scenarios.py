@@ -22,20 +22,54 @@ def test_5_every_panel_has_background_adjustments_and_victory_text(C):
     assert C.scenarios["standard"]["victory"] == []
 
 
-def test_5_blitz_sponsors_withdraw_when_level_2_is_not_reached_by_turn_10(rules):
-    st = blank(rules, scenario="blitz")
-    st["turn"] = 9
-    _end_turn(rules, st)
-    assert st["result"] is None
-    st["turn"] = 10
-    facts = _end_turn(rules, st)
-    assert st["result"]["winner"] == "adversary" and "sponsors withdraw" in st["result"]["reason"]
-    assert rules.prompt(st) is None and any(f["type"] == "end" for f in facts)
-    st = blank(rules, scenario="blitz")
-    st["turn"] = 10
+def _run_out_of_terrain_cards(rules, st):
+    """Close the window with an empty terrain deck: the deploy step finds nothing to draw (A-18)."""
+    st["tiles"][st["order"][0]]["u"] = [["garrison", 0]]
+    st["decks"]["terrain"] = []
+    st["frames"] = {s: [] for s in st["seats"]}
+    st["tyr_pool"] = 40
+    facts: list = []
+    rules._advance(st, facts)
+    while st["result"] is None:
+        p = rules.prompt(st)
+        facts += rules.apply_inplace(st, p.seats[0], p.choices_for(p.seats[0])[0].id)
+    return facts
+
+
+def test_5_blitz_offensive_culminates_players_win_at_level_2_when_the_deck_runs_out(rules):
+    """Blitz panel: the moment the core game is lost on time (4, A-18) is a victory at level 2+."""
+    st = blank(rules, players=2, scenario="blitz")
+    assert len(st["decks"]["terrain"]) == 11, "12-card advanced deck (2.B) minus the initial deploy"
     st["inf"]["level"] = 2
+    facts = _run_out_of_terrain_cards(rules, st)
+    assert st["result"]["winner"] == "players" and "offensive culminates" in st["result"]["reason"]
+    assert rules.prompt(st) is None and any(f["type"] == "end" for f in facts)
+
+
+def test_5_blitz_below_level_2_the_deck_running_out_still_loses(rules):
+    st = blank(rules, players=2, scenario="blitz")
+    facts = _run_out_of_terrain_cards(rules, st)
+    assert st["result"]["winner"] == "adversary" and "terrain deck is exhausted" in st["result"]["reason"]
+    assert rules.prompt(st) is None
+
+
+def test_5_blitz_keeps_the_rulebook_clock_and_adds_starting_resources(rules, C):
+    st = rules.setup(1, {"players": 2, "scenario": "blitz"})
+    std = rules.setup(1, {"players": 2})
+    assert st["opts"]["terrain_deck"] == "advanced" and len(st["decks"]["terrain"]) == 12
+    assert all(st["pl"][s]["res"] == std["pl"][s]["res"] + 2 for s in st["seats"])
+    # no turn deadline: a turn-10 end at level 1 does not end the game
+    st = blank(rules, scenario="blitz")
+    st["turn"] = 10
     _end_turn(rules, st)
     assert st["result"] is None
+
+
+def test_5_standard_panel_running_out_of_cards_is_a_defeat_even_at_level_3(rules):
+    st = blank(rules, players=2)
+    st["inf"]["level"] = 3
+    _run_out_of_terrain_cards(rules, st)
+    assert st["result"]["winner"] == "adversary"
 
 
 def test_5_frozen_conflict_thaw_wins_with_no_tyranny_at_level_2(rules):
