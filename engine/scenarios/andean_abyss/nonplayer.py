@@ -75,9 +75,18 @@ def event_effect(st: dict, f: int, side: str) -> dict | None:
                 run_one(cp, facts)
     except Exception:  # an Event that cannot be resolved counts as ineffective
         return None
-    keys = ("pc", "sup", "ter", "sab", "zones", "res", "aid", "ship", "inel_next", "fm", "oop", "stay_elig", "mom", "caps")
-    changed = any(cp[k] != st[k] for k in keys)
+    keys = ("pc", "sup", "ter", "sab", "zones", "res", "aid", "ship", "fm", "oop", "stay_elig", "mom", "caps")
+    changed = any(cp[k] != st[k] for k in keys) or bool(newly_ineligible(st, f, cp))
     return {"changed": changed, "st": cp, "capability": BD.cards[st["cur"]].get("capability", False)}
+
+
+def newly_ineligible(st, f, after) -> set:
+    """Factions an Event marks Ineligible for the next card (cards 23, 24, 63) that would
+    otherwise be Eligible then: not the executor and not a Faction that already acted on this
+    card (2.3.7 makes both Ineligible anyway). Only these count as an effect (8.1 Ineffective
+    Events) or as making a player Ineligible (8.1 restrictions)."""
+    acted = set((st.get("sop") or {}).get("executed", ())) | {f}
+    return set(after["inel_next"]) - set(st["inel_next"]) - acted
 
 
 def run_one(st, facts):
@@ -124,7 +133,7 @@ def insurgent_ok_vs_np_govt(st, f, after) -> bool:
             return True
         if sum(P.fpieces(after["pc"][i], g) for i in range(BD.n)) < sum(P.fpieces(st["pc"][i], g) for i in range(BD.n)):
             return True
-        if g in after["inel_next"] and g not in st["inel_next"]:
+        if g in newly_ineligible(st, f, after):
             return True
     return False
 
@@ -1393,7 +1402,11 @@ def pol_elite(st, fr, chs, ids):
 
 
 def pol_ship(st, fr, chs, ids):
-    return "noship"
+    return "noship"   # 8.1: Non-players never Ship
+
+
+def pol_shipask(st, fr, chs, ids):
+    return "refuse"   # 8.1.2: Non-players voluntarily transfer nothing
 
 
 def pol_assaultsp(st, fr, chs, ids):
@@ -1749,7 +1762,7 @@ KIND = {"give": pol_give, "op": pol_op, "patrolmv": pol_patrolmv, "evpiece": pol
         "agitate": pol_agitate, "sweepsp": pol_sweepsp, "attacksp": pol_attacksp, "rallysp": pol_rallysp,
         "regroup": pol_regroup, "drugs": pol_drugs, "extort": pol_extort, "bribe": pol_bribe,
         "airstrike": pol_airstrike, "airlift": pol_airlift, "eradicate": pol_eradicate, "redeploy": pol_redeploy,
-        "elite": pol_elite, "zoneout": pol_zoneout, "ship": pol_ship, "assaultsp": pol_assaultsp,
+        "elite": pol_elite, "zoneout": pol_zoneout, "ship": pol_ship, "shipask": pol_shipask, "assaultsp": pol_assaultsp,
         "basecubes": pol_basecubes, "patrolact": pol_patrolact, "kidnap6": pol_kidnap6, "evfaction": pol_evfaction,
         "evlevel": pol_evlevel, "evchoice": pol_evchoice, "evsa": pol_evsa, "zone": pol_zone, "evzone": pol_zone,
         "genoff": pol_genoff, "reppick": pol_reppick, "c72rep": pol_c72rep, "c72place": pol_c72place,
