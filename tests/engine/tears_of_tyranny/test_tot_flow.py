@@ -322,3 +322,29 @@ def test_3_window_a_seat_cannot_act_for_another_nor_after_its_done(rules):
     while st["phase"] == "window":
         st, _ = rules.apply(st, "liberators", _window_policy(rules, st, "liberators"))
     assert st["phase"] != "window"
+
+
+def test_1a_infrastructure_equal_presence_gives_no_one_the_bonus(rules, C):
+    """1.A Infrastructure: the player with the most presence gets the bonus; equal presence, no one."""
+    st = blank(rules, players=2)
+    infra = next(t for t in st["order"] if C.tiles[t]["infrastructure"])
+    st["tiles"][infra]["pres"] = {"liberators": 1, "advisors": 1}
+    assert not rules.controls(st, "liberators", infra) and not rules.controls(st, "advisors", infra)
+    st["tiles"][infra]["pres"] = {"liberators": 2, "advisors": 1}
+    assert rules.controls(st, "liberators", infra) and not rules.controls(st, "advisors", infra)
+
+
+def test_3f_no_domination_in_the_first_round_and_3i_cards_shift(rules):
+    """3.F "There will be no domination in the first round"; 3.I develop -> dominate, deploy ->
+    develop at the end of the adversary phase."""
+    st = blank(rules)
+    develop_card = st["boxes"]["develop"]
+    assert st["boxes"]["dominate"] is None and develop_card
+    st["frames"] = {s: [] for s in st["seats"]}
+    facts: list = []
+    rules._advance(st, facts)
+    assert not [f for f in facts if f["type"] == "dominate"]
+    assert any(f["type"] == "terrain" and f["text"].startswith("Deploy") for f in facts)
+    assert st["boxes"]["dominate"] == develop_card
+    assert st["boxes"]["develop"] is not None and st["boxes"]["deploy"] is None
+    assert st["phase"] == "long"
