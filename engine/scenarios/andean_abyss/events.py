@@ -23,7 +23,7 @@ from engine.core.contract import fact
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, PIECE_KEYS, PIECE_NAMES, A, B, U
-from .frames import C, frame, pop, push, wait
+from .frames import C, frame, pop, push, resume_once, wait
 from .game import is_np
 from .ops import (
     assault_removals,
@@ -1285,10 +1285,7 @@ class EvChoice:
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
-            if fr.get("went"):
-                pop(st, fr)
-            else:
-                wait(fr)
+            resume_once(st, fr)
             return
         fr["went"] = 1
         alt = next(o for o in fr["opts"] if o[0] == cid[4:])

@@ -31,7 +31,7 @@ STEPS: dict[str, Callable] = {}
 POLICIES: dict[str, Callable] = {}
 
 __all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "pop", "wait", "choices_of",
-           "auto_pick", "LOG", "logging_to"]
+           "auto_pick", "LOG", "logging_to", "resume_once"]
 
 
 def frame(kind: str):
@@ -62,6 +62,15 @@ def C(cid: str, label: str, **payload) -> Choice:
             _CHOICES.clear()
         c = _CHOICES[key] = Choice(cid, label, payload)
     return c
+
+
+def resume_once(st: dict, fr: dict) -> None:
+    """Step with ``cid is None`` of a frame that decides once and then pushes at most one child
+    (marked ``fr["went"]``): wait for the decision, or pop once the child has finished."""
+    if fr.get("went"):
+        pop(st, fr)
+    else:
+        wait(fr)
 
 
 def choices_of(st: dict, fr: dict) -> list:

@@ -13,7 +13,7 @@ from engine.core.contract import IllegalChoice, fact
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, INV_SLOT, B
-from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, wait
+from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, resume_once, wait
 
 PROP = 73  # Propaganda cards are 73..76
 OPS = {0: ("train", "patrol", "sweep", "assault"), 1: ("rally", "march", "attack", "terror"),
@@ -745,10 +745,7 @@ class Elite:
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
-            if fr.get("went"):
-                pop(st, fr)
-            else:
-                wait(fr)
+            resume_once(st, fr)
             return
         if cid == "none":
             pop(st, fr)

@@ -288,14 +288,8 @@ PLANS = {
 def feasible(st, f, op) -> bool:
     """8.1.1 Op Not Possible: can the flowchart Operation be carried out in at least one space?"""
     if op == "march":
-        for i in P.spaces(st):
-            pc = st["pc"][i]
-            spare = P.guerrillas(pc, f) - march_keep(st, f, pc)
-            if f == 1 and not (st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or st["sab"][i]):
-                continue
-            if spare > 0 and any(march_target(st, f, j) for j in P.adj(st, i)):
-                return True
-        return False
+        return any(any(march_target(st, f, j) for j in P.adj(st, i))
+                   for _, i, _ in march_groups(st, f, [f"from:{IDS[i]}" for i in P.spaces(st)], {}))
     fr = {"sel": [], "free": False}
     return any(rank_space(st, f, op, i) is not None for i in space_candidates(st, f, op, fr))
 
@@ -862,16 +856,7 @@ def march_step(st, fr, ids):
     if fr["nsp"] >= (fr.get("plan") or {}).get("max", 3):
         return "done" if "done" in ids else None
     best = None
-    for c in ids:
-        if not c.startswith("from:"):
-            continue
-        i = BD.index[c[5:]]
-        pc = st["pc"][i]
-        spare = P.guerrillas(pc, f) - march_keep(st, f, pc)
-        if spare <= 0:
-            continue
-        if f == 1 and not (st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or st["sab"][i]):
-            continue  # 8.7.2: FARC March only from Active Opposition, 0-Population or Sabotaged spaces
+    for c, i, spare in march_groups(st, f, ids, fr["moved"]):
         if not any(march_target(st, f, j) for j in P.adj(st, i)):
             continue
         if best is None or spare > best[0]:
@@ -898,16 +883,9 @@ def farc_march_final(st, fr, ids):
     FARC Guerrillas that may still move (Active Opposition, 0-Population Department or Sabotaged
     LoC origins, leaving 1 where any Base is)."""
     best = None
-    for c in ids:
-        if not c.startswith("from:"):
-            continue
-        i = BD.index[c[5:]]
-        pc = st["pc"][i]
-        if not (st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or st["sab"][i]):
-            continue
-        spare = P.guerrillas(pc, 1) - fr["moved"].get(str(i), 0) - march_keep(st, 1, pc)
+    for c, i, spare in march_groups(st, 1, ids, fr["moved"]):
         dests = [j for j in P.adj(st, i) if BD.pop[j] >= 1 and not BD.is_loc[j]]
-        if spare > 0 and dests and (best is None or spare > best[0]):
+        if dests and (best is None or spare > best[0]):
             best = (spare, c, dests)
     if best is None:
         return None
@@ -937,14 +915,8 @@ def auc_march_closer(st, fr, ids):
     piece (a Base if possible), leaving 1 Guerrilla with an AUC Base or any FARC piece."""
     dist = farc_distance(st)
     best = None
-    for c in ids:
-        if not c.startswith("from:"):
-            continue
-        i = BD.index[c[5:]]
-        pc = st["pc"][i]
-        keep = march_keep(st, 2, pc)
-        spare = P.guerrillas(pc, 2) - fr["moved"].get(str(i), 0) - keep
-        if spare <= 0 or i not in dist:
+    for c, i, spare in march_groups(st, 2, ids, fr["moved"]):
+        if i not in dist:
             continue
         closer = [j for j in P.adj(st, i) if dist.get(j, 99) < dist[i]]
         if closer and (best is None or spare > best[0]):
@@ -953,6 +925,30 @@ def auc_march_closer(st, fr, ids):
         return None
     fr.setdefault("np_pref", {})[str(BD.index[best[1][5:]])] = best[2]
     return best[1]
+
+
+def farc_march_origin(st, i) -> bool:
+    """8.7.2 guidelines: FARC March only from Active Opposition, 0-Population Departments or
+    Sabotaged LoCs."""
+    return st["sup"][i] == -2 or (BD.is_dept[i] and BD.pop[i] == 0) or bool(st["sab"][i])
+
+
+def march_groups(st, f, ids, moved) -> list:
+    """(choice id, origin, Guerrillas free to move) for each ``from:`` choice that has any:
+    Guerrillas that already moved this March stay (3.3.2), and the Non-player leaves the one of
+    :func:`march_keep`; FARC origins per :func:`farc_march_origin`."""
+    out = []
+    for c in ids:
+        if not c.startswith("from:"):
+            continue
+        i = BD.index[c[5:]]
+        if f == 1 and not farc_march_origin(st, i):
+            continue
+        pc = st["pc"][i]
+        spare = P.guerrillas(pc, f) - moved.get(str(i), 0) - march_keep(st, f, pc)
+        if spare > 0:
+            out.append((c, i, spare))
+    return out
 
 
 def march_keep(st, f, pc) -> int:

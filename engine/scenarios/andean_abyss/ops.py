@@ -14,7 +14,7 @@ from engine.core.contract import fact
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, PIECE_KEYS, PIECE_NAMES, A, B, U
-from .frames import C, frame, pop, push, wait
+from .frames import C, frame, pop, push, resume_once, wait
 from .game import SAS, cap, is_np, mark_sa, mom
 
 IDS = BD.ids
@@ -734,10 +734,7 @@ class TrainX:
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
-            if fr.get("went"):
-                pop(st, fr)
-            else:
-                wait(fr)
+            resume_once(st, fr)
             return
         if cid == "done":
             pop(st, fr)
@@ -1123,10 +1120,7 @@ class RallySp:
     def step(st, fr, facts, cid):
         f, i = fr["f"], fr["i"]
         if cid is None:
-            if fr.get("went"):
-                pop(st, fr)
-            else:
-                wait(fr)
+            resume_once(st, fr)
             return
         if cid.startswith("take:"):
             j = sidx(cid)
