@@ -427,8 +427,9 @@ class TearsOfTyranny(Rules):
                   for d in ("major", "minor") if state["decks"][d]]
             return "Gain capability: which deck do you draw from?", "3.A", ch or [Choice("skip", "Both decks are empty", {})], "deck"
         if k == "keep":
+            # secret: the drawn cards are private (the draw fact is visible_to the seat), so is the pick
             ch = [Choice(f"keep:{c}", f"Keep {C.cards[c]['title']} ({C.cards[c]['class']}, cost {C.cards[c]['cost']})",
-                         {"card": c}) for c in fr["drawn"]]
+                         {"card": c, "secret": True}) for c in fr["drawn"]]
             return "Keep one of the drawn cards; the rest go to the bottom of the deck.", "3.A", ch, "keep"
         if k == "forget":
             cands = [c for c in pl["hand"] + pl["discard"] if c != fr["kept"]]
