@@ -50,15 +50,33 @@ Layout data (``layouts/<key>.json``) may also say, all optional:
 ``"spaces": {id: {"x", "y", "r", "line": [[x, y], ...]}}``
     ``line`` draws the space (e.g. a Line of Communication) as a polyline as well;
     ``"if": flag`` draws the space only while ``view[flag]`` is true.
+``"space_class": {field: prefix}``
+    a CSS class per space from a static ``board()`` space field (``prefix + value``),
+    e.g. ``{"terrain": "terrain-"}`` to fill tiles by terrain.
+``"group_labels": {"field": F, "size": N}``
+    one large label per group of spaces sharing the static field ``F`` (e.g. a region
+    name), drawn at the group's centre under the pieces.
+``"owner": {"field": F, "view": K}``
+    spaces whose static field ``F`` equals ``view[K][seat]`` belong to that seat: their
+    outline takes the seat colour (class ``owner-fN``), e.g. a player's home quadrant.
+``"name_format": "{field} {field} ({id})"``
+    the space's name from its static ``board()`` fields (tooltip, text table).
+``"short_field": F``, ``"short_regex": R``
+    the small label drawn in each space is its static field ``F`` (the full name stays
+    in the tooltip and the text table), cut to the first group of the regular
+    expression ``R`` when it matches (e.g. ``"(t\\d+)$"``: tile "t3" of its septet).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+from . import games
 
 LAYOUT_DIR = Path(__file__).resolve().parent / "layouts"
 
@@ -96,6 +114,24 @@ def _as_list(value: Any) -> list:
     if isinstance(value, list | tuple):
         return [v if isinstance(v, dict) else {"id": str(v), "name": str(v)} for v in value]
     return []
+
+
+def _formatted(fmt: Any, fields: dict) -> str:
+    if not isinstance(fmt, str):
+        return ""
+    try:
+        return fmt.format(**fields)
+    except (KeyError, IndexError, ValueError):
+        return ""
+
+
+def _short(space: dict, layout: dict) -> str:
+    text = str(space.get(layout.get("short_field") or "short") or "")
+    if text and layout.get("short_regex"):
+        m = re.search(layout["short_regex"], text)
+        if m:
+            text = m.group(1) if m.groups() else m.group(0)
+    return text
 
 
 def _first(d: dict, keys: tuple[str, ...]) -> Any:
@@ -370,7 +406,7 @@ def _kv(raw: Any) -> list[dict]:
 def choice_space(choice: dict) -> str | None:
     """The space a choice points at (payload ``space``/``space_id``/``to``, or id ``space:<id>``)."""
     payload = choice.get("payload") or {}
-    for k in ("space", "space_id", "location", "to"):
+    for k in ("space", "space_id", "location", "to", "tile"):
         v = payload.get(k)
         if isinstance(v, str):
             return v
@@ -467,6 +503,10 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     n = len(static_spaces)
     cols = max(1, math.ceil(math.sqrt(n * width / max(height, 1)))) if n else 1
     rows = max(1, math.ceil(n / cols)) if n else 1
+    owner_rule = layout.get("owner") or {}
+    owner_of = {}
+    if isinstance(view.get(owner_rule.get("view")), dict):
+        owner_of = {str(v): faction_index[k] for k, v in view[owner_rule["view"]].items() if k in faction_index}
     spaces = []
     index = {}
     for i, s in enumerate(static_spaces):
@@ -518,9 +558,14 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
                 continue
             label = tr((layout.get("static_labels") or {}).get(k) or humanize(k))
             static_facts.append(label if s[k] is True else f"{label}: {humanize(s[k])}")
+        css = [pos.get("class")] + [f"{prefix}{s[f]}" for f, prefix in (layout.get("space_class") or {}).items()
+                                    if s.get(f) not in (None, "")]
+        if owner_of and str(s.get(owner_rule["field"])) in owner_of:
+            css.append(f"owner-f{owner_of[str(s.get(owner_rule['field']))]}")
         sp = {
-            "id": sid, "name": s.get("name") or s.get("title") or humanize(sid), "kind": kind,
-            "short": pos.get("short") or s.get("short") or "",
+            "id": sid, "name": s.get("name") or s.get("title") or _formatted(layout.get("name_format"), s) or humanize(sid),
+            "kind": kind,
+            "short": pos.get("short") or s.get("short") or _short(s, layout),
             "x": round(float(x), 1), "y": round(float(y), 1), "r": round(r, 1),
             "small": default_r is not None and not pos and r < 40,
             "hex": " ".join(f"{float(x) + r * math.cos(math.radians(60 * k - 30)):.1f},"
@@ -530,7 +575,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             "adjacent": list(s.get("adjacent") or s.get("adjacency") or s.get("neighbors") or []),
             "box": _box(kind, r, float(x), float(y)),
             "line": " ".join(f"{float(a):.1f},{float(b):.1f}" for a, b in pos.get("line") or []),
-            "css": " ".join(str(c) for c in [pos.get("class")] if c),
+            "css": " ".join(str(c) for c in css if c),
+            "group": str(s.get((layout.get("group_labels") or {}).get("field") or "") or ""),
         }
         spaces.append(sp)
         index[sid] = sp
@@ -578,6 +624,23 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         if sp["kind"] == "loc":
             sp["marker_lines"] = [{"text": " · ".join(sp["markers"]), "y": round(sp["y"] + base, 1)}] if sp["markers"] else []
 
+    group_labels = []
+    if (layout.get("group_labels") or {}).get("field"):
+        groups: dict[str, list] = {}
+        for sp in spaces:
+            if sp["group"]:
+                groups.setdefault(sp["group"], []).append(sp)
+        for name, members in groups.items():
+            gx = sum(m["x"] for m in members) / len(members)
+            gy = sum(m["y"] for m in members) / len(members)
+            # the label sits across the middle of the space nearest the group's centre (whose own
+            # small name it replaces), between the neighbours' names and the pieces
+            centre = min(members, key=lambda m: (m["x"] - gx) ** 2 + (m["y"] - gy) ** 2)
+            size = (layout.get("group_labels") or {}).get("size") or round(max(9.0, centre["r"] * 0.42), 1)
+            group_labels.append({"text": tr(name), "x": centre["x"], "y": round(centre["y"] + centre["r"] * 0.06, 1),
+                                 "size": size, "space": centre["id"]})
+            centre["group_centre"] = True
+
     cards = board.get("cards") if isinstance(board.get("cards"), dict) else None
     seat_names = {s_["id"]: s_["title"] for s_ in seats}
     hold_keys = layout.get("holdings")
@@ -609,7 +672,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     return {
         "key": key,
         "width": width, "height": height,
-        "spaces": spaces, "edges": edges if layout.get("edges", True) else [],
+        "spaces": spaces, "edges": edges if layout.get("edges", True) else [], "group_labels": group_labels,
         "svg_class": str(layout.get("svg_class") or ""),
         "legend": [{"label": tr(x.get("label", "")), "css": x.get("css", ""),
                     "fi": faction_index.get(x.get("faction", ""), 9)} for x in layout.get("legend") or []],
@@ -621,4 +684,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         "holdings": holdings,
         "seats": [{**s, "fi": i} for i, s in enumerate(seats)],
         "unplaced_choices": [c for c in choices or [] if not choice_space(c)],
+        # a game's own side panel (player panels, hands with card text), from the same view
+        "game_panel": games.panel(key, view, choices or [], seats),
+        "game_template": games.template(key), "game_side_template": games.template(key, "side"),
     }

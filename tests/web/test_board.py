@@ -80,10 +80,10 @@ def test_tears_of_tyranny_pieces_are_drawn_with_counts_and_no_hidden_hand():
         kinds = {k[2] for k in drawn}
         assert {"cell", "outpost", "garrison", "civ_red", "civ_blue"} <= kinds
         assert "Red Civilians" in html and "Adversary Cells" in html
-        # hands are never drawn: not even the seat's own, never another seat's
+        # a seat's own hand is shown with its card text (the game panel); another seat's never
         for other in seats:
             for card in state["pl"][other]["hand"]:
-                assert card not in html, (seat, other, card)
+                assert (f'data-card="{card}"' in html) == (seat is not None and other == seat), (seat, other, card)
         assert any("Infrastructure" in f for sp in b["spaces"] for f in sp["static"])
 
 

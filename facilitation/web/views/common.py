@@ -75,9 +75,12 @@ def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
             head = _("Facilitator (%(action)s)") % {"action": action} + (f": {text}" if text else "")
         else:
             head = ""
+        shown = [f for f in ev.get("facts") or [] if f.get("text")]
         out.append({
             "seq": ev["seq"], "kind": kind, "seat": ev.get("seat"), "fi": seat.get("fi", 9), "head": head,
-            "facts": [f.get("text", "") for f in ev.get("facts") or [] if f.get("text")],
+            "facts": [f["text"] for f in shown],
+            # facts that open a new phase of play (e.g. the adversary phase after the last player is done)
+            "phase_breaks": [i for i, f in enumerate(shown) if f.get("type") in ("phase", "turn")],
             "rationale": ev.get("rationale") or "", "created_at": ev.get("created_at"),
             "actor": ev.get("actor"),
         })
