@@ -359,20 +359,21 @@ def rank_space(st, f, op, i):
     """Higher tuple = higher priority for an Operation space (None = do not select)."""
     pc = st["pc"][i]
     if op == "rally":
+        # 8.5.1 / 8.6.1 / 8.7.1 bullets in order; ties random (8.2)
         g = P.guerrillas(pc, f)
-        if pc[B(f)] and P.cubes(pc) and pc[A(f)] and not pc[U(f)]:
-            return (5, BD.pop[i])
+        if pc[B(f)] and P.cubes(pc) and pc[A(f)] and (f == 1 or not pc[U(f)]):
+            return (5, 0)      # flip Underground (Cartels/AUC: where all are Active)
         if g >= (3 if f == 2 else 2) and P.bases(pc) < 2 and st["av"][B(f)]:
-            return (4, g)
+            return (4, 0)      # replace 2 Guerrillas with a Base
+        if not st["av"][U(f)]:
+            return None
         if f == 2 and pc[5]:
-            return (3, BD.pop[i])
-        if pc[B(f)] and st["av"][U(f)]:
-            return (3 if g == 0 else 2, BD.pop[i] + pc[B(f)])
-        if st["av"][U(f)] and g in (1, 2):
-            return (1, g)
-        if st["av"][U(f)]:
-            return (0, BD.pop[i])
-        return None
+            return (3, 0)      # AUC: FARC Base spaces, then AUC Base spaces
+        if pc[B(f)] and (f != 3 or g == 0):
+            return (2, 0)      # Base spaces (Cartels: only those without Cartels Guerrillas)
+        if g in (1, 2) and (f != 2 or st["av"][B(2)]):
+            return (1, 0)      # the "other" space: where 1 or 2 Guerrillas already are
+        return (0, 0)          # otherwise random
     if op == "attack":
         g = P.guerrillas(pc, f)
         tgt = attack_removable(st, f, i)
@@ -386,10 +387,12 @@ def rank_space(st, f, op, i):
         if BD.is_loc[i]:
             return (3, BD.econ[i]) if f == 1 and not st["sab"][i] else None
         if BD.pop[i] <= 0:
-            return (0, 0) if f == 1 and pc[11] else None
+            return (2, 0) if f == 1 and kidnap_could(st, i) else None
         s = st["sup"][i]
         if f == 1:
-            return (2 if s > 0 else 1 if s > -2 else None, BD.pop[i]) if s > -2 else None
+            # 8.7.4: after the LoCs, spaces where Kidnap could take Resources or a Shipment, then
+            # the other spaces with Population not at Active Opposition
+            return (2 if kidnap_could(st, i) else 1, BD.pop[i]) if s > -2 else None
         if f == 2:
             if pc[5] and pc[1] < P.guerrillas(pc, 2):
                 return (3, BD.pop[i])
@@ -462,6 +465,17 @@ def sweep_rank(st, i):
         return None
     return (1 if all_act else 0, 1 if add_ctl else 0, 1 if BD.is_city[i] else 0, 1 if st["sup"][i] > 0 else 0,
             1 if P.cubes(pc) else 0, BD.pop[i])
+
+
+def kidnap_could(st, i) -> bool:
+    """4.3.3 / 8.7.4: FARC Guerrillas outnumber Police and a target has Resources or a
+    Shipment: the Government in a City or on a LoC, the Cartels where they have a Base."""
+    pc = st["pc"][i]
+    if P.guerrillas(pc, 1) <= pc[1]:
+        return False
+    if (BD.is_city[i] or BD.is_loc[i]) and st["res"][0] > 0:
+        return True
+    return bool(pc[11]) and (st["res"][3] > 0 or any(x[0] == i and x[1] == 3 for x in st["ship"]))
 
 
 def assault_priority(st, i, n):

@@ -659,3 +659,95 @@ def test_8_6_2_auc_march_counts_farc_guerrillas_as_cubes():
     put(st, "huila", sup=-1, farc_u=2, police=1)   # AUC into Opposition: FARC count as cubes
     assert march_room(st, A, BD.index["huila"]) == 0
     assert march_room(st, F, BD.index["huila"]) == 99   # FARC into Opposition: never Activated
+
+
+def test_8_8_6_sweep_moves_troops_in_keeping_3_cubes_in_a_support_space():
+    st = position([6, 20], G)
+    _few_govt_pieces(st)
+    put(st, "bogota", troops=3, police=3, sup=2)
+    put(st, "huila", farc_u=2)
+    facts = play(st, "np:act")
+    assert any(f["type"] == "np" and f["rule"] == "8.8.6" for f in facts)
+    assert pc(st, "huila")["troops"] >= 2 and pc(st, "huila")["farc_a"] == 2   # all Activated
+    assert pc(st, "bogota").get("troops", 0) + pc(st, "bogota")["police"] >= 3   # never below 3 cubes
+
+
+def test_8_1_government_that_cannot_afford_an_operation_passes():
+    st = position([6, 20], G)
+    st["res"][G] = 2
+    kind, _, _, reasons = decide(st)
+    assert kind == "pass" and reasons[-1][1] == "8.1"
+
+
+def test_8_7_4_kidnap_on_locs_then_cities_targets_the_government():
+    from engine.scenarios.andean_abyss.nonplayer import pol_kidnap
+    st = clear(new([1, 2]))
+    put(st, "cali", farc_u=2)
+    put(st, "huila", farc_u=2, car_base=1)
+    put(st, "loc_bogota_neiva", farc_u=1)
+    st["res"][G], st["res"][C] = 10, 10
+    ids = ["space:huila", "space:cali", "space:loc_bogota_neiva", "done"]
+    fr = {"k": "kidnap", "f": F, "ph": "a"}
+    assert pol_kidnap(st, fr, None, ids) == "space:loc_bogota_neiva"
+    assert pol_kidnap(st, fr, None, ids[:2] + ["done"]) == "space:cali"
+    st["res"][G] = 0                                  # 8.7.4: skip targets with nothing to take
+    assert pol_kidnap(st, fr, None, ids[:2] + ["done"]) == "space:huila"
+
+
+def test_8_7_4_terror_where_kidnap_could_take_resources_before_other_spaces():
+    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    st = clear(new([1, 2]))
+    put(st, "cali", farc_u=2, police=1, sup=0)       # a City: Kidnap could take Govt Resources
+    put(st, "antioquia", farc_u=1, sup=1)            # Support, but no Kidnap target
+    put(st, "huila", farc_u=1, sup=-2)               # Active Opposition: never
+    st["res"][G] = 5
+    assert rank_space(st, F, "terror", BD.index["cali"]) > rank_space(st, F, "terror", BD.index["antioquia"])
+    assert rank_space(st, F, "terror", BD.index["huila"]) is None
+
+
+def test_8_5_1_rally_bullets_in_order_cartels_base_spaces_only_without_guerrillas():
+    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    st = clear(new([1, 2]))
+    put(st, "huila", car_base=1, car_a=2, police=1)  # all Active with a cube: flip first
+    put(st, "cesar", car_u=2)                        # 2 Guerrillas: a Base
+    put(st, "antioquia", car_base=1)                 # bare Base: place Guerrillas
+    put(st, "narino", car_base=1, car_u=1)           # Base with a Guerrilla: not a listed space
+    r = {s: rank_space(st, C, "rally", BD.index[s]) for s in ("huila", "cesar", "antioquia", "narino")}
+    assert r["huila"] > r["cesar"] > r["antioquia"] > r["narino"]
+    assert r["narino"] == (1, 0)                     # only as the 1 "other" space
+
+
+def test_8_6_1_auc_rally_farc_base_spaces_before_auc_base_spaces():
+    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    st = clear(new([1, 2]))
+    put(st, "huila", farc_base=1)
+    put(st, "cesar", auc_base=1)
+    assert rank_space(st, A, "rally", BD.index["huila"]) > rank_space(st, A, "rally", BD.index["cesar"])
+
+
+def test_8_8_8_support_phase_civic_action_to_passive_support_first_never_below_15():
+    from engine.scenarios.andean_abyss.nonplayer import pol_civic
+    st = clear(new([1, 2]))
+    st["props_done"], st["props_total"] = 1, 4
+    put(st, "cali", sup=1)                           # already Passive Support
+    put(st, "medellin", sup=-1)                      # toward Passive Support: first
+    st["res"][G] = 30
+    ids = ["space:cali", "space:medellin", "done"]
+    fr = {"k": "civic", "f": G, "phase": True}
+    assert pol_civic(st, fr, None, ids) == "space:medellin"
+    st["res"][G] = 17
+    assert pol_civic(st, fr, None, ids) == "done"
+    st["props_done"] = 4                             # the final Propaganda Round: no floor
+    assert pol_civic(st, fr, None, ids) == "space:medellin"
+
+
+def test_8_5_3_bribe_player_pieces_first_then_government_farc_auc():
+    from engine.scenarios.andean_abyss.nonplayer import pol_bribe
+    st = clear(new([1, 2], nonplayers=["govt", "auc", "cartels"]))
+    st["res"][C] = 10
+    put(st, "cali", car_u=1, police=1)               # Non-player Government
+    put(st, "huila", car_u=1, farc_u=1)              # player FARC: first
+    fr = {"k": "bribe", "f": C, "ph": "a"}
+    assert pol_bribe(st, fr, None, ["space:cali", "space:huila", "done"]) == "space:huila"
+    st["res"][C] = 2                                 # fewer than 3 Resources: no Bribe
+    assert pol_bribe(st, fr, None, ["space:cali", "space:huila", "done"]) == "done"
