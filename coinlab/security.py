@@ -8,9 +8,10 @@ Content-Security-Policy
     Pages get ``script-src 'self'`` (no inline script, no eval) and
     ``style-src 'self'`` for style sheets; inline ``style=""`` attributes (the
     SVG board sizes its text and bars with them) are allowed through
-    ``style-src-attr``. Paths listed in ``COINLAB_CSP_RELAXED_PATHS`` (the AAR
-    pages under /reports/, which still carry inline scripts) also allow inline
-    scripts; every other policy directive stays the same.
+    ``style-src-attr``. One policy for every path, the AAR pages and report
+    files under /reports/ included (their scripts and style sheets are static
+    files; chart data travels in ``<script type="application/json">`` blocks,
+    which are never executed). A view may set its own, stricter header.
 
 Rate limits
     Fixed windows counted in the cache (``cache.add`` + ``cache.incr``: atomic in
@@ -55,26 +56,21 @@ BASE_POLICY = {
 }
 
 
-def build_policy(relaxed: bool = False) -> str:
-    policy = dict(BASE_POLICY)
-    if relaxed:
-        policy["script-src"] = "'self' 'unsafe-inline'"
-        policy["style-src"] = "'self' 'unsafe-inline'"
-    return "; ".join(f"{k} {v}" for k, v in policy.items())
+def build_policy() -> str:
+    return "; ".join(f"{k} {v}" for k, v in BASE_POLICY.items())
+
+
+POLICY = build_policy()
 
 
 class ContentSecurityPolicyMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
-        self.strict = build_policy(False)
-        self.relaxed = build_policy(True)
-        self.relaxed_paths = tuple(getattr(settings, "COINLAB_CSP_RELAXED_PATHS", ()))
 
     def __call__(self, request):
         response = self.get_response(request)
         if "Content-Security-Policy" not in response:
-            relaxed = request.path.startswith(self.relaxed_paths) if self.relaxed_paths else False
-            response["Content-Security-Policy"] = self.relaxed if relaxed else self.strict
+            response["Content-Security-Policy"] = POLICY
         return response
 
 

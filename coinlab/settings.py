@@ -230,8 +230,7 @@ SECURE_HSTS_SECONDS = int(os.environ.get("COINLAB_HSTS_SECONDS", "31536000" if B
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("COINLAB_HSTS_SUBDOMAINS", BEHIND_TLS_PROXY)
 SECURE_HSTS_PRELOAD = env_bool("COINLAB_HSTS_PRELOAD", BEHIND_TLS_PROXY)
 SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
-# Content-Security-Policy (coinlab.security): no inline scripts except on these path prefixes.
-COINLAB_CSP_RELAXED_PATHS = tuple(env_list("COINLAB_CSP_RELAXED_PATHS", ["/reports/"]))
+# Content-Security-Policy (coinlab.security): one strict policy for every page, /reports/ included.
 # Rate limits (coinlab.security), counted in the cache: Redis in production, so they hold
 # across every web process. "N/SECONDS".
 COINLAB_RATE_LIMITS = env_bool("COINLAB_RATE_LIMITS", True)

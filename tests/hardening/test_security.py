@@ -96,17 +96,25 @@ def test_the_docs_page_loads_its_script_from_a_file(db):
 
 def test_web_templates_carry_no_inline_script_or_handler():
     for path in [*Path(ROOT, "templates", "web").rglob("*.html"), *Path(ROOT, "templates", "registration").glob("*.html"),
-                 Path(ROOT, "templates", "base.html")]:
+                 *Path(ROOT, "templates", "reports").glob("*.html"), Path(ROOT, "templates", "base.html")]:
         text = path.read_text()
         assert not re.search(r"<script(?![^>]*\bsrc=)[^>]*>", text), f"inline <script> in {path}"
         assert not re.search(r"\son(click|change|submit|load|input|key\w+)=", text), f"inline handler in {path}"
         assert "javascript:" not in text, path
 
 
-def test_report_pages_are_the_only_relaxed_paths(db):
+def test_no_path_gets_a_relaxed_policy(db):
+    """The AAR pages were the last exception; every path now gets the one strict policy
+    (tests/reports/test_report_csp.py checks every page and file under /reports/)."""
     from django.conf import settings
 
-    assert settings.COINLAB_CSP_RELAXED_PATHS == ("/reports/",)
+    from coinlab import security
+
+    assert not hasattr(settings, "COINLAB_CSP_RELAXED_PATHS")
+    assert "unsafe-inline" not in security.BASE_POLICY["script-src"] + security.BASE_POLICY["style-src"]
+    c = Client()
+    for url in ("/accounts/login/", "/reports/", "/reports/1/report.html", "/api/docs/"):
+        assert c.get(url)["Content-Security-Policy"] == security.POLICY, url
 
 
 # ---- rate limits ------------------------------------------------------------------------------------------

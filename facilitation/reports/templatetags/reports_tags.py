@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from django import template
+from django.utils.safestring import mark_safe
 
+from facilitation.reports import assets
 from facilitation.reports.builder.analysis import fmt_delta, fmt_num, humanize
 
 register = template.Library()
@@ -44,3 +46,21 @@ def seconds(ms) -> str:
     if ms is None or ms == "":
         return ""
     return f"{ms / 1000:.1f} s"
+
+
+@register.simple_tag
+def report_asset(path: str, element_id: str = "", css_class: str = ""):
+    """``<link>``/``<script>`` of a report asset (inlined in the standalone download)."""
+    return mark_safe(assets.asset_tag(path, element_id=element_id, css_class=css_class))  # noqa: S308 - escaped
+
+
+@register.simple_tag
+def plotly_charts():
+    """Plotly.js, its style sheets and the chart script (after the charts' JSON blocks)."""
+    return mark_safe(assets.plotly_tags())  # noqa: S308 - built from escaped parts
+
+
+@register.simple_tag
+def report_asset_text(path: str):
+    """The text of a report asset (the PDF's style sheet; WeasyPrint reads no URLs)."""
+    return mark_safe(assets.asset_text(path))  # noqa: S308 - a file of this app

@@ -1,0 +1,92 @@
+"""What the report and network browser tests open: people who log in with a password,
+a finished Peru game with its after-action review built, and a Peru game still live.
+
+Built through the real services (the report by ``services.report_build`` in this
+process, charts drawn by kaleido on Debian's Chromium), inside the test's database.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from tests.reports.helpers import make_user, play_peru_game
+
+PASSWORD = "aar-e2e-pass-7"
+
+
+@dataclass
+class AARWorld:
+    instructor: object
+    reviewer: object
+    student_a: object
+    student_b: object
+    finished: object
+    live: object
+    report: object
+
+
+def build_world() -> AARWorld:
+    from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER, ROLE_STUDENT
+    from facilitation.reports import services
+
+    people = {"instructor": make_user("ines", role=ROLE_INSTRUCTOR),
+              "reviewer": make_user("rita", role=ROLE_REVIEWER),
+              "student_a": make_user("sam", role=ROLE_STUDENT),
+              "student_b": make_user("sol", role=ROLE_STUDENT)}
+    for u in people.values():
+        u.set_password(PASSWORD)
+        u.save(update_fields=["password"])
+    students = [people["student_a"], people["student_b"]]
+    finished = play_peru_game(instructor=people["instructor"], students=students, reviewer=people["reviewer"],
+                              title="Peru lab")
+    live = play_peru_game(instructor=people["instructor"], students=students, reviewer=people["reviewer"],
+                          title="Peru lab 2", seed=12, human_moves=4, finish=False, note=False)
+    report = services.report_request(finished, user=people["instructor"], enqueue=False)
+    report = services.report_build(report.pk)
+    assert report.status == "done", report.error
+    return AARWorld(finished=finished, live=live, report=report, **people)
+
+
+def login(page, username: str, password: str = PASSWORD) -> None:
+    page.goto("/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("button[type=submit]")
+    page.wait_for_url(re.compile(r"/$"))
+
+
+# Every Content-Security-Policy violation of a page, as the page itself sees it (the
+# listener is added by Playwright before any page script runs, outside the page's policy).
+CSP_LISTENER = """
+window.__cspViolations = [];
+document.addEventListener("securitypolicyviolation", function (e) {
+  window.__cspViolations.push(e.violatedDirective + " blocked " + (e.blockedURI || "inline") + " at "
+                              + (e.sourceFile || "") + ":" + e.lineNumber);
+});
+"""
+
+
+class PageWatch:
+    """Collects a page's CSP violations (console "Refused to ..." messages and
+    ``securitypolicyviolation`` events) and script errors."""
+
+    def __init__(self, page):
+        self.page = page
+        self.console: list[str] = []
+        self.errors: list[str] = []
+        page.on("console", self._console)
+        page.on("pageerror", lambda exc: self.errors.append(str(exc)))
+
+    def _console(self, msg) -> None:
+        text = msg.text
+        if "Refused to" in text or "Content Security Policy" in text or "Content-Security-Policy" in text:
+            self.console.append(text)
+
+    def problems(self) -> list[str]:
+        events = self.page.evaluate("window.__cspViolations || []")
+        return [*self.console, *events, *(f"script error: {e}" for e in self.errors)]
+
+    def assert_clean(self, where: str) -> None:
+        found = self.problems()
+        assert not found, f"{where}: {found}"
