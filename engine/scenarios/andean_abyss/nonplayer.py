@@ -1057,6 +1057,10 @@ def pol_trainx(st, fr, chs, ids):
 
 
 def pol_civic(st, fr, chs, ids):
+    """8.8.8 Civic Action (never below 15 Resources but in the final Propaganda Round): first to
+    Passive Support wherever possible - spaces without Terror first, then the largest reduction
+    of Opposition, then the largest increase of Support, then random; then to Active Support,
+    highest Population first. (In a Train, the frame offers only the chosen space.)"""
     final = st["props_done"] >= st["props_total"]
     if not final and st["res"][0] - 3 < 15:
         return "done"
@@ -1064,7 +1068,12 @@ def pol_civic(st, fr, chs, ids):
     for c in ids:
         if c.startswith("space:"):
             i = BD.index[c[6:]]
-            key = (0 if st["ter"][i] else 1, 1 if st["sup"][i] < 1 else 0, -st["sup"][i], BD.pop[i])
+            s = st["sup"][i]
+            if s < 1:
+                key = (1, 0 if st["ter"][i] else 1, BD.pop[i] * -min(s, 0), BD.pop[i])
+            else:
+                key = (0, 0, 0, BD.pop[i])
+            key += (R.pick_index(st["rng"], 6, tag="np"),)
             if best is None or key > best[0]:
                 best = (key, c)
     return best[1] if best else "done"
@@ -1075,8 +1084,8 @@ def pol_agitate(st, fr, chs, ids):
     for c in ids:
         if c.startswith("space:"):
             i = BD.index[c[6:]]
-            if st["ter"][i] and st["res"][1] < 2:
-                continue
+            if st["ter"][i] and st["res"][1] < st["ter"][i] + 1:
+                continue  # 8.7.5: remove Terror only if a shift would be achieved
             key = (-st["ter"][i], 1 if st["sup"][i] > 0 else 0, BD.pop[i])
             if best is None or key > best[0]:
                 best = (key, c)
@@ -1404,11 +1413,18 @@ def pol_zoneout(st, fr, chs, ids):
 
 
 def pol_elite(st, fr, chs, ids):
-    for c in ids:
-        if c.startswith("space:") and P.guerrillas(st["pc"][BD.index[c[6:]]], 2) >= 2:
-            return c
+    """8.6.1 Elite Backing: a space where the free Rally places a Base (2+ AUC Guerrillas, room,
+    a Base Available), otherwise the Rally priorities of 8.6.1; ties random (8.2)."""
     real = [c for c in ids if c.startswith("space:")]
-    return rnd(st, real) if real else "none"
+    if not real:
+        return "none"
+
+    def key(c):
+        i = BD.index[c[6:]]
+        base = st["av"][8] and P.guerrillas(st["pc"][i], 2) >= 2 and P.can_stack_base(st, i)
+        return (1 if base else 0, rank_space(st, 2, "rally", i) or (-1, 0))
+    top = max(key(c) for c in real)
+    return rnd(st, [c for c in real if key(c) == top])
 
 
 def pol_ship(st, fr, chs, ids):

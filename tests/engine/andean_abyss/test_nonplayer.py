@@ -751,3 +751,28 @@ def test_8_5_3_bribe_player_pieces_first_then_government_farc_auc():
     assert pol_bribe(st, fr, None, ["space:cali", "space:huila", "done"]) == "space:huila"
     st["res"][C] = 2                                 # fewer than 3 Resources: no Bribe
     assert pol_bribe(st, fr, None, ["space:cali", "space:huila", "done"]) == "done"
+
+
+def test_8_8_8_support_phase_to_passive_support_even_with_terror_before_active_support():
+    from engine.scenarios.andean_abyss.nonplayer import pol_civic
+    st = clear(new([1, 2]))
+    st["props_done"], st["props_total"] = 1, 4
+    put(st, "bogota", sup=1)                         # Passive -> Active: the second pass
+    put(st, "cali", sup=0)
+    st["ter"][BD.index["cali"]] = 1                  # Terror, but still toward Passive Support
+    put(st, "medellin", sup=-2)                      # the largest Opposition reduction comes first
+    st["res"][G] = 40
+    fr = {"k": "civic", "f": G, "phase": True}
+    ids = ["space:bogota", "space:cali", "space:medellin", "done"]
+    assert pol_civic(st, fr, None, ids) == "space:medellin"
+    assert pol_civic(st, fr, None, ids[:2] + ["done"]) == "space:cali"
+
+
+def test_8_6_1_elite_backing_base_first_then_rally_priorities():
+    from engine.scenarios.andean_abyss.nonplayer import pol_elite
+    st = clear(new([1, 2]))
+    put(st, "cesar", auc_u=2)                        # a Base is possible here
+    put(st, "huila", farc_base=1)                    # 8.6.1: FARC Base space
+    fr = {"k": "elite", "f": A}
+    assert pol_elite(st, fr, None, ["space:huila", "space:cesar", "none"]) == "space:cesar"
+    assert pol_elite(st, fr, None, ["space:huila", "space:antioquia", "none"]) == "space:huila"
