@@ -61,7 +61,7 @@ def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
         seat = titles.get(ev.get("seat") or "", {})
         kind = ev.get("kind")
         if kind in ("decision", "bot"):
-            if payload.get("secret"):
+            if payload.get("secret") and not payload.get("label"):  # redacted for this reader (its own: in full)
                 head = _("%(seat)s made a secret decision.") % {"seat": seat.get("title", ev.get("seat"))}
             else:
                 head = "{}: {}".format(seat.get("title", ev.get("seat") or ""), payload.get("label") or payload.get("choice", ""))

@@ -19,6 +19,7 @@ from facilitation import eventlog, live, selectors, services
 from facilitation.errors import NotAllowed, ServiceError
 from facilitation.models import ClassSession, Seat, SessionEvent, Team, TeamIntent
 
+from .. import simultaneous
 from ..forms import IntentForm
 from ..models import SessionUISettings
 from .common import board_for, event_lines, page_errors, seat_titles
@@ -208,6 +209,7 @@ def choose(request, session_id: int):
     seq = _int(request.POST.get("seq"))
     if not seat or not choice or seq is None:
         return HttpResponseBadRequest(_("A decision needs a seat, a choice and the seq it answers."))
+    seq = simultaneous.rebase(session, seat, seq)  # another team acted meanwhile, this question is unchanged
     try:
         services.choice_submit(session=session, user=request.user, seat=seat, choice=choice, seq=seq,
                                idempotency_key=request.POST.get("key", "")[:128],

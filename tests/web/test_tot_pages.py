@@ -1,0 +1,138 @@
+"""Tears of Tyranny pages with four teams: each team's panel, hand and card text; what stays hidden;
+simultaneous decisions from pages that another team's move has made one step old."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from facilitation import selectors, services
+from facilitation.models import ROLE_INSTRUCTOR, SessionEvent
+
+pytestmark = pytest.mark.django_db
+
+SEATS = ("liberators", "advisors", "partisans", "comrades")
+
+
+@pytest.fixture
+def tot(django_user_model):
+    teacher = django_user_model.objects.create_user("tot-teacher", password="pw-teacher-1")
+    teacher.groups.add(Group.objects.get_or_create(name=ROLE_INSTRUCTOR)[0])
+    course = services.course_create(user=teacher, title="IW 3")
+    session = services.session_create(course=course, user=teacher, title="ToT four", scenario_key="tears_of_tyranny",
+                                      seed=3, teams=[f"T-{s}" for s in SEATS], seats={s: f"T-{s}" for s in SEATS})
+    users = {}
+    for team in session.teams.all():
+        seat = team.name[2:]
+        users[seat] = django_user_model.objects.create_user(f"u-{seat}", password="pw-student-1")
+        services.team_member_add(team=team, user=teacher, member=users[seat])
+    session = services.session_start(session=session, user=teacher)
+    return session, users
+
+
+def _submit(session, users, seat, choice, seq=None, rationale=""):
+    session.refresh_from_db()
+    return services.choice_submit(session=session, user=users[seat], seat=seat, choice=choice,
+                                  seq=session.head_seq if seq is None else seq, rationale=rationale)
+
+
+def _prompt(session):
+    session.refresh_from_db()
+    rules, state = selectors.session_state(session)
+    return rules, state, rules.prompt(state)
+
+
+def _to_keep(session, users):
+    """Headquarters for all, then the Comrades refit until they must keep one of four drawn cards."""
+    for seat in SEATS:
+        _rules, _state, p = _prompt(session)
+        _submit(session, users, seat, p.choices_for(seat)[0].id)
+    while True:
+        _rules, state, p = _prompt(session)
+        ids = [c.id for c in p.choices_for("comrades")]
+        if any(i.startswith("keep:") for i in ids):
+            return state, ids
+        _submit(session, users, "comrades", next(i for i in ids if i.startswith(("refit:reclaim", "deck:"))))
+
+
+def _page(client, session, user, seat):
+    client.force_login(user)
+    return client.get(reverse("web:play", args=[session.pk]) + f"?seat={seat}").content.decode()
+
+
+def test_each_team_sees_its_panel_hand_and_drawn_cards_with_card_text_and_no_other_teams(client, tot):
+    session, users = tot
+    state, keep_ids = _to_keep(session, users)
+    drawn = state["frames"]["comrades"][-1]["drawn"]
+    rules, state, _p = _prompt(session)
+    from engine.scenarios.tears_of_tyranny.data import content
+
+    cards = content().cards
+    for seat in SEATS:
+        html = _page(client, session, users[seat], seat)
+        assert f'data-player-panel="{seat}"' in html and "Your player panel" in html
+        assert html.count('data-seat-row="') == 4, "the table lists all four players"
+        for other in SEATS:
+            for cid in state["pl"][other]["hand"]:
+                assert (f'data-card="{cid}"' in html) == (other == seat), (seat, other, cid)
+        for cid in drawn:
+            if seat == "comrades":
+                assert f'data-card="{cid}"' in html and cards[cid]["title"] in html
+            else:
+                assert cards[cid]["title"] not in html, (seat, cid)
+    # the keep question shows each card's cost, speed, range, target, effect and attributes
+    html = _page(client, session, users["comrades"], "comrades")
+    c = cards[drawn[0]]
+    button = re.search(r'data-choice="keep:%s">(.*?)</button>' % re.escape(drawn[0]), html, re.S).group(1)
+    for bit in (f"cost {c['cost']}", "target:", c["text"].rstrip(".")[:30], "Attributes:"):
+        assert bit in button, bit
+    assert len(keep_ids) == 4
+
+
+def test_the_kept_card_is_not_named_in_another_teams_log(client, tot):
+    session, users = tot
+    _state, keep_ids = _to_keep(session, users)
+    kept = keep_ids[0]
+    _submit(session, users, "comrades", kept, rationale="the cheapest major card")
+    rules, state, _p = _prompt(session)
+    from engine.scenarios.tears_of_tyranny.data import content
+
+    title = content().cards[kept.split(":", 1)[1]]["title"]
+    mine = _page(client, session, users["comrades"], "comrades")
+    assert f"Keep {title}" in mine and "the cheapest major card" in mine
+    for seat in ("liberators", "advisors", "partisans"):
+        html = _page(client, session, users[seat], seat)
+        assert f"Keep {title}" not in html, seat
+        assert "Comrades made a secret decision." in html
+
+
+def test_a_page_one_move_behind_in_the_simultaneous_window_still_decides(client, tot):
+    """The Liberators' page was drawn before the Advisors decided; its question is unchanged."""
+    session, users = tot
+    for seat in SEATS:
+        _rules, _state, p = _prompt(session)
+        _submit(session, users, seat, p.choices_for(seat)[0].id)
+    rules, state, p = _prompt(session)
+    assert set(p.seats) == set(SEATS), "the player window: all four act"
+    page_seq = session.head_seq
+    lib_choice = p.choices_for("liberators")[0].id
+    _submit(session, users, "advisors", p.choices_for("advisors")[0].id)
+    _submit(session, users, "partisans", p.choices_for("partisans")[0].id)
+    client.force_login(users["liberators"])
+    url = reverse("web:play_choose", args=[session.pk])
+    r = client.post(url, {"seat": "liberators", "choice": lib_choice, "seq": str(page_seq), "key": "k-lib-1",
+                          "rationale": "late but still valid"}, HTTP_HX_REQUEST="true")
+    assert r.status_code == 200 and "The game has moved on" not in r.content.decode()
+    ev = SessionEvent.objects.filter(session=session, seat="liberators").order_by("-seq").first()
+    assert ev.payload["choice"] == lib_choice and ev.rationale == "late but still valid"
+    # the Liberators' own first question has been answered: the same old page is stale now
+    session.refresh_from_db()
+    before = session.head_seq
+    r = client.post(url, {"seat": "liberators", "choice": lib_choice, "seq": str(page_seq), "key": "k-lib-2"},
+                    HTTP_HX_REQUEST="true")
+    assert "The game has moved on" in r.content.decode()
+    session.refresh_from_db()
+    assert session.head_seq == before
