@@ -3,7 +3,10 @@ is built from, cross-session comparison and event exports.
 
 Permissions: a course's instructors (and staff) may request, list and download
 the reports of every session of the course; the course's reviewers may list and
-download reports of finished sessions (``facilitation.selectors.session_roles``).
+download reports (and export the events) of finished sessions
+(``facilitation.selectors.session_roles``). A live or paused session is open to
+its course's reviewers on the watch page only (the role matrix,
+tests/facilitation/test_roles.py): /reports/ lists it for them as watch-only.
 """
 
 from __future__ import annotations
@@ -33,8 +36,11 @@ def report_can_request(user, session: ClassSession) -> bool:
 
 
 def session_can_read_reports(user, session: ClassSession) -> bool:
+    """Instructors of the course, at any time; its reviewers once the session is finished."""
     roles = session_roles(user, session)
-    return "instructor" in roles or "reviewer" in roles
+    if "instructor" in roles:
+        return True
+    return "reviewer" in roles and session.status == ClassSession.Status.FINISHED
 
 
 def report_can_view(user, report: AARReport) -> bool:
@@ -50,6 +56,16 @@ def sessions_readable(user) -> QuerySet[ClassSession]:
         return qs
     return qs.filter(Q(course__instructors=user)
                      | Q(course__reviewers=user, status=ClassSession.Status.FINISHED)).distinct()
+
+
+def sessions_watch_only(user) -> QuerySet[ClassSession]:
+    """Live and paused sessions ``user`` reviews (the course's reviewer, not an instructor,
+    not playing in them): open on the watch page, no reports until they are finished."""
+    if not (user and user.is_authenticated) or user.is_staff:
+        return ClassSession.objects.none()
+    return (ClassSession.objects.select_related("course")
+            .filter(course__reviewers=user, status__in=(ClassSession.Status.LIVE, ClassSession.Status.PAUSED))
+            .exclude(course__instructors=user).exclude(teams__members=user).distinct())
 
 
 def reports_visible_to(user, session: ClassSession | None = None) -> QuerySet[AARReport]:

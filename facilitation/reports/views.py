@@ -42,8 +42,9 @@ def index(request):
     reports = selectors.reports_visible_to(request.user)[:200]
     sessions = selectors.sessions_readable(request.user).order_by("-scheduled_start", "-id")[:200]
     scenarios = sorted({s.scenario_key for s in sessions})
+    watch_only = selectors.sessions_watch_only(request.user).order_by("-started_at", "-id")[:200]
     return _render(request, "reports/index.html", {"reports": reports, "sessions": sessions,
-                                                  "scenarios": scenarios})
+                                                  "scenarios": scenarios, "watch_only": watch_only})
 
 
 @login_required
@@ -51,7 +52,8 @@ def index(request):
 def session_reports(request, session_id: int):
     session = get_object_or_404(ClassSession.objects.select_related("course"), pk=session_id)
     if not selectors.session_can_read_reports(request.user, session):
-        return _forbidden(request, "Only the course's instructors and reviewers can see its after-action reviews.")
+        return _forbidden(request, _REVIEWERS_WAIT if selectors.session_roles(request.user, session) == {"reviewer"}
+                          else "Only the course's instructors and reviewers can see its after-action reviews.")
     error = None
     status = 200
     if request.method == "POST":
@@ -70,6 +72,10 @@ def session_reports(request, session_id: int):
         "session": session, "reports": reports, "error": error,
         "can_request": selectors.report_can_request(request.user, session),
     }, status)
+
+
+_REVIEWERS_WAIT = ("Reviewers read a session's after-action reviews once it is finished; "
+                   "while it runs, watch it from your sessions page.")
 
 
 def _report_for(request, report_id: int) -> AARReport:
