@@ -380,8 +380,16 @@ def rank_space(st, f, op, i):
         if not tgt:
             return None
         ship = any(s[0] == i and s[1] != f for s in st["ship"])
+        if f == 1:
+            # 8.7.3: everywhere with 3+ FARC Guerrillas, then 1 City or Department (else LoC)
+            # with an Underground Guerrilla for the Ambush
+            if g >= 3:
+                return (3, 1 if ship else 0, g)
+            if pc[U(f)]:
+                return (0 if BD.is_loc[i] else 1, 1 if ship else 0, g)
+            return None
         if g >= 3 or pc[U(f)]:
-            return (2 if ship else 1, g)
+            return (g, 1 if ship else 0)   # 8.6.3 (and Cartels by Event): most Guerrillas first
         return None
     if op == "terror":
         if BD.is_loc[i]:
@@ -653,8 +661,10 @@ def pol_op(st, fr, chs, ids):
             key = (r, -R.pick_index(st["rng"], 6, tag="np"))
             if best is None or key > best[0]:
                 best = (key, c)
-        if best is not None and op == "rally" and f in (1, 3) and best[0][0][0] <= 1:
-            # 8.7.1 / 8.5.1: only 1 "other" Rally space beyond the listed priorities
+        if best is not None and ((op == "rally" and f in (1, 3)) or (op == "attack" and f == 1)) \
+                and best[0][0][0] <= 1:
+            # 8.7.1 / 8.5.1: only 1 "other" Rally space beyond the listed priorities; 8.7.3:
+            # only 1 space with an Underground Guerrilla (for the Ambush) beyond the 3+ ones
             if fr.get("np_other"):
                 best = None
             else:
@@ -1127,7 +1137,7 @@ def pol_attacksp(st, fr, chs, ids):
     """8.6.3 / 8.7.3: take Shipments first, then the Factions in flowchart order; within a Faction
     Bases, Police, Troops, Underground, then Active Guerrillas (8.1.2)."""
     if fr["ph"] == "mode":
-        return "ambush" if "ambush" in ids else "attack"
+        return "ambush" if "ambush" in ids and ambush_here(st, fr) else "attack"
     i = fr["i"]
     holders = {x[1] for x in st["ship"] if x[0] == i and x[1] != fr["f"]}
     order = []
@@ -1142,6 +1152,24 @@ def pol_attacksp(st, fr, chs, ids):
         if t in ids:
             return t
     return "done"
+
+
+def ambush_here(st, fr) -> bool:
+    """8.6.3 / 8.7.3 Ambush: in the Attack space with the fewest own Guerrillas (ties: where a
+    Shipment is targeted, then by the Faction order of the targets); the candidates are this space
+    and the spaces the flowchart would still Attack that have an Underground Guerrilla."""
+    f, i = fr["f"], fr["i"]
+    op = opf(st, fr) or {}
+    order = ATTACK_ORDER.get(f, (1, 2, 0, 3))
+
+    def key(j):
+        pc = st["pc"][j]
+        ship = any(s[0] == j and s[1] != f for s in st["ship"])
+        first = next((k for k, g in enumerate(order) if P.fpieces(pc, g)), 9)
+        return (P.guerrillas(pc, f), 0 if ship else 1, first)
+    cands = [i] + [j for j in P.spaces(st) if j != i and j not in op.get("sel", ())
+                   and st["pc"][j][U(f)] and rank_space(st, f, "attack", j) is not None]
+    return min(cands, key=key) == i or key(i) == min(key(j) for j in cands)
 
 
 def pol_rallysp(st, fr, chs, ids):

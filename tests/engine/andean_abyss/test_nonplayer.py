@@ -776,3 +776,27 @@ def test_8_6_1_elite_backing_base_first_then_rally_priorities():
     fr = {"k": "elite", "f": A}
     assert pol_elite(st, fr, None, ["space:huila", "space:cesar", "none"]) == "space:cesar"
     assert pol_elite(st, fr, None, ["space:huila", "space:antioquia", "none"]) == "space:huila"
+
+
+def test_8_7_3_farc_attack_3_guerrilla_spaces_then_1_city_or_department_before_a_loc():
+    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    st = clear(new([1, 2]))
+    put(st, "huila", farc_a=3, police=1)
+    put(st, "cesar", farc_u=1, troops=1)
+    put(st, "loc_bogota_neiva", farc_u=1, police=1)
+    put(st, "antioquia", farc_a=1, troops=1)         # neither 3 Guerrillas nor Underground
+    r = {s: rank_space(st, F, "attack", BD.index[s]) for s in ("huila", "cesar", "loc_bogota_neiva", "antioquia")}
+    assert r["huila"] > r["cesar"] > r["loc_bogota_neiva"] and r["antioquia"] is None
+
+
+def test_8_6_3_auc_attack_most_guerrillas_first_and_ambush_where_fewest():
+    from engine.scenarios.andean_abyss.nonplayer import ambush_here, rank_space
+    st = clear(new([1, 2]))
+    put(st, "huila", auc_u=1, auc_a=3, farc_u=1)
+    put(st, "cesar", auc_u=1, farc_u=1)
+    assert rank_space(st, A, "attack", BD.index["huila"]) > rank_space(st, A, "attack", BD.index["cesar"])
+    op = {"k": "op", "f": A, "op": "attack", "sel": [BD.index["huila"]]}
+    st["stack"].append(op)
+    opi = len(st["stack"]) - 1
+    assert not ambush_here(st, {"k": "attacksp", "f": A, "i": BD.index["huila"], "opi": opi})
+    assert ambush_here(st, {"k": "attacksp", "f": A, "i": BD.index["cesar"], "opi": opi})
