@@ -11,15 +11,24 @@ loading the session's state (docs/operations.md, "Load test").
 Readers fill a missing key from the database with ``cache.add`` (never overwriting a
 writer's newer value). If Redis is away the cache is a miss and the reader uses the
 database row.
+
+Also here (issue #8, docs/benchmarks.md "Load test"): the user's seats per session for
+the 304 path (so that it needs no database query at all), invalidated by a membership
+token on every change of seats or team members; a new version when a team states its
+intent (the region shows it); and the key of the rendered live region per (session,
+version, seat, language), see ``facilitation.web.views.play``.
 """
 
 from __future__ import annotations
 
+import uuid
+
 from django.core.cache import cache
-from django.db.models.signals import post_save
+from django.db import transaction
+from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.dispatch import receiver
 
-from facilitation.models import ClassSession
+from facilitation.models import ClassSession, Seat, Team, TeamIntent
 
 TTL = 600
 
@@ -51,3 +60,108 @@ def session_version(session_id: int) -> dict | None:
 @receiver(post_save, sender=ClassSession, dispatch_uid="coinlab-session-version")
 def _publish(sender, instance: ClassSession, **kwargs) -> None:
     cache.set(_key(instance.pk), version_of(instance), timeout=TTL)
+
+
+# ---- who plays which seat, for the 304 path without database queries ------------------------
+#
+# The poll's "nothing changed" answer needs the user's seats in the session. They are kept
+# per (session, user) in the cache together with a per-session membership token: any change
+# to the session's seats or team memberships sets a fresh random token when it commits, so an
+# entry filled before the change no longer matches and the next poll takes the full path
+# (which reads the database, then refills the entry). The entry also keeps the user's session
+# auth hash, compared with the login session's, as ``django.contrib.auth.get_user`` does.
+# A 304 carries nothing but "your page is current", so an entry can at worst answer that for
+# SEATS_TTL seconds after a password change or a deactivation.
+
+SEATS_TTL = 300
+ACL_TTL = 24 * 3600
+
+
+def _acl_key(session_id: int) -> str:
+    return f"sacl:{session_id}"
+
+
+def _seats_key(session_id: int, user_id) -> str:
+    return f"sseat:{session_id}:{user_id}"
+
+
+def poll_lookup(session_id: int, user_id) -> tuple[dict | None, list[str] | None, str | None]:
+    """One cache round trip: (session version, the user's seats if known, auth hash of the entry)."""
+    keys = [_key(session_id), _acl_key(session_id), _seats_key(session_id, user_id)]
+    got = cache.get_many(keys)
+    version = got.get(keys[0])
+    token = got.get(keys[1])
+    entry = got.get(keys[2])
+    if not entry or token is None or entry.get("g") != token:
+        return version, None, None
+    return version, list(entry["seats"]), entry["h"]
+
+
+def membership_token(session_id: int) -> str:
+    """The session's current membership token (created if missing); read it before the seats."""
+    token = cache.get(_acl_key(session_id))
+    if token is None:
+        token = uuid.uuid4().hex
+        cache.add(_acl_key(session_id), token, timeout=ACL_TTL)
+        token = cache.get(_acl_key(session_id)) or token
+    return token
+
+
+def remember_seats(session_id: int, user, seats: list[str], token: str) -> None:
+    cache.set(_seats_key(session_id, user.pk),
+              {"g": token, "h": user.get_session_auth_hash(), "seats": list(seats)}, timeout=SEATS_TTL)
+
+
+def _membership_changed(session_id: int | None) -> None:
+    if not session_id:
+        return
+    # Now (this transaction's own later reads) and again once it commits (readers that read
+    # the old rows in between filled entries with the token they saw first).
+    cache.set(_acl_key(session_id), uuid.uuid4().hex, timeout=ACL_TTL)
+    transaction.on_commit(lambda: cache.set(_acl_key(session_id), uuid.uuid4().hex, timeout=ACL_TTL))
+
+
+@receiver(post_save, sender=Seat, dispatch_uid="coinlab-acl-seat-save")
+@receiver(post_delete, sender=Seat, dispatch_uid="coinlab-acl-seat-delete")
+def _seat_changed(sender, instance: Seat, **kwargs) -> None:
+    _membership_changed(instance.session_id)
+
+
+@receiver(post_delete, sender=Team, dispatch_uid="coinlab-acl-team-delete")
+def _team_deleted(sender, instance: Team, **kwargs) -> None:
+    _membership_changed(instance.session_id)
+
+
+@receiver(m2m_changed, sender=Team.members.through, dispatch_uid="coinlab-acl-members")
+def _members_changed(sender, instance, action: str, reverse: bool, pk_set, **kwargs) -> None:
+    if not action.startswith("post_"):
+        return
+    if not reverse:  # team.members.add/remove/clear
+        _membership_changed(instance.session_id)
+    else:  # user.teams.add/remove/clear: the teams are pk_set (None for clear: every session)
+        ids = (Team.objects.filter(pk__in=pk_set).values_list("session_id", flat=True) if pk_set
+               else Team.objects.values_list("session_id", flat=True))
+        for sid in set(ids):
+            _membership_changed(sid)
+
+
+@receiver(post_save, sender=TeamIntent, dispatch_uid="coinlab-session-version-intent")
+def _intent_saved(sender, instance: TeamIntent, created: bool, **kwargs) -> None:
+    """A statement of intent changes what the team's live region shows (its cached fragments
+    are keyed by the session version): save the session row, under its lock, to publish a
+    new version."""
+    with transaction.atomic():
+        s = ClassSession.objects.select_for_update().filter(pk=instance.session_id).first()
+        if s is not None:
+            s.save(update_fields=["updated_at"])
+
+
+# ---- rendered live regions, per (session, version, seat, language) -------------------------
+
+FRAGMENT_TTL = 600
+
+
+def fragment_key(session_id: int, etag: str) -> str:
+    """``etag`` is the region's ETag, made of the session id, head seq, status, updated_at,
+    the seat and the language: a fragment is only ever served for the seat it was drawn for."""
+    return f"frag:{session_id}:{etag}"

@@ -17,6 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 
 import engine
@@ -368,17 +369,19 @@ def _finish_if_over(session: ClassSession, rules, state) -> bool:
     return True
 
 
-def _run_bots(session: ClassSession, rules=None, state=None) -> list[int]:
+def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str] | None = None) -> list[int]:
     """Play every bot seat that must act now, until a human seat must act or the game ends.
 
     Each bot decision is logged as a ``bot`` event with the bot's reason. The bot's
     own randomness is seeded from the session seed and the seq, so it is reproducible.
+    ``bots``: seat -> bot kind, if the caller has already read the seats under the lock.
     """
     if session.status != Status.LIVE:
         return []
     rules = rules or eventlog.rules_for(session)
     state = state if state is not None else _state(session, rules)
-    bots = {s.seat_key: s.bot_kind for s in Seat.objects.filter(session=session) if s.bot_kind}
+    if bots is None:
+        bots = {s.seat_key: s.bot_kind for s in Seat.objects.filter(session=session) if s.bot_kind}
     appended = []
     for _ in range(settings.COINLAB_MAX_BOT_STEPS):
         p = rules.prompt(state)
@@ -439,7 +442,22 @@ def _user_seats(user, session: ClassSession) -> set[str]:
     return set(Seat.objects.filter(session=session, team__members=user).values_list("seat_key", flat=True))
 
 
-def _check_seat_owner(user, session: ClassSession, seat_key: str) -> Seat:
+def _session_seats(user, session: ClassSession) -> dict[str, Seat]:
+    """Every seat of the session in one query, each with ``is_member``: whether ``user`` is on its team."""
+    members = Team.members.through.objects.filter(team_id=OuterRef("team_id"), user_id=user.pk)
+    return {s.seat_key: s for s in Seat.objects.filter(session=session).annotate(is_member=Exists(members))}
+
+
+def _check_seat_owner(user, session: ClassSession, seat_key: str, seats: dict[str, Seat] | None = None) -> Seat:
+    if seats is not None:
+        seat = seats.get(seat_key)
+        if seat is None:
+            raise NotFound(f"This session has no seat {seat_key!r}.", code="unknown_seat")
+        if seat.bot_kind:
+            raise NotAllowed(f"The {seat_key} seat is played by a bot.", code="not_your_seat")
+        if not seat.team_id or not seat.is_member:
+            raise NotAllowed(f"Your team does not play the {seat_key} seat.", code="not_your_seat")
+        return seat
     seat = Seat.objects.filter(session=session, seat_key=seat_key).select_related("team").first()
     if seat is None:
         raise NotFound(f"This session has no seat {seat_key!r}.", code="unknown_seat")
@@ -498,7 +516,8 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     try:
         with transaction.atomic():
             session = _lock(session.pk)
-            _check_seat_owner(user, session, seat)
+            seats = _session_seats(user, session)
+            _check_seat_owner(user, session, seat, seats)
             if idempotency_key:
                 prior = SubmissionKey.objects.filter(session=session, key=idempotency_key).first()
                 if prior is not None:
@@ -526,7 +545,8 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                                  payload=_decision_payload(p, seat, c), facts=facts,
                                  metrics=_metrics(rules, state), rationale=rationale, decision_ms=ms,
                                  state_after=state, rules=rules)
-            appended = [ev.seq, *_run_bots(session, rules, state)]
+            bots = {k: v.bot_kind for k, v in seats.items() if v.bot_kind}
+            appended = [ev.seq, *_run_bots(session, rules, state, bots)]
             session.save()
             response = {"seq": session.head_seq, "events": appended, "status": str(session.status)}
             if idempotency_key:

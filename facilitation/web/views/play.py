@@ -3,16 +3,24 @@
 from __future__ import annotations
 
 import hashlib
+import hmac
 import uuid
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.decorators import login_required
-from django.http import HttpResponse, HttpResponseBadRequest
+from django.core.cache import cache
+from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseNotModified
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.crypto import constant_time_compare
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
 from facilitation import eventlog, live, selectors, services
@@ -45,30 +53,52 @@ def _etag_of(session_id: int, head_seq: int, status: str, seat: str, updated_at:
 
 
 def _not_modified(request, session_id: int):
-    """304 for a team member whose page is current, from the published session version
-    (facilitation.live) and one query for the user's seats; None to build the answer."""
+    """304 for a team member whose page is current, without a database query: the login
+    session (from the session store's cache), then one cache round trip for the published
+    session version (facilitation.live) and the user's seats. None to build the answer."""
     inm = request.headers.get("If-None-Match")
-    if not inm or not request.user.is_authenticated:
+    if not inm or request.method != "GET":
         return None
-    seats = list(Seat.objects.filter(session_id=session_id, team__members=request.user)
-                 .values_list("seat_key", flat=True))
-    if not seats:
+    user_id = request.session.get(SESSION_KEY)
+    auth_hash = request.session.get(HASH_SESSION_KEY)
+    if not user_id or not auth_hash:
         return None
+    v, seats, seats_hash = live.poll_lookup(session_id, user_id)
+    if v is None or v["timer"] or not seats or not constant_time_compare(seats_hash, auth_hash):
+        return None  # unknown yet, a decision timer that may have to act, or no seat: the full path
     wanted = request.GET.get("seat")
     seat = wanted if wanted in seats else seats[0]
-    v = live.session_version(session_id)
-    if v is None or v["timer"]:  # a running decision timer may have to act: take the full path
-        return None
     tag = _etag_of(session_id, v["head_seq"], v["status"], seat, v["updated_at"])
     if inm != tag:
         return None
-    resp = HttpResponse(status=304)
+    return _304(tag)
+
+
+def _304(tag: str) -> HttpResponse:
+    resp = HttpResponseNotModified()
     resp["ETag"] = tag
     resp["Cache-Control"] = "no-store"
     return resp
 
 
+def _player_session(request, session_id: int) -> tuple[ClassSession, list[str]]:
+    """The session and the user's seats in it: two queries for a team member (whose seats
+    alone give access), the full role check otherwise. Remembers the seats for the 304 path."""
+    token = live.membership_token(session_id)  # before reading the seats (see facilitation.live)
+    seats = list(Seat.objects.filter(session_id=session_id, team__members=request.user)
+                 .order_by("id").values_list("seat_key", flat=True))
+    session = ClassSession.objects.select_related("course").filter(pk=session_id).first() if seats else None
+    if session is None:
+        session = selectors.session_get_for_user(request.user, session_id)
+        seats = selectors.session_seats_of_user(request.user, session)
+    if seats:
+        live.remember_seats(session.pk, request.user, seats, token)
+    return session, seats
+
+
 def _timer_expiry(session) -> str:
+    if not session.decision_timer_seconds:
+        return SessionUISettings.Expiry.WARN  # only read when a timer runs
     s = SessionUISettings.objects.filter(session=session).first()
     return s.timer_expiry if s else SessionUISettings.Expiry.WARN
 
@@ -119,16 +149,20 @@ def live_context(request, session: ClassSession, seat: str) -> dict:
                                       limit=LOG_EVENTS)
     log = list(reversed(event_lines(events, titles)))
     # Undo is offered when the seat's own last decision is the latest move; the service decides.
-    last_move = (SessionEvent.objects.filter(session=session, kind__in=("decision", "bot", "undo"))
-                 .order_by("-seq").values("kind", "seat", "payload").first())
+    # The log above holds the last LOG_EVENTS events (the seat's own payloads unredacted).
+    last_move = next((e for e in reversed(events) if e["kind"] in ("decision", "bot", "undo")), None)
+    if last_move is None and session.head_seq > LOG_EVENTS:
+        last_move = (SessionEvent.objects.filter(session=session, kind__in=("decision", "bot", "undo"))
+                     .order_by("-seq").values("kind", "seat", "payload").first())
     can_undo = bool(data.get("your_turn") and last_move and last_move["kind"] == "decision"
                     and last_move["seat"] == seat and (last_move["payload"] or {}).get("turn", "") == (prompt or {}).get("turn", ""))
     waiting_for = [titles.get(s, {"title": s}) for s in (prompt or {}).get("seats", [])]
     team = Team.objects.filter(session=session, seats__seat_key=seat).first()
+    intents = list(TeamIntent.objects.filter(session=session, team=team)) if team else []
     needs_intent = bool(team and session.status in (ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.SCHEDULED)
-                        and not TeamIntent.objects.filter(session=session, team=team).exists())
+                        and not intents)
     intent_open = needs_intent and not SessionEvent.objects.filter(
-        session=session, kind="decision", seat__in=list(team.seats.values_list("seat_key", flat=True)) if team else []
+        session=session, kind="decision", seat__in=Seat.objects.filter(team=team).values("seat_key")
     ).exists()
     return {
         "intent_open": intent_open,
@@ -141,7 +175,7 @@ def live_context(request, session: ClassSession, seat: str) -> dict:
         "not_started": session.status == ClassSession.Status.SCHEDULED,
         "team": team, "needs_intent": needs_intent, "intent_form": IntentForm(),
         "timer_expiry": _timer_expiry(session),
-        "intents": TeamIntent.objects.filter(session=session, team=team) if team else [],
+        "intents": intents,
     }
 
 
@@ -163,31 +197,69 @@ def play(request, session_id: int):
     return resp
 
 
-@login_required
-@page_errors
-@require_GET
+@gzip_page
 def play_live(request, session_id: int):
-    """The live region alone; answers 304 while nothing has changed (ETag polling)."""
+    """The live region alone; answers 304 while nothing has changed (ETag polling).
+
+    The unchanged case is answered before authentication touches the database
+    (``_not_modified``); everything else takes the full, checked path. The region (about
+    120 KB of SVG and text) is sent gzipped to clients that accept it (about 12 KB)."""
     fast = _not_modified(request, session_id)
     if fast is not None:
         return fast
-    session = selectors.session_get_for_user(request.user, session_id)
-    seat = _seat_for(request, session)
+    return _play_live(request, session_id)
+
+
+@login_required
+@page_errors
+@require_GET
+def _play_live(request, session_id: int):
+    session, seats = _player_session(request, session_id)
+    if not seats:
+        raise NotAllowed(_("Your team does not play a seat in this session."))
+    wanted = request.GET.get("seat")
+    seat = wanted if wanted in seats else seats[0]
     if _maybe_timeout(session, seat):
         session.refresh_from_db()
     tag = _etag(session, seat)
     if request.headers.get("If-None-Match") == tag:
-        resp = HttpResponse(status=304)
-        resp["ETag"] = tag
-        resp["Cache-Control"] = "no-store"
-        return resp
+        return _304(tag)
     return _live_response(request, session, seat)
 
 
+# Stand-ins rendered into a shared fragment for what differs per request; derived from the
+# secret key so that they are the same in every web process and cannot be typed into a page.
+_SENTINEL = hmac.new(settings.SECRET_KEY.encode(), b"coinlab-live-fragment", hashlib.sha256).hexdigest()[:24]
+CSRF_SENTINEL = f"csrf{_SENTINEL}"
+KEY_SENTINEL = f"key{_SENTINEL}"
+
+
+def _fragment(request, session: ClassSession, seat: str) -> tuple[str, str]:
+    """The seat's live region (HTML, ETag). Kept in the shared cache per (session, version,
+    seat, language) with stand-ins for the per-request CSRF token and idempotency key, so
+    every member of a team, every tab and every web process draws a position once. Not
+    cached while the user has messages to read or a decision timer runs (its expiry setting
+    is not part of the version)."""
+    tag = _etag(session, seat)
+    cacheable = not session.decision_timer_seconds and not len(messages.get_messages(request))
+    key = live.fragment_key(session.pk, tag)
+    html = cache.get(key) if cacheable else None
+    if html is None:
+        ctx = live_context(request, session, seat)
+        if cacheable:
+            ctx["csrf_token"] = CSRF_SENTINEL
+            ctx["submit_key"] = KEY_SENTINEL
+        html = render_to_string("web/play/_live.html", ctx, request=request)
+        if not cacheable:
+            return html, tag
+        cache.set(key, html, timeout=live.FRAGMENT_TTL)
+    return html.replace(CSRF_SENTINEL, get_token(request)).replace(KEY_SENTINEL, uuid.uuid4().hex), tag
+
+
 def _live_response(request, session, seat, status: int = 200):
-    ctx = live_context(request, session, seat)
-    resp = render(request, "web/play/_live.html", ctx, status=status)
-    resp["ETag"] = ctx["etag"]
+    html, tag = _fragment(request, session, seat)
+    resp = HttpResponse(html, status=status)
+    resp["ETag"] = tag
     resp["Cache-Control"] = "no-store"
     return resp
 
@@ -199,11 +271,12 @@ def _int(value) -> int | None:
         return None
 
 
+@gzip_page
 @login_required
 @page_errors
 @require_POST
 def choose(request, session_id: int):
-    session = selectors.session_get_for_user(request.user, session_id)
+    session, seats = _player_session(request, session_id)
     seat = request.POST.get("seat", "")
     choice = request.POST.get("choice", "")
     seq = _int(request.POST.get("seq"))
@@ -224,7 +297,7 @@ def choose(request, session_id: int):
         accepted = True
     session.refresh_from_db()
     if request.htmx:
-        resp = _live_response(request, session, _seat_for(request, session))
+        resp = _live_response(request, session, seat if seat in seats else _seat_for(request, session))
         if accepted:
             resp["HX-Trigger"] = "coinlab:accepted"
         return resp
