@@ -17,6 +17,7 @@ from engine.core import rng as R
 from engine.core.contract import fact
 
 from . import pieces as P
+from . import random_spaces as RS
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, PIECE_KEYS, A, B, U
 from .frames import LOG, POLICIES, C, frame, logging_to, wait
@@ -41,11 +42,22 @@ def why(st, facts, f, text, rule):
 
 
 def rnd(st, seq):
-    """8.2 / 8.3: a random pick among equal-priority candidates (state RNG, tag ``np``); an
-    automatic pick that used it is reported as an ``np`` fact (see :func:`random_note`)."""
-    if len(seq) > 1:
+    """8.2 / 8.3: a random pick among equal-priority candidates. Cities/Departments go by the
+    Random City or Department table, LoCs by 8.3 (random_spaces.py: dice tags ``space``, ``loc``),
+    reported with their dice as an ``np`` fact; other candidates take a uniform pick (tag ``np``),
+    reported by :func:`random_note`."""
+    if len(seq) < 2:
+        return seq[R.pick_index(st["rng"], len(seq), tag="np")]
+    got, info = RS.pick(st, seq)
+    if info is None:
         LOG.rand = len(seq)
-    return seq[R.pick_index(st["rng"], len(seq), tag="np")]
+    elif LOG.facts is not None:
+        fr = st["stack"][-1] if st.get("stack") else {}
+        f = fr.get("f", 0)
+        LOG.facts.append(fact("np", f"Non-player {FNAME[f]}: {fr.get('k', 'pick')} - {info['text']} ({info['rule']})",
+                              faction=FACTIONS[f], rule=info["rule"], branch="random space", frame=fr.get("k"),
+                              choice=got, candidates=len(seq), **{k: v for k, v in info.items() if k not in ("text", "rule")}))
+    return got
 
 
 def random_note(st, fr, cid, n):
@@ -1352,7 +1364,7 @@ def pol_redeploy(st, fr, chs, ids):
                 continue
             j = BD.index[c[6:]]
             pc = st["pc"][j]
-            if P.cubes(pc) < 3:
+            if P.cubes(pc) < 3 or not P.govt_control(pc):   # 3+ cubes and Government Control
                 need.append(((1 if pc[2] else 0), BD.pop[j], c))
         if need:
             return max(need)[2]

@@ -800,3 +800,12 @@ def test_8_6_3_auc_attack_most_guerrillas_first_and_ambush_where_fewest():
     opi = len(st["stack"]) - 1
     assert not ambush_here(st, {"k": "attacksp", "f": A, "i": BD.index["huila"], "opi": opi})
     assert ambush_here(st, {"k": "attacksp", "f": A, "i": BD.index["cesar"], "opi": opi})
+
+
+def test_8_8_9_redeployed_troops_restore_control_of_a_city_with_3_cubes():
+    from engine.scenarios.andean_abyss.nonplayer import pol_redeploy
+    st = clear(new([1, 2]))
+    put(st, "cali", troops=1, police=2, farc_u=4)    # 3 cubes but no Government Control
+    put(st, "medellin", troops=2, police=2)          # fine already
+    fr = {"k": "redeploy", "f": G, "ph": "must"}
+    assert pol_redeploy(st, fr, None, ["space:bogota", "space:cali", "space:medellin"]) == "space:cali"
