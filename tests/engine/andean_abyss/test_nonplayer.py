@@ -807,5 +807,6 @@ def test_8_8_9_redeployed_troops_restore_control_of_a_city_with_3_cubes():
     st = clear(new([1, 2]))
     put(st, "cali", troops=1, police=2, farc_u=4)    # 3 cubes but no Government Control
     put(st, "medellin", troops=2, police=2)          # fine already
+    put(st, "bogota", police=3)                      # fine already (Population 8)
     fr = {"k": "redeploy", "f": G, "ph": "must"}
     assert pol_redeploy(st, fr, None, ["space:bogota", "space:cali", "space:medellin"]) == "space:cali"
