@@ -1646,10 +1646,28 @@ def sp_c35u(st, fr, s, facts):
 
 
 def sp_c57s(st, fr, s, facts):
+    """Card 57 shaded: the Police gives way to an Available Cartels piece, Base or Guerrilla as the
+    executor chooses (asked when both fit; a Non-player takes the Base, pol_evchoice)."""
     i = fr["v"]["here"]
     P.remove(st, i, 1, 1, facts, ev_cause(fr))
-    if not P.place(st, i, 11, 1, facts, ev_cause(fr)):
-        P.place(st, i, 9, 1, facts, ev_cause(fr))
+    pc = st["pc"][i]
+    room = i != BD.ecuador or P.fpieces(pc, 3) < 2          # 1.3.5 Ecuador: 2 pieces a Faction
+    opts = []
+    if room and st["av"][11] and not BD.is_loc[i] and P.bases(pc) < 2:   # 1.4.2: 2 Bases a space
+        opts.append(["base", f"A Cartels Base in {BD.name[i]}", [{"do": "special", "fn": "c57_put", "slot": 11}]])
+    if room and st["av"][9]:
+        opts.append(["guerrilla", f"A Cartels Guerrilla in {BD.name[i]}",
+                     [{"do": "special", "fn": "c57_put", "slot": 9}]])
+    if len(opts) == 2:
+        push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": opts, "auto": fr.get("auto")})
+        return True
+    if opts:
+        P.place(st, i, opts[0][2][0]["slot"], 1, facts, ev_cause(fr))
+    return False
+
+
+def sp_c57_put(st, fr, s, facts):
+    P.place(st, fr["v"]["here"], s["slot"], 1, facts, ev_cause(fr))
     return False
 
 
@@ -1673,6 +1691,6 @@ SPECIAL = {
     "ship_farc": sp_ship_farc, "c65": sp_c65, "c65_base": sp_c65_base, "ship_any": sp_ship_any,
     "unship_here": sp_unship_here, "c66s": sp_c66s, "c68u": sp_c68u, "unship_coastal": sp_unship_coastal,
     "c69": sp_c69, "c70s": sp_c70s, "c71u": sp_c71u, "c71_remove": sp_c71_remove, "c72u": sp_c72u, "c72s": sp_c72s, "c30u": sp_c30u,
-    "c28s": sp_c28s, "c62s": sp_c62s, "c35u": sp_c35u, "c57s": sp_c57s, "c50s": sp_c50s,
+    "c28s": sp_c28s, "c62s": sp_c62s, "c35u": sp_c35u, "c57s": sp_c57s, "c57_put": sp_c57_put, "c50s": sp_c50s,
 }
 

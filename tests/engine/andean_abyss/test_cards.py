@@ -10,7 +10,7 @@ import copy
 
 import pytest
 
-from .conftest import BD, P, auto, clear, conserved, new, pc, play, put
+from .conftest import BD, P, auto, clear, conserved, ids, new, pc, play, put
 
 IX = BD.index
 
@@ -52,7 +52,9 @@ CASES = {
     (3, "s"): (F, N, (), lambda b, a: a["caps"]["3"] == "s"),
     (4, "u"): (G, N, (), lambda b, a: a["res"][0] - b["res"][0] in range(12, 19)),
     (4, "s"): (F, N, (), lambda b, a: sum(a["sab"]) == 3 and all(a["sab"][i] for i in BD.locs if BD.econ[i] == 3)),
-    (5, "u"): (G, lambda st: put(st, "loc_arauca_cucuta", farc_u=1), (),
+    # 8.3: the table dice 3,1,5 reach Cucuta, the die 1 its first 3-Econ pipeline (Arauca-Cucuta)
+    (5, "u"): (G, lambda st: (put(st, "loc_arauca_cucuta", farc_u=1),
+                              st["rng"].__setitem__("script", {"space": [3, 1, 5] * 6, "loc": [1] * 6})), (),
                lambda b, a: P.count_on_map(a, 1) == 6 and pc(a, "loc_arauca_cucuta").get("farc_a") == 1),
     (5, "s"): (F, lambda st: put(st, "cucuta", sup=2), ("space:cucuta",), lambda b, a: sup(a, "cucuta") == 0),
     (6, "u"): (G, lambda st: (st["sab"].__setitem__(IX["loc_arauca_cucuta"], 1), put(st, "arauca", sup=-1)), (),
@@ -408,3 +410,35 @@ def test_1_4_1_event_placement_may_take_own_pieces_off_the_map_when_none_are_ava
     assert RULES.prompt(st).kind == "evpiece" and "take:narino:farc_base" in ids(st)
     play(st, "take:narino:farc_base", "place:bogota:farc_base")
     assert pc(st, "bogota") == {"farc_base": 1} and pc(st, "narino") == {"farc_u": 1} and conserved(st)
+
+
+def test_card_57_shaded_player_executor_chooses_base_or_guerrilla():
+    """Card 57 shaded (cards.md: 'an Available Cartels piece (Guerrilla or Base)'): a player
+    executor is asked in each space where both fit, and gets the piece it names."""
+    st = clear(new([57, 1]))
+    put(st, "cali", police=1)
+    put(st, "huila", police=1)
+    put(st, "bogota", police=1)     # a third candidate: the second space is not forced
+    st["sop"]["cand"] = [C]
+    st["sop"]["i"] = 0
+    st["stack"][-1]["f"] = C
+    st["seq"] += 1
+    play(st, "event:shaded", "space:cali")
+    assert ids(st) == ["alt:base", "alt:guerrilla"]
+    play(st, "alt:guerrilla", "space:huila", "alt:base")
+    assert pc(st, "cali") == {"car_u": 1} and pc(st, "huila") == {"car_base": 1}
+
+
+def test_card_57_shaded_no_question_when_only_a_guerrilla_fits():
+    """1.4.2: a space already holding 2 Bases takes only a Guerrilla; no question is asked."""
+    st = clear(new([57, 1]))
+    put(st, "cali", police=1, gbase=1, farc_base=1)
+    put(st, "huila", police=1)
+    put(st, "bogota", police=1)
+    st["sop"]["cand"] = [C]
+    st["sop"]["i"] = 0
+    st["stack"][-1]["f"] = C
+    st["seq"] += 1
+    play(st, "event:shaded", "space:cali")
+    assert "alt:base" not in ids(st) and "space:huila" in ids(st)
+    assert pc(st, "cali") == {"gbase": 1, "farc_base": 1, "car_u": 1}

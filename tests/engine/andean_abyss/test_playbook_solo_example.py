@@ -38,7 +38,7 @@ def c1_op_millennium(st):
     Op + SA) Trains Medellin 3+3, Cali 3+3, Neiva 4+2, Santander 2+4, Civic Action twice in Cali,
     and Air Lifts 3 Troops from Cali to Guaviare (3.2.1, 4.2.1)."""
     expect(st, "elig", "cartels", 57)
-    go(st, "event:shaded", "space:medellin", "space:neiva")
+    go(st, "event:shaded", "space:medellin", "alt:base", "space:neiva", "alt:base")
     expect(st, "elig", "govt", 57)
     go(st, "op:train", "space:medellin", "mix:3-3", "space:cali", "mix:3-3", "space:neiva", "mix:4-2",
        "space:santander", "mix:2-4", "sa:airlift", "space:cali", "space:guaviare", "n:3", "done",
