@@ -1,7 +1,15 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete
 
 
 class ReportsConfig(AppConfig):
     name = "facilitation.reports"
     label = "reports"
     default_auto_field = "django.db.models.BigAutoField"
+
+    def ready(self):
+        from facilitation.reports.models import AARReport, _on_report_deleted
+
+        # Report files are deleted with their row, also when a session or course
+        # deletion cascades to it (the signal is sent for every cascaded row).
+        post_delete.connect(_on_report_deleted, sender=AARReport, dispatch_uid="reports-delete-files")

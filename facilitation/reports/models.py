@@ -9,12 +9,15 @@ polls its status (queued -> running -> done | failed).
 
 from __future__ import annotations
 
+import logging
 import os
 from pathlib import Path
 
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage
-from django.db import models
+from django.db import models, transaction
+
+log = logging.getLogger(__name__)
 
 
 def report_root() -> Path:
@@ -93,3 +96,34 @@ class AARReport(models.Model):
 
     def file_stem(self) -> str:
         return f"aar-session-{self.session_id}-seq-{self.seq}"
+
+
+def report_file_names(report: AARReport) -> list[str]:
+    """Every file name a report may have in storage: the ones on the row and the ones a
+    build writes (a build stopped half-way may have written a file the row never recorded)."""
+    names = [f.name for f in (report.html, report.pdf) if f and f.name]
+    names += [report_upload_to(report, f"{report.file_stem()}.{ext}") for ext in ("html", "pdf")]
+    return list(dict.fromkeys(names))
+
+
+def delete_report_files(names: list[str], session_id: int) -> None:
+    """Delete these report files, then the session's report folder if nothing else is in it."""
+    storage = report_storage()
+    for name in names:
+        try:
+            storage.delete(name)
+        except OSError:
+            log.exception("could not delete the report file %s", name)
+    folder = Path(storage.path(f"reports/session-{session_id}"))
+    try:
+        folder.rmdir()  # only when empty: another report of the session keeps it
+    except OSError:
+        pass
+
+
+def _on_report_deleted(sender, instance: AARReport, **kwargs) -> None:
+    """A deleted report (alone, or with its session or course) takes its files with it,
+    once the deletion is committed: a rolled-back deletion keeps them."""
+    names = report_file_names(instance)
+    session_id = instance.session_id
+    transaction.on_commit(lambda: delete_report_files(names, session_id), using=kwargs.get("using"))

@@ -25,7 +25,7 @@ from facilitation.errors import NotAllowed, ValidationFailed
 from facilitation.models import ClassSession
 from facilitation.reports import rendering, selectors
 from facilitation.reports.builder.report import build_report
-from facilitation.reports.models import AARReport, report_upload_to
+from facilitation.reports.models import AARReport, delete_report_files, report_file_names, report_upload_to
 from facilitation.tasks import BrokerUnavailable as _BrokerUnavailable
 
 log = logging.getLogger(__name__)
@@ -245,8 +245,16 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
         report.error = ""
         report.finished_at = timezone.now()
         report.build_seconds = round(time.perf_counter() - t0, 3)
-        report.save(update_fields=["html", "pdf", "summary", "status", "progress", "stage", "error",
-                                   "finished_at", "build_seconds", "updated_at"])
+        report.updated_at = timezone.now()
+        saved = AARReport.objects.filter(pk=report_id).update(
+            html=report.html.name, pdf=report.pdf.name, updated_at=report.updated_at,
+            **{k: getattr(report, k) for k in ("summary", "status", "progress", "stage", "error", "finished_at",
+                                               "build_seconds")})
+        if not saved:
+            # the report (or its session) was deleted during the build: leave no files behind
+            delete_report_files(report_file_names(report), report.session_id)
+            log.info("AAR report %s was deleted while it was built; its files are removed", report_id)
+            return None
         return report
     except SoftTimeLimitExceeded:
         _fail(report_id, TimeoutError("the build took longer than its time limit "
@@ -260,8 +268,7 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
         _fail(report_id, exc)
     except Exception as exc:  # noqa: BLE001 - every other failure is recorded on the row
         _fail(report_id, exc)
-    report.refresh_from_db()
-    return report
+    return AARReport.objects.filter(pk=report_id).select_related("session", "session__course").first()
 
 
 def _fail(report_id: int, exc: BaseException) -> None:
