@@ -1499,9 +1499,10 @@ def pol_process(st, fr, chs, ids):
     if fr["ph"] == "a":
         return "ship" if "ship" in ids else "bases"
     if fr["ph"] == "ship":
+        # each into a random space with a Cartels Guerrilla and Base, Underground Guerrillas first
         own = [c for c in ids if c.endswith(":cartels")]
-        own.sort(key=lambda c: -st["pc"][BD.index[c.split(":")[1]]][9])
-        return own[0] if own else ("done" if "done" in ids else ids[0])
+        hidden = [c for c in own if st["pc"][BD.index[c.split(":")[1]]][9]]
+        return rnd(st, hidden or own) if own else ("done" if "done" in ids else ids[0])
     if fr["n"] >= 1:
         return "done"
     two = [c for c in ids if c.startswith("space:") and st["pc"][BD.index[c[6:]]][11] >= 2]
@@ -1513,8 +1514,10 @@ def pol_assassinate(st, fr, chs, ids):
     if fr["ph"] == "a":
         real = [c for c in ids if c.startswith("space:")]
         return real[0] if real else "done"
-    for key in ("farc_base", "farc_underground", "farc_active", "govt_base", "police", "troops", "cartels_base",
-                "cartels_underground", "cartels_active"):
+    holders = [g for g in (1, 3) if any(x[0] == fr["i"] and x[1] == g for x in st["ship"])]
+    first = tuple(f"{FACTIONS[g]}_{k}" for g in holders for k in ("underground", "active"))
+    for key in first + ("farc_base", "farc_underground", "farc_active", "govt_base", "police", "troops",
+                        "cartels_base", "cartels_underground", "cartels_active"):
         if f"target:{key}" in ids:
             return f"target:{key}"
     return None

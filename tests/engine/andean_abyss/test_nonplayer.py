@@ -810,3 +810,24 @@ def test_8_8_9_redeployed_troops_restore_control_of_a_city_with_3_cubes():
     put(st, "bogota", police=3)                      # fine already (Population 8)
     fr = {"k": "redeploy", "f": G, "ph": "must"}
     assert pol_redeploy(st, fr, None, ["space:bogota", "space:cali", "space:medellin"]) == "space:cali"
+
+
+def test_8_6_4_assassinate_takes_a_shipment_holder_first_then_farc_government_cartels():
+    from engine.scenarios.andean_abyss.nonplayer import pol_assassinate
+    st = clear(new([1, 2]))
+    put(st, "huila", auc_u=2, farc_u=1, police=1, car_u=1)
+    fr = {"k": "assassinate", "f": A, "ph": "b", "i": BD.index["huila"]}
+    ids = ["target:farc_underground", "target:police", "target:cartels_underground"]
+    assert pol_assassinate(st, fr, None, ids) == "target:farc_underground"
+    st["ship"].append([BD.index["huila"], 3])        # 8.6.4: remove Guerrillas to take Shipments first
+    assert pol_assassinate(st, fr, None, ids) == "target:cartels_underground"
+
+
+def test_8_5_1_process_puts_shipments_with_underground_cartels_guerrillas_first():
+    from engine.scenarios.andean_abyss.nonplayer import pol_process
+    st = clear(new([1, 2]))
+    put(st, "huila", car_base=1, car_a=1)
+    put(st, "cesar", car_base=1, car_u=1)
+    fr = {"k": "process", "f": C, "ph": "ship", "n": 0}
+    for _ in range(5):
+        assert pol_process(st, fr, None, ["ship:huila:cartels", "ship:cesar:cartels", "done"]) == "ship:cesar:cartels"
