@@ -168,9 +168,27 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600
 CELERY_TASK_SOFT_TIME_LIMIT = 540
+# The AAR build's own limits (facilitation.reports.tasks), within the ones above.
+COINLAB_AAR_SOFT_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_SOFT_TIME_LIMIT", "240"))
+COINLAB_AAR_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_TIME_LIMIT", "300"))
+# Redis gives an unacknowledged message to a worker again once it has been out for the
+# visibility timeout. With acks_late a message stays unacknowledged while its task runs,
+# so the timeout must be longer than any task may run (the hard time limits) plus the
+# longest retry countdown (60 s), or a second worker starts a build the first is still
+# running. It is also how long a report whose whole worker (or machine) died waits before
+# another worker builds it (a worker stopped with SIGTERM finishes its builds first; a pool
+# process that dies is replaced and its task re-queued at once: reject_on_worker_lost).
+# `manage.py check` warns when it is too short (facilitation/reports/checks.py).
+COINLAB_CELERY_VISIBILITY_TIMEOUT = int(os.environ.get("COINLAB_CELERY_VISIBILITY_TIMEOUT", "1200"))
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Workers keep reconnecting through a Redis outage of any length instead of exiting after 100 tries.
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+# A worker that loses Redis cancels its running late-acknowledged tasks: Redis hands their
+# messages out again, and the build must not run twice at once.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = True
+# max_retries..interval_max: publishing gives up within seconds when Redis is down (503, not a hang).
 CELERY_BROKER_TRANSPORT_OPTIONS = {"max_retries": 2, "interval_start": 0, "interval_step": 0.5,
-                                   "interval_max": 1}
+                                   "interval_max": 1, "visibility_timeout": COINLAB_CELERY_VISIBILITY_TIMEOUT}
 CELERY_TIMEZONE = "UTC"
 
 # ---- auth -------------------------------------------------------------------

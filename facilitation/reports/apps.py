@@ -8,6 +8,7 @@ class ReportsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
 
     def ready(self):
+        from facilitation.reports import checks  # noqa: F401 - registers the Celery settings check
         from facilitation.reports.models import AARReport, _on_report_deleted
 
         # Report files are deleted with their row, also when a session or course

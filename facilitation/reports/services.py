@@ -35,6 +35,10 @@ TRANSIENT_ERRORS: tuple[type[BaseException], ...] = (OperationalError, Interface
                                                        ConnectionError, rendering.ChartRenderError)
 
 
+# Starts of one build (retries after temporary errors, redeliveries after a lost worker)
+# before it is recorded as failed: the task's 1 + 3 retries, plus two lost workers.
+MAX_BUILD_ATTEMPTS = 6
+
 # one error type for "the task queue is down" across the project (answered 503)
 BrokerUnavailable = _BrokerUnavailable
 
@@ -135,7 +139,8 @@ def report_request(session: ClassSession, as_of_seq: int | None = None, *, user=
             report.error = ""
             report.stage = "Queued again after a failure"
             report.task_id = ""
-            report.save(update_fields=["status", "progress", "error", "stage", "task_id", "updated_at"])
+            report.attempts = 0  # a new request: the build gets its full number of tries again
+            report.save(update_fields=["status", "progress", "error", "stage", "task_id", "attempts", "updated_at"])
         else:
             AARReport.objects.filter(pk=report.pk).update(stage="Queued")
         rid = report.pk
@@ -173,6 +178,16 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
             log.info("AAR report %s no longer exists", report_id)
             return None
         if report.status == AARReport.Status.DONE:
+            return report
+        if report.attempts >= MAX_BUILD_ATTEMPTS:
+            # reject_on_worker_lost re-queues a build whose worker process died; one that
+            # kills its worker every time (e.g. out of memory) must not loop for ever.
+            report.status = AARReport.Status.FAILED
+            report.finished_at = timezone.now()
+            report.error = (f"The build was started {report.attempts} times without finishing (its worker "
+                            f"process was lost each time, e.g. out of memory or killed). Request the report "
+                            f"again, or ask the site administrator to check the workers' logs.")
+            report.save(update_fields=["status", "finished_at", "error", "updated_at"])
             return report
         report.status = AARReport.Status.RUNNING
         report.attempts += 1

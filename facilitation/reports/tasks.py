@@ -17,14 +17,16 @@ import os
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
 from celery.signals import worker_process_init, worker_process_shutdown
+from django.conf import settings
 
 from facilitation.reports import rendering, services
 
 log = logging.getLogger(__name__)
 
-SOFT_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_SOFT_TIME_LIMIT", "240"))
-TIME_LIMIT = int(os.environ.get("COINLAB_AAR_TIME_LIMIT", "300"))
+SOFT_TIME_LIMIT = int(getattr(settings, "COINLAB_AAR_SOFT_TIME_LIMIT", 240))
+TIME_LIMIT = int(getattr(settings, "COINLAB_AAR_TIME_LIMIT", 300))
 MAX_RETRIES = 3
+RETRY_BACKOFF_MAX = 60
 
 
 @shared_task(
@@ -34,7 +36,7 @@ MAX_RETRIES = 3
     reject_on_worker_lost=True,
     autoretry_for=services.TRANSIENT_ERRORS,
     retry_backoff=2,
-    retry_backoff_max=60,
+    retry_backoff_max=RETRY_BACKOFF_MAX,
     retry_jitter=True,
     max_retries=MAX_RETRIES,
     soft_time_limit=SOFT_TIME_LIMIT,

@@ -125,6 +125,20 @@ def test_transient_errors_are_retried_then_recorded(finished_peru, people, no_en
     assert report.attempts == 2
 
 
+def test_a_build_that_keeps_losing_its_worker_ends_failed(finished_peru, people, no_enqueue):
+    """reject_on_worker_lost re-queues a build whose worker died; after MAX_BUILD_ATTEMPTS
+    starts it is recorded as failed instead of killing workers for ever."""
+    report = services.report_request(finished_peru, finished_peru.head_seq - 6, user=people["instructor"])
+    AARReport.objects.filter(pk=report.pk).update(status=AARReport.Status.RUNNING,
+                                                  attempts=services.MAX_BUILD_ATTEMPTS)
+    report = services.report_build(report.pk)
+    assert report.status == AARReport.Status.FAILED and not report.pdf
+    assert f"started {services.MAX_BUILD_ATTEMPTS} times" in report.error
+    # asking again gives the build its full number of tries
+    again = services.report_request(finished_peru, finished_peru.head_seq - 6, user=people["instructor"])
+    assert again.pk == report.pk and again.status == AARReport.Status.QUEUED and again.attempts == 0
+
+
 def test_the_celery_task_is_thin_and_configured_for_retries():
     from facilitation.reports.tasks import build_aar_report
 
