@@ -174,3 +174,18 @@ def test_andean_abyss_rounds_start_with_the_victory_phase_not_a_skipped_round():
     assert [p["seq"] for p in r.analysis.phases] == [9]
     assert [c.key for c in r.charts] == ["total_support", "aid"]
     assert any(s.get("y0") == 60 for s in r.charts[0].figure["layout"]["shapes"])
+
+
+def test_chart_helper_builds_series_and_titles_the_axis():
+    from facilitation.reports.builder.specs import ANDEAN_ABYSS, PERU, TEARS_OF_TYRANNY, Series, chart
+
+    c = chart("k", "Things", ("One", "a", "#111111"), ("Sum", ("a", "b"), "#222222", "dot"))
+    assert c.yaxis == "Things"
+    assert c.series == (Series("One", ("a",), "#111111"), Series("Sum", ("a", "b"), "#222222", "dot"))
+    assert chart("k", "T", yaxis="Y", series_prefix="p_").yaxis == "Y"
+    # every scenario's charts keep their keys, axis titles and summed series
+    assert [c.key for c in PERU.charts] == ["political_will", "resources", "hunt", "control"]
+    assert PERU.charts[3].yaxis == "Population" and PERU.charts[0].y_range == (0, 20)
+    assert [c.yaxis for c in ANDEAN_ABYSS.charts] == ["Total Support", "Opposition + Bases", "Bases", "Count", "Aid"]
+    total = TEARS_OF_TYRANNY.charts[1].series[1]
+    assert total.metrics == ("tyranny_on_map", "tyranny_pool", "tyranny_removed") and total.dash == "dash"

@@ -82,45 +82,35 @@ class ScenarioSpec:
     x_label: str = "Card"
 
 
+def chart(key: str, title: str, *series: tuple, yaxis: str = "", **options) -> ChartSpec:
+    """One chart. Each series is ``(label, metric or metrics[, color[, dash]])``: a tuple of
+    metrics is plotted as their sum. The y axis is titled like the chart unless ``yaxis``
+    says otherwise; ``options`` are the other :class:`ChartSpec` fields (bands, lines, ...)."""
+    return ChartSpec(key=key, title=title, yaxis=yaxis or title,
+                     series=tuple(_series(*s) for s in series), **options)
+
+
+def _series(label: str, metrics: str | tuple[str, ...], color: str | None = None, dash: str | None = None) -> Series:
+    return Series(label, (metrics,) if isinstance(metrics, str) else tuple(metrics), color, dash)
+
+
+BLUE, RED, GREEN, PURPLE, TEAL = "#1565c0", "#c62828", "#2e7d32", "#6a1b9a", "#00838f"
+
 PERU = ScenarioSpec(
     charts=(
-        ChartSpec(
-            key="political_will",
-            title="Political Will",
-            yaxis="Political Will",
-            series=(Series("Political Will", ("political_will",), "#1565c0"),),
-            bands=(
-                Band(0, 2, "Shining Path victory band (0-2)", "rgba(198,40,40,0.15)"),
-                Band(18, 20, "Government victory band (18-20)", "rgba(21,101,192,0.15)"),
-            ),
-            y_range=(0, 20),
-            description="Political Will after every decision; the shaded bands are the victory zones.",
-        ),
-        ChartSpec(
-            key="resources",
-            title="Resources",
-            yaxis="Resources",
-            series=(
-                Series("Government Resources", ("government_resources",), "#1565c0"),
-                Series("Shining Path Resources", ("shining_path_resources",), "#c62828"),
-            ),
-        ),
-        ChartSpec(
-            key="hunt",
-            title="Hunt Track",
-            yaxis="Hunt Track",
-            series=(Series("Hunt Track", ("hunt_track",), "#6a1b9a"),),
-        ),
-        ChartSpec(
-            key="control",
-            title="Population under Control",
-            yaxis="Population",
-            series=(
-                Series("Population under Government Control", ("government_control_population",), "#1565c0"),
-                Series("Population under Shining Path Control", ("shining_path_control_population",),
-                       "#c62828"),
-            ),
-        ),
+        chart("political_will", "Political Will", ("Political Will", "political_will", BLUE),
+              bands=(Band(0, 2, "Shining Path victory band (0-2)", "rgba(198,40,40,0.15)"),
+                     Band(18, 20, "Government victory band (18-20)", "rgba(21,101,192,0.15)")),
+              y_range=(0, 20),
+              description="Political Will after every decision; the shaded bands are the victory zones."),
+        chart("resources", "Resources",
+              ("Government Resources", "government_resources", BLUE),
+              ("Shining Path Resources", "shining_path_resources", RED)),
+        chart("hunt", "Hunt Track", ("Hunt Track", "hunt_track", PURPLE)),
+        chart("control", "Population under Control",
+              ("Population under Government Control", "government_control_population", BLUE),
+              ("Population under Shining Path Control", "shining_path_control_population", RED),
+              yaxis="Population"),
     ),
     phase_fact_types=("propaganda", "propaganda_round"),
     # Peru engine: a Propaganda Round starts with its Conflict Phase (rule 6.1)
@@ -131,44 +121,18 @@ PERU = ScenarioSpec(
 
 ANDEAN_ABYSS = ScenarioSpec(
     charts=(
-        ChartSpec(
-            key="total_support",
-            title="Total Support (Government victory above 60)",
-            yaxis="Total Support",
-            series=(Series("Total Support", ("total_support",), "#1565c0"),),
-            lines=(RefLine("Government victory threshold (60)", y=60, color="#1565c0"),),
-        ),
-        ChartSpec(
-            key="opposition_bases",
-            title="Total Opposition + FARC Bases (FARC victory above 25)",
-            yaxis="Opposition + Bases",
-            series=(Series("Opposition + FARC Bases", ("opposition_plus_bases",), "#c62828"),),
-            lines=(RefLine("FARC victory threshold (25)", y=25, color="#c62828"),),
-        ),
-        ChartSpec(
-            key="auc_vs_farc",
-            title="AUC Bases versus FARC Bases",
-            yaxis="Bases",
-            series=(
-                Series("AUC Bases", ("auc_bases",), "#f9a825"),
-                Series("FARC Bases", ("farc_bases",), "#c62828"),
-            ),
-        ),
-        ChartSpec(
-            key="cartels",
-            title="Cartels Bases and Resources",
-            yaxis="Count",
-            series=(
-                Series("Cartels Bases", ("cartels_bases",), "#2e7d32"),
-                Series("Cartels Resources", ("cartels_resources",), "#66bb6a", "dot"),
-            ),
-        ),
-        ChartSpec(
-            key="aid",
-            title="Aid",
-            yaxis="Aid",
-            series=(Series("Aid", ("aid",), "#00838f"),),
-        ),
+        chart("total_support", "Total Support (Government victory above 60)",
+              ("Total Support", "total_support", BLUE), yaxis="Total Support",
+              lines=(RefLine("Government victory threshold (60)", y=60, color=BLUE),)),
+        chart("opposition_bases", "Total Opposition + FARC Bases (FARC victory above 25)",
+              ("Opposition + FARC Bases", "opposition_plus_bases", RED), yaxis="Opposition + Bases",
+              lines=(RefLine("FARC victory threshold (25)", y=25, color=RED),)),
+        chart("auc_vs_farc", "AUC Bases versus FARC Bases",
+              ("AUC Bases", "auc_bases", "#f9a825"), ("FARC Bases", "farc_bases", RED), yaxis="Bases"),
+        chart("cartels", "Cartels Bases and Resources",
+              ("Cartels Bases", "cartels_bases", GREEN), ("Cartels Resources", "cartels_resources", "#66bb6a", "dot"),
+              yaxis="Count"),
+        chart("aid", "Aid", ("Aid", "aid", TEAL)),
     ),
     # Andean Abyss engine: every card is a "card" fact; a Propaganda Round opens with its
     # Victory Phase (6.1) (or the Quick-Play skip of the first one); "Two Propaganda cards
@@ -187,46 +151,22 @@ ANDEAN_ABYSS = ScenarioSpec(
 
 TEARS_OF_TYRANNY = ScenarioSpec(
     charts=(
-        ChartSpec(
-            key="influence",
-            title="Influence",
-            yaxis="Influence",
-            series=(
-                Series("Influence earned (tokens)", ("influence_earned",), "#1565c0"),
-                Series("Influence level", ("influence_level",), "#2e7d32"),
-                Series("Influence cards played", ("influence_cards_played",), "#6a1b9a", "dot"),
-            ),
-        ),
-        ChartSpec(
-            key="tyranny",
-            title="Tyranny tokens on the board",
-            yaxis="Tyranny tokens",
-            series=(
-                Series("Tyranny tokens on the board", ("tyranny_on_map",), "#b71c1c"),
-                Series("Total tyranny tokens", ("tyranny_on_map", "tyranny_pool", "tyranny_removed"), "#424242",
-                       "dash"),
-            ),
-            # 3.D (A-16): tyranny when the tokens on the map reach the threshold for the player count
-            lines=(RefLine("Freedom/tyranny threshold", metric="tyranny_threshold", color="#ef6c00",
-                           y_by_players={1: 2, 2: 5, 3: 7, 4: 10}, players_prefix="presence_"),),
-        ),
-        ChartSpec(
-            key="adversary",
-            title="Adversary forces on the map",
-            yaxis="Adversary pieces",
-            series=(
-                Series("Cells", ("adversary_cells",), "#424242"),
-                Series("Outposts", ("adversary_outposts",), "#795548"),
-                Series("Garrisons", ("adversary_garrisons",), "#b71c1c"),
-            ),
-        ),
-        ChartSpec(
-            key="presence",
-            title="Presence per player",
-            yaxis="Presence",
-            series=(),
-            series_prefix="presence_",
-        ),
+        chart("influence", "Influence",
+              ("Influence earned (tokens)", "influence_earned", BLUE),
+              ("Influence level", "influence_level", GREEN),
+              ("Influence cards played", "influence_cards_played", PURPLE, "dot")),
+        chart("tyranny", "Tyranny tokens on the board",
+              ("Tyranny tokens on the board", "tyranny_on_map", "#b71c1c"),
+              ("Total tyranny tokens", ("tyranny_on_map", "tyranny_pool", "tyranny_removed"), "#424242", "dash"),
+              yaxis="Tyranny tokens",
+              # 3.D (A-16): tyranny when the tokens on the map reach the threshold for the player count
+              lines=(RefLine("Freedom/tyranny threshold", metric="tyranny_threshold", color="#ef6c00",
+                             y_by_players={1: 2, 2: 5, 3: 7, 4: 10}, players_prefix="presence_"),)),
+        chart("adversary", "Adversary forces on the map",
+              ("Cells", "adversary_cells", "#424242"), ("Outposts", "adversary_outposts", "#795548"),
+              ("Garrisons", "adversary_garrisons", "#b71c1c"),
+              yaxis="Adversary pieces"),
+        chart("presence", "Presence per player", yaxis="Presence", series_prefix="presence_"),
     ),
     # Tears of Tyranny engine: one "phase" fact opens each adversary phase; turns, not cards
     phase_fact_types=("adversary_phase",),
