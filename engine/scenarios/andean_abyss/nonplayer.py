@@ -383,6 +383,9 @@ def rank_space(st, f, op, i):
             return (3, 0)      # AUC: FARC Base spaces, then AUC Base spaces
         if pc[B(f)] and (f != 3 or g == 0):
             return (2, 0)      # Base spaces (Cartels: only those without Cartels Guerrillas)
+        if f == 3:             # 8.5.1 last bullet: 1 Department where Cultivate could then place a Base
+            ok = BD.is_dept[i] and BD.pop[i] > 0 and P.bases(pc) < 2 and g + 1 > pc[1]
+            return (1, 0) if ok else None
         if g in (1, 2) and (f != 2 or st["av"][B(2)]):
             return (1, 0)      # the "other" space: where 1 or 2 Guerrillas already are
         return (0, 0)          # otherwise random
@@ -655,7 +658,8 @@ def pol_op(st, fr, chs, ids):
                 return s
     if f != 0 and fr["sa"] is None and op in ("rally", "march", "terror") and fr["sel"]:
         for s in want_sa:
-            if s != "sa:ambush" and (s != "sa:extort" or fr["nsp"] >= min(plan["max"], 3) or not cand_spaces(ids)):
+            # 8.5-8.7: "Then" Extort / Cultivate / Process / Assassinate ...: after the Operation's spaces
+            if s != "sa:ambush" and not cand_spaces(ids):
                 return s
     if op == "patrol":
         return patrol_step(st, fr, ids)
@@ -663,16 +667,35 @@ def pol_op(st, fr, chs, ids):
         return march_step(st, fr, ids)
     if fr["nsp"] < plan["max"]:
         best = None
+        ranked = []
         for c in ids:
             if not c.startswith("space:"):
                 continue
-            i = BD.index[c[6:]]
-            r = rank_space(st, f, op, i)
-            if r is None:
-                continue
-            key = (r, -R.pick_index(st["rng"], 6, tag="np"))
-            if best is None or key > best[0]:
-                best = (key, c)
+            r = rank_space(st, f, op, BD.index[c[6:]])
+            if r is not None:
+                ranked.append((r, c))
+        if ranked and f == 2 and op == "terror":
+            # 8.6.4: 1 space with a FARC Base and fewer Police than AUC Guerrillas, then 1 other
+            # with any FARC piece, then others; each a random pick among its candidates (8.2)
+            def bullet(c):
+                pc = st["pc"][BD.index[c[6:]]]
+                return 0 if pc[5] and pc[1] < P.guerrillas(pc, 2) else 1 if P.fpieces(pc, 1) else 2
+            stage = fr.get("np_stage", 0)
+            want = next(w for w in range(stage, 3) if w == 2 or any(bullet(c) <= w for _, c in ranked))
+            fr["np_stage"] = min(want + 1, 2)
+            best = (((2 - want, 0), 0), rnd(st, [c for _, c in ranked if bullet(c) <= want]))
+            ranked = []
+        if ranked:
+            top = max(r for r, _ in ranked)
+            tied = [c for r, c in ranked if r == top]
+            # a FARC bullet naming "all such spaces" (rank 2+) takes them all: the order needs
+            # no dice; a limited choice among equal spaces goes by 8.2 / 8.3 (rnd)
+            other = ((op == "rally" and f in (1, 3)) or (op == "attack" and f == 1)) and top[0] <= 1
+            if other and f == 3 and any(BD.is_dept[j] and BD.pop[j] > 0 and P.bases(st["pc"][j]) < 2
+                                        and P.guerrillas(st["pc"][j], 3) > st["pc"][j][1] for j in fr["sel"]):
+                fr["np_other"] = 1     # 8.5.1: a Rally space already lets Cultivate place a Base
+            if not (other and fr.get("np_other")):     # no roll for a space that will not be taken
+                best = ((top, 0), tied[0] if plan["max"] >= 99 and top[0] >= 2 else rnd(st, tied))
         if best is not None and ((op == "rally" and f in (1, 3)) or (op == "attack" and f == 1)) \
                 and best[0][0][0] <= 1:
             # 8.7.1 / 8.5.1: only 1 "other" Rally space beyond the listed priorities; 8.7.3:
@@ -1510,9 +1533,12 @@ def pol_process(st, fr, chs, ids):
 
 
 def pol_assassinate(st, fr, chs, ids):
-    """8.6.4: remove to take Shipments, then FARC, then Government, then Cartels (Bases first, 8.1.2)."""
+    """8.6.4: Assassinate wherever Terror occurred (only spaces already selected); remove to take
+    Shipments, then FARC, then Government, then Cartels (Bases first, 8.1.2)."""
     if fr["ph"] == "a":
-        real = [c for c in ids if c.startswith("space:")]
+        op = opf(st, fr)
+        sel = op["sel"] if op else ()
+        real = [c for c in ids if c.startswith("space:") and BD.index[c[6:]] in sel]
         return real[0] if real else "done"
     holders = [g for g in (1, 3) if any(x[0] == fr["i"] and x[1] == g for x in st["ship"])]
     first = tuple(f"{FACTIONS[g]}_{k}" for g in holders for k in ("underground", "active"))
