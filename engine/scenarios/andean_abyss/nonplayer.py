@@ -910,8 +910,32 @@ def patrol_step(st, fr, ids):
     return "done"
 
 
+def cartels_march_step(st, fr, ids):
+    """8.5.2: March into 1 Department or City with fewer than 2 Bases next to a space with 2+
+    Cartels Guerrillas (random among them, 8.2), with all adjacent Cartels Guerrillas but the last
+    1 where a Cartels Base is."""
+    dst = fr.get("np_cdest")
+    groups = march_groups(st, 3, ids, fr["moved"])
+    if dst is None:
+        cands = [j for j in P.spaces(st) if march_target(st, 3, j)
+                 and any(i != j and j in P.adj(st, i) for _, i, _ in groups)]
+        if not cands:
+            return "done" if "done" in ids else None
+        dst = fr["np_cdest"] = rnd(st, cands)
+    used = fr.setdefault("np_used", [])
+    for c, i, _ in groups:
+        if i != dst and dst in P.adj(st, i) and i not in used:   # one group per origin (3.3.2)
+            used.append(i)
+            fr.setdefault("np_pref", {})[str(i)] = dst
+            fr["nsp"] += 1
+            return c
+    return "done" if "done" in ids else None
+
+
 def march_step(st, fr, ids):
     f = fr["f"]
+    if f == 3:
+        return cartels_march_step(st, fr, ids)
     if fr["nsp"] >= (fr.get("plan") or {}).get("max", 3):
         return "done" if "done" in ids else None
     best = None

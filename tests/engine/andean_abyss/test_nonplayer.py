@@ -831,3 +831,19 @@ def test_8_5_1_process_puts_shipments_with_underground_cartels_guerrillas_first(
     fr = {"k": "process", "f": C, "ph": "ship", "n": 0}
     for _ in range(5):
         assert pol_process(st, fr, None, ["ship:huila:cartels", "ship:cesar:cartels", "done"]) == "ship:cesar:cartels"
+
+
+def test_8_5_2_cartels_march_all_adjacent_groups_into_one_destination():
+    st = position([4, 20], C)
+    put(st, "huila", car_u=2, car_base=1)            # leaves 1 with its Base
+    put(st, "cali", car_u=2)
+    put(st, "ibague", car_u=2)
+    scarce(st, 9, 3)
+    scarce(st, 11, 0)
+    kind, op, _, _ = decide(st)
+    assert (kind, op) == ("op", "march")
+    before = [P.guerrillas(st["pc"][i], C) for i in range(BD.n)]
+    play(st, "np:act")
+    gained = [i for i in range(BD.n) if P.guerrillas(st["pc"][i], C) > before[i]]
+    assert len(gained) == 1                          # a single destination
+    assert P.guerrillas(st["pc"][BD.index["huila"]], C) == 1 or gained == [BD.index["huila"]]
