@@ -400,8 +400,8 @@ def rank_space(st, f, op, i):
             # with an Underground Guerrilla for the Ambush
             if g >= 3:
                 return (3, 1 if ship else 0, g)
-            if pc[U(f)]:
-                return (0 if BD.is_loc[i] else 1, 1 if ship else 0, g)
+            if pc[U(f)]:       # equal candidates: random (8.2), not by Guerrilla count
+                return (0 if BD.is_loc[i] else 1, 1 if ship else 0)
             return None
         if g >= 3 or pc[U(f)]:
             return (g, 1 if ship else 0)   # 8.6.3 (and Cartels by Event): most Guerrillas first
@@ -649,7 +649,7 @@ def pol_op(st, fr, chs, ids):
         return best[1] if best else "none"
     if f == 0 and op == "train":
         return train_step(st, fr, ids)
-    want_sa = [f"sa:{s}" for s in plan.get("sa", []) if f"sa:{s}" in ids]
+    want_sa = [f"sa:{s}" for s in plan.get("sa", []) if f"sa:{s}" in ids and (s != "cultivate" or cultivate_np_ok(st, fr))]
     if f == 0 and fr["sa"] is None:
         pre = (plan.get("sa") or [""])[0]
         if pre == "pre" or (pre == "mid" and fr["sel"]) or (pre == "post" and fr.get("np_moves_done")):
@@ -1153,7 +1153,7 @@ def pol_agitate(st, fr, chs, ids):
     for c in ids:
         if c.startswith("space:"):
             i = BD.index[c[6:]]
-            if st["ter"][i] and st["res"][1] < st["ter"][i] + 1:
+            if st["ter"][i] and (st["res"][1] < st["ter"][i] + 1 or st["sup"][i] <= -2):
                 continue  # 8.7.5: remove Terror only if a shift would be achieved
             key = (-st["ter"][i], 1 if st["sup"][i] > 0 else 0, BD.pop[i])
             if best is None or key > best[0]:
@@ -1526,14 +1526,25 @@ def pol_assaultsp(st, fr, chs, ids):
     return target_order(st, ids)
 
 
+def cultivate_np_ok(st, op) -> bool:
+    """8.5.1 Cultivate bullets: a new Base in a Department selected for Rally, or a Base moved
+    from a space with 2 Cartels Bases to a City or Department with none; otherwise Process."""
+    from .ops import cultivate_dests
+    dests = cultivate_dests(st, op)
+    if st["av"][11] and any(BD.is_dept[i] and i in op.get("sel", ()) for i in dests):
+        return True
+    return any(not st["pc"][i][11] for i in dests) and any(st["pc"][j][11] >= 2 for j in P.spaces(st))
+
+
 def pol_cultivate(st, fr, chs, ids):
-    """8.5.1: Cultivate a new Base in a Rally Department, else relocate from a space with 2 Bases."""
+    """8.5.1: Cultivate a new Base in a Rally Department, else relocate from a space with 2 Bases
+    to one with no Cartels Base."""
     if fr["ph"] == "a":
         op = st["stack"][fr["opi"]] if fr.get("opi") is not None else {}
         sel = op.get("sel", [])
         best = [c for c in ids if c.startswith("space:") and BD.index[c[6:]] in sel and BD.is_dept[BD.index[c[6:]]]]
         empty = [c for c in ids if c.startswith("space:") and not st["pc"][BD.index[c[6:]]][11]]
-        pool = best or empty or [c for c in ids if c.startswith("space:")]
+        pool = (best if best and st["av"][11] else []) or empty or [c for c in ids if c.startswith("space:")]
         return rnd(st, pool)
     if "place" in ids:
         return "place"

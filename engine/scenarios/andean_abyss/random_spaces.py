@@ -143,9 +143,11 @@ def random_loc(rec: dict, cands: list[int]) -> tuple[int, dict]:
 
 
 def _space_of(c: Any) -> int | None:
+    """The space a choice id names (``space:huila``, ``from:cali``, ``ship:cali:cartels``)."""
     if isinstance(c, str):
-        sid = c.rsplit(":", 1)[-1]
-        return BD.index.get(sid)
+        for part in c.split(":")[1:]:
+            if part in BD.index:
+                return BD.index[part]
     return None
 
 

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import BD
 from .test_playbook_example import go, res, space
 from .test_playbook_solo_example import RULES, STEPS, expect, new_game
 
@@ -43,6 +44,7 @@ def after_10():
     for step in STEPS:
         step(st)
     st["np"] = [1, 2, 3]        # the solitaire game: Government player, three Non-players
+    st["seq"] += 1
     return st
 
 
@@ -89,6 +91,76 @@ def p14_ncc(st):
     assert table_walks(f) == [([4, 4, 1], ["Arauca", "Bogotá", "Meta East"], "vichada")]
 
 
+def p15_limpieza(st):
+    """Cartels (1st, not leftmost): March impossible (1 Guerrilla per Base space), so Rally
+    (8.1.1 'if none'): flip Underground in 3 of the 4 spaces with Active Guerrillas, a Base and
+    cubes - Medellin, Cali, Meta East (the example's dice are not given: 1,3,1 / 1,1,1 / 3,3,6
+    name them). Cultivate is impossible. The 1st-edition example then ends the Cartels turn;
+    the 2nd-edition 8.5.1 sends the Cartels on to Process (2 Shipments), so this turn is given
+    as the published player choices (test_8_5_1_limpieza_nonplayer_cartels_process_instead shows
+    what the flowchart does). Government: Limited Assault in Neiva removes 2 Cartels Bases."""
+    expect(st, "elig", "cartels", 46)
+    st["np"] = [1, 2]
+    st["seq"] += 1
+    go(st, "op:rally", "space:medellin", "regroup", "done", "space:cali", "regroup", "done", "space:meta_east",
+       "regroup", "done", "done")
+    st["np"] = [1, 2, 3]
+    st["seq"] += 1
+    go(st, "op:assault", "space:neiva", "done")
+
+
+def p16_oil_spill(st):
+    """FARC (1st, not leftmost): Attack (more Resources than the Government, 8.7.3) everywhere
+    with 3+ Guerrillas, plus 1 space for the Ambush: 2,3,3 -> Bucaramanga, Santander. Attack
+    rolls per space: Meta East 2, Meta West 2, Guaviare 4, Choco 6 (the engine's order); Ambush
+    in Santander, the Attack space with the fewest FARC Guerrillas. AUC (2nd) executes the
+    shaded Event: 8.3 - 3-Econ pipelines all Sabotaged, random City 6,6,3 -> Narino, Choco, Cali
+    (no 2-Econ LoC) -> Ibague; then the Department shift 6,6,6 -> Choco, Cali, Ibague ->
+    Antioquia (all three candidates have Population 2, 8.4.3)."""
+    expect(st, "elig", "farc", 6)
+    st["rng"].setdefault("script", {})["die"] = [2, 2, 4, 6]
+    f = npact(st, "farc", (2, 3, 3))
+    assert table_walks(f) == [([2, 3, 3], ["Bucaramanga"], "santander")]
+    assert any(x["type"] == "sa" and "Ambush in Santander" in x["text"] for x in f)
+    k16_farc(st)
+    f = npact(st, "auc", (6, 6, 3, 6, 6, 6))
+    loc = [x for x in f if x.get("rule") == "8.3"]
+    assert loc and loc[0]["city"] == "ibague" and loc[0]["space"] == "loc_bogota_bucaramanga_ibague"
+    assert table_walks(f) == [([6, 6, 6], ["Panamá/Chocó", "Cali", "Ibagué"], "antioquia")]
+
+
+def p17_deserters(st):
+    """Cartels Rally: flip Putumayo, 2 Guerrillas at the bare Base in Meta East, and the one
+    Department where Cultivate could then place a Base - Atlantico (the only candidate, so no
+    dice), 2 Guerrillas there; Cultivate a 2nd Base there. Government: the Event replaces 2 FARC
+    Guerrillas in Guaviare with Cartels Guerrillas."""
+    expect(st, "elig", "cartels", 54)
+    npact(st, "cartels")
+    go(st, "event", "alt:replace", "anywhere:guaviare:farc_active", "faction:cartels",
+       "anywhere:guaviare:farc_active", "faction:cartels")
+
+
+def p18_ayahuasca(st):
+    """AUC (1st, not leftmost): Rally in 3 of the 4 FARC-Base spaces where it can (Choco, Huila,
+    Ecuador, Guaviare; dice not given: 6,3,6 / 6,6,3 / 6,1,5 name Huila, Ecuador - first in its
+    box, 8.2 - and Guaviare), then Extort in Antioquia. FARC (2nd) executes the shaded Event:
+    Terror in the 5 Forest Departments with FARC Guerrillas, +15."""
+    expect(st, "elig", "auc", 70)
+    f = npact(st, "auc", (6, 3, 6, 6, 6, 3, 6, 1, 5))
+    assert [w[2] for w in table_walks(f)] == ["huila", "ecuador", "guaviare"]
+    npact(st, "farc")
+
+
+def p19_propaganda(st):
+    """Civic Action in Medellin and Cali (a Terror removed and a shift in each); the rest is
+    automatic: FARC Agitation (8.7.5), the Election (Pastrana), the FARC Zone in Meta East, and
+    Elite Backing places 1 AUC Guerrilla with a FARC Base: 6,1,5 -> Guaviare."""
+    expect(st, "civic", "govt")
+    st["rng"].setdefault("script", {})["space"] = [6, 1, 5]
+    go(st, "space:medellin", "space:medellin", "space:cali", "space:cali", "done")
+    assert not st["rng"].get("script", {}).get("space")
+
+
 def k11(st):
     assert res(st)[3] == 22
     assert space(st, "neiva")["cartels_underground"] == 2
@@ -125,8 +197,59 @@ def k14(st):
     assert space(st, "vichada")["farc_underground"] + space(st, "vichada").get("farc_active", 0) == 2
 
 
-STEPS_NP = [p11_pipeline_repairs, p12_sucumbios, p13_narco_war, p14_ncc]
-CHECKS_NP = [k11, k12, k13, k14]
+def k15(st):
+    assert res(st)[3] == 17 and res(st)[0] == 13
+    for s in ("medellin", "cali", "meta_east"):
+        assert "cartels_active" not in space(st, s) and space(st, s)["cartels_underground"] == 1, s
+    assert space(st, "putumayo")["cartels_active"] == 1
+    assert "cartels_base" not in space(st, "neiva")
+
+
+def k16_farc(st):
+    assert res(st)[1] == 19
+    assert space(st, "meta_west").get("auc_underground", 0) == 0 and "auc_underground" not in space(st, "guaviare")
+    assert space(st, "meta_east").get("police", 0) == 0 and "cartels_underground" not in space(st, "meta_east")
+    assert space(st, "guaviare")["police"] == 2
+    s = space(st, "santander")     # Ambush: 2 Underground AUC gone, 1 Active left, a new FARC Guerrilla
+    assert s["auc_active"] == 1 and "auc_underground" not in s and s["farc_underground"] == 1
+
+
+def k16(st):
+    assert "loc_bogota_bucaramanga_ibague" in RULES.view(st, None)["sabotage"]
+    assert RULES.metrics(st)["opposition_plus_bases"] == 15
+
+
+def k17(st):
+    assert res(st)[3] == 14
+    assert space(st, "atlantico")["cartels_base"] == 2 and space(st, "meta_east")["cartels_underground"] == 2
+    assert space(st, "guaviare")["cartels_underground"] == 2 and space(st, "guaviare")["farc_active"] == 2
+    assert RULES.view(st, None)["control"].get("guaviare") is None     # FARC Control lost
+
+
+def k18(st):
+    for s in ("huila", "ecuador", "guaviare"):
+        assert space(st, s)["auc_underground"] >= 1, s
+    # the Event, then the automatic Propaganda phases up to Civic Action
+    m = RULES.metrics(st)
+    assert (m["total_support"], m["opposition_plus_bases"]) == (50, 17)
+    assert space(st, "narino") == {"police": 3, "farc_active": 1}
+    assert res(st) == (32, 43, 6, 44)      # Resources Phase: 13+19, 34+9, 4+2, 14+30
+
+
+def k19(st):
+    m = RULES.metrics(st)
+    assert (m["total_support"], m["opposition_plus_bases"]) == (55, 20)
+    assert res(st) == (20, 37, 6, 44)      # the text says FARC 38: 43 - 6 is 37 (rules notes)
+    assert RULES.view(st, None)["el_presidente"] == "pastrana" and m["farc_zones"] == 1
+    assert space(st, "guaviare")["auc_underground"] == 2
+    # "Had this been the final Propaganda Round": Government -5, FARC -5, AUC -7, Cartels 0
+    assert [m[f"{k}_margin"] for k in ("govt", "farc", "auc", "cartels")] == [-5, -5, -7, 0]
+    expect(st, "redeploy", "govt")         # the example ends here
+
+
+STEPS_NP = [p11_pipeline_repairs, p12_sucumbios, p13_narco_war, p14_ncc, p15_limpieza, p16_oil_spill,
+            p17_deserters, p18_ayahuasca, p19_propaganda]
+CHECKS_NP = [k11, k12, k13, k14, k15, k16, k17, k18, k19]
 
 
 @pytest.mark.parametrize("k", range(len(STEPS_NP)), ids=[s.__name__ for s in STEPS_NP])
@@ -135,3 +258,18 @@ def test_playbook_solo_example_nonplayers(k):
     for step in STEPS_NP[:k + 1]:
         step(st)
     CHECKS_NP[k](st)
+
+
+def test_8_5_1_limpieza_nonplayer_cartels_process_instead():
+    """Paragraph 15 with the Cartels flowchart: the same 3 Rally spaces by the dice, Cultivate
+    impossible (no Rally Department allows a new Base, no Base can move from a 2-Base space to a
+    space without one), so 2nd-edition 8.5.1 sends the Cartels to Process: 2 Shipments, each in a
+    random space with a Cartels Guerrilla and Base (8.2 table: 1,3,1 Medellin, 1,1,1 Cali)."""
+    st = after_10()
+    for step in STEPS_NP[:4]:
+        step(st)
+    f = npact(st, "cartels", (1, 3, 1, 1, 1, 1, 3, 3, 6, 1, 3, 1, 1, 1, 1))
+    assert [w[2] for w in table_walks(f)] == ["medellin", "cali", "meta_east", "medellin", "cali"]
+    assert not any(x["type"] == "move" for x in f)       # no Base relocated onto a Base (8.5.1)
+    assert sorted(x[0] for x in st["ship"]) == sorted(BD.index[s] for s in ("cali", "medellin"))
+    assert res(st)[3] == 17
