@@ -5,7 +5,7 @@ database after a run (``benchmarks/load/run.sh``), the same Django settings.
         .venv/bin/python benchmarks/load/cost.py --people var/load/people.json --n 100
 
 Prints, per kind, the median wall and CPU (``time.process_time``) milliseconds and the
-number of SQL queries: what each request costs a web process, whatever else the machine
+number of SQL queries (requests as a browser sends them, accepting gzip): what each request costs a web process, whatever else the machine
 is running. Shared machines make the driver's latencies noisy; these are the floor.
 """
 
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import gzip
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import time
 import uuid
 from pathlib import Path
 
+GZIP = "gzip, deflate"
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
@@ -41,6 +43,7 @@ def main() -> None:
 
     people = json.loads(Path(args.people).read_text())
     rows: dict[str, list[tuple[float, float, int]]] = {}
+    sizes: list[tuple[int, str]] = []
 
     def measure(kind, fn):
         with CaptureQueriesContext(connection) as q:
@@ -50,22 +53,38 @@ def main() -> None:
         rows.setdefault(kind, []).append((w * 1000, c * 1000, len(q.captured_queries)))
         return resp
 
+    # One request handler (middleware chain) for every client, loaded before measuring, as in
+    # a web process: a test Client loads its own on its first request (WhiteNoise then scans
+    # the static folders), which would be counted in that request's cost.
+    warm = Client()
+    warm.get("/")
+
+    def client_for(cookie: str) -> Client:
+        c = Client()
+        c.handler = warm.handler
+        c.cookies["sessionid"] = cookie
+        return c
+
     clients = {}
     for t in people["teams"]:
-        c = Client()
-        c.cookies["sessionid"] = t["cookie"]
-        clients[(t["session"], t["seat"])] = c
+        clients[(t["session"], t["seat"])] = client_for(t["cookie"])
     done = 0
     for t in people["teams"]:
         if done >= args.n:
             break
         c = clients[(t["session"], t["seat"])]
         url = f"/sessions/{t['session']}/play/live/?seat={t['seat']}"
-        r = measure("poll 200 (live region)", lambda: c.get(url))  # noqa: B023
+        # as a browser asks: gzip accepted (the region is sent compressed where the server does)
+        r = measure("poll 200 (live region)", lambda: c.get(url, HTTP_ACCEPT_ENCODING=GZIP))  # noqa: B023
         tag = r["ETag"]
         for _ in range(3):
-            measure("poll 304", lambda: c.get(url, HTTP_IF_NONE_MATCH=tag))  # noqa: B023
-        html = r.content.decode()
+            measure("poll 304", lambda: c.get(url, HTTP_IF_NONE_MATCH=tag, HTTP_ACCEPT_ENCODING=GZIP))  # noqa: B023
+        # a team mate's browser (or a second tab) on the same seat and position: no ETag yet
+        mate = client_for(t["cookie"])
+        measure("poll 200, same seat and version again", lambda: mate.get(url, HTTP_ACCEPT_ENCODING=GZIP))  # noqa: B023
+        body = r.content
+        sizes.append((len(body), r.get("Content-Encoding", "")))
+        html = (gzip.decompress(body) if r.get("Content-Encoding") == "gzip" else body).decode()
         if 'data-turn-cue="yours"' in html:
             choices = re.findall(r'data-choice="([^"]+)"', html)
             seq = re.search(r'name="seq" value="(\d+)"', html).group(1)
@@ -82,10 +101,12 @@ def main() -> None:
                     content_type="application/json"))
             done += 1
     for i in people["instructors"]:
-        c = Client()
-        c.cookies["sessionid"] = i["cookie"]
+        c = client_for(i["cookie"])
         r = measure("console 200", lambda: c.get("/console/live/"))  # noqa: B023
         measure("console 304", lambda: c.get("/console/live/", HTTP_IF_NONE_MATCH=r["ETag"]))  # noqa: B023
+    if sizes:
+        print(f"live region as sent: median {statistics.median(n for n, _ in sizes) / 1024:.1f} KiB "
+              f"({sizes[0][1] or 'not compressed'})")
     print(f"{'kind':46} {'n':>4} {'wall p50':>9} {'CPU p50':>8} {'CPU mean':>9} {'queries':>8}")
     for kind, v in rows.items():
         print(f"{kind:46} {len(v):4d} {statistics.median(x[0] for x in v):9.1f} "

@@ -87,7 +87,10 @@ def _player_session(request, session_id: int) -> tuple[ClassSession, list[str]]:
     token = live.membership_token(session_id)  # before reading the seats (see facilitation.live)
     seats = list(Seat.objects.filter(session_id=session_id, team__members=request.user)
                  .order_by("id").values_list("seat_key", flat=True))
-    session = ClassSession.objects.select_related("course").filter(pk=session_id).first() if seats else None
+    # The game state (the row's largest column) is read only when the region is drawn, not
+    # when it comes from the cache or the answer is 304.
+    session = (ClassSession.objects.select_related("course").defer("state").filter(pk=session_id).first()
+               if seats else None)
     if session is None:
         session = selectors.session_get_for_user(request.user, session_id)
         seats = selectors.session_seats_of_user(request.user, session)
