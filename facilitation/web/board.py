@@ -61,6 +61,9 @@ Layout data (``layouts/<key>.json``) may also say, all optional:
     outline takes the seat colour (class ``owner-fN``), e.g. a player's home quadrant.
 ``"name_format": "{field} {field} ({id})"``
     the space's name from its static ``board()`` fields (tooltip, text table).
+``"rotate": degrees``
+    turn positions taken from ``board()`` (and hex shapes) about the centre before fitting,
+    e.g. 90 for a tall hex map on a landscape screen.
 ``"short_field": F``, ``"short_regex": R``
     the small label drawn in each space is its static field ``F`` (the full name stays
     in the tooltip and the text table), cut to the first group of the regular
@@ -464,6 +467,12 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         if sid:
             choice_by_space.setdefault(sid, []).append(c)
 
+    # a tall map turned a quarter (layout ``"rotate": 90``) fills a landscape screen; hexes turn with it
+    turn = float(layout.get("rotate") or 0)
+    if turn and not positions:
+        ca, sa = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        static_spaces = [{**s, "x": float(s["x"]) * ca - float(s["y"]) * sa, "y": float(s["x"]) * sa + float(s["y"]) * ca}
+                         if s.get("x") is not None and s.get("y") is not None else s for s in static_spaces]
     # coordinates from board() (percentages, hex units, ...) are fitted into the drawing
     coords = [(float(s["x"]), float(s["y"])) for s in static_spaces
               if s.get("x") is not None and s.get("y") is not None and s["id"] not in positions]
@@ -568,8 +577,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             "short": pos.get("short") or s.get("short") or _short(s, layout),
             "x": round(float(x), 1), "y": round(float(y), 1), "r": round(r, 1),
             "small": default_r is not None and not pos and r < 40,
-            "hex": " ".join(f"{float(x) + r * math.cos(math.radians(60 * k - 30)):.1f},"
-                            f"{float(y) + r * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6)) if hexes else "",
+            "hex": " ".join(f"{float(x) + r * math.cos(math.radians(60 * k - 30 + turn)):.1f},"
+                            f"{float(y) + r * math.sin(math.radians(60 * k - 30 + turn)):.1f}" for k in range(6)) if hexes else "",
             "pieces": pieces, "markers": markers, "static": static_facts,
             "choices": choice_by_space.get(sid, []),
             "adjacent": list(s.get("adjacent") or s.get("adjacency") or s.get("neighbors") or []),

@@ -86,7 +86,7 @@ def test_each_team_sees_its_panel_hand_and_drawn_cards_with_card_text_and_no_oth
     # the keep question shows each card's cost, speed, range, target, effect and attributes
     html = _page(client, session, users["comrades"], "comrades")
     c = cards[drawn[0]]
-    button = re.search(r'data-choice="keep:%s">(.*?)</button>' % re.escape(drawn[0]), html, re.S).group(1)
+    button = re.search(f'data-choice="keep:{re.escape(drawn[0])}">(.*?)</button>', html, re.S).group(1)
     for bit in (f"cost {c['cost']}", "target:", c["text"].rstrip(".")[:30], "Attributes:"):
         assert bit in button, bit
     assert len(keep_ids) == 4
