@@ -18,10 +18,12 @@ Setting up an example of play exactly
 
 ``script``
     Forced random results by tag, each a list consumed in order; when a list is used up the
-    seeded RNG takes over again. Tags: ``"die"`` - every six-sided die roll (3.3.3 Attack,
-    4.3.3 Kidnap, Event rolls), values 1-6; ``"np"`` - every Non-player random pick (8.2-8.3
-    random spaces and random ties), given as 0-based indices into the candidate list the
-    engine builds (spaces in map order). Example::
+    seeded RNG takes over again. Tags: ``"die"`` - six-sided die rolls of the rules (3.3.3
+    Attack, 4.3.3 Kidnap, Event rolls), values 1-6; ``"space"`` - the red, yellow and green dice
+    of each 8.2 Random City or Department roll (also 8.3's random City), in that order;
+    ``"loc"`` - the 8.3 equal-chance die among LoCs; ``"np"`` - other Non-player random picks
+    (Factions, levels, ties that are not all Cities/Departments or all LoCs), given as 0-based
+    indices into the candidate list the engine builds. Example::
 
         {"script": {"die": [3, 6, 1]}}
 
