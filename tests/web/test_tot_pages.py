@@ -136,3 +136,14 @@ def test_a_page_one_move_behind_in_the_simultaneous_window_still_decides(client,
     assert "The game has moved on" in r.content.decode()
     session.refresh_from_db()
     assert session.head_seq == before
+
+
+def test_the_panels_read_in_spanish(client, tot):
+    session, users = tot
+    client.force_login(users["advisors"])
+    client.post(reverse("web:set_language"), {"language": "es", "next": "/"})
+    html = client.get(reverse("web:play", args=[session.pk])).content.decode()
+    assert 'lang="es"' in html
+    for words in ("Tu panel de jugador", "La mesa: lo que cada jugador ha hecho este turno", "El adversario",
+                  "Turno 0", "Preparación", "Selva", "Septeto"):
+        assert words in html, words

@@ -238,4 +238,80 @@ ES = {
     'Save at this moment': 'Guardar en este momento',
     'Copy link': 'Copiar enlace',
     'More figures': 'Más cifras',
+    # Tears of Tyranny panels (templates/web/partials/games/, facilitation/web/games/tears_of_tyranny.py)
+    'Set-up': 'Preparación',
+    'Each player places a headquarters (two presence) in their own quadrant.':
+        'Cada jugador coloca un cuartel general (dos presencias) en su propio cuadrante.',
+    'Phases 1-2: Players': 'Fases 1-2: jugadores',
+    'Refit, gain resources, force management, then select and pay capability cards; execute the immediate ones. '
+    'All four act at the same time; the phase ends when everyone is done.':
+        'Reequipar, ganar recursos, gestión de fuerzas, luego elegir y pagar cartas de capacidad; ejecutar las '
+        'inmediatas. Los cuatro actúan a la vez; la fase termina cuando todos han acabado.',
+    'Phase 3: Adversary': 'Fase 3: adversario',
+    'Event card, earned influence cards, then dominate, develop and deploy in the tiles named by the terrain cards '
+    'in the boxes; a new terrain card is drawn and the cards shift one box.':
+        'Carta de evento, cartas de influencia ganadas, luego dominar, desarrollar y desplegar en las casillas que '
+        'nombran las cartas de terreno de las cajas; se roba una nueva carta de terreno y las cartas avanzan una caja.',
+    'Phase 4: Long-term': 'Fase 4: largo plazo',
+    "Execute long-term capabilities (and the Advisors' force management), pay or disband guerrillas beyond 4 per "
+    "tile; then clean-up and the next turn.":
+        'Ejecutar las capacidades a largo plazo (y la gestión de fuerzas de los Asesores), pagar o disolver las '
+        'guerrillas por encima de 4 por casilla; después, limpieza y el turno siguiente.',
+    'immediate': 'inmediata',
+    'long-term': 'a largo plazo',
+    'range 0 (a tile with your presence)': 'alcance 0 (una casilla con tu presencia)',
+    'range %(n)s from your presence': 'alcance %(n)s desde tu presencia',
+    ' and ': ' y ',
+    'any tile': 'cualquier casilla',
+    'Patrol': 'Patrulla',
+    'Dominate': 'Dominar',
+    'Develop': 'Desarrollar',
+    'Deploy': 'Desplegar',
+    'cost %(cost)s': 'coste %(cost)s',
+    'target': 'objetivo',
+    'Attributes': 'Atributos',
+    'Target': 'Objetivo',
+    'Your player panel': 'Tu panel de jugador',
+    'Resources': 'Recursos',
+    'Income': 'Ingresos',
+    'Cards played / limit': 'Cartas jugadas / límite',
+    'Presence on the map': 'Presencia en el mapa',
+    'Attributes this turn': 'Atributos este turno',
+    'Drawn: keep one (only your team sees these)': 'Robadas: quédate una (solo tu equipo las ve)',
+    'Your hand (%(n)s card, only your team sees it)': ['Tu mano (%(n)s carta, solo tu equipo la ve)',
+                                                       'Tu mano (%(n)s cartas, solo tu equipo la ve)'],
+    'No cards in hand.': 'No hay cartas en la mano.',
+    'Paid for this turn': 'Pagadas este turno',
+    'Panel capabilities (need the attributes of the cards paid this turn)':
+        'Capacidades del panel (necesitan los atributos de las cartas pagadas este turno)',
+    'used this turn': 'usada este turno',
+    "Your panel's special rules": 'Reglas especiales de tu panel',
+    'The table: what each player has done this turn': 'La mesa: lo que cada jugador ha hecho este turno',
+    'Player': 'Jugador',
+    'Cards in hand': 'Cartas en la mano',
+    'Presence': 'Presencia',
+    'Played this turn': 'Jugadas este turno',
+    'quadrant %(q)s': 'cuadrante %(q)s',
+    'used': 'usado',
+    "Hover a played card for its effect. Other teams' hands stay hidden; you see only how many cards they hold.":
+        'Pasa el ratón sobre una carta jugada para ver su efecto. Las manos de los demás equipos siguen ocultas; '
+        'solo ves cuántas cartas tienen.',
+    'The adversary': 'El adversario',
+    'terrain card reference %(ref)s': 'carta de terreno de referencia %(ref)s',
+    'empty': 'vacía',
+    'Terrain deck: %(n)s card(s) left, next from stage %(stage)s. The players lose when a deploy must draw from an '
+    'empty deck.':
+        'Mazo de terreno: quedan %(n)s carta(s), la siguiente de la etapa %(stage)s. Los jugadores pierden cuando un '
+        'despliegue debe robar de un mazo vacío.',
+    'Last event': 'Último evento',
+    'In freedom': 'En libertad',
+    'In tyranny': 'En tiranía',
+    'Turn %(t)s': 'Turno %(t)s',
+    'Influence': 'Influencia',
+    'toward the next card': 'hacia la siguiente carta',
+    'level': 'nivel',
+    'Tyranny on the map': 'Tiranía en el mapa',
+    'state of tyranny': 'estado de tiranía',
+    'state of freedom': 'estado de libertad',
+    'Influence cards executed': 'Cartas de influencia ejecutadas',
 }
