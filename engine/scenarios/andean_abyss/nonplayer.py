@@ -60,6 +60,18 @@ def rnd(st, seq):
     return got
 
 
+def sp_id(i):
+    return f"space:{IDS[i]}"
+
+
+def rnd_best(st, pairs):
+    """The choice of highest key among (key, choice) pairs; equal keys by :func:`rnd` (8.2 / 8.3)."""
+    if not pairs:
+        return None
+    top = max(k for k, _ in pairs)
+    return rnd(st, [c for k, c in pairs if k == top])
+
+
 def random_note(st, fr, cid, n):
     f = fr["f"]
     return fact("np", f"Non-player {FNAME[f]}: {fr['k']} - {cid} picked at random among {n} equal candidates (8.2)",
@@ -608,17 +620,16 @@ def airstrike_pick(st, spaces=None):
         cands = [i for i in sps if g in airstrike_targets(st, i) and st["pc"][i][B(g)] and not P.guerrillas(st["pc"][i], g)]
         if cands:
             return rnd(st, cands), g
-    best = None
+    pairs, tgt = [], {}
     for i in sps:
         pc = st["pc"][i]
         if sum(pc[3:]) != 1:
             continue
-        g = airstrike_targets(st, i)[0]
-        key = (1 if BD.is_loc[i] else 0, BD.econ[i] if BD.is_loc[i] else BD.pop[i], 0 if is_np(st, g) else 1,
-               R.pick_index(st["rng"], 6, tag="np"))
-        if best is None or key > best[0]:
-            best = (key, (i, g))
-    return best[1] if best else None
+        g = tgt[sp_id(i)] = airstrike_targets(st, i)[0]
+        pairs.append(((1 if BD.is_loc[i] else 0, BD.econ[i] if BD.is_loc[i] else BD.pop[i], 0 if is_np(st, g) else 1),
+                      sp_id(i)))
+    c = rnd_best(st, pairs)
+    return (BD.index[c[6:]], tgt[c]) if c else None
 
 
 # ====================================================================== policies
@@ -749,7 +760,7 @@ def train_extra_civic(st, fr, ids):
     """8.8.4 third bullet: 1 additional Train space where Civic Action is possible (after placing
     up to 6 cubes per 8.1.2 there if able), for the largest shift (levels x Population)."""
     from .ops import op_cost
-    best = None
+    pairs = []
     for c in ids:
         if not c.startswith("space:"):
             continue
@@ -760,12 +771,9 @@ def train_extra_civic(st, fr, ids):
             pc[0] += t
             pc[1] += p
         lv = civic_levels(st, i, pc, st["res"][0] - op_cost(st, 0, "train", i))
-        if lv <= 0:
-            continue
-        key = (lv * BD.pop[i], R.pick_index(st["rng"], 6, tag="np"))
-        if best is None or key > best[0]:
-            best = (key, c)
-    return best[1] if best else None
+        if lv > 0:
+            pairs.append((lv * BD.pop[i], c))
+    return rnd_best(st, pairs)
 
 
 def train_base_dept(st, ids):
@@ -794,18 +802,11 @@ def train_step(st, fr, ids):
     ph = fr.setdefault("np_ph", "place")
     if ph == "place":
         if fr["nsp"] < 3 and st["av"][0] + st["av"][1]:
-            best = None
-            for c in ids:
-                if c.startswith("space:"):
-                    r = rank_space(st, 0, "train", BD.index[c[6:]])
-                    if r is None:
-                        continue
-                    key = (r, R.pick_index(st["rng"], 6, tag="np"))
-                    if best is None or key > best[0]:
-                        best = (key, c)
-            if best is not None:
+            pairs = [(r, c) for c in ids if c.startswith("space:")
+                     for r in (rank_space(st, 0, "train", BD.index[c[6:]]),) if r is not None]
+            if pairs:
                 fr["nsp"] += 1
-                return best[1]
+                return rnd_best(st, pairs)
         fr["np_ph"] = ph = "sa"
     if ph == "sa":
         fr["np_ph"] = ph = "civic"
@@ -1133,7 +1134,7 @@ def pol_civic(st, fr, chs, ids):
     final = st["props_done"] >= st["props_total"]
     if not final and st["res"][0] - 3 < 15:
         return "done"
-    best = None
+    pairs = []
     for c in ids:
         if c.startswith("space:"):
             i = BD.index[c[6:]]
@@ -1142,10 +1143,8 @@ def pol_civic(st, fr, chs, ids):
                 key = (1, 0 if st["ter"][i] else 1, BD.pop[i] * -min(s, 0), BD.pop[i])
             else:
                 key = (0, 0, 0, BD.pop[i])
-            key += (R.pick_index(st["rng"], 6, tag="np"),)
-            if best is None or key > best[0]:
-                best = (key, c)
-    return best[1] if best else "done"
+            pairs.append((key, c))
+    return rnd_best(st, pairs) or "done"
 
 
 def pol_agitate(st, fr, chs, ids):
