@@ -5,7 +5,8 @@ The example is a solitaire game (Government player against three Non-players). T
 decisions there come from the section-8 charts and the three-dice random space chart; here every
 Faction is a player seat and the script gives each published decision directly, so the test
 checks the player rules (Operations, Special Activities, Events, Propaganda) against the
-published figures, not the Non-player charts. Facts encoded in our own words; see
+published figures, not the Non-player charts (paragraphs 11-14 too, below; the charts themselves
+are replayed for paragraphs 11-19 in test_playbook_solo_nonplayers.py). Facts encoded in our own words; see
 docs/rules-notes/andean-abyss.md ("Playbook tutorial replay").
 
 Deck (from the example's preset list): 57, 21, 39, 26, 61, 37, 8, 42, 27, Propaganda, 51, 33,
@@ -236,3 +237,81 @@ def test_playbook_solo_example_step(k):
     for step in STEPS[:k + 1]:
         step(st)
     CHECKS[k](st)
+
+
+# Paragraphs 11-14 with player seats (the player rules on the published decisions). The
+# Non-player charts for paragraphs 11-19, with the published dice, are replayed in
+# test_playbook_solo_nonplayers.py; from paragraph 14's FARC turn on a player seat cannot follow
+# the example, since a player's Operation after the AUC's would be Limited (2.3.5) and a
+# Non-player's is not (8.1).
+
+def c11_pipeline_repairs(st):
+    """AUC shaded: the three 3-Econ pipelines (next to FARC Guerrillas) are Sabotaged. Cartels
+    Rally: 2 Guerrillas at the Base in Neiva, 1 in Huila, and Cultivate a Base there (4.5.1)."""
+    expect(st, "elig", "auc", 51)
+    go(st, "event:shaded", "space:loc_arauca_cucuta", "space:loc_ayacucho_sincelejo", "space:loc_ayacucho_cucuta")
+    expect(st, "elig", "cartels", 51)
+    go(st, "op:rally", "space:neiva", "many:2", "space:huila", "place", "sa:cultivate", "space:huila", "place",
+       "done")
+
+
+def c12_sucumbios(st):
+    """FARC shaded: Ecuador becomes a space (1.3.5) and takes 2 FARC Bases; the Government passes."""
+    expect(st, "elig", "farc", 33)
+    go(st, "event:shaded", "place:ecuador:farc_base", "place:ecuador:farc_base")
+    expect(st, "elig", "govt", 33)
+    go(st, "pass")
+
+
+def c13_narco_war(st):
+    """Cartels Rally: a Base for Neiva's 2 Guerrillas, a Guerrilla in Atlantico and Cultivate a
+    Base there. The Government executes Narco-War (1 Cartels Guerrilla per space, Terror)."""
+    expect(st, "elig", "cartels", 63)
+    go(st, "op:rally", "space:neiva", "base", "space:atlantico", "place", "sa:cultivate", "space:atlantico", "place",
+       "done")
+    expect(st, "elig", "govt", 63)
+    go(st, "event")
+
+
+def c14_auc_terror(st):
+    """AUC Terror in Santander, Huila and Putumayo with Assassinate of the FARC Bases in
+    Santander and Huila (3.3.4: AUC Terror shifts toward Neutral and cuts Aid by 5, 4.3.2)."""
+    expect(st, "elig", "auc", 38)
+    go(st, "op:terror", "space:santander", "space:huila", "space:putumayo", "sa:assassinate", "space:santander",
+       "target:farc_base", "space:huila", "target:farc_base", "done", "done")
+
+
+def k11(st):
+    assert res(st) == (13, 24, 9, 22)
+    assert space(st, "huila")["cartels_base"] == 1 and space(st, "neiva")["cartels_underground"] == 2
+    assert len(RULES.view(st, None)["sabotage"]) == 3
+
+
+def k12(st):
+    assert space(st, "ecuador") == {"farc_base": 2} and res(st)[0] == 16
+    assert RULES.metrics(st)["opposition_plus_bases"] == 21
+
+
+def k13(st):
+    m = RULES.metrics(st)
+    assert (m["total_support"], m["opposition_plus_bases"], res(st)[3]) == (55, 16, 20)
+
+
+def k14(st):
+    m = RULES.metrics(st)
+    assert (m["total_support"], m["opposition_plus_bases"], m["aid"], res(st)[2]) == (53, 11, 8, 6)
+    expect(st, "elig", "farc", 38)
+    p = RULES.prompt(st)
+    assert "op:rally" in [c.id for c in p.choices]       # a player FARC could only Rally Limited here
+
+
+LATE = [c11_pipeline_repairs, c12_sucumbios, c13_narco_war, c14_auc_terror]
+LATE_CHECKS = [k11, k12, k13, k14]
+
+
+@pytest.mark.parametrize("k", range(len(LATE)), ids=[s.__name__ for s in LATE])
+def test_playbook_solo_example_late_player_seats(k):
+    st = new_game()
+    for step in STEPS + LATE[:k + 1]:
+        step(st)
+    LATE_CHECKS[k](st)
