@@ -1656,6 +1656,13 @@ def pol_evpick(st, fr, chs, ids):
     if any(t.get("do") in ("shift", "set") for t in then):
         top = max(BD.pop[BD.index[c[6:]]] for c in real)
         real = [c for c in real if BD.pop[BD.index[c[6:]]] == top]
+    left = fr["s"].get("n", 1) - len(fr.get("chosen", ()))
+    if not fr["s"].get("repeat") and then and all(t.get("do") == "sabotage" for t in then) \
+            and all(BD.is_loc[BD.index[c[6:]]] for c in real):
+        top = max(BD.econ[BD.index[c[6:]]] for c in real)
+        group = [c for c in real if BD.econ[BD.index[c[6:]]] == top]
+        if len(group) <= left:
+            return group[0]    # 8.3 highest Econ first, and all of them get Sabotaged: no dice
     return rnd(st, real)
 
 

@@ -54,7 +54,8 @@ def p11_pipeline_repairs(st):
     bullet), then 1 Department where Cultivate could place a Base: 6,1,3 -> Putumayo (full),
     Guaviare (too many Police), Meta West (full), Neiva (a City), Huila; Cultivate there."""
     expect(st, "elig", "auc", 51)
-    npact(st, "auc")
+    f = npact(st, "auc")
+    assert not [x for x in f if x.get("branch") == "random space"]    # all three taken: no dice (8.3)
     f = npact(st, "cartels", (6, 1, 3))
     assert table_walks(f) == [([6, 1, 3], ["Putumayo", "Guaviare", "Meta West", "Neiva"], "huila")]
 
