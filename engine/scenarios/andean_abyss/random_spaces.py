@@ -152,14 +152,17 @@ def _space_of(c: Any) -> int | None:
 
 
 def pick(st: dict, seq: Sequence[Any]) -> tuple[Any, dict | None]:
-    """One of ``seq`` (equal-priority candidates, length 2 or more) by 8.2 / 8.3 when they are
-    all Cities/Departments or all LoCs; otherwise a uniform ``np`` pick (record None)."""
+    """One of ``seq`` (equal-priority candidates, length 2 or more) by 8.2 / 8.3 when they name
+    2+ spaces, all Cities/Departments or all LoCs (several choices in the space reached: a
+    uniform ``np`` pick among them); otherwise a uniform ``np`` pick (record None)."""
     spaces = [_space_of(c) for c in seq]
-    if None not in spaces:
+    if None not in spaces and len(set(spaces)) > 1:
+        got = info = None
         if all(not BD.is_loc[i] for i in spaces):
             got, info = random_city_or_department(st["rng"], set(spaces))
-            return seq[spaces.index(got)], info
-        if all(BD.is_loc[i] for i in spaces):
+        elif all(BD.is_loc[i] for i in spaces):
             got, info = random_loc(st["rng"], list(dict.fromkeys(spaces)))
-            return seq[spaces.index(got)], info
+        if info is not None:
+            same = [c for c, i in zip(seq, spaces) if i == got]   # several choices in that space
+            return same[R.pick_index(st["rng"], len(same), tag="np")], info
     return seq[R.pick_index(st["rng"], len(seq), tag="np")], None

@@ -121,3 +121,13 @@ def test_8_2_nonplayer_pick_uses_the_table_and_reports_dice():
     assert "red 6, yellow 1, green 3" in f[0]["text"]
     # non-space candidates keep the uniform pick (8.2 Play Note)
     assert rnd(st, ["level:1", "level:-1"]) in ("level:1", "level:-1")
+
+
+def test_8_2_choices_in_one_space_roll_no_table():
+    """Candidates that all name one space (e.g. two piece kinds to place there) are not a choice
+    of space: no table dice; several choices in the space the table reaches share a pick."""
+    st = new([6, 20], script={"space": [6, 6, 3]})
+    got = rnd(st, ["place:ecuador:farc_base", "place:ecuador:farc_underground"])
+    assert got.startswith("place:ecuador:") and st["rng"]["script"]["space"] == [6, 6, 3]
+    got = rnd(st, ["place:ecuador:farc_base", "place:ecuador:farc_underground", "place:huila:farc_base"])
+    assert got.startswith("place:ecuador:") and "space" not in st["rng"].get("script", {})
