@@ -8,6 +8,7 @@ import re
 import pytest
 from django.contrib.auth.models import Group
 from django.urls import reverse
+from django.utils import translation
 
 from facilitation import selectors, services
 from facilitation.models import ROLE_INSTRUCTOR, SessionEvent
@@ -141,9 +142,33 @@ def test_a_page_one_move_behind_in_the_simultaneous_window_still_decides(client,
 def test_the_panels_read_in_spanish(client, tot):
     session, users = tot
     client.force_login(users["advisors"])
-    client.post(reverse("web:set_language"), {"language": "es", "next": "/"})
-    html = client.get(reverse("web:play", args=[session.pk])).content.decode()
+    try:
+        client.post(reverse("web:set_language"), {"language": "es", "next": "/"})
+        html = client.get(reverse("web:play", args=[session.pk])).content.decode()
+    finally:
+        translation.activate("en")  # the request left Spanish active in this thread
     assert 'lang="es"' in html
     for words in ("Tu panel de jugador", "La mesa: lo que cada jugador ha hecho este turno", "El adversario",
                   "Turno 0", "Preparación", "Selva", "Septeto"):
         assert words in html, words
+
+
+def test_a_tile_choice_says_the_adversarys_defense_units_and_civilians():
+    import engine
+    from facilitation.web import board
+
+    rules = engine.load("tears_of_tyranny")
+    state = rules.setup(seed=3, options={})
+    tid = next(t for t in state["order"] if state["tiles"][t]["red"] and state["tiles"][t]["u"])
+    t = state["tiles"][tid]
+    t["tyr"] = 1
+    view = rules.view(state, "liberators")
+    with translation.override("en"):
+        b = board.build(rules, view, choices=[{"id": f"tile:{tid}", "label": tid, "payload": {"tile": tid}}])
+    info = b["game_panel"]["choice_cards"][f"tile:{tid}"]["tile"]
+    from engine.scenarios.tears_of_tyranny.data import content
+
+    assert info["defense"] == content().tiles[tid]["defense_modifier"] + t["red"] + 5
+    assert info["health"] == sum({"cell": 1, "outpost": 2, "garrison": 3}[u[0]] for u in t["u"])
+    assert info["red"] == t["red"] and "tyranny 5" in info["defense_parts"]
+    assert any(s["choices"] for s in b["spaces"] if s["id"] == tid), "the tile is highlighted on the map"

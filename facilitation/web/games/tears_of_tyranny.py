@@ -102,6 +102,30 @@ def tile_name(tid: str) -> str:
     return f"{t['septet_name']} {t['terrain']} ({tid})"
 
 
+def tile_info(view: dict, tid: str) -> dict | None:
+    """What a student weighs before choosing a tile: the adversary's defense there (1.G: terrain +
+    1 per red civilian + 5 under tyranny), the units and their health, the civilians."""
+    t = (view.get("tiles") or {}).get(tid)
+    static = _c().tiles.get(tid)
+    if t is None or static is None:
+        return None
+    terrain = static["defense_modifier"]
+    red, blue, tyr = t.get("red", 0), t.get("blue", 0), t.get("tyranny", 0)
+    parts = [_("terrain %(n)s") % {"n": terrain}]
+    if red:
+        parts.append(_("%(n)s red civilian(s)") % {"n": red})
+    if tyr:
+        parts.append(_("tyranny 5"))
+    units = Counter(u[0] for u in t.get("units") or [])
+    health = {"cell": 1, "outpost": 2, "garrison": 3}
+    return {
+        "tile": tid, "defense": terrain + red + (5 if tyr else 0), "defense_parts": " + ".join(parts),
+        "units": ", ".join(f"{n} {k}" for k, n in units.items()) or _("no adversary units"),
+        "health": sum(health.get(k, 0) * n for k, n in units.items()),
+        "red": red, "blue": blue, "tyranny": tyr,
+    }
+
+
 def panel(view: dict, choices: list[dict], seats: list[dict]) -> dict:
     c = _c()
     fi = {s["id"]: i for i, s in enumerate(seats)}
@@ -153,14 +177,18 @@ def panel(view: dict, choices: list[dict], seats: list[dict]) -> dict:
     organic_by_id = {o["id"]: o for o in (mine or {}).get("organics", [])}
     for ch in choices or []:
         cid = (ch.get("payload") or {}).get("card")
+        tid = (ch.get("payload") or {}).get("tile")
         if cid and card_info(cid):
             choice_cards[ch["id"]] = card_info(cid)
+        elif isinstance(tid, str) and tile_info(view, tid):
+            choice_cards[ch["id"]] = {"tile": tile_info(view, tid)}
         elif ch["id"] in organic_by_id:
             choice_cards[ch["id"]] = {"organic": organic_by_id[ch["id"]]}
     phase = view.get("phase")
     return {
         "turn": view.get("turn", 0), "phase": phase,
-        "phases": [{"id": k, "title": t, "text": x, "current": k == phase} for k, t, x in phases()],
+        "phases": [{"id": k, "title": t, "text": x, "current": k == phase} for k, t, x in phases()
+                   if k != "hq" or phase == "hq"],
         "me": mine, "table": table,
         "adversary": adversary, "last_event": last_event,
         "influence": {**inf, "played_titles": [infl_cards[x]["title"] for x in inf.get("cards_played") or [] if x in infl_cards]},

@@ -314,4 +314,22 @@ ES = {
     'state of tyranny': 'estado de tiranía',
     'state of freedom': 'estado de libertad',
     'Influence cards executed': 'Cartas de influencia ejecutadas',
+    'terrain %(n)s': 'terreno %(n)s',
+    '%(n)s red civilian(s)': '%(n)s civil(es) rojo(s)',
+    'tyranny 5': 'tiranía 5',
+    'no adversary units': 'sin unidades del adversario',
+    'defense %(d)s (%(parts)s)': 'defensa %(d)s (%(parts)s)',
+    'health %(h)s': 'salud %(h)s',
+    'civilians: %(r)s red, %(b)s blue': 'civiles: %(r)s rojos, %(b)s azules',
+    'How an attack resolves (1.G)': 'Cómo se resuelve un ataque (1.G)',
+    "The adversary's defense in a tile is its terrain modifier + 1 per red civilian + 5 if the tile is under "
+    "tyranny. Damage beyond the defense hits the units (health: cell 1, outpost 2, garrison 3; destroying an "
+    "outpost earns 1 influence, a garrison 2). Damage beyond all their health kills civilians: collateral damage, "
+    "which costs the attacking Liberators 2 and Advisors 3 influence per civilian. The Advisors drive units out "
+    "instead of destroying them.":
+        'La defensa del adversario en una casilla es su modificador de terreno + 1 por civil rojo + 5 si la casilla '
+        'está bajo tiranía. El daño que supera la defensa alcanza a las unidades (salud: célula 1, puesto 2, '
+        'guarnición 3; destruir un puesto da 1 de influencia, una guarnición 2). El daño que supera toda su salud '
+        'mata civiles: daño colateral, que cuesta a los Libertadores atacantes 2 y a los Asesores 3 de influencia '
+        'por civil. Los Asesores expulsan las unidades en lugar de destruirlas.',
 }
