@@ -1956,7 +1956,10 @@ class NonPlayerBot(Bot):
                 mem = {"plan": fr.get("plan") or self.plan, "nsp": len(fr["sel"])}
             fr.update(mem)
         fr["auto"] = "np"
-        cid = np_policy(cp, fr, chs)
+        drawn: list = []
+        with logging_to(drawn):      # 8.2 / 8.3 picks report their dice and walk
+            cid = np_policy(cp, fr, chs)
         if key is not None:
             self.mem = {key: {k: fr[k] for k in MEMO if k in fr}}
-        return BotDecision(cid, f"section 8 priorities ({fr['k']})")
+        dice = "; ".join(f["text"] for f in drawn if f.get("branch") == "random space")
+        return BotDecision(cid, f"section 8 priorities ({fr['k']})" + (f"; {dice}" if dice else ""))

@@ -131,3 +131,22 @@ def test_8_2_choices_in_one_space_roll_no_table():
     assert got.startswith("place:ecuador:") and st["rng"]["script"]["space"] == [6, 6, 3]
     got = rnd(st, ["place:ecuador:farc_base", "place:ecuador:farc_underground", "place:huila:farc_base"])
     assert got.startswith("place:ecuador:") and "space" not in st["rng"].get("script", {})
+
+
+def test_8_2_bot_decision_on_a_player_seat_names_the_dice():
+    """NonPlayerBot on a player seat: a pick made with the table says so in its reason."""
+    from engine.scenarios.andean_abyss.nonplayer import NonPlayerBot
+
+    from .conftest import RULES, clear, play, put
+    st = clear(new([4, 20], script={"space": [6, 1, 3]}))
+    st["sop"]["cand"] = [3]
+    st["stack"][-1]["f"] = 3
+    st["seq"] += 1
+    for s in ("putumayo", "huila", "cali"):
+        put(st, s, car_base=1)
+    bot = NonPlayerBot(RULES, "cartels", 1)
+    d = bot.choose(st, RULES.prompt(st))          # 8.5.1: Rally (up to 3 spaces)
+    assert d.choice_id == "op:rally"
+    play(st, "op:rally")
+    d = bot.choose(st, RULES.prompt(st))
+    assert d.choice_id == "space:putumayo" and "red 6, yellow 1, green 3" in d.reason
