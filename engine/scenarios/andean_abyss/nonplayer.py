@@ -670,12 +670,17 @@ def pol_op(st, fr, chs, ids):
     if f != 0 and fr["sa"] is None and op in ("rally", "march", "terror") and fr["sel"]:
         for s in want_sa:
             # 8.5-8.7: "Then" Extort / Cultivate / Process / Assassinate ...: after the Operation's spaces
-            if s != "sa:ambush" and not cand_spaces(ids):
+            if s != "sa:ambush" and not cand_spaces(ids) and op != "march":
                 return s
     if op == "patrol":
         return patrol_step(st, fr, ids)
     if op == "march":
-        return march_step(st, fr, ids)
+        c = march_step(st, fr, ids)
+        if c == "done" and f != 0 and fr["sa"] is None:   # 8.5.2 / 8.6.2 / 8.7.2: then the SA
+            for s in want_sa:
+                if s != "sa:ambush":
+                    return s
+        return c
     if fr["nsp"] < plan["max"]:
         best = None
         ranked = []
@@ -1264,9 +1269,13 @@ def pol_drugs(st, fr, chs, ids):
 def pol_extort(st, fr, chs, ids):
     real = [c for c in ids if c.startswith("space:")]
     if fr["f"] == 1:
-        real = [c for c in real if not BD.is_loc[BD.index[c[6:]]] and st["pc"][BD.index[c[6:]]][3] >= 2] or \
+        # 8.7.1: each space with 2+ Underground FARC Guerrillas, and 1 LoC (lowest Econ first)
+        done = fr["done"]
+        real = [c for c in real if BD.index[c[6:]] not in done]
+        sps = [c for c in real if not BD.is_loc[BD.index[c[6:]]] and st["pc"][BD.index[c[6:]]][3] >= 2]
+        locs = [] if any(BD.is_loc[j] for j in done) else \
             sorted([c for c in real if BD.is_loc[BD.index[c[6:]]]], key=lambda c: BD.econ[BD.index[c[6:]]])[:1]
-        real = [c for c in real if BD.index[c[6:]] not in fr["done"]]
+        real = sps + locs
     return real[0] if real else "done"
 
 

@@ -102,3 +102,42 @@ def test_8_6_4_assassinate_space_must_be_a_terror_space():
     st["stack"][-1]["sel"] = []
     assert pol_assassinate(st, fr, None, ["space:santander", "space:huila", "done"]) == "done"
     assert RULES is not None
+
+
+def test_8_7_1_farc_extort_takes_one_loc_besides_its_spaces():
+    """8.7.1 Extort: each space with 2+ Underground FARC Guerrillas, and 1 LoC, lowest Econ first."""
+    from engine.scenarios.andean_abyss.nonplayer import pol_extort
+    st = position([4, 20], F)
+    put(st, "huila", farc_u=2)
+    put(st, "loc_bogota_san_jose", farc_u=1)
+    put(st, "loc_arauca_cucuta", farc_u=1)
+    ids_ = ["space:huila", "space:loc_bogota_san_jose", "space:loc_arauca_cucuta", "done"]
+    fr = {"k": "extort", "f": F, "done": []}
+    assert pol_extort(st, fr, None, ids_) == "space:huila"
+    fr["done"] = [BD.index["huila"]]
+    assert pol_extort(st, fr, None, ids_) == "space:loc_bogota_san_jose"      # Econ 1 before 3
+    fr["done"].append(BD.index["loc_bogota_san_jose"])
+    assert pol_extort(st, fr, None, ids_) == "done"                            # only 1 LoC
+
+
+def test_8_7_2_farc_marches_first_then_extorts():
+    """8.7.2 'Then Extort per 8.7.1': every March move comes before the Special Activity (the
+    Playbook's Non-player FARC March example ends 'FARC will now Extort')."""
+    from engine.scenarios.andean_abyss.frames import logging_to
+    from engine.scenarios.andean_abyss.nonplayer import PLANS, run_one
+    from engine.scenarios.andean_abyss.ops import start_op
+    st = RULES.setup(1, {"players": 1, "deck": [4, 20, 1, 2, "P"]})
+    for s in ("choco", "arauca", "meta_east", "meta_west", "guaviare"):
+        put(st, s, farc_u=2)
+    facts: list = []
+    depth = len(st["stack"])
+    with logging_to(facts):
+        op = start_op(st, F, "march", lim=False, free=False, facts=facts, auto="np")
+        op["plan"] = dict(PLANS[F]["march"][0])
+        for _ in range(500):
+            if len(st["stack"]) <= depth:
+                break
+            run_one(st, facts)
+    moves = [n for n, f in enumerate(facts) if f["type"] == "move"]
+    sa = [n for n, f in enumerate(facts) if f["type"] == "sa"]
+    assert moves and sa and sa[0] > max(moves)
