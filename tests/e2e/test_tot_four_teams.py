@@ -39,6 +39,10 @@ PLAYERS = {"liberators": "lena", "advisors": "arun", "partisans": "pia", "comrad
 ORDERS = (("comrades", "partisans", "advisors", "liberators"), ("advisors", "comrades", "liberators", "partisans"),
           ("partisans", "liberators", "comrades", "advisors"), ("liberators", "advisors", "partisans", "comrades"))
 STALE = "The game has moved on"
+DRAWERS = ("comrades", "advisors")
+SHOTS = (("Refit", "1-refit"), ("Keep one", "2-keep"), ("Select capabilities", "3-select"),
+         ("Execute your immediate", "4-execute-immediate"), ("Choose the target", "5-target"),
+         ("Execute your long-term", "6-long-term"))
 
 
 def login(page, username, password):
@@ -72,7 +76,8 @@ class Student:
         text = prompt_text(self.page)
         wants = []
         if text.startswith("Refit"):
-            wants = ["refit:reclaim", "refit:"]
+            # the Comrades and the Advisors draw capability cards; the others take resources
+            wants = ["refit:reclaim", "refit:"] if self.seat in DRAWERS else ["refit:res", "refit:"]
         elif "which deck" in text:
             wants = ["deck:major", "deck:minor"]
         elif text.startswith(("Keep one", "You kept a major")):
@@ -185,6 +190,7 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
 
     checked_drawn = set()
     hands_checked = set()
+    saw_table, played_seen = set(), set()
     shots = set()
     passes = 0
     rules, state = state_now()
@@ -219,10 +225,17 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
                     for cid in drawn:
                         assert cards[cid]["title"] not in html, (other, "sees", seat, cid)
                         assert f'data-card="{cid}"' not in html
-                if seat in ("comrades", "advisors"):
-                    shoot(pg, f"tot-03-drawn-cards-{seat}")
+                shoot(pg, f"tot-03-drawn-cards-{seat}")
             text = prompt_text(pg)
             key = text.split(":")[0].split("(")[0].strip()[:24]
+            # ---- in phase 4 every team sees which cards the others paid for this turn -----------------
+            if state["phase"] == "long" and seat not in saw_table:
+                saw_table.add(seat)
+                for other in SEATS:
+                    row = pg.inner_text(f"[data-seat-row='{other}']")
+                    for cid in state["pl"][other]["played"]:
+                        assert cards[cid]["title"] in row, (seat, "does not see what", other, "played")
+                played_seen.update(o for o in SEATS if state["pl"][o]["played"])
             # ---- each page holds its own hand, never another team's (once per kind of question) ------
             if (seat, key) not in hands_checked:
                 hands_checked.add((seat, key))
@@ -233,9 +246,14 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
                     if other != seat:
                         for cid in state["pl"][other]["hand"]:
                             assert f'data-card="{cid}"' not in html, (seat, "sees the hand of", other)
-            if key not in shots and len(shots) < 6:
-                shots.add(key)
-                shoot(pg, f"tot-04-{len(shots)}-{re.sub(r'[^a-z]+', '-', key.lower()).strip('-')}-{seat}")
+            shot = next((name for prefix, name in SHOTS if text.startswith(prefix)), None)
+            if shot and shot not in shots:
+                shots.add(shot)
+                shoot(pg, f"tot-04-{shot}-{seat}")
+            if text.startswith("Choose the target"):
+                # the legal target tiles are highlighted on the map and each says what defends it
+                assert pg.locator("g.space.is-choice").count() >= 1
+                assert "defense" in pg.inner_text(".choices [data-choice^='tile:'] [data-choice-detail]")
             st.decide(rationale_of)
         rules, state = state_now()
         assert passes < 120, "the first turn should take far fewer passes"
@@ -266,6 +284,7 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
     for s in window:
         firsts.setdefault(s, len(firsts))
     assert list(firsts) != list(SEATS), "not simply in panel order"
+    assert saw_table == set(SEATS) and len(played_seen) >= 2, (saw_table, played_seen)
     long_term = {e.seat for e in decisions if e.payload.get("turn") == "t1:long"}
     assert long_term == set(SEATS), "every team closed its phase 4"
     types = [f.get("type") for e in events for f in e.facts or []]
@@ -276,7 +295,7 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
     assert state["turn"] == 2 and state["phase"] == "window"
     # other teams never read which card a team kept; the keeping team does
     kept = [e for e in decisions if e.payload["choice"].startswith("keep:")]
-    assert kept
+    assert {e.seat for e in kept} == set(DRAWERS) == checked_drawn
     for e in kept:
         title = cards[e.payload["choice"].split(":", 1)[1]]["title"]
         for seat, st in students.items():
