@@ -266,6 +266,9 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
                                   arg=session.head_seq, timeout=6000)
         st.page.wait_for_selector("#tot-phase-h:has-text('Turn 2')")
         assert st.page.locator(".log li.fact-phase", has_text="Adversary phase (turn 1)").count() == 1
+        # what the adversary did is summed up next to the phases, open while the next window runs
+        summary = st.page.inner_text("[data-last-adversary]")
+        assert summary.startswith("Adversary phase (turn 1)") and "Event:" in summary and "terrain card" in summary
     shoot(students["partisans"].page, "tot-05-turn-2-partisans", full_page=True)
     shoot(students["comrades"].page, "tot-06-turn-2-comrades")
 

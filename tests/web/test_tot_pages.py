@@ -172,3 +172,19 @@ def test_a_tile_choice_says_the_adversarys_defense_units_and_civilians():
     assert info["health"] == sum({"cell": 1, "outpost": 2, "garrison": 3}[u[0]] for u in t["u"])
     assert info["red"] == t["red"] and "tyranny 5" in info["defense_parts"]
     assert any(s["choices"] for s in b["spaces"] if s["id"] == tid), "the tile is highlighted on the map"
+
+
+def test_the_log_splits_an_event_into_its_phases():
+    from facilitation.web.templatetags.coinlab_web import last_section
+    from facilitation.web.views.common import event_lines
+
+    facts = [{"type": "play", "text": "Liberators are done."}, {"type": "phase", "text": "Adversary phase (turn 1)."},
+             {"type": "event", "text": "Event: Monsoon Floods."}, {"type": "deploy", "text": "A cell deployed."},
+             {"type": "turn", "text": "Turn 2 begins."}, {"type": "roll", "text": "Partisans roll 7."}]
+    [line] = event_lines([{"seq": 9, "kind": "system", "seat": None, "payload": {}, "facts": facts}], {})
+    assert line["phase_breaks"] == [1, 4]
+    assert [(s["type"], s["facts"]) for s in line["sections"]] == [
+        ("phase", ["Event: Monsoon Floods.", "A cell deployed."]), ("turn", ["Partisans roll 7."])]
+    adv = last_section([line], "phase")
+    assert adv["title"] == "Adversary phase (turn 1)." and adv["seq"] == 9
+    assert last_section([line], "propaganda") is None

@@ -332,4 +332,5 @@ ES = {
         'guarnición 3; destruir un puesto da 1 de influencia, una guarnición 2). El daño que supera toda su salud '
         'mata civiles: daño colateral, que cuesta a los Libertadores atacantes 2 y a los Asesores 3 de influencia '
         'por civil. Los Asesores expulsan las unidades en lugar de destruirlas.',
+    'Nothing happened.': 'No pasó nada.',
 }

@@ -61,3 +61,13 @@ def mmss(seconds) -> str:
     except (TypeError, ValueError):
         return ""
     return f"{s // 60}:{s % 60:02d}"
+
+
+@register.filter
+def last_section(log, kind: str):
+    """The newest section of type ``kind`` (e.g. "phase": an adversary phase) in a log, newest first."""
+    for entry in log or []:
+        for sec in reversed(entry.get("sections") or []):
+            if sec.get("type") == kind:
+                return {**sec, "seq": entry.get("seq")}
+    return None

@@ -80,7 +80,10 @@ def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
             "seq": ev["seq"], "kind": kind, "seat": ev.get("seat"), "fi": seat.get("fi", 9), "head": head,
             "facts": [f["text"] for f in shown],
             # facts that open a new phase of play (e.g. the adversary phase after the last player is done)
-            "phase_breaks": [i for i, f in enumerate(shown) if f.get("type") in ("phase", "turn")],
+            "phase_breaks": (breaks := [i for i, f in enumerate(shown) if f.get("type") in ("phase", "turn")]),
+            "sections": [{"type": shown[b]["type"], "title": shown[b]["text"],
+                          "facts": [f["text"] for f in shown[b + 1:(breaks + [len(shown)])[k + 1]]]}
+                         for k, b in enumerate(breaks)],
             "rationale": ev.get("rationale") or "", "created_at": ev.get("created_at"),
             "actor": ev.get("actor"),
         })
