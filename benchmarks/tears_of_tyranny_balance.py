@@ -23,7 +23,10 @@ def _one(args):
     rules = engine.load("tears_of_tyranny")
     r = play_game(rules, seed=seed, bots=bots, options={"players": players, **extra})
     res = r["result"]
-    return res["winner"], res["reason"].split(":")[0], res["turn"], res["margin"]["influence_cards_earned"], r["choices"]
+    # "level 4: ..." -> "level 4"; a scenario panel's own end keeps its name:
+    # "scenario: the offensive culminates: ..." -> "scenario: the offensive culminates"
+    reason = ":".join(res["reason"].split(":")[:2 if res["reason"].startswith("scenario:") else 1])
+    return res["winner"], reason, res["turn"], res["margin"]["influence_cards_earned"], r["choices"]
 
 
 def run(games: int, players: int, bots: str, extra: dict, procs: int = 2) -> dict:
