@@ -76,8 +76,10 @@ class Student:
         text = prompt_text(self.page)
         wants = []
         if text.startswith("Refit"):
-            # the Comrades and the Advisors draw capability cards; the others take resources
-            wants = ["refit:reclaim", "refit:"] if self.seat in DRAWERS else ["refit:res", "refit:"]
+            # the Comrades and the Advisors draw capability cards; the Liberators add presence, the others
+            # take resources
+            wants = (["refit:reclaim", "refit:"] if self.seat in DRAWERS else
+                     ["refit:presence", "refit:res", "refit:"] if self.seat == "liberators" else ["refit:res", "refit:"])
         elif "which deck" in text:
             wants = ["deck:major", "deck:minor"]
         elif text.startswith(("Keep one", "You kept a major")):
@@ -250,6 +252,14 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
             if shot and shot not in shots:
                 shots.add(shot)
                 shoot(pg, f"tot-04-{shot}-{seat}")
+            if text.startswith("Add 1 presence") and "presence-from-map" not in shots:
+                # a tile with two choices (which track row to uncover) shows both in the list when clicked
+                opt = pg.locator("g.space.is-option").first
+                if opt.count():
+                    shots.add("presence-from-map")
+                    opt.click()
+                    assert pg.locator(".choices button.from-map").count() == 2
+                    assert pg.evaluate("document.activeElement.classList.contains('from-map')")
             if text.startswith("Choose the target"):
                 # the legal target tiles are highlighted on the map and each says what defends it
                 assert pg.locator("g.space.is-choice").count() >= 1
@@ -288,6 +298,7 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
         firsts.setdefault(s, len(firsts))
     assert list(firsts) != list(SEATS), "not simply in panel order"
     assert saw_table == set(SEATS) and len(played_seen) >= 2, (saw_table, played_seen)
+    assert "presence-from-map" in shots, "a presence question was answered from the map"
     long_term = {e.seat for e in decisions if e.payload.get("turn") == "t1:long"}
     assert long_term == set(SEATS), "every team closed its phase 4"
     types = [f.get("type") for e in events for f in e.facts or []]

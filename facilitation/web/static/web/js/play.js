@@ -77,9 +77,21 @@
     var btn = document.querySelector('.choices button[data-choice="' + CSS.escape(id) + '"]');
     if (btn && !btn.disabled) { btn.click(); }
   }
+  // a space with several choices (e.g. which track row a presence uncovers): show them in the list
+  function showOptions(el) {
+    var ids = (el.getAttribute("data-choices") || "").split(" ").filter(Boolean);
+    var btns = ids.map(function (id) {
+      return document.querySelector('.choices button[data-choice="' + CSS.escape(id) + '"]');
+    }).filter(Boolean);
+    document.querySelectorAll(".choices button.from-map").forEach(function (b) { b.classList.remove("from-map"); });
+    btns.forEach(function (b) { b.classList.add("from-map"); });
+    if (btns.length) { btns[0].scrollIntoView({block: "nearest"}); btns[0].focus(); }
+  }
   document.addEventListener("click", function (ev) {
     var sp = ev.target.closest && ev.target.closest(".space.is-choice");
-    if (sp) { ev.preventDefault(); chooseFromMap(sp); }
+    if (sp) { ev.preventDefault(); chooseFromMap(sp); return; }
+    var opt = ev.target.closest && ev.target.closest(".space.is-option");
+    if (opt) { ev.preventDefault(); showOptions(opt); }
   });
   document.addEventListener("keydown", function (ev) {
     var t = ev.target;
