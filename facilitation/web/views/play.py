@@ -242,7 +242,8 @@ def _fragment(request, session: ClassSession, seat: str) -> tuple[str, str]:
     seat, language) with stand-ins for the per-request CSRF token and idempotency key, so
     every member of a team, every tab and every web process draws a position once. Not
     cached while the user has messages to read or a decision timer runs (its expiry setting
-    is not part of the version)."""
+    is not part of the version). So the region template must show nothing that depends on
+    the user rather than on the seat (tests/web/test_live_polling.py)."""
     tag = _etag(session, seat)
     cacheable = not session.decision_timer_seconds and not len(messages.get_messages(request))
     key = live.fragment_key(session.pk, tag)
