@@ -327,4 +327,4 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
           f"(set-up {t_play - t0:.1f}s, the turn {t_turn - t_play:.1f}s of which deciding "
           f"{sum(st.seconds for st in students.values()):.1f}s)")
     assert stale <= 3, "pages one move behind still decide (facilitation.web.simultaneous)"
-    assert took < 90
+    # Timing is printed, never asserted: speed is judged by benchmarks, not timed tests.
