@@ -220,4 +220,21 @@ def validate_content(c: Content | None = None) -> list[str]:
     for card in c.terrain.values():
         for q in (1, 2, 3, 4):
             check((q, card["terrain_card_ref"]) in c.ref_tile, f"terrain {card['id']} resolves in quadrant {q}")
+    # 11 text: every sentence a student reads (card faces, event and influence boxes, panels,
+    # scenario panels) is free of obvious defects: doubled periods, stray spaces, doubled words
+    def texts(x, path):
+        if isinstance(x, str):
+            if " " in x.strip():  # prose, not an id or a one-word value
+                yield path, x
+        elif isinstance(x, dict):
+            for k, v in x.items():
+                yield from texts(v, f"{path}/{k}")
+        elif isinstance(x, list):
+            for i, v in enumerate(x):
+                yield from texts(v, f"{path}[{i}]")
+
+    for name in ("cards", "events", "influence", "panels", "scenarios", "terrain"):
+        for path, text in texts(getattr(c, name), name):
+            vocab.validate_text(text, path)
+            done.append(f"{path}: clean text")
     return done

@@ -84,9 +84,9 @@ SELECTORS = {
     "urban": "every urban tile",
     "infrastructure": "every infrastructure tile",
     "coastal": "every coastal/border tile",
-    "most_cells": "in each quadrant, the tile with the most cells",
-    "most_blue": "in each quadrant, the tile with the most blue civilians",
-    "most_red": "in each quadrant, the tile with the most red civilians",
+    "most_cells": "each quadrant's tile with the most cells",
+    "most_blue": "each quadrant's tile with the most blue civilians",
+    "most_red": "each quadrant's tile with the most red civilians",
     "outpost_tiles": "every tile with an outpost",
     "garrison_tiles": "every tile with a garrison",
     "near_presence_cells": "every tile with a cell that holds or borders player presence",
@@ -173,6 +173,40 @@ def validate_board_ops(ops: list, where: str, allow_empty: bool = False) -> None
             raise ContentError(f"{where}: bad deck")
 
 
+# ---- text defects (authoring-brief section 11: card faces are read aloud by students) -----------
+
+_TEXT_DEFECTS = (
+    # (pattern, what is wrong); an ellipsis "..." is allowed, two periods are not
+    (r"(?<!\.)\.\.(?!\.)", "doubled period"),
+    (r"(?!\.\.)[.;:,][.;:,]", "two punctuation marks in a row"),
+    (r"\s[.;:,!?)]", "space before punctuation"),
+    (r"\(\s", "space after an opening parenthesis"),
+    (r"\S {2,}\S", "doubled space"),
+    (r"^\s|\s$", "leading or trailing whitespace"),
+    (r"\b(\w+) \1\b", "doubled word"),
+)
+
+
+def text_defects(text: str) -> list[str]:
+    """The obvious defects of one authored text (empty list: clean)."""
+    import re
+
+    out = [what for pat, what in _TEXT_DEFECTS if re.search(pat, text, flags=re.IGNORECASE)]
+    if text.count("(") != text.count(")"):
+        out.append("unbalanced parentheses")
+    if text.count("[") != text.count("]"):
+        out.append("unbalanced brackets")
+    return out
+
+
+def validate_text(text: str, where: str) -> None:
+    if not isinstance(text, str) or not text.strip():
+        raise ContentError(f"{where}: empty text")
+    bad = text_defects(text)
+    if bad:
+        raise ContentError(f"{where}: {', '.join(bad)} in {text!r}")
+
+
 def validate_target(target: list, where: str) -> None:
     if not isinstance(target, list) or not target:
         raise ContentError(f"{where}: target must be a non-empty list")
@@ -197,6 +231,11 @@ _WHAT = {"own_g": "of your guerrillas", "cell": "adversary cell(s)", "outpost": 
 
 
 def describe_cap(ops: list) -> str:
+    """The plain-words text of an effect: one sentence, ending in a single period."""
+    return _cap_phrase(ops) + "."
+
+
+def _cap_phrase(ops: list) -> str:
     parts = []
     for op in ops:
         n = op.get("n")
@@ -237,11 +276,12 @@ def describe_cap(ops: list) -> str:
         elif k == "remove_own_g":
             s = f"remove {n} of your guerrillas from the tile"
         elif k == "if_attr":
-            s = f"if you have {op['n']}x {op['attr'].title()}: " + describe_cap(op["then"])
+            # the nested effect is a clause of this sentence, not a sentence of its own
+            s = f"if you have {op['n']}x {op['attr'].title()}: " + _cap_phrase(op["then"])
         else:  # pragma: no cover - validate first
             s = k
         parts.append(s)
-    return "; then ".join(parts) + "."
+    return "; then ".join(parts)
 
 
 def describe_board(ops: list) -> str:

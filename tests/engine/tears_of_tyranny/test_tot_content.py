@@ -116,3 +116,42 @@ def test_board_static_data(rules):
     assert len(b["tiles"]) == 112
     assert all("x" in t and "adjacent" in t for t in b["tiles"])
     assert len(b["layouts"]["1"]) == 28 and len(b["layouts"]["4"]) == 112
+
+
+def test_content_texts_have_no_doubled_periods_or_other_defects(C):
+    """Browser finding: card faces ended in ".." ("+1 influence..") when a conditional effect
+    (``if_attr``) was rendered as a sentence inside a sentence, and event boxes read "in in each
+    quadrant". The generated texts are clean and the validator (section 11) checks every text."""
+    for cid, card in C.cards.items():
+        assert not vocab.text_defects(card["text"]), (cid, card["text"])
+        assert ".." not in card["text"] and ".;" not in card["text"], (cid, card["text"])
+    for eid, ev in C.events.items():
+        for box, text in ev["text"].items():
+            assert not vocab.text_defects(text), (eid, box, text)
+    for iid, inf in C.influence.items():
+        for box, text in inf["text"].items():
+            assert not vocab.text_defects(text), (iid, box, text)
+    # the renderer itself: a conditional effect is a clause, and the sentence ends once
+    text = vocab.describe_cap([{"op": "damage", "n": 2},
+                               {"op": "if_attr", "attr": "risk", "n": 2, "then": [{"op": "influence", "n": 1}]}])
+    assert text == "2 damage; then if you have 2x Risk: +1 influence."
+
+
+@pytest.mark.parametrize("bad, defect", [
+    ("+1 influence..", "doubled period"),
+    ("2 damage.; then +1 influence.", "two punctuation marks in a row"),
+    ("kill 1 civilian .", "space before punctuation"),
+    ("push  1 guerrilla.", "doubled space"),
+    ("turn blue in in each quadrant.", "doubled word"),
+    ("recruit 1 guerrilla (free.", "unbalanced parentheses"),
+    (" trailing space. ", "leading or trailing whitespace"),
+])
+def test_text_validator_rejects_obvious_defects(bad, defect):
+    assert defect in vocab.text_defects(bad)
+    with pytest.raises(vocab.ContentError):
+        vocab.validate_text(bad, "crafted")
+
+
+def test_text_validator_accepts_clean_text_and_an_ellipsis():
+    assert vocab.text_defects("Wait for it... then strike (2 damage).") == []
+    assert vocab.text_defects("2 damage; then if you have 2x Risk: +1 influence.") == []
