@@ -158,10 +158,12 @@ def _intent_saved(sender, instance: TeamIntent, created: bool, **kwargs) -> None
 
 # ---- rendered live regions, per (session, version, seat, language) -------------------------
 
-FRAGMENT_TTL = 600
+# A region is wanted while its version is current and the team's browsers poll (every 1.5 s);
+# a version that lasts longer is drawn again after this, once.
+FRAGMENT_TTL = 120
 
 
 def fragment_key(session_id: int, etag: str) -> str:
     """``etag`` is the region's ETag, made of the session id, head seq, status, updated_at,
     the seat and the language: a fragment is only ever served for the seat it was drawn for."""
-    return f"frag:{session_id}:{etag}"
+    return f"fragz:{session_id}:{etag}"

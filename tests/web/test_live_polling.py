@@ -113,7 +113,7 @@ def test_cached_fragment_is_per_seat_and_never_crosses(toy_session, instructor, 
     rebels, govt = _client_for(students[1]), _client_for(students[0])
     r_reb = _poll(rebels, toy_session)
     assert "hidden cache" in r_reb.content.decode().lower()
-    assert cache.get(live.fragment_key(toy_session.pk, r_reb["ETag"])) is not None, "the rebels' region is cached"
+    assert play.cached_fragment(toy_session.pk, r_reb["ETag"]) is not None, "the rebels' region is cached"
     r_gov = _poll(govt, toy_session)
     body = r_gov.content.decode().lower()
     assert r_gov["ETag"] != r_reb["ETag"]
@@ -122,8 +122,11 @@ def test_cached_fragment_is_per_seat_and_never_crosses(toy_session, instructor, 
     r_ask = _poll(govt, toy_session, seat="rebels")
     assert r_ask["ETag"] == r_gov["ETag"] and "hidden cache" not in r_ask.content.decode().lower()
     # each cached fragment is the one of its own seat
-    assert "hidden cache" in cache.get(live.fragment_key(toy_session.pk, r_reb["ETag"])).lower()
-    assert "hidden cache" not in cache.get(live.fragment_key(toy_session.pk, r_gov["ETag"])).lower()
+    assert "hidden cache" in play.cached_fragment(toy_session.pk, r_reb["ETag"]).lower()
+    assert "hidden cache" not in play.cached_fragment(toy_session.pk, r_gov["ETag"]).lower()
+    # stored under keys that differ by seat
+    assert live.fragment_key(toy_session.pk, r_reb["ETag"]) != live.fragment_key(toy_session.pk, r_gov["ETag"])
+    assert cache.get(live.fragment_key(toy_session.pk, r_gov["ETag"])) is not None
 
 
 def test_team_mates_share_the_drawn_region_with_their_own_csrf_token_and_key(
