@@ -831,6 +831,8 @@ class Redeploy:
             return
         j = BD.index[cid[6:]]
         P.move(st, fr["src"], j, fr["slot"], 1, facts, "Redeploy 6.5")
+        if fr["slot"] == 1:      # Police arrivals, so a Police moves once (8.8.9; read by the bots)
+            fr.setdefault("parr", {})[str(j)] = fr.get("parr", {}).get(str(j), 0) + 1
         fr["ph"] = "from" if fr["n"] < 60 else "from"
         if fr["n"] >= 60:
             pop(st, fr)

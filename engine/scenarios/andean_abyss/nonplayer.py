@@ -920,28 +920,38 @@ def cartels_march_step(st, fr, ids):
     """8.5.2: March into 1 Department or City with fewer than 2 Bases next to a space with 2+
     Cartels Guerrillas (random among them, 8.2), with all adjacent Cartels Guerrillas but the last
     1 where a Cartels Base is."""
-    dst = fr.get("np_cdest")
     groups = march_groups(st, 3, ids, fr["moved"])
+    dst = cartels_dest(st, fr, groups)
     if dst is None:
-        cands = [j for j in P.spaces(st) if march_target(st, 3, j)
-                 and any(i != j and j in P.adj(st, i) for _, i, _ in groups)]
-        if not cands:
-            return "done" if "done" in ids else None
-        dst = fr["np_cdest"] = rnd(st, cands)
-    used = fr.setdefault("np_used", [])
+        return "done" if "done" in ids else None
+    fr["np_cdest"] = dst
+    used = [int(g.split(">")[0]) for g in fr.get("groups", ())]
     for c, i, _ in groups:
         if i != dst and dst in P.adj(st, i) and i not in used:   # one group per origin (3.3.2)
-            used.append(i)
             fr.setdefault("np_pref", {})[str(i)] = dst
             fr["nsp"] += 1
             return c
     return "done" if "done" in ids else None
 
 
+def cartels_dest(st, op, groups):
+    """8.5.2: the single March destination - the one already entered, else a random candidate
+    (8.2); from the state alone (the frame's ``sel`` and the RNG)."""
+    if op.get("np_cdest") is not None:
+        return op["np_cdest"]
+    if op["sel"]:
+        return op["sel"][0]
+    cands = [j for j in P.spaces(st) if march_target(st, 3, j)
+             and any(i != j and j in P.adj(st, i) for _, i, _ in groups)]
+    return rnd(st, cands) if cands else None
+
+
 def march_step(st, fr, ids):
     f = fr["f"]
     if f == 3:
         return cartels_march_step(st, fr, ids)
+    if f == 1:
+        return farc_march_step(st, fr, ids)
     if fr["nsp"] >= (fr.get("plan") or {}).get("max", 3):
         return "done" if "done" in ids else None
     best = None
@@ -959,27 +969,105 @@ def march_step(st, fr, ids):
             fr["np_closer"] = 1
             fr["nsp"] += 1
             return c
-    if f == 1 and not fr.get("np_final"):
-        c = farc_march_final(st, fr, ids)
-        if c is not None:
-            fr["np_final"] = 1
-            return c
     return "done" if "done" in ids else None
 
 
-def farc_march_final(st, fr, ids):
-    """8.7.2 last bullet: 1 more space with Population 1+, next to the space holding the most
-    FARC Guerrillas that may still move (Active Opposition, 0-Population Department or Sabotaged
-    LoC origins, leaving 1 where any Base is)."""
-    best = None
-    for c, i, spare in march_groups(st, 1, ids, fr["moved"]):
-        dests = [j for j in P.adj(st, i) if BD.pop[j] >= 1 and not BD.is_loc[j]]
-        if dests and (best is None or spare > best[0]):
-            best = (spare, c, dests)
-    if best is None:
+def farc_march_step(st, fr, ids):
+    """8.7.2: the origin of the next move of :func:`farc_march_next`; the move is kept in the
+    Operation frame for the destination prompt (the engine's own frame; a player seat's bot
+    derives the same move again from the unchanged state)."""
+    nxt = farc_march_next(st, fr)
+    if nxt is None or f"from:{IDS[nxt[0]]}" not in ids:
+        return "done" if "done" in ids else None
+    src, dst, bullet, _ = nxt
+    fr["np_next"] = [src, dst, bullet]
+    if bullet == 3:
+        fr["np_final"] = 1
+    fr["nsp"] += 1
+    return f"from:{IDS[src]}"
+
+
+# ---------------------------------------------------------------- 8.7.2 FARC March, move by move
+def farc_spare(st, op) -> dict:
+    """8.7.2 guidelines: origin -> FARC Guerrillas free to March (Active Opposition, 0-Population
+    Department or Sabotaged LoC origins; Guerrillas that already moved stay, 3.3.2; 1 stays
+    where any Base is). Read from the state only."""
+    from .ops import march_origins
+    out = {}
+    for i in march_origins(st, op):
+        if farc_march_origin(st, i):
+            n = P.guerrillas(st["pc"][i], 1) - op["moved"].get(str(i), 0) - march_keep(st, 1, st["pc"][i])
+            if n > 0:
+                out[i] = n
+    return out
+
+
+def farc_bullet2_dest(st, j) -> bool:
+    """8.7.2 second bullet: a space without FARC Control, Population 1+, at Support or Neutral."""
+    return not BD.is_loc[j] and BD.pop[j] >= 1 and st["sup"][j] >= 0 and P.control(st, j) != "farc"
+
+
+def farc_final_done(st, op) -> bool:
+    """Has the 8.7.2 last bullet ("1 more space") been taken? The engine marks it in the
+    Operation frame; a player seat's frame (the bot only reads the state) shows it by a space
+    entered at Opposition, which the second bullet never enters (a reading, rules notes)."""
+    if op.get("np_final"):
+        return True
+    return any(not BD.is_loc[j] and st["sup"][j] < 0 for j in op["sel"])
+
+
+def farc_march_next(st, op):
+    """8.7.2: the next FARC March move as (origin, destination, bullet, why) or None, derived
+    from the state alone (the Operation frame's ``moved`` / ``groups`` / ``sel`` and the RNG), so
+    the same call at the origin prompt and at the destination prompt gives the same move.
+
+    Bullet 1 (unless the next Propaganda is final, 2.4.1): LoCs without Sabotage nor a FARC
+    Guerrilla that an origin reaches, highest Econ first, equal ones by 8.3; then the origin among
+    those adjacent by 8.2; 1 Guerrilla each. Bullet 2: up to 3 spaces per
+    :func:`farc_bullet2_dest`, a space where the Guerrillas stay Underground first (3.3.2), equal
+    ones by 8.2; every adjacent origin then Marches in (in random order, 8.2) before the next
+    space. Bullet 3: 1 more space with Population 1+ next to the origin with the most Guerrillas
+    that would move (8.2 among equals). Playbook p. 25-26, steps A-G."""
+    from .ops import march_dests
+    if farc_final_done(st, op):
         return None
-    fr.setdefault("np_pref", {})[str(BD.index[best[1][5:]])] = rnd(st, best[2])
-    return best[1]
+    spare = farc_spare(st, op)
+    if not spare:
+        return None
+    done = set(op.get("groups", ()))
+    reach = {i: [j for j in march_dests(st, 1, i, op) if f"{i}>{j}" not in done] for i in spare}
+
+    def origins_to(j):
+        return [i for i in spare if j in reach[i]]
+
+    def pick_origin(j):
+        return BD.index[rnd(st, [f"from:{IDS[i]}" for i in origins_to(j)])[5:]]
+    if not final_event_card(st):
+        locs = [j for j in BD.locs if not st["sab"][j] and not P.guerrillas(st["pc"][j], 1) and origins_to(j)]
+        if locs:
+            top = max(BD.econ[j] for j in locs)
+            dst = BD.index[rnd(st, [sp_id(j) for j in locs if BD.econ[j] == top])[6:]]
+            return pick_origin(dst), dst, 1, f"1 Guerrilla onto the {top}-Econ LoC {NAME[dst]} (highest Econ first)"
+    entered = [j for j in dict.fromkeys(op["sel"]) if not BD.is_loc[j]]
+    for j in entered:          # a second-bullet space takes every adjacent origin before the next
+        if origins_to(j):
+            return pick_origin(j), j, 2, f"into {NAME[j]} with every adjacent origin (second bullet)"
+    if len(entered) < 3:
+        cands = [j for j in P.spaces(st) if farc_bullet2_dest(st, j) and j not in entered and origins_to(j)]
+        hidden = [j for j in cands if march_room(st, 1, j) > 0]
+        pool = hidden or cands
+        if pool:
+            dst = BD.index[rnd(st, [sp_id(j) for j in pool])[6:]]
+            how = "the Guerrillas stay Underground there" if hidden else "no candidate keeps them Underground"
+            return (pick_origin(dst), dst, 2,
+                    f"into {NAME[dst]}, Support or Neutral without FARC Control ({how}; space {len(entered) + 1} of up to 3)")
+    most = max(spare.values())
+    srcs = [i for i, n in spare.items() if n == most and any(BD.pop[j] >= 1 and not BD.is_loc[j] for j in reach[i])]
+    if not srcs:
+        return None
+    src = BD.index[rnd(st, [f"from:{IDS[i]}" for i in srcs])[5:]]
+    dst = BD.index[rnd(st, [sp_id(j) for j in reach[src] if BD.pop[j] >= 1 and not BD.is_loc[j]])[6:]]
+    return src, dst, 3, f"1 more space, {NAME[dst]}, from {NAME[src]} with the most Guerrillas that would move (last bullet)"
 
 
 def farc_distance(st) -> dict:
@@ -1002,18 +1090,24 @@ def farc_distance(st) -> dict:
 def auc_march_closer(st, fr, ids):
     """8.6.2 second bullet: the largest AUC group yet to move marches 1 space closer to a FARC
     piece (a Base if possible), leaving 1 Guerrilla with an AUC Base or any FARC piece."""
-    dist = farc_distance(st)
     best = None
     for c, i, spare in march_groups(st, 2, ids, fr["moved"]):
-        if i not in dist:
-            continue
-        closer = [j for j in P.adj(st, i) if dist.get(j, 99) < dist[i]]
-        if closer and (best is None or spare > best[0]):
-            best = (spare, c, min(closer, key=lambda j: (dist[j], -BD.pop[j])))
+        j = auc_closer_dest(st, i)
+        if j is not None and (best is None or spare > best[0]):
+            best = (spare, c, j)
     if best is None:
         return None
     fr.setdefault("np_pref", {})[str(BD.index[best[1][5:]])] = best[2]
     return best[1]
+
+
+def auc_closer_dest(st, i):
+    """8.6.2 second bullet: the adjacent space 1 step closer to a FARC piece (a Base first)."""
+    dist = farc_distance(st)
+    if i not in dist:
+        return None
+    closer = [j for j in P.adj(st, i) if dist.get(j, 99) < dist[i]]
+    return min(closer, key=lambda j: (dist[j], -BD.pop[j])) if closer else None
 
 
 def farc_march_origin(st, i) -> bool:
@@ -1061,6 +1155,28 @@ def march_room(st, f, dst) -> int:
     return max(0, 3 - P.cubes(dpc) - (P.guerrillas(dpc, 1) if f == 2 else 0))
 
 
+def march_dest_plan(st, f, op, src):
+    """The destination the Non-player planned for the group leaving ``src``, from the state
+    alone: the engine keeps it in the Operation frame (``np_next`` / ``np_pref``); on a player
+    seat (whose frame the bot cannot write) the same flowchart step is worked out again from the
+    unchanged state and RNG, which gives the same move (8.5.2 / 8.6.2 / 8.7.2)."""
+    if op is None:
+        return None
+    nxt = op.get("np_next")
+    if f == 1:
+        if not (nxt and nxt[0] == src):
+            nxt = farc_march_next(st, op)
+        return nxt[1] if nxt and nxt[0] == src else None
+    pref = op.get("np_pref", {}).get(str(src))
+    if pref is not None:
+        return pref
+    if f == 3:
+        return cartels_dest(st, op, march_groups(st, 3, [f"from:{IDS[i]}" for i in P.spaces(st)], op["moved"]))
+    if f == 2 and not any(march_target(st, 2, j) for j in P.adj(st, src)):
+        return auc_closer_dest(st, src)
+    return None
+
+
 def pol_marchgrp(st, fr, chs, ids):
     """8.1.2 March: destinations where the moving Guerrillas stay Underground first (8.6.2 first
     bullet, 8.7.2 second bullet), then random (8.2); move as many Underground Guerrillas as can
@@ -1072,7 +1188,7 @@ def pol_marchgrp(st, fr, chs, ids):
     src = fr["src"]
     pc = st["pc"][src]
     if fr["dst"] is None:
-        pref = (op or {}).get("np_pref", {}).get(str(src))
+        pref = march_dest_plan(st, f, op, src)
         if pref is not None and f"space:{IDS[pref]}" in ids:
             return f"space:{IDS[pref]}"
         cands = [c for c in ids if c.startswith("space:") and march_target(st, f, BD.index[c[6:]])]
@@ -1306,6 +1422,9 @@ def pol_airstrike(st, fr, chs, ids):
         fr["np_target"] = got[1]
         return f"space:{IDS[got[0]]}"
     g = fr.get("np_target")
+    if g is None and fr.get("i") is not None:      # a player seat's bot: the same pick again
+        got = airstrike_pick(st, [fr["i"]])
+        g = got[1] if got else None
     if g is not None and f"target:{FACTIONS[g]}" in ids:
         return f"target:{FACTIONS[g]}"
     return target_order(st, ids)
@@ -1436,9 +1555,15 @@ def pol_redeploy(st, fr, chs, ids):
             return "done"
         fr["np_dest"] = plan[1]
         return f"police:{IDS[plan[0]]}"
-    if fr["ph"] == "to" and fr.get("np_dest") is not None:
-        c = f"space:{IDS[fr['np_dest']]}"
+    if fr["ph"] == "to":
+        dst = fr.get("np_dest")
+        if dst is None:
+            # a player seat's bot: the same step again from the state (nothing moved since)
+            srcs = [f"police:{IDS[i]}" for i in P.spaces(st) if st["pc"][i][1] and any(j != i for j in fr["pdest"])]
+            plan = police_redeploy_step(st, fr, srcs)
+            dst = plan[1] if plan and plan[0] == fr["src"] else None
         fr["np_dest"] = None
+        c = f"space:{IDS[dst]}" if dst is not None else None
         return c if c in ids else None
     return None
 
@@ -1451,7 +1576,7 @@ def police_redeploy_step(st, fr, ids):
     of Population 1+ Departments without a Govt Base, match the larger of the AUC or Cartels
     Guerrillas in Cities and Departments, 1 Police in each Population 1+ space without any, 1 on
     each Econ 3 LoC, then 3 cubes in each Support Department without a Govt Base."""
-    moved = fr.setdefault("np_arrived", {})
+    moved = fr.get("parr", {})      # Police that arrived this Redeploy (the frame records them)
     dests = [j for j in fr["pdest"]]
     pcs = st["pc"]
 
@@ -1485,7 +1610,6 @@ def police_redeploy_step(st, fr, ids):
         for j in want:
             i = sources(j)
             if i is not None and f"police:{IDS[i]}" in ids:
-                moved[str(j)] = moved.get(str(j), 0) + 1
                 return i, j
     return None
 
@@ -1609,6 +1733,11 @@ def pol_patrolmv(st, fr, chs, ids):
     Troops, to the LoC where Guerrillas most outnumber cubes, else a 3-Econ LoC without Police."""
     op = opf(st, fr)
     plan = (op or {}).get("np_patrol")
+    if plan is None and op is not None and not op.get("np_moves_done"):
+        # a player seat's bot: the move planned at the origin prompt, again from the state
+        from .frames import PROMPTS
+        got = patrol_plan(st, op, [c.id for c in PROMPTS["op"](st, op)[2]])
+        plan = [got[1], got[2]] if got and got[0] == fr.get("src", got[0]) else None
     if plan:
         slot, dest = plan
         if fr["slot"] is None:
@@ -1918,35 +2047,75 @@ POLICIES["np"] = np_policy
 
 
 # ====================================================================== the bot
-MEMO = ("plan", "nsp", "np_other", "np_moves", "np_moves_done", "np_ph")
+GOVT_RULES = {"assault": "8.8.3", "train": "8.8.4", "patrol": "8.8.5", "sweep": "8.8.6"}
+
+
+def derive_plan(st, fr) -> tuple:
+    """(plan, rule) of an Operation frame the flowchart started on a player seat, from the state
+    alone (a bot is made afresh for each decision, so it keeps nothing between prompts): the
+    Insurgent plans are fixed per Operation (8.5-8.7); the Government's per 8.8.3-8.8.6 (Train as
+    in its first box, 3 spaces)."""
+    f, op = fr["f"], fr["op"]
+    if f != 0:
+        plan, rule = PLANS[f].get(op, ({"max": 99, "sa": list(SA_DEFAULT.get(op, []))}, "8.1.2"))
+        return dict(plan), rule
+    if op == "assault":
+        return {"max": max(1, 9 // (1 if cap(st, 3) == "u" else 3)), "sa": ["pre"]}, "8.8.3"
+    if op == "sweep":
+        return {"max": max(1, 12 // (1 if cap(st, 2) == "u" else 3)), "sa": ["pre"]}, "8.8.6"
+    if op == "patrol":
+        return {"max": 99, "sa": ["post"]}, "8.8.5"
+    return {"max": 3, "sa": ["mid"]}, GOVT_RULES.get(op, "8.8.4")
+
+
+def derive_counters(st, fr) -> None:
+    """The policy's per-Operation counters, worked out from the frame (spaces chosen, groups
+    moved, Special Activity taken) instead of being remembered by the bot."""
+    op = fr["op"]
+    fr["nsp"] = len(fr.get("groups", ())) if op == "march" else len(fr["sel"])
+    if op == "train" and fr["f"] == 0:
+        fr["np_ph"] = "place" if fr["sa"] is None else "civic"
+    if op == "march" and fr["f"] == 2 and fr.get("groups"):
+        # 8.6.2: the "1 space closer" group is the one that entered no first-bullet target
+        fr["np_closer"] = int(any(not march_target(st, 2, int(g.split(">")[1])) and
+                                  not P.fpieces(st["pc"][int(g.split(">")[1])], 1) for g in fr["groups"]))
+    f = fr["f"]
+    if (op == "rally" and f in (1, 3)) or (op == "attack" and f == 1):
+        fr["np_other"] = int(any((rank_space(st, f, op, i) or (9,))[0] <= 1 for i in fr["sel"]))
+
+
+OP_WORD = {"rally": "Rally", "march": "March", "attack": "Attack", "terror": "Terror", "train": "Train",
+           "patrol": "Patrol", "sweep": "Sweep", "assault": "Assault"}
+
+
+def reason_text(reasons) -> str:
+    """Decision reasons as a student reads them: 'rule: branch' joined by '; '."""
+    return "; ".join(f"{r} {t}" for t, r in reasons)
 
 
 class NonPlayerBot(Bot):
     """Seats the section-8 flowcharts.
 
-    On a Non-player seat it answers ``np:act`` (the engine resolves the flowchart). On a
-    player seat it works out, on a copy of the state, the choice the flowchart would make at
-    this prompt and answers that (a legal player choice); the reason names the branch.
+    On a Non-player seat it answers ``np:act`` (the engine resolves the flowchart); its reason
+    is the branch that fires, worked out on a copy of the state (the engine then draws the same
+    dice). On a player seat (1.5) it works out, on a copy of the state, the choice the flowchart
+    would make at this prompt and answers that (a legal player choice). Nothing is remembered
+    between prompts: plans, counters and March destinations are derived from the state, so a
+    bot made afresh for every decision (the platform does so) plays the same game.
     """
 
     kind = "nonplayer"
-
-    def __init__(self, rules, seat, seed=0):
-        super().__init__(rules, seat, seed)
-        self.plan = None
-        self.mem: dict = {}
 
     def choose(self, state, prompt):
         chs = prompt.choices_for(self.seat)
         ids = [c.id for c in chs]
         if "np:act" in ids:
-            return BotDecision("np:act", "section 8 Non-player flowchart")
+            return BotDecision("np:act", np_act_reason(state))
         cp = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         fr = cp["stack"][-1]
         if fr["k"] == "elig":
             kind, arg, plan, reasons = np_decide(cp, fr)
-            why_ = "; ".join(f"{t} ({r})" for t, r in reasons)
-            self.plan = plan
+            why_ = reason_text(reasons)
             if kind == "event":
                 cid = "event" if "event" in ids else f"event:{arg}"
             elif kind == "op":
@@ -1956,19 +2125,89 @@ class NonPlayerBot(Bot):
             if cid in ids:
                 return BotDecision(cid, why_)
             return BotDecision("pass" if "pass" in ids else ids[0], why_ + " (not offered: Pass)")
-        key = None
+        head = frame_head(cp, fr, prompt.text_for(self.seat))
         if fr["k"] == "op":
-            # the policy's counters live in the bot (the state copy is thrown away)
-            key = (cp["cards_played"], len(cp["stack"]), fr["op"], fr["f"])
-            mem = self.mem.get(key)
-            if mem is None:
-                mem = {"plan": fr.get("plan") or self.plan, "nsp": len(fr["sel"])}
-            fr.update(mem)
+            plan, _ = derive_plan(cp, fr)
+            fr["plan"] = fr.get("plan") or plan
+            derive_counters(cp, fr)
         fr["auto"] = "np"
         drawn: list = []
         with logging_to(drawn):      # 8.2 / 8.3 picks report their dice and walk
             cid = np_policy(cp, fr, chs)
-        if key is not None:
-            self.mem = {key: {k: fr[k] for k in MEMO if k in fr}}
+        label = next((c.label for c in chs if c.id == cid), cid)
         dice = "; ".join(f["text"] for f in drawn if f.get("branch") == "random space")
-        return BotDecision(cid, f"section 8 priorities ({fr['k']})" + (f"; {dice}" if dice else ""))
+        return BotDecision(cid, f"{head}: {label}" + (f" ({dice})" if dice else ""))
+
+
+def frame_head(st, fr, ptext="") -> str:
+    """'8.7.2 March' - the flowchart box a prompt of a running Operation / Event belongs to."""
+    from .ops import opf
+    op = fr if fr["k"] == "op" else (opf(st, fr) if fr.get("opi") is not None else None)
+    if op is None:
+        for g in reversed(st["stack"]):
+            if g.get("k") == "op":
+                op = g
+                break
+    if op is not None and op.get("k") == "op":
+        _, rule = derive_plan(st, op)
+        word = OP_WORD.get(op["op"], op["op"].capitalize())
+        if fr["k"] != "op":
+            return f"{rule} {word}, by the 8.1.2 priorities ({FRAME_WORD.get(fr['k']) or ptext or fr['k']})"
+        return f"{rule} {word}" + (f" then {fr['sa'].capitalize()}" if fr.get("sa") else "")
+    f = fr.get("f", 0)
+    return (f"8.4 Non-player {FNAME[f]} Event instructions, by the 8.1.2 priorities "
+            f"({FRAME_WORD.get(fr['k']) or ptext or fr['k']})")
+
+
+FRAME_WORD = {"marchgrp": "March group", "rallysp": "Rally space", "sweepsp": "Sweep space", "assaultsp": "Assault removal",
+              "attacksp": "Attack removal", "trainsp": "Train placement", "civic": "Civic Action", "extort": "Extort",
+              "kidnap": "Kidnap", "assassinate": "Assassinate", "airstrike": "Air Strike (8.8.7)", "airlift": "Air Lift (8.8.7)",
+              "eradicate": "Eradicate (8.8.7)", "cultivate": "Cultivate", "process": "Process", "bribe": "Bribe",
+              "agitate": "Agitation (8.7.5)", "redeploy": "Redeploy (8.8.9)", "patrolmv": "Patrol move"}
+
+
+WHERE = __import__("re").compile(r"\(((?:Rally|March|Attack|Terror|Train|Patrol|Sweep|Assault) (?:in|into) [^)]+)\)")
+
+
+def short_walk(x) -> str:
+    """An 8.2 / 8.3 pick in brief: the dice and the space reached."""
+    dice = x.get("dice")
+    got = BD.name[BD.index[x["space"]]] if x.get("space") in BD.index else x.get("choice", "")
+    table = "Random LoC" if x["rule"] == "8.3" else "Random City or Department table"
+    roll = f" red {dice[0]}, yellow {dice[1]}, green {dice[2]}" if dice and len(dice) == 3 else ""
+    return f"{table}{roll} -> {got}"
+
+
+def PROMPTS_TEXT(st, fr) -> str:
+    from .frames import PROMPTS
+    try:
+        return PROMPTS[fr["k"]](st, fr)[0]
+    except Exception:  # a prompt that cannot be shown here: the frame kind is named instead
+        return ""
+
+
+def np_act_reason(state) -> str:
+    """The reason of a Non-player seat's ``np:act``: the section-8 branches that fire (8.1 Event
+    or Operations, the 8.5-8.8 flowchart box and, through the rule-tagged ``np`` facts, the 8.2 /
+    8.3 dice), read off a trial of the same decision on a copy of the state - the engine's RNG is
+    in the state, so the copy draws the dice the game will draw."""
+    fr = state["stack"][-1]
+    f = fr.get("f", 0)
+    cp = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+    from .game import apply_choice
+    facts = apply_choice(cp, "", "np:act")
+    notes = [x for x in facts if x.get("type") == "np"]
+    lines = [f"{x['rule']} {x.get('branch') or x['text']}" for x in notes if x.get("branch") != "random space"]
+    if fr["k"] != "elig":
+        lines.insert(0, frame_head(state, fr, PROMPTS_TEXT(state, fr)))
+    where = list(dict.fromkeys(m.group(1) for x in facts if x.get("type") == "track"
+                               for m in [WHERE.search(x.get("text", ""))] if m))
+    sa = [x["text"].split(": ", 1)[-1] for x in facts if x.get("type") == "sa"]
+    if where or sa:
+        lines.append("; ".join(where[:6] + (["..."] if len(where) > 6 else [])) +
+                     (f" (then {', '.join(sa)})" if sa else ""))
+    dice = [f"{x['rule']} {short_walk(x)}" for x in notes if x.get("branch") == "random space"]
+    lines = list(dict.fromkeys(lines)) + dice[:4] + ([f"({len(dice) - 4} more 8.2 / 8.3 picks in the log)"]
+                                                     if len(dice) > 4 else [])
+    text = "; ".join(lines)
+    return f"Non-player {FNAME[f]}: " + (text or "8.1.2 Procedure Guidelines")

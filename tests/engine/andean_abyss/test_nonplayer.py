@@ -401,7 +401,8 @@ def test_8_7_2_farc_march_last_bullet_one_more_space_next_to_the_largest_group()
             st["sab"][j] = 1                            # LoCs already Sabotaged: no LoC bullet
     ids = [c.id for c in Op.prompt(st, op)[2]]
     assert march_step(st, op, ids) == "from:huila" and op["np_final"] == 1
-    dst = op["np_pref"][str(BD.index["huila"])]
+    src, dst, bullet = op["np_next"]
+    assert src == BD.index["huila"] and bullet == 3
     assert BD.pop[dst] >= 1 and dst in P.adj(st, BD.index["huila"])
 
 
@@ -645,7 +646,11 @@ def test_8_7_2_march_destination_where_guerrillas_stay_underground_first():
     put(st, "meta_west", farc_u=3, sup=-2)
     put(st, "bogota", sup=2, troops=2, police=1)   # Support with 3 cubes: any move Activates
     put(st, "huila", sup=1)                         # Support, no cubes: up to 3 stay Underground
-    op = {"k": "op", "f": F, "op": "march", "sel": [], "moved": {}, "moved_a": {}}
+    for j in P.adj(st, BD.index["meta_west"]):
+        if BD.is_loc[j]:
+            st["sab"][j] = 1                            # no first-bullet LoC
+    op = {"k": "op", "f": F, "op": "march", "sel": [], "moved": {}, "moved_a": {}, "lim": False, "free": False,
+          "dest": None, "sa": None}
     st["stack"].append(op)
     fr = {"k": "marchgrp", "f": F, "src": BD.index["meta_west"], "opi": len(st["stack"]) - 1, "dst": None,
           "nu": None, "auto": "np"}

@@ -1,0 +1,80 @@
+"""Issue #7 on the platform: an Andean Abyss session with Non-player seats (1.5, section 8)
+stores each Non-player decision as a ``bot`` event whose reason names the flowchart rule and
+branch that fired, and the replay/AAR log of the session carries those events."""
+
+from __future__ import annotations
+
+import re
+
+from facilitation import selectors, services
+from facilitation.models import SessionEvent
+
+SECTION_8 = re.compile(r"(?<![\d.])8\.[1-9](\.\d+)?(?![\d])")
+BRANCH = re.compile(r"\b(Rally|March|Attack|Terror|Train|Patrol|Sweep|Assault|Event|Pass)\b")
+
+
+def _aa_session(people, seed=5):
+    course = services.course_create(user=people.instructor, title="COIN 201")
+    session = services.session_create(
+        course=course, user=people.instructor, title="Andean Abyss lab", scenario_key="andean_abyss",
+        seed=seed, options={"players": 2, "spare": "nonplayer"}, teams=["Team A", "Team B"],
+        seats={"govt": "Team A", "farc": "Team B"})
+    team_a, team_b = session.teams.order_by("id")
+    services.team_member_add(team=team_a, user=people.instructor, member=people.student_a)
+    services.team_member_add(team=team_b, user=people.instructor, member=people.student_b)
+    return services.session_start(session=session, user=people.instructor)
+
+
+def _human_moves(session, people, n):
+    """The two teams answer ``n`` prompts (Pass when they may, else the first choice)."""
+    owners = {"govt": people.student_a, "farc": people.student_b}
+    for _ in range(n):
+        session.refresh_from_db()
+        rules, state = selectors.session_state(session)
+        p = rules.prompt(state)
+        if p is None:
+            return
+        seat = next((s for s in p.seats if s in owners), None)
+        if seat is None:
+            return
+        ids = [c.id for c in p.choices_for(seat)]
+        cid = "pass" if "pass" in ids else ("done" if "done" in ids else ids[0])
+        services.choice_submit(session=session, user=owners[seat], seat=seat, choice=cid,
+                               seq=session.head_seq, idempotency_key="")
+
+
+def test_8_nonplayer_seats_log_bot_events_whose_reason_names_the_branch(people):
+    session = _aa_session(people)
+    for _ in range(12):
+        if SessionEvent.objects.filter(session=session, kind="bot").count() >= 4:
+            break
+        _human_moves(session, people, 5)
+    bots = list(SessionEvent.objects.filter(session=session, kind="bot").order_by("seq"))
+    assert len(bots) >= 4, "the Non-player AUC and Cartels seats have acted"
+    for e in bots:
+        assert e.seat in ("auc", "cartels") and e.payload["bot"] == "nonplayer"
+        reason = e.payload["reason"]
+        assert e.payload["choice"] == "np:act"
+        assert reason.startswith(f"Non-player {'AUC' if e.seat == 'auc' else 'Cartels'}:"), reason
+        assert SECTION_8.search(reason), reason                     # a section-8 rule number
+        assert BRANCH.search(reason), reason                        # the branch, in words
+        assert "section 8 Non-player flowchart" not in reason      # not the old generic text
+    # the facts the engine stored with the event report the same branch as the reason
+    for e in bots:
+        np_facts = [f for f in e.facts or [] if f.get("type") == "np" and f.get("branch")
+                    and f["branch"] != "random space"]
+        if np_facts:
+            assert f"{np_facts[0]['rule']} {np_facts[0]['branch']}" in e.payload["reason"]
+
+
+def test_8_the_full_record_keeps_the_reason_and_the_replay_log_shows_the_branch(people):
+    session = _aa_session(people, seed=9)
+    _human_moves(session, people, 10)
+    bots = list(SessionEvent.objects.filter(session=session, kind="bot").order_by("seq"))
+    assert bots
+    full = selectors.event_to_dict(bots[0], None)                  # instructor / AAR view
+    assert full["payload"]["reason"] == bots[0].payload["reason"]
+    # the replay / AAR log lists each event's facts, where the engine's ``np`` facts name the
+    # same rule and branch
+    texts = " ".join(f.get("text", "") for f in bots[0].facts or [])
+    assert SECTION_8.search(texts)
