@@ -1622,36 +1622,44 @@ def ensure_terror(st: dict, fr: dict, i: int, facts: list) -> None:
     op["terror_n"] += 1
 
 
-def kidnap_spaces(st: dict, fr: dict) -> list:
+def terror_sa_spaces(st: dict, fr: dict, ok) -> list:
+    """Spaces selected (now or later) for this Terror, not yet used by the Special Activity,
+    where ``ok(pc, i)`` holds (4.3.3 / 4.4.2)."""
     op = opf(st, fr) or fr
-    out = []
-    for i in terror_spaces_now_or_later(st, op):
-        if i in fr.get("done", []):
-            continue
-        pc = st["pc"][i]
-        if P.guerrillas(pc, 1) <= pc[1]:
-            continue
-        if BD.is_city[i] or BD.is_loc[i] or pc[11]:
-            out.append(i)
-    return out
+    done = fr.get("done", [])
+    return [i for i in terror_spaces_now_or_later(st, op) if i not in done and ok(st["pc"][i], i)]
 
 
-@frame("kidnap")
-class Kidnap:
-    """4.3.3: in up to 3 Terror spaces, take a die roll of Resources (or a Shipment) from Govt or Cartels."""
+def kidnap_spaces(st: dict, fr: dict) -> list:
+    """4.3.3: FARC Guerrillas outnumber Police, in a City, on a LoC or with a Cartels Base."""
+    return terror_sa_spaces(st, fr, lambda pc, i: P.guerrillas(pc, 1) > pc[1]
+                            and (BD.is_city[i] or BD.is_loc[i] or bool(pc[11])))
+
+
+class TerrorSA:
+    """4.3.3 Kidnap / 4.4.2 Assassinate: in up to 3 spaces selected (now or later) for the Terror
+    - selecting the Terror there at once if the Special Activity picks the space first - then a
+    target in each space. Subclasses name the spaces, the words, and what a space's pick does."""
+
+    title = verb = done_label = rule = ""
+    end_in_any_phase = False      # Kidnap ends at 3 spaces whatever its phase (as it always did)
 
     @staticmethod
-    def prompt(st, fr):
+    def spaces(st, fr):
+        raise NotImplementedError
+
+    @classmethod
+    def prompt(cls, st, fr):
         if fr["ph"] == "a":
-            chs = space_choices(kidnap_spaces(st, fr), "Kidnap in")
-            chs.append(C("done", "Done kidnapping"))
-            return ("FARC Kidnap: which Terror space?", "4.3.3", chs)
-        return ("Kidnap: target?", "4.3.3", [C(f"target:{FACTIONS[g]}", FNAME[g]) for g in fr["ts"]])
+            chs = space_choices(cls.spaces(st, fr), cls.verb)
+            chs.append(C("done", cls.done_label))
+            return (cls.title, cls.rule, chs)
+        return cls.target_prompt(st, fr)
 
-    @staticmethod
-    def step(st, fr, facts, cid):
+    @classmethod
+    def step(cls, st, fr, facts, cid):
         if cid is None:
-            if len(fr["done"]) >= 3 or not kidnap_spaces(st, fr):
+            if (fr["ph"] == "a" or cls.end_in_any_phase) and (len(fr["done"]) >= 3 or not cls.spaces(st, fr)):
                 pop(st, fr)
                 return
             wait(fr)
@@ -1660,22 +1668,43 @@ class Kidnap:
             pop(st, fr)
             return
         if fr["ph"] == "a":
-            i = sidx(cid)
+            i = fr["i"] = sidx(cid)
             ensure_terror(st, fr, i, facts)
             fr["done"].append(i)
-            fr["i"] = i
-            ts = []
-            if BD.is_city[i] or BD.is_loc[i]:
-                ts.append(0)
-            if st["pc"][i][11]:
-                ts.append(3)
-            if len(ts) > 1:
-                fr["ts"] = ts
-                fr["ph"] = "b"
-                wait(fr)
-                return
-            Kidnap.hit(st, fr, ts[0], facts)
+            cls.space_picked(st, fr, facts)
             return
+        cls.target_picked(st, fr, facts, cid)
+
+
+@frame("kidnap")
+class Kidnap(TerrorSA):
+    """4.3.3: in up to 3 Terror spaces, take a die roll of Resources (or a Shipment) from Govt or Cartels."""
+
+    title, verb, done_label, rule = "FARC Kidnap: which Terror space?", "Kidnap in", "Done kidnapping", "4.3.3"
+    end_in_any_phase = True
+    spaces = staticmethod(lambda st, fr: kidnap_spaces(st, fr))
+
+    @staticmethod
+    def target_prompt(st, fr):
+        return ("Kidnap: target?", "4.3.3", [C(f"target:{FACTIONS[g]}", FNAME[g]) for g in fr["ts"]])
+
+    @staticmethod
+    def space_picked(st, fr, facts):
+        i = fr["i"]
+        ts = []
+        if BD.is_city[i] or BD.is_loc[i]:
+            ts.append(0)
+        if st["pc"][i][11]:
+            ts.append(3)
+        if len(ts) > 1:
+            fr["ts"] = ts
+            fr["ph"] = "b"
+            wait(fr)
+            return
+        Kidnap.hit(st, fr, ts[0], facts)
+
+    @staticmethod
+    def target_picked(st, fr, facts, cid):
         Kidnap.hit(st, fr, FACTIONS.index(cid[7:]), facts)
 
     @staticmethod
@@ -1726,50 +1755,31 @@ class Kidnap6:
 
 
 def assassinate_spaces(st: dict, fr: dict) -> list:
-    op = opf(st, fr) or fr
-    out = []
-    for i in terror_spaces_now_or_later(st, op):
-        if i in fr.get("done", []):
-            continue
-        pc = st["pc"][i]
-        if P.guerrillas(pc, 2) > pc[1] and attack_targets(st, 2, i):
-            out.append(i)
-    return out
+    """4.4.2: AUC Guerrillas outnumber Police and an enemy piece is there."""
+    return terror_sa_spaces(st, fr, lambda pc, i: P.guerrillas(pc, 2) > pc[1] and bool(attack_targets(st, 2, i)))
 
 
 @frame("assassinate")
-class Assassinate:
+class Assassinate(TerrorSA):
     """4.4.2: in up to 3 AUC Terror spaces where AUC Guerrillas outnumber Police, remove any 1 enemy piece."""
 
+    title, verb, done_label, rule = "AUC Assassinate: which Terror space?", "Assassinate in", "Done", "4.4.2"
+    spaces = staticmethod(lambda st, fr: assassinate_spaces(st, fr))
+
     @staticmethod
-    def prompt(st, fr):
-        if fr["ph"] == "a":
-            chs = space_choices(assassinate_spaces(st, fr), "Assassinate in")
-            chs.append(C("done", "Done"))
-            return ("AUC Assassinate: which Terror space?", "4.4.2", chs)
+    def target_prompt(st, fr):
         pc = st["pc"][fr["i"]]
         chs = [C(f"target:{PIECE_KEYS[s]}", f"Remove {PIECE_NAMES[s]}") for s in range(12)
                if pc[s] and s not in (6, 7, 8)]
         return ("Assassinate: which enemy piece?", "4.4.2", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["ph"] == "a" and (len(fr["done"]) >= 3 or not assassinate_spaces(st, fr)):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
-        if cid == "done":
-            pop(st, fr)
-            return
-        if fr["ph"] == "a":
-            fr["i"] = sidx(cid)
-            ensure_terror(st, fr, fr["i"], facts)
-            fr["done"].append(fr["i"])
-            fr["ph"] = "b"
-            wait(fr)
-            return
+    def space_picked(st, fr, facts):
+        fr["ph"] = "b"
+        wait(fr)
+
+    @staticmethod
+    def target_picked(st, fr, facts, cid):
         i = fr["i"]
         before = len(st["ship"])
         P.remove(st, i, PIECE_KEYS.index(cid[7:]), 1, facts, "Assassinate")
