@@ -407,7 +407,7 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
 def _decision_payload(p, seat: str, choice) -> dict:
     return {
         "choice": choice.id, "label": choice.label, "choice_payload": choice.payload,
-        "prompt": p.text_for(seat), "rule": p.rule, "prompt_kind": p.kind, "turn": p.turn,
+        "prompt": p.text_for(seat), "rule": p.rule_for(seat), "prompt_kind": p.kind_for(seat), "turn": p.turn,
         "secret": bool(p.context.get("secret") or choice.payload.get("secret")),
     }
 

@@ -70,6 +70,9 @@ class Prompt:
     ``seat_choices``  for simultaneous phases: seat -> its own legal choices
                       (and ``seat_text`` seat -> its own question).
     ``kind``          a short machine name of the decision point.
+    ``seat_kind``     for simultaneous phases: seat -> the machine name of *its own*
+                      decision point, and ``seat_rule`` seat -> its own rule reference
+                      (each seat may stand at a different step; absent: ``kind``/``rule``).
     ``turn``          an undo scope: a seat may undo its own decisions back to
                       the first one made under the same ``turn`` value, never
                       past a barrier fact.
@@ -85,6 +88,8 @@ class Prompt:
     seat_choices: dict[str, list[Choice]] | None = None
     seat_text: dict[str, str] | None = None
     context: dict = field(default_factory=dict)
+    seat_kind: dict[str, str] | None = None
+    seat_rule: dict[str, str] | None = None
 
     def choices_for(self, seat: str) -> list[Choice]:
         if seat not in self.seats:
@@ -98,6 +103,18 @@ class Prompt:
             return self.seat_text[seat]
         return self.text
 
+    def kind_for(self, seat: str) -> str:
+        """The decision point ``seat`` is at (its own step in a simultaneous phase)."""
+        if self.seat_kind and seat in self.seat_kind:
+            return self.seat_kind[seat]
+        return self.kind
+
+    def rule_for(self, seat: str) -> str:
+        """The rulebook reference of ``seat``'s own question."""
+        if self.seat_rule and seat in self.seat_rule:
+            return self.seat_rule[seat]
+        return self.rule
+
     def find(self, seat: str, choice_id: str) -> Choice:
         """The legal choice ``choice_id`` for ``seat`` or :class:`IllegalChoice`."""
         if seat not in self.seats:
@@ -108,7 +125,7 @@ class Prompt:
             if c.id == choice_id:
                 return c
         raise IllegalChoice(
-            f"'{choice_id}' is not a legal choice now. {self.text_for(seat)} (rule {self.rule})",
+            f"'{choice_id}' is not a legal choice now. {self.text_for(seat)} (rule {self.rule_for(seat)})",
             code="unknown_choice")
 
     def to_dict(self, seat: str | None = None) -> dict:
@@ -116,14 +133,18 @@ class Prompt:
         d: dict[str, Any] = {
             "seats": list(self.seats),
             "text": self.text if seat is None else self.text_for(seat),
-            "rule": self.rule,
-            "kind": self.kind,
+            "rule": self.rule if seat is None else self.rule_for(seat),
+            "kind": self.kind if seat is None else self.kind_for(seat),
             "turn": self.turn,
             "context": self.context,
         }
         if seat is None:
             if self.seat_choices is not None:
                 d["seat_choices"] = {s: [c.to_dict() for c in cs] for s, cs in self.seat_choices.items()}
+            if self.seat_kind is not None:
+                d["seat_kind"] = {s: self.kind_for(s) for s in self.seats}
+            if self.seat_rule is not None:
+                d["seat_rule"] = {s: self.rule_for(s) for s in self.seats}
             d["choices"] = [c.to_dict() for c in self.choices]
         else:
             d["choices"] = [c.to_dict() for c in self.choices_for(seat)]

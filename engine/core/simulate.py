@@ -25,7 +25,7 @@ def play_game(rules: Rules, seed: int, bots: str = "random", options: dict | Non
             break
         for seat in p.seats:
             if not p.choices_for(seat):
-                raise StuckGame(f"seed {seed}: seat {seat} has no legal choice at {p.kind} ({p.rule})")
+                raise StuckGame(f"seed {seed}: seat {seat} has no legal choice at {p.kind_for(seat)} ({p.rule_for(seat)})")
         seat = p.seats[0]
         decision = seat_bots[seat].choose(state, p)
         rules.apply_inplace(state, seat, decision.choice_id)

@@ -360,6 +360,10 @@ class TearsOfTyranny(Rules):
                       first[2], kind=first[3], turn=turn,
                       seat_choices=_PerSeat(seats, lambda s: entry(s)[2]),
                       seat_text=_PerSeat(seats, lambda s: entry(s)[0]),
+                      # each seat stands at its own step (3.A refit, 3.C, 3.D, phase 2/4 ...):
+                      # its own decision kind and rule, e.g. for the decision log
+                      seat_kind=_PerSeat(seats, lambda s: entry(s)[3]),
+                      seat_rule=_PerSeat(seats, lambda s: entry(s)[1]),
                       context={"phase": state["phase"], "turn": state["turn"]})
 
     def _global_choices(self, state: dict, fr: dict) -> list[Choice]:
@@ -433,7 +437,8 @@ class TearsOfTyranny(Rules):
             return "Keep one of the drawn cards; the rest go to the bottom of the deck.", "3.A", ch, "keep"
         if k == "forget":
             cands = [c for c in pl["hand"] + pl["discard"] if c != fr["kept"]]
-            ch = [Choice(f"forget:{c}", f"Forget {C.cards[c]['title']}", {"card": c}) for c in cands]
+            # secret (1.F): the hand is hidden, so which card is forgotten is the player's own
+            ch = [Choice(f"forget:{c}", f"Forget {C.cards[c]['title']}", {"card": c, "secret": True}) for c in cands]
             return "You kept a major card: forget one other card.", "1.F", ch, "forget"
         if k == "reclaim":
             ch = [Choice(f"reclaim:{c}", f"Reclaim {C.cards[c]['title']}", {"card": c}) for c in pl["discard"]]
@@ -988,7 +993,10 @@ class TearsOfTyranny(Rules):
             else:
                 pl["discard"].remove(rest)
             state["decks"][C.cards[rest]["class"]].append(rest)
-            B.add_fact(facts, "forget", f"{seat.title()} forget {C.cards[rest]['title']}.", seat=seat, card=rest)
+            # 1.F: the other seats learn that a card was forgotten, not which (hands are hidden)
+            B.add_fact(facts, "forget", f"{seat.title()} forget {C.cards[rest]['title']}.", seat=seat, card=rest,
+                       visible_to=[seat], public={"type": "forget", "text": f"{seat.title()} forget a card.",
+                                                  "seat": seat})
         elif k == "reclaim":
             stack.pop()
             if head == "reclaim":
