@@ -83,6 +83,42 @@ def tile_defense(state: dict, tid: str, ignore_defense: bool = False, ignore_tyr
     return d
 
 
+def defense_parts(state: dict, tid: str, ignore_defense: bool = False, ignore_tyranny: bool = False) -> list[dict]:
+    """What the tile's defense against a player attack is made of, each part with its rule (the same
+    sum as :func:`tile_defense`). Combat adjudication, Defense: "Defense points can be derived from
+    the terrain, civilian support, tyranny, or capabilities"; the capability defense (+N for the
+    resistance, 1.G hex of protection) counts against the adversary's dominate, not here."""
+    t = state["tiles"][tid]
+    ct = C.tiles[tid]
+    parts = []
+    if ignore_defense:
+        parts.append({"source": "disregarded", "value": 0,
+                      "text": "terrain and red-civilian defense disregarded by the capability (1.G combat)"})
+    else:
+        parts.append({"source": "terrain", "value": ct["defense_modifier"],
+                      "text": f"{ct['terrain']} terrain {ct['defense_modifier']:+d} (1.A)"})
+        parts.append({"source": "red_civilians", "value": t["red"],
+                      "text": f"{t['red']} red civilian{'s' if t['red'] != 1 else ''} {t['red']:+d} "
+                              "(1.C: +1 each)"})
+    if t["tyr"]:
+        if ignore_tyranny:
+            parts.append({"source": "tyranny", "value": 0,
+                          "text": "tyranny disregarded: the capability targets tyranny (1.G combat)"})
+        else:
+            parts.append({"source": "tyranny", "value": 5, "text": "tyranny +5 (1.B; A-14: per tile)"})
+    return parts
+
+
+def units_text(units: list) -> str:
+    """The adversary units of a tile with the damage they carry this turn (it heals at turn end)."""
+    out = []
+    for kind, dmg in units:
+        hp = UNIT_VALUE[kind]
+        out.append(f"{kind} ({dmg} damage taken earlier this turn, {hp - dmg} of {hp} health left)" if dmg
+                   else f"{kind} ({hp} health)")
+    return ", ".join(out) if out else "none"
+
+
 def add_fact(facts: list, type_: str, text: str, **kw) -> None:
     facts.append(fact(type_, text, **kw))
 
@@ -260,10 +296,19 @@ def allocate(state: dict, tid: str, points: int, facts: list, seat: str | None, 
         if not killed:
             i = order[0]
             t["u"][i][1] += points
-            add_fact(facts, "damage", f"Adversary {t['u'][i][0]} in {tname(tid)} takes {points} damage.",
-                     tile=tid, unit=t["u"][i][0], damage=points)
+            damage_fact(facts, tid, t["u"][i], points)
             points = 0
     return points
+
+
+def damage_fact(facts: list, tid: str, unit: list, points: int) -> None:
+    """A unit damaged but not destroyed: the damage accumulates for the rest of the turn (3, damage
+    adversaries) and heals at the end of the turn."""
+    kind, total = unit
+    add_fact(facts, "damage", f"Adversary {kind} in {tname(tid)} takes {points} damage: {total} of "
+             f"{UNIT_VALUE[kind]} health lost this turn, {UNIT_VALUE[kind] - total} left (damage accumulates "
+             "over the turn and heals at its end, 3).", tile=tid, unit=kind, damage=points, damage_this_turn=total,
+             health_left=UNIT_VALUE[kind] - total)
 
 
 def collateral_choice_needed(t: dict, excess: int) -> bool:
@@ -289,18 +334,31 @@ def collateral(state: dict, tid: str, excess: int, facts: list, seat: str | None
     if not killed:
         return
     state["stats"]["civilians_killed"] += killed
-    add_fact(facts, "collateral", f"{killed} civilian(s) killed in {tname(tid)} by collateral damage ({cause}).",
-             tile=tid, killed=killed, seat=seat)
-    if seat:
-        pen = penalty(state, seat)
-        if pen:
-            lose_influence(state, pen * killed, f"collateral damage by {seat} in {tid}", facts, seat)
+    pen = penalty(state, seat) if seat else 0
+    ptext = penalty_text(state, seat, killed)
+    add_fact(facts, "collateral", f"{killed} civilian(s) killed in {tname(tid)} by collateral damage ({cause}): "
+             f"{ptext}.", tile=tid, killed=killed, excess=excess, seat=seat, penalty=pen, influence_lost=pen * killed,
+             penalty_text=ptext, rule="1.G combat (A-25)")
+    if pen:
+        lose_influence(state, pen * killed, f"collateral damage by {seat} in {tid}", facts, seat)
 
 
 def penalty(state: dict, seat: str) -> int:
     if state["opts"]["collateral"] == "flat":
         return 1 if seat in ("liberators", "advisors") else 0
     return C.panels[seat]["collateral_penalty"]
+
+
+def penalty_text(state: dict, seat: str | None, killed: int) -> str:
+    """The influence the attacker loses for ``killed`` civilians, with the rule that sets it (A-25)."""
+    if not seat:
+        return "no player attacked, so no influence is lost"
+    pen = penalty(state, seat)
+    src = ("flat rule option: -1 for the Liberators and Advisors (A-25)" if state["opts"]["collateral"] == "flat"
+           else f"{seat.title()} panel, A-25")
+    if not pen:
+        return f"the {seat.title()} lose no influence for collateral damage ({src})"
+    return f"the {seat.title()} lose {pen} influence per civilian killed ({src}): -{pen * killed} influence"
 
 
 def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list, cause: str,
@@ -311,22 +369,82 @@ def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list
     With ``pending``, the decisions the attacker must take are not made here but recorded for the
     caller to ask: ``pending["civ"]`` collateral victims to pick (A-25), ``pending["drive"]``
     units the Advisors drive out, whose destination they pick (A-28)."""
-    d = tile_defense(state, tid, ignore_defense, ignore_tyranny)
-    eff = dmg - d
-    add_fact(facts, "attack", f"{cause}: {dmg} damage against defense {d} in {tname(tid)}.",
-             tile=tid, damage=dmg, defense=d, seat=seat)
+    t = state["tiles"][tid]
+    f = attack_fact(state, tid, dmg, seat, cause, ignore_defense, ignore_tyranny)
+    facts.append(f)
+    start = len(facts)
+    eff = dmg - f["defense"]
     if eff <= 0:
         return
     if seat == "advisors":
         advisor_strike(state, tid, eff, facts, cause, pending)
+        finish_attack_fact(f, facts[start:], "")
         return
     excess = allocate(state, tid, eff, facts, seat, cause)
-    if excess and pending is not None and collateral_choice_needed(state["tiles"][tid], excess):
+    if excess and pending is not None and collateral_choice_needed(t, excess):
         pending["civ"] = excess
+        finish_attack_fact(f, facts[start:], f"{excess} excess damage kills {excess} civilian(s): the "
+                           f"{(seat or 'attacker').title()} choose who is hit (A-25); {penalty_text(state, seat, excess)}")
         return
     if excess:
         collateral(state, tid, excess, facts, seat, cause)
+    finish_attack_fact(f, facts[start:], "")
     clear_tyranny_check(state, tid, facts)
+
+
+def attack_fact(state: dict, tid: str, dmg: int, seat: str | None, cause: str, ignore_defense: bool = False,
+                ignore_tyranny: bool = False, assign: bool = False) -> dict:
+    """The ``attack`` fact: the damage, the tile's defense part by part, and the units with the
+    damage they already carry this turn (1.G combat). :func:`finish_attack_fact` adds the result.
+    ``assign``: the attacker assigns the damage that gets through, unit by unit (A-57)."""
+    t = state["tiles"][tid]
+    parts = defense_parts(state, tid, ignore_defense, ignore_tyranny)
+    d = sum(p["value"] for p in parts)
+    eff = dmg - d
+    text = (f"{cause}: {dmg} damage against defense {d} in {tname(tid)}. Defense = "
+            + " + ".join(p["text"] for p in parts)
+            + ", overcome again by every attack (1.G combat). Units: " + units_text(t["u"]) + ". ")
+    if eff <= 0:
+        text += "The defense absorbs all of it: no effect."
+    elif seat == "advisors":
+        text += (f"{eff} damage gets through, but the Advisors do no damage: each unit it would destroy is driven "
+                 "out of the tile and earns influence (Advisors panel, A-28).")
+    elif assign:
+        text += f"{eff} damage gets through: the {(seat or 'attacker').title()} assign it among the units (A-57)."
+    else:
+        text += f"{eff} damage gets through to the units (most valuable kill first, A-57)."
+    return fact("attack", text, tile=tid, damage=dmg, defense=d, defense_parts=parts, through=max(0, eff),
+                units_before=[list(u) for u in t["u"]], seat=seat, rule="1.G combat")
+
+
+def finish_attack_fact(f: dict, after: list, extra: str) -> None:
+    """Complete the attack fact with what the attack did (the facts that followed it)."""
+    destroyed = [x["unit"] for x in after if x["type"] == "destroy"]
+    driven = [x["unit"] for x in after if x["type"] == "move" and x.get("unit")]
+    damaged = [f"{x['unit']} {x['damage_this_turn']} of {x['damage_this_turn'] + x['health_left']} this turn"
+               for x in after if x["type"] == "damage" and "damage_this_turn" in x]
+    gained = sum(x["delta"] for x in after if x.get("track") == "influence" and x["delta"] > 0
+                 and ("destroyed" in str(x.get("cause", "")) or "displaced" in str(x.get("cause", ""))))
+    out = []
+    if destroyed:
+        out.append("destroyed: " + ", ".join(destroyed))
+    if driven:
+        out.append("driven out: " + ", ".join(driven))
+    if destroyed or driven:
+        out.append(f"influence +{gained} (destroyed outpost +1, garrison +2, cell 0, 1.B; driven out by the "
+                   "Advisors 1/2/5, A-28)" if driven else
+                   f"influence +{gained} (outpost +1, garrison +2, cell 0, 1.B)")
+    if damaged:
+        out.append("damaged: " + ", ".join(damaged) + " (kept until the end of the turn, 3)")
+    for x in after:
+        if x["type"] == "collateral":
+            out.append(f"collateral: {x['excess']} excess damage kills {x['killed']} civilian(s), {x['penalty_text']}")
+    if extra:
+        out.append(extra)
+    if out:
+        f["text"] += " Result: " + "; ".join(out) + "."
+    f["destroyed"] = destroyed
+    f["collateral"] = sum(x.get("killed", 0) for x in after if x["type"] == "collateral")
 
 
 def drive_targets(state: dict, tid: str) -> list[str]:

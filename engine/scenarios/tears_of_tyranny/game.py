@@ -1180,8 +1180,7 @@ class TearsOfTyranny(Rules):
                 B.destroy_unit(state, tid, i, facts, seat, fr["label"])
             else:
                 t["u"][i][1] += use
-                B.add_fact(facts, "damage", f"Adversary {rest} in {B.tname(tid)} takes {use} damage.", tile=tid,
-                           unit=rest, damage=use)
+                B.damage_fact(facts, tid, t["u"][i], use)
             excess = 0
             if fr["alloc"] and not t["u"]:
                 excess = fr["alloc"]
@@ -1282,8 +1281,8 @@ class TearsOfTyranny(Rules):
                         fr.update(pending)
                         return False
                 else:
-                    B.add_fact(facts, "attack", f"{label}: {n} damage against defense {n - eff} in {B.tname(tid)}.",
-                               tile=tid, damage=n, defense=n - eff, seat=seat)
+                    # the attacker assigns the damage; the fact explains the defense (1.G combat)
+                    facts.append(B.attack_fact(state, tid, n, seat, label, ign, ign_t, assign=True))
                     fr["alloc"] = eff
                     return False
             elif k == "destroy":

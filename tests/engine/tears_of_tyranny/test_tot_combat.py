@@ -199,3 +199,126 @@ def test_combat_a57_no_choice_when_the_attack_kills_everything(rules, C):
     _attack_frame(rules, st, seat, tid, 4)
     assert st["tiles"][tid]["u"] == []
     assert rules.prompt(st).choices_for(seat)[0].id.startswith(("play:", "done"))
+
+
+# ---- the attack fact explains the combat (browser finding: "3 damage against defense 1" said
+# nothing about where the 1 came from) ---------------------------------------------------------------
+
+def _attack(st, tid, dmg, seat, **kw):
+    facts = []
+    B.player_attack(st, tid, dmg, seat, facts, "Crafted strike", **kw)
+    att = [f for f in facts if f["type"] == "attack"]
+    assert len(att) == 1
+    return att[0], facts
+
+
+def test_attack_fact_names_each_part_of_the_defense_the_earlier_damage_and_the_result(rules, C):
+    """1.G combat, Defense: "Defense points can be derived from the terrain, civilian support,
+    tyranny, or capabilities" and are overcome on every attack; 3 (damage adversaries): damage
+    accumulates through the turn; 1.B: outpost +1 influence; A-25: Liberators -2 per civilian."""
+    st = blank(rules, players=4)
+    tid = find_tile(C, st, terrain="jungle")
+    t = st["tiles"][tid]
+    t["u"] = [["outpost", 1], ["cell", 0]]  # the outpost was damaged earlier this turn
+    t["red"], t["blue"] = 1, 2
+    st["inf"]["earned"] = 10
+    f, facts = _attack(st, tid, 7, "liberators")
+    assert f["defense"] == 2 and f["through"] == 5
+    assert [(p["source"], p["value"]) for p in f["defense_parts"]] == [("terrain", 1), ("red_civilians", 1)]
+    text = f["text"]
+    for bit in ("7 damage against defense 2", "jungle terrain +1 (1.A)", "1 red civilian +1 (1.C",
+                "overcome again by every attack (1.G combat)",
+                "outpost (1 damage taken earlier this turn, 1 of 2 health left)", "cell (1 health)",
+                "destroyed: outpost, cell", "influence +1 (outpost +1",
+                "collateral: 3 excess damage kills 3 civilian(s)",
+                "the Liberators lose 2 influence per civilian killed (Liberators panel, A-25): -6 influence"):
+        assert bit in text, (bit, text)
+    assert f["destroyed"] == ["outpost", "cell"] and f["collateral"] == 3
+    col = next(x for x in facts if x["type"] == "collateral")
+    assert (col["killed"], col["penalty"], col["influence_lost"]) == (3, 2, 6)
+    assert st["inf"]["earned"] == 10 + 1 - 6
+
+
+def test_attack_fact_tyranny_and_disregarded_defense(rules, C):
+    """1.G combat: a card may disregard defense modifiers, never tyranny unless it targets tyranny;
+    1.B / A-14: tyranny +5 per tile."""
+    st = blank(rules, players=4)
+    tid = find_tile(C, st, terrain="rural")
+    t = st["tiles"][tid]
+    t["u"], t["red"], t["tyr"] = [["garrison", 0]], 2, 2
+    f, _ = _attack(st, tid, 4, "comrades")
+    assert [(p["source"], p["value"]) for p in f["defense_parts"]] == [
+        ("terrain", 1), ("red_civilians", 2), ("tyranny", 5)]
+    assert f["defense"] == 8 == B.tile_defense(st, tid)
+    assert "tyranny +5 (1.B; A-14: per tile)" in f["text"] and "no effect" in f["text"]
+    f, _ = _attack(st, tid, 7, "comrades", ignore_defense=True)
+    assert f["defense"] == 5 and "disregarded by the capability" in f["text"]
+    assert "garrison 2 of 3 this turn" in f["text"], "damage that gets through is kept for the turn"
+    f, _ = _attack(st, tid, 1, "comrades", ignore_defense=True, ignore_tyranny=True)
+    assert f["defense"] == 0 and "tyranny disregarded: the capability targets tyranny" in f["text"]
+    assert "destroyed: garrison" in f["text"], "2 earlier damage + 1: the garrison's 3 health are gone"
+    assert "influence +2" in f["text"]
+
+
+def test_collateral_penalty_is_explained_per_player_type(rules, C):
+    """A-25 panel values: Liberators -2, Advisors -3, Partisans and
+    Comrades 0 (1.G combat: they "do not lose influence"); the flat option: -1 for Liberators and
+    Advisors."""
+    for seat, opt, words in (("comrades", "panel", "the Comrades lose no influence for collateral damage"),
+                             ("partisans", "panel", "the Partisans lose no influence"),
+                             ("liberators", "flat", "the Liberators lose 1 influence per civilian killed "
+                                                    "(flat rule option")):
+        st = blank(rules, players=4, collateral=opt)
+        tid = find_tile(C, st, terrain="desert")
+        t = st["tiles"][tid]
+        t["u"], t["blue"] = [["cell", 0]], 2
+        st["inf"]["earned"] = 5
+        f, facts = _attack(st, tid, 3, seat)
+        assert "collateral: 2 excess damage kills 2 civilian(s)" in f["text"], f["text"]
+        assert words in f["text"], (seat, f["text"])
+        col = next(x for x in facts if x["type"] == "collateral")
+        assert words in col["text"] and col["rule"] == "1.G combat (A-25)"
+
+
+def test_advisors_attack_fact_says_they_drive_units_out(rules, C):
+    st = blank(rules, players=4)
+    tid = find_tile(C, st, terrain="desert")
+    st["tiles"][tid]["u"] = [["outpost", 0]]
+    f, _ = _attack(st, tid, 2, "advisors")
+    assert "the Advisors do no damage" in f["text"] and "A-28" in f["text"]
+    assert "driven out: outpost" in f["text"]
+
+
+def test_a_damaged_unit_reports_the_damage_accumulated_this_turn(rules, C):
+    """3 (damage adversaries): "Damage accumulates throughout the entire turn"."""
+    st = blank(rules, players=4)
+    tid = find_tile(C, st, terrain="desert")
+    st["tiles"][tid]["u"] = [["garrison", 0]]
+    _f, facts = _attack(st, tid, 1, "liberators")
+    dmg = next(x for x in facts if x["type"] == "damage")
+    assert (dmg["damage_this_turn"], dmg["health_left"]) == (1, 2)
+    f, facts = _attack(st, tid, 1, "liberators")
+    dmg = next(x for x in facts if x["type"] == "damage")
+    assert (dmg["damage_this_turn"], dmg["health_left"]) == (2, 1)
+    assert "2 of 3 health lost this turn" in dmg["text"]
+    assert "garrison (1 damage taken earlier this turn, 2 of 3 health left)" in f["text"]
+
+
+def test_defense_parts_add_up_to_the_tile_defense_everywhere(rules, C):
+    st = rules.setup(5, {"players": 4})
+    for i, tid in enumerate(st["order"]):
+        t = st["tiles"][tid]
+        t["red"], t["tyr"] = i % 3, (i % 5 == 0)
+        for ign in (False, True):
+            for ign_t in (False, True):
+                parts = B.defense_parts(st, tid, ign, ign_t)
+                assert sum(p["value"] for p in parts) == B.tile_defense(st, tid, ign, ign_t), tid
+
+
+def test_an_attack_the_player_assigns_explains_the_defense(rules, C):
+    st = blank(rules, players=4)
+    tid = find_tile(C, st, terrain="jungle")
+    st["tiles"][tid]["u"] = [["garrison", 0], ["cell", 0]]
+    f = B.attack_fact(st, tid, 3, "liberators", "Crafted strike", assign=True)
+    assert f["defense"] == 1 and "jungle terrain +1 (1.A)" in f["text"]
+    assert "2 damage gets through: the Liberators assign it among the units (A-57)" in f["text"]
