@@ -76,6 +76,7 @@ import json
 import math
 import re
 from functools import lru_cache
+from html import escape as _html_escape
 from pathlib import Path
 from typing import Any
 
@@ -419,6 +420,21 @@ def choice_space(choice: dict) -> str | None:
     return None
 
 
+# Geometry that is a pure function of the static map (the same for every seat, position and
+# request): computed once per process.
+@lru_cache(maxsize=64)
+def _default_radius(pts: tuple) -> float:
+    """Half the lower-quartile nearest-neighbour distance of the spaces, within 10..62."""
+    nn = sorted(min(math.dist(a, b) for j, b in enumerate(pts) if j != i) for i, a in enumerate(pts))
+    return max(10.0, min(62.0, nn[len(nn) // 4] * 0.5))
+
+
+@lru_cache(maxsize=4096)
+def _hex_points(x: float, y: float, r: float, turn: float) -> str:
+    return " ".join(f"{x + r * math.cos(math.radians(60 * k - 30 + turn)):.1f},"
+                    f"{y + r * math.sin(math.radians(60 * k - 30 + turn)):.1f}" for k in range(6))
+
+
 def _translator(layout: dict):
     """Words of a game's layout data in the current language (``layout["i18n"][lang]``)."""
     try:
@@ -493,8 +509,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
                          if s.get("x") is not None and s.get("y") is not None else s for s in static_spaces]
         pts = [(s["x"], s["y"]) for s in static_spaces if s.get("x") is not None]
         if 1 < len(pts) <= 400:
-            nn = sorted(min(math.dist(a, b) for j, b in enumerate(pts) if j != i) for i, a in enumerate(pts))
-            default_r = max(10.0, min(62.0, nn[len(nn) // 4] * 0.5))
+            default_r = _default_radius(tuple(pts))
     hexes = bool(board.get("hex")) and default_r is not None
     # values kept per space at the top of the view (e.g. view["support"][space_id])
     space_ids = {s["id"] for s in static_spaces}
@@ -577,8 +592,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             "short": pos.get("short") or s.get("short") or _short(s, layout),
             "x": round(float(x), 1), "y": round(float(y), 1), "r": round(r, 1),
             "small": default_r is not None and not pos and r < 40,
-            "hex": " ".join(f"{float(x) + r * math.cos(math.radians(60 * k - 30 + turn)):.1f},"
-                            f"{float(y) + r * math.sin(math.radians(60 * k - 30 + turn)):.1f}" for k in range(6)) if hexes else "",
+            "hex": _hex_points(float(x), float(y), r, turn) if hexes else "",
             "pieces": pieces, "markers": markers, "static": static_facts,
             "choices": choice_by_space.get(sid, []),
             "adjacent": list(s.get("adjacent") or s.get("adjacency") or s.get("neighbors") or []),
@@ -697,3 +711,156 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         "game_panel": games.panel(key, view, choices or [], seats),
         "game_template": games.template(key), "game_side_template": games.template(key, "side"),
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# Markup. The board is drawn by a small string builder rather than a template: a 112-hex map is
+# thousands of template variable look-ups (about 16 ms a region), the builder a few ms. The
+# output is the markup of the former template (templates/web/partials/board.html before issue #8),
+# which tests/web/test_board_markup.py keeps as the reference; every value is escaped as the
+# template's autoescaping did, numbers written as ``{% localize off %}`` wrote them.
+
+_PIECE_SHAPES = {
+    "base": '<path d="M-13 10 h26 v-13 l-13 -9 l-13 9 z" class="chip"/>',
+    "cube": '<rect x="-11" y="-11" width="22" height="22" rx="3" class="chip"/>',
+}
+_ROUND_CHIP = '<circle cx="0" cy="0" r="11" class="chip"/>'
+
+
+def _t(value: Any) -> str:
+    """A value as the template wrote it: numbers unlocalised, everything escaped."""
+    tp = type(value)
+    if tp is str:  # plain text (not marked safe): Django's escape() is html.escape()
+        return _html_escape(value)
+    if tp is int or tp is bool or value is None:
+        return str(value)
+    if tp is float:
+        s = repr(value)
+        if "e" in s or "n" in s:  # exponent, inf, nan: as Django's number format writes them
+            from django.utils import formats
+            return _escape(formats.localize(value, use_l10n=False))
+        return s
+    return _escape(value)
+
+
+def _escape(value: Any) -> str:
+    from django.utils.html import conditional_escape
+    return str(conditional_escape(value))
+
+
+def _add(a: Any, b: Any) -> Any:
+    """Django's ``add`` filter (integers first, as the template computed a label's y)."""
+    try:
+        return int(a) + int(b)
+    except (ValueError, TypeError):
+        try:
+            return a + b
+        except Exception:
+            return ""
+
+
+def _truncate(text: Any, n: int) -> str:
+    from django.utils.text import Truncator
+    return Truncator(text).chars(n)
+
+
+def markup(board: dict, *, open_text: bool = False) -> str:
+    """The board's figure (SVG map, legend, text table) as HTML; safe to insert as is."""
+    from django.utils.translation import gettext, ngettext
+
+    e = _t
+    out: list[str] = []
+    w = out.append
+    spaces = board.get("spaces") or []
+    svg_class = board.get("svg_class")
+    w('<figure class="board" aria-labelledby="board-caption">')
+    w(f'<svg class="board-svg{" " + e(svg_class) if svg_class else ""}" viewBox="0 0 {e(board.get("width", ""))} '
+      f'{e(board.get("height", ""))}" role="group" aria-labelledby="board-title board-desc" '
+      f'preserveAspectRatio="xMidYMid meet" focusable="false">')
+    w(f'<title id="board-title">{_escape(gettext("Game board"))}</title>')
+    n = len(spaces)
+    desc = ngettext("%(n)s space; a full text description follows the map.",
+                    "%(n)s spaces; a full text description follows the map.", n) % {"n": n}
+    w(f'<desc id="board-desc">{desc}</desc>')
+    w('<g class="edges" aria-hidden="true">')
+    for ed in board.get("edges") or []:
+        w(f'<line x1="{e(ed["x1"])}" y1="{e(ed["y1"])}" x2="{e(ed["x2"])}" y2="{e(ed["y2"])}"/>')
+    w('</g>')
+    for s in spaces:
+        choices = s.get("choices") or []
+        sid = e(s["id"])
+        cls = f'space space-{e(s.get("kind", ""))}'
+        if s.get("css"):
+            cls += " " + e(s["css"])
+        if len(choices) == 1:
+            cls += " is-choice"
+            c = choices[0]
+            attrs = f'role="button" tabindex="0" data-choice="{e(c.get("id", ""))}" aria-label="{e(c.get("label", ""))}"'
+        elif choices:
+            cls += " is-option"
+            attrs = f'data-choices="{"".join(e(c.get("id", "")) + " " for c in choices)}" aria-hidden="true"'
+        else:
+            attrs = 'aria-hidden="true"'
+        w(f'<g class="{cls}" id="space-{sid}" data-space="{sid}" {attrs}>')
+        title = "".join(e(c.get("label", "")) + "; " for c in choices) if len(choices) > 1 else ""
+        title += e(s.get("name", ""))
+        for p in s.get("pieces") or []:
+            title += f'; {e(p["count"])} {e(p["name"])}' + (f' ({e(p["state"])})' if p.get("state") else "")
+        for m in s.get("markers") or []:
+            title += "; " + e(m)
+        w(f'<title>{title}</title>')
+        if s.get("line"):
+            w(f'<polyline points="{e(s["line"])}" class="loc-line"/>')
+        x, y = e(s["x"]), e(s["y"])
+        if s.get("hex"):
+            w(f'<polygon points="{e(s["hex"])}" class="space-shape"/>')
+        elif s.get("small") or s.get("kind") not in ("city", "loc"):
+            w(f'<circle cx="{x}" cy="{y}" r="{e(s.get("r", ""))}" class="space-shape"/>')
+        else:
+            b = s.get("box") or {}
+            w(f'<rect x="{e(b.get("x", ""))}" y="{e(b.get("y", ""))}" width="{e(b.get("w", ""))}" '
+              f'height="{e(b.get("h", ""))}" rx="{e(b.get("rx", ""))}" class="space-shape"/>')
+        if not s.get("group_centre"):
+            style = f' style="font-size:{e(s.get("font", ""))}px"' if s.get("small") else ""
+            w(f'<text x="{x}" y="{e(_add(s["y"], s.get("name_dy", "")))}" class="space-name" '
+              f'text-anchor="middle"{style}>{e(s.get("short") or s.get("name", ""))}</text>')
+        if not s.get("small"):
+            for m in s.get("marker_lines") or []:
+                w(f'<text x="{x}" y="{e(m["y"])}" class="space-marker" text-anchor="middle">'
+                  f'{e(_truncate(m["text"], 24))}</text>')
+        for p in s.get("pieces") or []:
+            k = p.get("k")
+            w(f'<g class="piece f{e(p.get("fi", ""))} {e(p.get("state", ""))}{" " + e(p["css"]) if p.get("css") else ""}" '
+              f'transform="translate({e(p["cx"])} {e(p["cy"])}){f" scale({e(k)})" if k != 1 else ""}">'
+              f'{_PIECE_SHAPES.get(p.get("shape"), _ROUND_CHIP)}'
+              f'<text x="0" y="0" dy="0.35em" text-anchor="middle" class="chip-text">{e(p.get("letter", ""))}'
+              f'{e(p["count"]) if p["count"] > 1 else ""}</text></g>')
+        w('</g>')
+    if board.get("group_labels"):
+        w('<g class="group-labels" aria-hidden="true">')
+        for g in board["group_labels"]:
+            w(f'<text x="{e(g["x"])}" y="{e(g["y"])}" class="group-label" text-anchor="middle" '
+              f'style="font-size:{e(g["size"])}px">{e(g["text"])}</text>')
+        w('</g>')
+    w('</svg><figcaption id="board-caption" class="legend">')
+    for seat in board.get("seats") or []:
+        w(f'<span class="legend-item"><span class="swatch f{e(seat.get("fi", ""))}"></span>{e(seat.get("title", ""))}</span>')
+    for x in board.get("legend") or []:
+        css = " " + e(x["css"]) if x.get("css") else ""
+        w(f'<span class="legend-item"><span class="swatch f{e(x.get("fi", ""))}{css}"></span>{e(x.get("label", ""))}</span>')
+    w(f'<span class="legend-item"><span class="swatch hollow"></span>{_escape(gettext("dashed outline = Underground"))}</span>')
+    w(f'</figcaption><details class="board-text"{" open" if open_text else ""}>'
+      f'<summary>{_escape(gettext("Board as text"))}</summary><table class="space-table"><thead><tr>'
+      f'<th scope="col">{_escape(gettext("Space"))}</th><th scope="col">{_escape(gettext("Pieces"))}</th>'
+      f'<th scope="col">{_escape(gettext("Markers"))}</th></tr></thead><tbody>')
+    states = {"underground": _escape(gettext("Underground")), "": ""}
+    active = _escape(gettext("Active"))
+    for s in spaces:
+        static = s.get("static")
+        head = e(s.get("name", "")) + (f'<br><small>{", ".join(e(v) for v in static)}</small>' if static else "")
+        pieces = ", ".join(f'{e(p["count"])} {e(p["name"])}' + (f' ({states.get(p["state"], active)})' if p.get("state") else "")
+                           for p in s.get("pieces") or []) or "-"
+        markers = ", ".join(e(m) for m in s.get("markers") or []) or "-"
+        w(f'<tr><th scope="row">{head}</th><td>{pieces}</td><td>{markers}</td></tr>')
+    w('</tbody></table></details></figure>')
+    return "".join(out)
