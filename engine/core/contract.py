@@ -26,8 +26,9 @@ from __future__ import annotations
 import copy as _copy
 import json
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable
+from typing import Any
 
 State = Any
 Fact = dict

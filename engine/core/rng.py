@@ -15,7 +15,8 @@ that tag runs out the generator takes over again.
 
 from __future__ import annotations
 
-from typing import Any, MutableSequence, Sequence
+from collections.abc import MutableSequence, Sequence
+from typing import Any
 
 _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15

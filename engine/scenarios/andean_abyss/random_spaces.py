@@ -27,7 +27,8 @@ an ``np`` fact.
 from __future__ import annotations
 
 import json
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from engine.core import rng as R
 
@@ -163,6 +164,6 @@ def pick(st: dict, seq: Sequence[Any]) -> tuple[Any, dict | None]:
         elif all(BD.is_loc[i] for i in spaces):
             got, info = random_loc(st["rng"], list(dict.fromkeys(spaces)))
         if info is not None:
-            same = [c for c, i in zip(seq, spaces) if i == got]   # several choices in that space
+            same = [c for c, i in zip(seq, spaces, strict=True) if i == got]   # several choices in that space
             return same[R.pick_index(st["rng"], len(same), tag="np")], info
     return seq[R.pick_index(st["rng"], len(seq), tag="np")], None

@@ -18,8 +18,10 @@ import pickle
 
 from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo
 
-from . import events  # noqa: F401  (registers the event frames: a restored state may be inside one)
-from . import nonplayer  # noqa: F401  (registers the section-8 policies)
+from . import (
+    events,  # noqa: F401  (registers the event frames: a restored state may be inside one)
+    nonplayer,  # noqa: F401  (registers the section-8 policies)
+)
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, PIECE_KEYS

@@ -69,7 +69,7 @@ def test_8_7_5_agitation_removes_terror_only_where_a_shift_follows():
     st = position([4, 20], F)
     put(st, "meta_west", farc_u=2, sup=-2)
     put(st, "meta_east", farc_u=2, sup=0)
-    mw, me = BD.index["meta_west"], BD.index["meta_east"]
+    mw = BD.index["meta_west"]
     st["ter"][mw] = 1
     st["res"][F] = 10
     fr = {"k": "agitate", "f": F, "auto": "np"}

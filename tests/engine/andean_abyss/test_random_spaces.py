@@ -11,12 +11,12 @@ from engine.scenarios.andean_abyss.nonplayer import rnd
 
 from .conftest import BD, new
 
-I = BD.index
+IDX = BD.index
 
 
 def table(rolls, cands, tags=None):
     rec = R.new_rng(1, {"space": list(rolls)})
-    got, info = RS.random_city_or_department(rec, {I[c] for c in cands})
+    got, info = RS.random_city_or_department(rec, {IDX[c] for c in cands})
     assert "script" not in rec           # the three dice came from the script
     return BD.ids[got], info
 
@@ -30,7 +30,7 @@ def test_8_2_table_covers_every_city_and_department_once_in_27_boxes():
     assert len(RS.BOXES) == 27 and len(flat) == len(set(flat)) == 27 + 2
     assert set(flat) == {i for i in range(BD.n) if not BD.is_loc[i]}
     # Panama and Ecuador share a box with Choco / Narino and come first in it (8.2, 3rd bullet)
-    assert (I["ecuador"], I["narino"]) in RS.BOXES and (I["panama"], I["choco"]) in RS.BOXES
+    assert (IDX["ecuador"], IDX["narino"]) in RS.BOXES and (IDX["panama"], IDX["choco"]) in RS.BOXES
 
 
 @pytest.mark.parametrize("dice,space", [
@@ -95,7 +95,7 @@ def test_8_3_random_loc_highest_econ_then_random_city_then_die():
     assert info["city"] == "ibague" and BD.ids[got] == "loc_bogota_bucaramanga_ibague"
     assert "die" not in info       # a single candidate left: no die roll
     # the 8.3 example: Bogota's three 2-Econ LoCs share the die 1-2, 3-4, 5-6
-    two = [i for i in BD.adj_all[I["bogota"]] if BD.is_loc[i] and BD.econ[i] == 2]
+    two = [i for i in BD.adj_all[IDX["bogota"]] if BD.is_loc[i] and BD.econ[i] == 2]
     assert len(two) == 3
     for d, k in ((1, 0), (4, 1), (6, 2)):
         rec = R.new_rng(1, {"space": [3, 3, 3], "loc": [d]})     # the table box of Bogota

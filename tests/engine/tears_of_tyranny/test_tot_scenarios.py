@@ -48,7 +48,7 @@ def test_5_blitz_offensive_culminates_players_win_at_level_2_when_the_deck_runs_
 
 def test_5_blitz_below_level_2_the_deck_running_out_still_loses(rules):
     st = blank(rules, players=2, scenario="blitz")
-    facts = _run_out_of_terrain_cards(rules, st)
+    _run_out_of_terrain_cards(rules, st)
     assert st["result"]["winner"] == "adversary" and "terrain deck is exhausted" in st["result"]["reason"]
     assert rules.prompt(st) is None
 
