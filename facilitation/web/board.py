@@ -446,6 +446,140 @@ def _translator(layout: dict):
     return lambda text: table.get(text, text) if isinstance(text, str) else text
 
 
+_GEOMETRY: dict[tuple, dict] = {}
+
+
+def _language() -> str:
+    try:
+        from django.utils.translation import get_language
+        return (get_language() or "en").split("-")[0]
+    except Exception:  # outside Django
+        return "en"
+
+
+def _geometry(board: dict, layout: dict, tr, static_spaces: list[dict], width: float, height: float) -> dict:
+    """What a board draws from the static map alone: per space (in ``static_spaces`` order) its
+    position, shape, names and static facts, the edges and the group labels. The same for every
+    seat and position; ``build`` keeps it per process (``_GEOMETRY``) and copies it per board."""
+    positions = layout.get("spaces", {})
+    # a tall map turned a quarter (layout ``"rotate": 90``) fills a landscape screen; hexes turn with it
+    turn = float(layout.get("rotate") or 0)
+    if turn and not positions:
+        ca, sa = math.cos(math.radians(turn)), math.sin(math.radians(turn))
+        static_spaces = [{**s, "x": float(s["x"]) * ca - float(s["y"]) * sa, "y": float(s["x"]) * sa + float(s["y"]) * ca}
+                         if s.get("x") is not None and s.get("y") is not None else s for s in static_spaces]
+    # coordinates from board() (percentages, hex units, ...) are fitted into the drawing
+    coords = [(float(s["x"]), float(s["y"])) for s in static_spaces
+              if s.get("x") is not None and s.get("y") is not None and s["id"] not in positions]
+    default_r = None
+    if coords and not positions:
+        xs, ys = [c[0] for c in coords], [c[1] for c in coords]
+        percent = all(0 <= v <= 100 for v in xs + ys)
+        x0, x1 = (0.0, 100.0) if percent else (min(xs), max(xs))
+        y0, y1 = (0.0, 100.0) if percent else (min(ys), max(ys))
+        scale = min(width * 0.88 / max(x1 - x0, 1e-9), height * 0.88 / max(y1 - y0, 1e-9))
+        if percent:
+            sx, sy = width * 0.88 / 100, height * 0.88 / 100
+        else:
+            sx = sy = scale
+        ox = (width - (x1 - x0) * sx) / 2
+        oy = (height - (y1 - y0) * sy) / 2
+        static_spaces = [{**s, "x": ox + (float(s["x"]) - x0) * sx, "y": oy + (float(s["y"]) - y0) * sy}
+                         if s.get("x") is not None and s.get("y") is not None else s for s in static_spaces]
+        pts = [(s["x"], s["y"]) for s in static_spaces if s.get("x") is not None]
+        if 1 < len(pts) <= 400:
+            default_r = _default_radius(tuple(pts))
+    hexes = bool(board.get("hex")) and default_r is not None
+    n = len(static_spaces)
+    cols = max(1, math.ceil(math.sqrt(n * width / max(height, 1)))) if n else 1
+    rows = max(1, math.ceil(n / cols)) if n else 1
+    spaces = []
+    index = {}
+    for i, s in enumerate(static_spaces):
+        sid = s["id"]
+        pos = positions.get(sid) or {}
+        x = pos.get("x", s.get("x"))
+        y = pos.get("y", s.get("y"))
+        if x is None or y is None:
+            x = (i % cols + 0.5) * width / cols
+            y = (i // cols + 0.5) * height / rows
+        kind = str(s.get("type") or s.get("kind") or pos.get("type") or "space").lower()
+        if kind.startswith("loc") or sid.startswith("loc_"):
+            kind = "loc"
+        elif kind in ("city", "capital", "lima") or str(s.get("terrain", "")).lower() == "city":
+            kind = "city"
+        own_r = s.get("radius") or (s.get("r") if "q" not in s else None)  # axial hex coords use q, r
+        r = pos.get("r") or own_r or (34 if kind == "loc" else 62)
+        if default_r is not None and not pos:
+            r = min(r, default_r * (2 / math.sqrt(3) * 0.97 if hexes else 1))
+            if kind == "loc" and r < 34:
+                kind = "space"
+        static_facts = [f"{humanize(k)}: {v}" for k, v in s.items()
+                        if k in ("population", "pop", "econ", "terrain") and v not in (None, "")]
+        for k in layout.get("static_facts") or []:
+            if k in ("population", "pop", "econ", "terrain") or s.get(k) in (None, "", False, [], {}):
+                continue
+            label = tr((layout.get("static_labels") or {}).get(k) or humanize(k))
+            static_facts.append(label if s[k] is True else f"{label}: {humanize(s[k])}")
+        css = [pos.get("class")] + [f"{prefix}{s[f]}" for f, prefix in (layout.get("space_class") or {}).items()
+                                    if s.get(f) not in (None, "")]
+        sp = {
+            "id": sid, "name": s.get("name") or s.get("title") or _formatted(layout.get("name_format"), s) or humanize(sid),
+            "kind": kind,
+            "short": pos.get("short") or s.get("short") or _short(s, layout),
+            "x": round(float(x), 1), "y": round(float(y), 1), "r": round(r, 1),
+            "small": default_r is not None and not pos and r < 40,
+            "hex": _hex_points(float(x), float(y), r, turn) if hexes else "",
+            "static": static_facts,
+            "adjacent": list(s.get("adjacent") or s.get("adjacency") or s.get("neighbors") or []),
+            "box": _box(kind, r, float(x), float(y)),
+            "line": " ".join(f"{float(a):.1f},{float(b):.1f}" for a, b in pos.get("line") or []),
+            "css": css,
+            "group": str(s.get((layout.get("group_labels") or {}).get("field") or "") or ""),
+        }
+        sp["name_dy"] = -10 if sp["kind"] == "loc" else -round(38 * min(1.0, sp["r"] / 62 + 0.12), 1)
+        if sp["small"]:
+            sp["font"] = round(max(7.0, min(13.0, sp["r"] / 2.6)), 1)
+            sp["name_dy"] = -round(sp["r"] * 0.35, 1)
+        spaces.append(sp)
+        index[sid] = sp
+    edges = []
+    seen = set()
+    for e in board.get("edges") or []:
+        if isinstance(e, dict):
+            a, b = e.get("a") or e.get("from"), e.get("b") or e.get("to")
+        elif isinstance(e, list | tuple) and len(e) == 2:
+            a, b = e
+        else:
+            continue
+        if a in index and b not in index[a]["adjacent"]:
+            index[a]["adjacent"].append(b)
+    for sp in spaces:
+        for other in sp["adjacent"]:
+            o = index.get(other)
+            k = tuple(sorted((sp["id"], other)))
+            if o and k not in seen:
+                seen.add(k)
+                edges.append({"x1": sp["x"], "y1": sp["y"], "x2": o["x"], "y2": o["y"]})
+    group_labels = []
+    if (layout.get("group_labels") or {}).get("field"):
+        groups: dict[str, list] = {}
+        for sp in spaces:
+            if sp["group"]:
+                groups.setdefault(sp["group"], []).append(sp)
+        for name, members in groups.items():
+            gx = sum(m["x"] for m in members) / len(members)
+            gy = sum(m["y"] for m in members) / len(members)
+            # the label sits across the middle of the space nearest the group's centre (whose own
+            # small name it replaces), between the neighbours' names and the pieces
+            centre = min(members, key=lambda m: (m["x"] - gx) ** 2 + (m["y"] - gy) ** 2)
+            size = (layout.get("group_labels") or {}).get("size") or round(max(9.0, centre["r"] * 0.42), 1)
+            group_labels.append({"text": tr(name), "x": centre["x"], "y": round(centre["y"] + centre["r"] * 0.06, 1),
+                                 "size": size, "space": centre["id"]})
+            centre["group_centre"] = True
+    return {"spaces": spaces, "edges": edges, "group_labels": group_labels}
+
+
 def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[dict] | None = None,
           seats: list[dict] | None = None) -> dict:
     """The drawable board for one seat's view. ``choices``: the seat's legal choices as dicts."""
@@ -483,34 +617,15 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         if sid:
             choice_by_space.setdefault(sid, []).append(c)
 
-    # a tall map turned a quarter (layout ``"rotate": 90``) fills a landscape screen; hexes turn with it
-    turn = float(layout.get("rotate") or 0)
-    if turn and not positions:
-        ca, sa = math.cos(math.radians(turn)), math.sin(math.radians(turn))
-        static_spaces = [{**s, "x": float(s["x"]) * ca - float(s["y"]) * sa, "y": float(s["x"]) * sa + float(s["y"]) * ca}
-                         if s.get("x") is not None and s.get("y") is not None else s for s in static_spaces]
-    # coordinates from board() (percentages, hex units, ...) are fitted into the drawing
-    coords = [(float(s["x"]), float(s["y"])) for s in static_spaces
-              if s.get("x") is not None and s.get("y") is not None and s["id"] not in positions]
-    default_r = None
-    if coords and not positions:
-        xs, ys = [c[0] for c in coords], [c[1] for c in coords]
-        percent = all(0 <= v <= 100 for v in xs + ys)
-        x0, x1 = (0.0, 100.0) if percent else (min(xs), max(xs))
-        y0, y1 = (0.0, 100.0) if percent else (min(ys), max(ys))
-        scale = min(width * 0.88 / max(x1 - x0, 1e-9), height * 0.88 / max(y1 - y0, 1e-9))
-        if percent:
-            sx, sy = width * 0.88 / 100, height * 0.88 / 100
-        else:
-            sx = sy = scale
-        ox = (width - (x1 - x0) * sx) / 2
-        oy = (height - (y1 - y0) * sy) / 2
-        static_spaces = [{**s, "x": ox + (float(s["x"]) - x0) * sx, "y": oy + (float(s["y"]) - y0) * sy}
-                         if s.get("x") is not None and s.get("y") is not None else s for s in static_spaces]
-        pts = [(s["x"], s["y"]) for s in static_spaces if s.get("x") is not None]
-        if 1 < len(pts) <= 400:
-            default_r = _default_radius(tuple(pts))
-    hexes = bool(board.get("hex")) and default_r is not None
+    # what depends only on the static map (positions, shapes, names, edges, group labels) is
+    # computed once per process and map (``_geometry``); only the view's part is drawn here
+    geo_key = (key, _language(), width, height, repr((static_spaces, board.get("edges"), board.get("hex"))))
+    geo = _GEOMETRY.get(geo_key)
+    if geo is None:
+        geo = _geometry(board, layout, tr, static_spaces, width, height)
+        if len(_GEOMETRY) >= 64:
+            _GEOMETRY.clear()
+        _GEOMETRY[geo_key] = geo
     # values kept per space at the top of the view (e.g. view["support"][space_id])
     space_ids = {s["id"] for s in static_spaces}
     per_space = {k: v for k, v in view.items()
@@ -524,38 +639,19 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
                     {"faction": str(item.get(rule.get("faction", "faction")) or ""), "kind": rule.get("kind", vk), "count": 1})
     space_lists = {k: v for k, v in (layout.get("space_lists") or {}).items() if isinstance(view.get(k), list | tuple)}
     lk_sets = {k: {str(x) for x in view[k]} for k in space_lists}
-    n = len(static_spaces)
-    cols = max(1, math.ceil(math.sqrt(n * width / max(height, 1)))) if n else 1
-    rows = max(1, math.ceil(n / cols)) if n else 1
     owner_rule = layout.get("owner") or {}
     owner_of = {}
     if isinstance(view.get(owner_rule.get("view")), dict):
         owner_of = {str(v): faction_index[k] for k, v in view[owner_rule["view"]].items() if k in faction_index}
+    chip_k = float(layout.get("chip_scale") or 1)
     spaces = []
     index = {}
-    for i, s in enumerate(static_spaces):
+    for s, g in zip(static_spaces, geo["spaces"], strict=True):
         sid = s["id"]
-        pos = positions.get(sid) or {}
-        x = pos.get("x", s.get("x"))
-        y = pos.get("y", s.get("y"))
-        if x is None or y is None:
-            x = (i % cols + 0.5) * width / cols
-            y = (i // cols + 0.5) * height / rows
         info = dict(view_spaces.get(sid, {}))
         for k, vals in per_space.items():
             if sid in vals and k not in info:
                 info[k] = vals[sid]
-        kind = str(s.get("type") or s.get("kind") or pos.get("type") or "space").lower()
-        if kind.startswith("loc") or sid.startswith("loc_"):
-            kind = "loc"
-        elif kind in ("city", "capital", "lima") or str(s.get("terrain", "")).lower() == "city":
-            kind = "city"
-        own_r = s.get("radius") or (s.get("r") if "q" not in s else None)  # axial hex coords use q, r
-        r = pos.get("r") or own_r or (34 if kind == "loc" else 62)
-        if default_r is not None and not pos:
-            r = min(r, default_r * (2 / math.sqrt(3) * 0.97 if hexes else 1))
-            if kind == "loc" and r < 34:
-                kind = "space"
         extra, used = _extra_pieces(info, layout.get("space_pieces"))
         for vp in view_pieces.get(sid, []):
             extra.append(vp)
@@ -575,66 +671,25 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             pieces = sorted(pieces + normalize_pieces(extra, faction_index, piece_info),
                             key=lambda p: (p["fi"], p["kind"], p["state"]))
         markers = [tr(m) for m in _space_markers(rest, layout.get("markers"))]
-        static_facts = [f"{humanize(k)}: {v}" for k, v in s.items()
-                        if k in ("population", "pop", "econ", "terrain") and v not in (None, "")]
-        for k in layout.get("static_facts") or []:
-            if k in ("population", "pop", "econ", "terrain") or s.get(k) in (None, "", False, [], {}):
-                continue
-            label = tr((layout.get("static_labels") or {}).get(k) or humanize(k))
-            static_facts.append(label if s[k] is True else f"{label}: {humanize(s[k])}")
-        css = [pos.get("class")] + [f"{prefix}{s[f]}" for f, prefix in (layout.get("space_class") or {}).items()
-                                    if s.get(f) not in (None, "")]
+        css = list(g["css"])
         if owner_of and str(s.get(owner_rule["field"])) in owner_of:
             css.append(f"owner-f{owner_of[str(s.get(owner_rule['field']))]}")
-        sp = {
-            "id": sid, "name": s.get("name") or s.get("title") or _formatted(layout.get("name_format"), s) or humanize(sid),
-            "kind": kind,
-            "short": pos.get("short") or s.get("short") or _short(s, layout),
-            "x": round(float(x), 1), "y": round(float(y), 1), "r": round(r, 1),
-            "small": default_r is not None and not pos and r < 40,
-            "hex": _hex_points(float(x), float(y), r, turn) if hexes else "",
-            "pieces": pieces, "markers": markers, "static": static_facts,
-            "choices": choice_by_space.get(sid, []),
-            "adjacent": list(s.get("adjacent") or s.get("adjacency") or s.get("neighbors") or []),
-            "box": _box(kind, r, float(x), float(y)),
-            "line": " ".join(f"{float(a):.1f},{float(b):.1f}" for a, b in pos.get("line") or []),
-            "css": " ".join(str(c) for c in css if c),
-            "group": str(s.get((layout.get("group_labels") or {}).get("field") or "") or ""),
-        }
+        sp = {**g, "pieces": pieces, "markers": markers, "static": list(g["static"]), "choices": choice_by_space.get(sid, []),
+              "adjacent": list(g["adjacent"]), "box": dict(g["box"]), "css": " ".join(str(c) for c in css if c)}
         spaces.append(sp)
         index[sid] = sp
-    edges = []
-    seen = set()
-    for e in board.get("edges") or []:
-        if isinstance(e, dict):
-            a, b = e.get("a") or e.get("from"), e.get("b") or e.get("to")
-        elif isinstance(e, list | tuple) and len(e) == 2:
-            a, b = e
-        else:
-            continue
-        if a in index and b not in index[a]["adjacent"]:
-            index[a]["adjacent"].append(b)
-    for sp in spaces:
-        for other in sp["adjacent"]:
-            o = index.get(other)
-            k = tuple(sorted((sp["id"], other)))
-            if o and k not in seen:
-                seen.add(k)
-                edges.append({"x1": sp["x"], "y1": sp["y"], "x2": o["x"], "y2": o["y"]})
+    edges = [dict(e) for e in geo["edges"]]
     # place piece chips around the space centre
     for sp in spaces:
         chips = sp["pieces"]
         per_row = 3 if sp["kind"] == "loc" else 4
-        k = float(layout.get("chip_scale") or 1)
+        k = chip_k
         for j, p in enumerate(chips):
             p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 27 * k, 1)
             p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 20 * k) + (j // per_row) * 25 * k, 1)
             p["k"] = k
             p["letter"] = p["letter"] or (p["name"][:1] or "?").upper()
-        sp["name_dy"] = -10 if sp["kind"] == "loc" else -round(38 * min(1.0, sp["r"] / 62 + 0.12), 1)
         if sp["small"]:
-            sp["font"] = round(max(7.0, min(13.0, sp["r"] / 2.6)), 1)
-            sp["name_dy"] = -round(sp["r"] * 0.35, 1)
             step = sp["r"] * (0.55 if k == 1 else 0.6)
             for j, p in enumerate(chips):
                 p["cx"] = round(sp["x"] + (j % 3 - (min(len(chips), 3) - 1) / 2) * step, 1)
@@ -646,23 +701,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         sp["marker_lines"] = [{"text": t, "y": round(sp["y"] + base + i * 11, 1)} for i, t in enumerate(lines)]
         if sp["kind"] == "loc":
             sp["marker_lines"] = [{"text": " · ".join(sp["markers"]), "y": round(sp["y"] + base, 1)}] if sp["markers"] else []
-
-    group_labels = []
-    if (layout.get("group_labels") or {}).get("field"):
-        groups: dict[str, list] = {}
-        for sp in spaces:
-            if sp["group"]:
-                groups.setdefault(sp["group"], []).append(sp)
-        for name, members in groups.items():
-            gx = sum(m["x"] for m in members) / len(members)
-            gy = sum(m["y"] for m in members) / len(members)
-            # the label sits across the middle of the space nearest the group's centre (whose own
-            # small name it replaces), between the neighbours' names and the pieces
-            centre = min(members, key=lambda m: (m["x"] - gx) ** 2 + (m["y"] - gy) ** 2)
-            size = (layout.get("group_labels") or {}).get("size") or round(max(9.0, centre["r"] * 0.42), 1)
-            group_labels.append({"text": tr(name), "x": centre["x"], "y": round(centre["y"] + centre["r"] * 0.06, 1),
-                                 "size": size, "space": centre["id"]})
-            centre["group_centre"] = True
+    group_labels = [dict(g) for g in geo["group_labels"]]
 
     cards = board.get("cards") if isinstance(board.get("cards"), dict) else None
     seat_names = {s_["id"]: s_["title"] for s_ in seats}

@@ -116,3 +116,34 @@ def test_builder_escapes_and_draws_every_shape_like_the_template():
     assert evil not in new and "&lt;b&gt;&quot;R&amp;D&quot; l&#x27;x&lt;/b&gt;" in new
     assert 'data-choice="x&quot;1"' in new and 'data-choices="a b&lt; "' in new
     assert "<details class=\"board-text\" open>" in new
+
+
+def test_static_geometry_kept_per_process_is_never_changed_by_a_board_or_a_view():
+    """``build`` keeps the static map geometry per process: a warm build equals a cold one, a
+    board changed by its user does not change the next board, and nothing of a seat's view
+    (pieces, markers, choices) is kept, so another seat's board never shows it."""
+    rules = engine.load("tears_of_tyranny")
+    state = rules.setup(seed=5, options={})
+    p = rules.prompt(state)
+    seat, other = p.seats[0], next(s for s in rules.seat_ids() if s not in p.seats[:1])
+    choices = [c.to_dict() for c in p.choices_for(seat)]
+    board._GEOMETRY.clear()
+    cold = board.build(rules, rules.view(state, seat), metrics=rules.metrics(state), choices=choices)
+    assert len(board._GEOMETRY) == 1
+    kept = next(iter(board._GEOMETRY.values()))
+    assert not {"pieces", "markers", "choices", "marker_lines"} & {k for sp in kept["spaces"] for k in sp}
+    cold["spaces"][0]["adjacent"].append("nowhere")
+    cold["spaces"][0]["static"].append("scribbled")
+    cold["spaces"][0]["box"]["x"] = -1
+    cold["edges"][0]["x1"] = -1
+    warm = board.build(rules, rules.view(state, seat), metrics=rules.metrics(state), choices=choices)
+    board._GEOMETRY.clear()
+    assert warm == board.build(rules, rules.view(state, seat), metrics=rules.metrics(state), choices=choices)
+    assert any(sp["choices"] for sp in warm["spaces"])
+    mine = {c["id"] for sp in warm["spaces"] for c in sp["choices"]}
+    theirs = board.build(rules, rules.view(state, other), metrics=rules.metrics(state),
+                         choices=[c.to_dict() for c in p.choices_for(other)] if other in p.seats else [])
+    html = board.markup(theirs)
+    assert not any(f'"{cid}"' in html for cid in mine if cid not in {c["id"] for sp in theirs["spaces"] for c in sp["choices"]})
+    assert [sp["pieces"] for sp in theirs["spaces"]] == [sp["pieces"] for sp in board.build(
+        rules, rules.view(state, other), metrics=rules.metrics(state))["spaces"]]
