@@ -9,6 +9,7 @@ returned as *global frames*; everything else resolves automatically in a fixed t
 from __future__ import annotations
 
 from engine.core import rng as R
+from engine.core.contract import fact
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import THRESHOLD, UNIT_VALUE, content
 
@@ -116,22 +117,49 @@ def dominate_tile(state: dict, tid: str, facts: list) -> str | None:
 
 def counterattack(state: dict, tid: str, facts: list) -> None:
     """3.F / A-15 (a)+(c): surviving Gs strike back, 1 each minus 1 per red civilian, at bare health;
-    every point is spent and the excess is collateral damage, borne by the directing player."""
+    every point is spent and the excess is collateral damage, borne by the directing player.
+
+    The ``counterattack`` fact is itemised like a player's ``attack`` fact (1.G combat): the
+    strength (1 per surviving G), what it is reduced by part by part, what gets through, and the
+    result (units destroyed or damaged, collateral with the director's penalty, A-25)."""
     t = state["tiles"][tid]
     gs = B.g_total(t)
     if not gs or not t["u"]:
         return
-    pts = gs - t["red"]
-    if state["opts"]["counterattack"] == "full_defense":
-        pts = gs - B.tile_defense(state, tid)
-    if pts <= 0:
-        return
+    full = state["opts"]["counterattack"] == "full_defense"
+    if full:
+        # rule option: the whole tile defense counts against the counterattack (1.G combat)
+        parts = B.defense_parts(state, tid)
+        for p in parts:
+            p["text"] += " [option counterattack=full_defense]"
+    else:
+        parts = [{"source": "red_civilians", "value": t["red"],
+                  "text": f"{t['red']} red civilian{'s' if t['red'] != 1 else ''} -{t['red']} "
+                          "(3.F/A-15: -1 per red civilian; terrain and tyranny do not count)"}]
+    d = sum(p["value"] for p in parts)
+    pts = gs - d
     seat = B.director(t)
-    B.add_fact(facts, "counterattack", f"Guerrillas counterattack in {B.tname(tid)} with {pts}.", tile=tid,
-               damage=pts, seat=seat)
+    text = (f"Guerrilla counterattack in {B.tname(tid)} (3.F, A-15): {gs} surviving G{'s' if gs != 1 else ''} "
+            f"strike with {gs} (1 per G), reduced by " + " + ".join(p["text"] for p in parts)
+            + ". Units: " + B.units_text(t["u"]) + ". "
+            + (f"Directed by the {seat.title()} (most surviving Gs, ties in panel order), who bear any collateral "
+               "penalty (A-15, A-25). " if seat else ""))
+    if pts <= 0:
+        text += "Nothing gets through: no counterattack."
+    else:
+        text += (f"{pts} damage gets through at bare health (no defense for the units), most valuable kill first; "
+                 "every point is spent and the excess is collateral damage (A-15, A-57).")
+    f = fact("counterattack", text, tile=tid, strength=gs, damage=max(0, pts), defense=d, defense_parts=parts,
+             through=max(0, pts), units_before=[list(u) for u in t["u"]], seat=seat, rule="3.F (A-15)")
+    facts.append(f)
+    if pts <= 0:
+        f["destroyed"], f["collateral"] = [], 0
+        return
+    start = len(facts)
     excess = B.allocate(state, tid, pts, facts, seat, "guerrilla counterattack")
     if excess:
         B.collateral(state, tid, excess, facts, seat, "guerrilla counterattack")
+    B.finish_attack_fact(f, facts[start:], "")
     B.clear_tyranny_check(state, tid, facts)
 
 

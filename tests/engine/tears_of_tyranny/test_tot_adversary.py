@@ -283,3 +283,57 @@ def test_3f_escalation_solo_the_player_decides_alone(rules, C):
     target = p.choices[-1].payload["tile"]
     st, _ = rules.apply(st, "liberators", f"esc:{target}")
     assert st["tiles"][target]["tyr"] == 1
+
+
+def test_3f_counterattack_fact_is_itemised(rules, C):
+    """3.F/A-15: the counterattack fact names strength, the red-civilian reduction, what gets through,
+    the units destroyed and the collateral with the director's penalty (A-25), like a player attack."""
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="jungle")
+    t = st["tiles"][tid]
+    t["u"] = [["cell", 0], ["cell", 0]]
+    t["gs"] = {"liberators": 5}
+    t["red"] = 1
+    facts: list = []
+    ADV.dominate_tile(st, tid, facts)
+    ca = [f for f in facts if f["type"] == "counterattack"]
+    assert len(ca) == 1
+    f = ca[0]
+    assert f["strength"] == 4 and f["defense"] == 1 and f["through"] == 3
+    assert [p["source"] for p in f["defense_parts"]] == ["red_civilians"]
+    assert "A-15" in f["rule"] and "A-15" in f["text"]
+    assert f["units_before"] == [["cell", 0], ["cell", 0]]
+    assert f["destroyed"] == ["cell", "cell"]
+    assert f["collateral"] == 1
+    assert "collateral: 1 excess damage kills 1 civilian(s)" in f["text"]
+    assert "Liberators" in f["text"] and "A-25" in f["text"]
+    assert f["seat"] == "liberators"
+
+
+def test_3f_counterattack_fact_when_red_civilians_absorb_it(rules, C):
+    st = blank(rules)
+    tid = find_tile(C, st, terrain="jungle")
+    t = st["tiles"][tid]
+    t["u"] = [["cell", 0], ["cell", 0]]   # 1 G dies, 1 survives
+    t["gs"] = {"liberators": 2}
+    t["red"] = 2
+    facts: list = []
+    ADV.dominate_tile(st, tid, facts)
+    f = next(f for f in facts if f["type"] == "counterattack")
+    assert f["through"] == 0 and f["destroyed"] == [] and "Nothing gets through" in f["text"]
+    assert t["u"] == [["cell", 0], ["cell", 0]]
+
+
+def test_3f_counterattack_full_defense_option_lists_tile_defense(rules, C):
+    st = blank(rules, counterattack="full_defense")
+    assert st["opts"]["counterattack"] == "full_defense"
+    tid = find_tile(C, st, terrain="jungle")
+    t = st["tiles"][tid]
+    t["u"] = [["cell", 0], ["cell", 0]]
+    t["gs"] = {"liberators": 6}
+    facts: list = []
+    ADV.dominate_tile(st, tid, facts)
+    f = next(f for f in facts if f["type"] == "counterattack")
+    assert {p["source"] for p in f["defense_parts"]} >= {"terrain", "red_civilians"}
+    assert f["defense"] == sum(p["value"] for p in f["defense_parts"])
+    assert f["through"] == max(0, 5 - f["defense"])
