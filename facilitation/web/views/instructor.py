@@ -208,6 +208,35 @@ def control(request, session_id: int, action: str):
     return redirect("web:manage", session_id=session.pk)
 
 
+# Decision kinds (Prompt.kind_for) in words for the console; an unknown kind is shown as its own
+# name ("force_management" -> "Force management").
+STEP_NAMES = {
+    "hq": "Headquarters", "refit": "Refit", "presence": "Refit: add presence", "deck": "Refit: choose deck",
+    "keep": "Refit: keep a card", "bottom": "Refit: order returned cards", "forget": "Refit: forget a card",
+    "reclaim": "Reclaim", "base_g": "Refit: gain 1 at base", "produce": "Base output",
+    "force_management": "Force management", "recruit_pull": "Force management: pull", "select": "Select capabilities",
+    "execute": "Execute", "target": "Execute: choose target", "allocate": "Execute: assign damage",
+    "collateral": "Execute: collateral", "drive": "Execute: drive out", "burden": "Stacking upkeep",
+}
+
+
+def seat_steps(prompt) -> dict[str, str]:
+    """Per seat the step it is at, e.g. "Refit (3.A)" (its own kind and rule in a simultaneous
+    phase, Prompt.kind_for/rule_for); in a simultaneous phase a seat no longer asked is "done".
+    Empty for a single-seat prompt of a turn-by-turn game (the acting seat says it all)."""
+    if prompt is None:
+        return {}
+    simultaneous = prompt.seat_kind is not None or len(prompt.seats) > 1
+    if not simultaneous:
+        return {}
+    out = {}
+    for s in prompt.seats:
+        kind = prompt.kind_for(s)
+        name = STEP_NAMES.get(kind) or kind.replace("_", " ").capitalize()
+        out[s] = f"{_(name)} ({prompt.rule_for(s)})"
+    return out
+
+
 def _session_summary(session: ClassSession) -> dict:
     """Per seat: who acts now, for how long, the current card and key metrics (instructor view)."""
     rules, state = selectors.session_state(session)
@@ -228,11 +257,15 @@ def _session_summary(session: ClassSession) -> dict:
     key_tracks = [t for t in b["tracks"] if t.get("key")]
     out["metrics"] = {t["name"]: t["value"] for t in (key_tracks or b["tracks"][:6])}
     out["prompt_text"] = p.text if p else ""
+    steps = seat_steps(p)
+    out["steps"] = bool(steps)
     for s in Seat.objects.filter(session=session).select_related("team").prefetch_related("team__members"):
         out["seats"].append({**titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}),
                              "team": s.team.name if s.team_id else "", "bot": s.bot_kind,
                              "members": [m.get_username() for m in s.team.members.all()] if s.team_id else [],
-                             "acting": s.seat_key in acting})
+                             "acting": s.seat_key in acting,
+                             # simultaneous phases: each team's own pending step, or done
+                             "step": steps.get(s.seat_key, _("done") if steps else "")})
     return out
 
 

@@ -1,0 +1,86 @@
+"""Instructor console for Tears of Tyranny (issue #6): in the simultaneous phases each team's row
+shows the step that team is at (its own decision kind and rule, Prompt.kind_for/rule_for), or
+"done" once the team has closed its part."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.contrib.auth.models import Group
+from django.urls import reverse
+
+from facilitation import selectors, services
+from facilitation.models import ROLE_INSTRUCTOR
+from facilitation.web.views.instructor import seat_steps
+
+pytestmark = pytest.mark.django_db
+
+SEATS = ("liberators", "advisors", "partisans", "comrades")
+
+
+@pytest.fixture
+def tot(django_user_model):
+    teacher = django_user_model.objects.create_user("totc-teacher", password="pw-teacher-1")
+    teacher.groups.add(Group.objects.get_or_create(name=ROLE_INSTRUCTOR)[0])
+    course = services.course_create(user=teacher, title="IW 3")
+    session = services.session_create(course=course, user=teacher, title="ToT console", scenario_key="tears_of_tyranny",
+                                      seed=3, teams=[f"T-{s}" for s in SEATS], seats={s: f"T-{s}" for s in SEATS})
+    users = {}
+    for team in session.teams.all():
+        seat = team.name[2:]
+        users[seat] = django_user_model.objects.create_user(f"uc-{seat}", password="pw-student-1")
+        services.team_member_add(team=team, user=teacher, member=users[seat])
+    session = services.session_start(session=session, user=teacher)
+    return session, users, teacher
+
+
+def _steps(client, teacher) -> dict[str, str]:
+    client.force_login(teacher)
+    html = client.get(reverse("web:console")).content.decode()
+    return {m.group(1): m.group(2).strip() for m in
+            re.finditer(r'<td class="seat-step" data-seat="([a-z_]+)">([^<]*)</td>', html)}
+
+
+def _first(session, seat):
+    rules, state = selectors.session_state(session)
+    return rules.prompt(state).choices_for(seat)[0].id
+
+
+def _submit(session, users, seat, choice):
+    session.refresh_from_db()
+    services.choice_submit(session=session, user=users[seat], seat=seat, choice=choice, seq=session.head_seq)
+
+
+def test_console_shows_each_teams_step_and_done(client, tot):
+    session, users, teacher = tot
+    assert _steps(client, teacher) == {s: "Headquarters (2.C)" for s in SEATS}
+    # one team places its HQ: it is done with the set-up, the others still choose
+    _submit(session, users, "advisors", _first(session, "advisors"))
+    session.refresh_from_db()
+    steps = _steps(client, teacher)
+    assert steps["advisors"] == "done"
+    assert all(steps[s] == "Headquarters (2.C)" for s in SEATS if s != "advisors")
+    for s in SEATS:
+        if s != "advisors":
+            _submit(session, users, s, _first(session, s))
+    session.refresh_from_db()
+    # turn 1's player window: every team at its own step; the refit (3.A) for a team that has no
+    # Partisan roll question (the Partisans may first place a rolled presence, also 3.A)
+    rules, state = selectors.session_state(session)
+    p = rules.prompt(state)
+    steps = _steps(client, teacher)
+    assert set(steps) == set(SEATS)
+    assert steps["liberators"] == "Refit (3.A)"
+    for s in SEATS:
+        assert steps[s].endswith(f"({p.rule_for(s)})")
+
+
+def test_seat_steps_uses_each_seats_own_kind_and_rule():
+    from engine.core.contract import Choice, Prompt
+    ch = [Choice("a", "A", {})]
+    p = Prompt(("x", "y"), "t", "3", ch, kind="refit", seat_choices={"x": ch, "y": ch},
+               seat_kind={"x": "refit", "y": "force_management"}, seat_rule={"x": "3.A", "y": "3.C"})
+    assert seat_steps(p) == {"x": "Refit (3.A)", "y": "Force management (3.C)"}
+    single = Prompt(("x",), "t", "3.3", ch, kind="event")
+    assert seat_steps(single) == {} and seat_steps(None) == {}
