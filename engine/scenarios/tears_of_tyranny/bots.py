@@ -165,7 +165,9 @@ class HeuristicBot(Bot):
             return BotDecision(pay[0], "pay to keep massed guerrillas while resources last")
         if kind == "produce":
             made = [i for i in ids if i.startswith("produce:")]
-            return BotDecision(made[0] if made else "done", "take every paid G the bases offer")
+            return BotDecision(made[0] if made else "done", "take every G the bases offer (free or paid)")
+        if kind == "bottom":
+            return BotDecision(ids[0], "unkept cards back under the deck in drawn order")
         if kind == "recruit_pull" or (kind == "lpull"):
             return self._recruit_pull(state, ids)
         if kind == "cover":

@@ -434,7 +434,14 @@ class TearsOfTyranny(Rules):
             # secret: the drawn cards are private (the draw fact is visible_to the seat), so is the pick
             ch = [Choice(f"keep:{c}", f"Keep {C.cards[c]['title']} ({C.cards[c]['class']}, cost {C.cards[c]['cost']})",
                          {"card": c, "secret": True}) for c in fr["drawn"]]
-            return "Keep one of the drawn cards; the rest go to the bottom of the deck.", "3.A", ch, "keep"
+            return ("Keep one of the drawn cards; you then return the rest to the bottom of the deck in the "
+                    "order you choose."), "3.A", ch, "keep"
+        if k == "bottom":
+            # secret: which cards were drawn is private (the draw fact is visible to the seat only)
+            ch = [Choice(f"bottom:{c}", f"Put {C.cards[c]['title']} under the {fr['deck']} deck next",
+                         {"card": c, "secret": True}) for c in fr["cards"]]
+            return (f"Return the unkept cards to the bottom of the {fr['deck']} deck in the order you choose: "
+                    "which goes under next? (The first one placed is drawn first of them.)"), "3.A", ch, "bottom"
         if k == "forget":
             cands = [c for c in pl["hand"] + pl["discard"] if c != fr["kept"]]
             # secret (1.F): the hand is hidden, so which card is forgotten is the player's own
@@ -461,7 +468,8 @@ class TearsOfTyranny(Rules):
                     "1.D guerrillas (A-46)", ch, "burden")
         if k == "produce":
             ch = self._produce_choices(state, seat, fr) + [Choice("done", "No more base output", {})]
-            return "Base output: pay for guerrillas from your bases (one at a time).", "A-42", ch, "produce"
+            return ("Base output: take guerrillas from your bases, one at a time, as many as you want "
+                    "(1.D Guerrilla Base: can, but need not)."), "1.D (A-42)", ch, "produce"
         if k == "lpull":
             ch = [Choice(f"into:{n}", f"Pull the new G from {B.tname(fr['tile'])} into {B.tname(n)}",
                          {"from": fr["tile"], "tile": n}) for n in self._lpull_targets(state, fr["tile"])]
@@ -980,12 +988,22 @@ class TearsOfTyranny(Rules):
             fr["drawn"].remove(rest)
             pl["hand"].append(rest)
             B.add_fact(facts, "keep", f"{seat.title()} keep a card.", seat=seat)
-            if fr["n"] > 1 and fr["drawn"]:
+            last = not (fr["n"] > 1 and fr["drawn"])
+            if not last:
                 stack.append({"k": "keep", "drawn": fr["drawn"], "deck": fr["deck"], "n": fr["n"] - 1})
-            else:
-                state["decks"][fr["deck"]].extend(fr["drawn"])
             if C.cards[rest]["class"] == "major" and [c for c in pl["hand"] + pl["discard"] if c != rest]:
                 stack.append({"k": "forget", "kept": rest})
+            if last and fr["drawn"]:
+                # 3.A Gain Capability: "The remaining three cards are returned to the bottom of the
+                # deck"; the rulebook does not fix their order, so the player sets it (asked on top
+                # of the forget question, so the returned cards go under before a forgotten one)
+                self._return_unkept(state, seat, fr["deck"], fr["drawn"], facts)
+        elif k == "bottom":
+            stack.pop()
+            fr["cards"].remove(rest)
+            state["decks"][fr["deck"]].append(rest)
+            fr["placed"] = fr.get("placed", 0) + 1
+            self._return_unkept(state, seat, fr["deck"], fr["cards"], facts, fr["placed"])
         elif k == "forget":
             stack.pop()
             if rest in pl["hand"]:
@@ -1027,9 +1045,10 @@ class TearsOfTyranny(Rules):
                 stack.pop()
             else:
                 bo = C.panels[seat]["base_output"]
-                pl["res"] -= bo["cost"]
-                B.add_fact(facts, "track", f"{seat.title()} pay {bo['cost']} for base output in {B.tname(rest)}.", seat=seat,
-                           track="resources", delta=-bo["cost"], value=pl["res"], cause="base output")
+                if bo["cost"]:
+                    pl["res"] -= bo["cost"]
+                    B.add_fact(facts, "track", f"{seat.title()} pay {bo['cost']} for base output in {B.tname(rest)}.",
+                               seat=seat, track="resources", delta=-bo["cost"], value=pl["res"], cause="base output")
                 self._place_g(state, seat, rest, 1, facts, "base output")
                 fr.setdefault("made", {})[rest] = fr.get("made", {}).get(rest, 0) + 1
         elif k == "lpull":
@@ -1076,6 +1095,19 @@ class TearsOfTyranny(Rules):
         elif k == "effect":
             self._apply_op_choice(state, seat, fr, head, rest, facts)
         self._check_end(state, facts)
+
+    def _return_unkept(self, state, seat, deck, cards, facts, placed=0) -> None:
+        """Return the unkept drawn cards to the bottom of ``deck`` (3.A Gain Capability). With two or
+        more left the player chooses which goes under next (``bottom:<card>``, secret like the draw);
+        the last one follows by itself."""
+        if len(cards) >= 2:
+            state["frames"][seat].append({"k": "bottom", "deck": deck, "cards": list(cards), "placed": placed})
+            return
+        state["decks"][deck].extend(cards)
+        n = placed + len(cards)
+        if n:
+            B.add_fact(facts, "bottom", f"{seat.title()} return {n} unkept card(s) to the bottom of the {deck} deck.",
+                       seat=seat, deck=deck, n=n)
 
     def _push_refit_part(self, state, seat, part, facts) -> None:
         stack = state["frames"][seat]
@@ -1417,12 +1449,12 @@ class TearsOfTyranny(Rules):
                 B.add_fact(facts, "track", f"{seat.title()} gain {inc} resources" + (f" +{infra} from infrastructure" if infra else "") + ".",
                            seat=seat, track="resources", delta=inc + infra, value=pl["res"], cause="gain resources (3.B)")
             elif k == "produce":
-                if C.panels[seat]["base_output"] and C.panels[seat]["base_output"]["cost"] and \
-                        self._produce_choices(state, seat, fr):
+                # 1.D Guerrilla Base: "Guerrillas can, but are not required to, generated from a
+                # guerrilla base each turn": free output (Liberators, Partisans) is asked G by G
+                # like paid output (the Comrades), never taken for the player (A-42)
+                if C.panels[seat]["base_output"] and self._produce_choices(state, seat, fr):
                     return
                 stack.pop()
-                if not (C.panels[seat]["base_output"] or {}).get("cost"):
-                    self._base_output(state, seat, facts)
             elif k == "effect":
                 if self._run_effect(state, seat, fr, facts):
                     stack.pop()
@@ -1482,35 +1514,16 @@ class TearsOfTyranny(Rules):
         return max(0, min(bo["n"] - made, 4 - t["gs"].get(seat, 0)))
 
     def _produce_choices(self, state, seat, fr) -> list[Choice]:
-        """Paid base output (the Comrades: 1 resource per G): one G at a time, the player's call."""
+        """Base output, one G at a time, the player's call (1.D Guerrilla Base: "can, but are not
+        required to"): paid (the Comrades, 1 resource per G) or free (Liberators, Partisans)."""
         bo = C.panels[seat]["base_output"]
         pl = state["pl"][seat]
         if pl["res"] < bo["cost"] or B.g_supply(state, seat) <= 0:
             return []
         made = fr.setdefault("made", {})
-        return [Choice(f"produce:{tid}", f"Pay {bo['cost']} for 1 G from your base in {B.tname(tid)}", {"tile": tid})
+        what = f"Pay {bo['cost']} for 1 G" if bo["cost"] else "Take 1 free G"
+        return [Choice(f"produce:{tid}", f"{what} from your base in {B.tname(tid)}", {"tile": tid})
                 for tid in self._own_bases(state, seat) if self._output_room(state, seat, tid, made.get(tid, 0)) > 0]
-
-    def _base_output(self, state, seat, facts) -> None:
-        """A-42: each base produces from the turn after it is built (automatic, optional costs paid if able)."""
-        bo = C.panels[seat]["base_output"]
-        if not bo:
-            return
-        pl = state["pl"][seat]
-        for tid in self._own_bases(state, seat):
-            if pl["base_built"].get(tid, 0) >= state["turn"]:
-                continue
-            t = state["tiles"][tid]
-            if bo["needs_presence"] and not t["pres"].get(seat):
-                continue
-            if not t["gs"].get(seat):
-                continue
-            n = min(bo["n"], max(0, 4 - t["gs"].get(seat, 0)))
-            for _ in range(n):
-                if pl["res"] < bo["cost"]:
-                    break
-                pl["res"] -= bo["cost"]
-                self._place_g(state, seat, tid, 1, facts, "base output")
 
     def _advance(self, state, facts) -> None:
         while state["result"] is None:
@@ -1806,9 +1819,9 @@ class TearsOfTyranny(Rules):
         }
         if seat is None or seat in state["frames"]:
             for s in ([seat] if seat else state["seats"]):
-                fr = [f for f in state["frames"].get(s, []) if f["k"] == "keep"]
+                fr = [f for f in state["frames"].get(s, []) if f["k"] in ("keep", "bottom")]
                 if fr:
-                    v.setdefault("drawn", {})[s] = list(fr[-1]["drawn"])
+                    v.setdefault("drawn", {})[s] = list(fr[-1]["drawn"] if fr[-1]["k"] == "keep" else fr[-1]["cards"])
         return v
 
     def metrics(self, state) -> dict:

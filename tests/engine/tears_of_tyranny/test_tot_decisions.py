@@ -195,7 +195,30 @@ def test_a42_comrades_decide_whether_to_pay_for_base_output(rules):
     assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("produce:")], "1 G per base per turn"
 
 
-def test_a42_free_base_output_is_taken_without_asking(rules):
+def test_1d_free_base_output_is_the_players_choice(rules):
+    """1.D Guerrilla Base: Gs "can, but are not required to" be generated from a base: the Partisans'
+    free output (up to 2) is asked G by G, and "done" leaves the rest unproduced."""
+    st = blank(rules, players=3)
+    seat = "partisans"
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["gs"] = {seat: 1}
+    st["tiles"][hq]["bases"] = [[seat, 0]]
+    st["pl"][seat]["base_built"] = {hq: 0}
+    res = st["pl"][seat]["res"]
+    st["frames"][seat] = [{"k": "select"}, {"k": "produce"}]
+    rules._settle_seat(st, seat, [])
+    assert st["tiles"][hq]["gs"][seat] == 1, "nothing is produced without asking"
+    p = rules.prompt(st)
+    assert p.kind_for(seat) == "produce" and "1.D" in p.rule_for(seat)
+    assert [c.id for c in p.choices_for(seat)] == [f"produce:{hq}", "done"]
+    st, facts = rules.apply(st, seat, f"produce:{hq}")
+    assert st["tiles"][hq]["gs"][seat] == 2 and st["pl"][seat]["res"] == res, "free: no resource paid"
+    assert not any(f.get("track") == "resources" for f in facts)
+    st, _ = rules.apply(st, seat, "done")
+    assert st["tiles"][hq]["gs"][seat] == 2 and st["frames"][seat][-1]["k"] == "select"
+
+
+def test_1d_bot_takes_free_base_output(rules):
     st = blank(rules, players=3)
     seat = "partisans"
     hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
@@ -204,7 +227,50 @@ def test_a42_free_base_output_is_taken_without_asking(rules):
     st["pl"][seat]["base_built"] = {hq: 0}
     st["frames"][seat] = [{"k": "select"}, {"k": "produce"}]
     rules._settle_seat(st, seat, [])
-    assert st["tiles"][hq]["gs"][seat] == 3 and st["frames"][seat][-1]["k"] == "select"
+    bot = make_bot(rules, "heuristic", seat, 1)
+    assert bot.choose(st, rules.prompt(st)).choice_id == f"produce:{hq}"
+
+
+def _draw_for(rules, seat, deck="minor", players=1):
+    st = blank(rules, players=players)
+    st["frames"][seat] = [{"k": "select"}, {"k": "deck", "n": 1}]
+    st, _ = rules.apply(st, seat, f"deck:{deck}")
+    return st
+
+
+def test_3a_unkept_cards_return_in_the_order_the_player_chooses(rules):
+    """3.A Gain Capability: the remaining cards go to the bottom of the deck; their order is not
+    fixed by the rulebook, so the player sets it (secret choices, like the draw)."""
+    seat = "liberators"
+    st = _draw_for(rules, seat)
+    drawn = list(st["frames"][seat][-1]["drawn"])
+    assert len(drawn) == 4
+    before = list(st["decks"]["minor"])
+    st, _ = rules.apply(st, seat, f"keep:{drawn[0]}")
+    p = rules.prompt(st)
+    assert p.kind_for(seat) == "bottom" and p.rule_for(seat) == "3.A"
+    ch = p.choices_for(seat)
+    assert [c.id for c in ch] == [f"bottom:{c}" for c in drawn[1:]]
+    assert all(c.payload.get("secret") for c in ch)
+    assert rules.view(st, seat)["drawn"][seat] == drawn[1:]
+    # reverse of the drawn order: the last drawn goes under first
+    st, _ = rules.apply(st, seat, f"bottom:{drawn[3]}")
+    st, facts = rules.apply(st, seat, f"bottom:{drawn[2]}")
+    assert st["decks"]["minor"] == before + [drawn[3], drawn[2], drawn[1]], "the last one follows by itself"
+    assert any(f["type"] == "bottom" and f["n"] == 3 for f in facts)
+    assert st["frames"][seat][-1]["k"] == "select"
+
+
+def test_3a_bot_returns_unkept_cards_in_drawn_order(rules):
+    seat = "liberators"
+    st = _draw_for(rules, seat)
+    drawn = list(st["frames"][seat][-1]["drawn"])
+    before = list(st["decks"]["minor"])
+    st, _ = rules.apply(st, seat, f"keep:{drawn[1]}")
+    bot = make_bot(rules, "heuristic", seat, 1)
+    while rules.prompt(st).kind_for(seat) == "bottom":
+        st, _ = rules.apply(st, seat, bot.choose(st, rules.prompt(st)).choice_id)
+    assert st["decks"]["minor"] == before + [drawn[0], drawn[2], drawn[3]]
 
 
 def test_a46_each_g_over_four_is_paid_for_or_disbanded_by_its_owner(rules):
