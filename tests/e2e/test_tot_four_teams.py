@@ -40,7 +40,7 @@ ORDERS = (("comrades", "partisans", "advisors", "liberators"), ("advisors", "com
           ("partisans", "liberators", "comrades", "advisors"), ("liberators", "advisors", "partisans", "comrades"))
 STALE = "The game has moved on"
 DRAWERS = ("comrades", "advisors")
-SHOTS = (("Refit", "1-refit"), ("Keep one", "2-keep"), ("Select capabilities", "3-select"),
+SHOTS = (("Player window", "0-steps"), ("Refit", "1-refit"), ("Keep one", "2-keep"), ("Select capabilities", "3-select"),
          ("Execute your immediate", "4-execute-immediate"), ("Choose the target", "5-target"),
          ("Execute your long-term", "6-long-term"))
 
@@ -84,6 +84,10 @@ class Student:
             wants = ["deck:major", "deck:minor"]
         elif text.startswith(("Keep one", "You kept a major")):
             wants = ["keep:", "forget:"]
+        elif text.startswith("Player window"):
+            # the step menu (3): the steps in the rulebook's order, then what is paid for, then done
+            wants = ["step:refit", "step:income", "step:produce", "step:fm", "step:select", "exec:", "patrol",
+                     "special"]
         elif text.startswith("Force management"):
             wants = ["recruit"]
         elif text.startswith("Select capabilities"):
@@ -96,7 +100,7 @@ class Student:
             wants = ["presence:"]
         for w in wants:
             hits = [i for i in ids if i.startswith(w)]
-            once = w in ("play:", "exec:", "patrol", "special", "recruit")
+            once = w in ("play:", "exec:", "patrol", "special", "recruit", "step:select")
             if hits and not (once and self.tried.get(w)):
                 self.tried[w] = self.tried.get(w, 0) + 1
                 return hits[0]

@@ -65,13 +65,19 @@ def test_console_shows_each_teams_step_and_done(client, tot):
         if s != "advisors":
             _submit(session, users, s, _first(session, s))
     session.refresh_from_db()
-    # turn 1's player window: every team at its own step; the refit (3.A) for a team that has no
-    # Partisan roll question (the Partisans may first place a rolled presence, also 3.A)
+    # turn 1's player window: every team picks its own next step (3); the Partisans may first
+    # place a rolled presence (3.A)
+    steps = _steps(client, teacher)
+    assert set(steps) == set(SEATS)
+    assert steps["liberators"] == "Choosing a step (3)"
+    # a team that opens its refit is shown at the refit, the others are not moved
+    _submit(session, users, "liberators", "step:refit")
+    session.refresh_from_db()
     rules, state = selectors.session_state(session)
     p = rules.prompt(state)
     steps = _steps(client, teacher)
-    assert set(steps) == set(SEATS)
     assert steps["liberators"] == "Refit (3.A)"
+    assert steps["advisors"] == "Choosing a step (3)"
     for s in SEATS:
         assert steps[s].endswith(f"({p.rule_for(s)})")
 

@@ -56,7 +56,7 @@ def _to_keep(session, users):
         ids = [c.id for c in p.choices_for("comrades")]
         if any(i.startswith("keep:") for i in ids):
             return state, ids
-        _submit(session, users, "comrades", next(i for i in ids if i.startswith(("refit:reclaim", "deck:"))))
+        _submit(session, users, "comrades", next(i for i in ids if i.startswith(("refit:reclaim", "deck:", "step:refit"))))
 
 
 def _page(client, session, user, seat):

@@ -183,6 +183,8 @@ class HeuristicBot(Bot):
             return BotDecision("civ:red" if "civ:red" in ids else ids[0], "spare the blue civilians")
         if kind in ("escalate", "esc_confirm"):
             return self._escalation(state, prompt, ids)
+        if kind == "steps":
+            return self._steps(state, ids)
         if kind == "execute":
             order = [c for c in ids if c == "patrol"] + [c for c in ids if c.startswith("exec:")] + \
                     [c for c in ids if c == "special"]
@@ -236,6 +238,21 @@ class HeuristicBot(Bot):
         if vals[fr["proposal"]] >= vals[best] - 2.0:
             return BotDecision("agree", "the proposal is about as good as any")
         return BotDecision("object", f"{B.tname(best)} would hurt the team less")
+
+    def _steps(self, state, ids) -> BotDecision:
+        """The player window's step menu (3): the rulebook's order (refit, resources, base output,
+        force management, select once), then every paid immediate capability, then done."""
+        fr = state["frames"][self.seat][-1]
+        for st in ("refit", "income", "produce", "fm"):
+            if f"step:{st}" in ids:
+                return BotDecision(f"step:{st}", f"{st} first, in the rulebook's order (3.A-3.C)")
+        if "step:select" in ids and "select" not in fr["taken"]:
+            return BotDecision("step:select", "select the turn's capabilities (3.D)")
+        order = [c for c in ids if c == "patrol"] + [c for c in ids if c.startswith("exec:")] + \
+                [c for c in ids if c == "special"]
+        if order:
+            return BotDecision(order[0], "execute everything paid for")
+        return BotDecision("done" if "done" in ids else ids[0], "nothing left to do in the window")
 
     def _kind(self, state) -> str:
         fr = state["frames"][self.seat][-1]

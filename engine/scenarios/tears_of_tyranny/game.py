@@ -75,6 +75,11 @@ VAL = {"cell": 1, "outpost": 2, "garrison": 3}
 
 # ---- panel arithmetic (1.E.i) -----------------------------------------------------------------
 
+# the steps of a seat's player window, in the rulebook's order (3.A-3.D); the seat takes them in
+# any order (3: "in the order of their choosing")
+WINDOW_STEPS = ("refit", "income", "produce", "fm", "select")
+
+
 def income(pl: dict, seat: str) -> int:
     row = C.panels[seat]["track"]["resources"][:pl["open"]["resources"]]
     return max(v for v in row if isinstance(v, int))
@@ -436,6 +441,8 @@ class TearsOfTyranny(Rules):
                          {"card": c, "secret": True}) for c in fr["drawn"]]
             return ("Keep one of the drawn cards; you then return the rest to the bottom of the deck in the "
                     "order you choose."), "3.A", ch, "keep"
+        if k == "steps":
+            return self._steps_prompt(state, seat, fr)
         if k == "bottom":
             # secret: which cards were drawn is private (the draw fact is visible to the seat only)
             ch = [Choice(f"bottom:{c}", f"Put {C.cards[c]['title']} under the {fr['deck']} deck next",
@@ -514,6 +521,44 @@ class TearsOfTyranny(Rules):
             ch = self._op_choices(state, seat, fr, op)
             return f"{fr['label']}: {op['op']} ({fr.get('moved', 0)}/{op.get('n', 1)}).", "1.F", ch, op["op"]
         raise AssertionError(k)  # pragma: no cover
+
+    # the player window's step menu (3, A-30) ----------------------------------------------
+    def _step_open(self, state, seat, fr, step) -> bool:
+        """Whether ``step`` is still on offer: refit, income, output and force management once a
+        turn; selecting as long as a card can still be paid for (and played)."""
+        pl = state["pl"][seat]
+        if step == "select":
+            return len(pl["played"]) < plays_limit(pl, seat) and any(C.cards[c]["cost"] <= pl["res"] for c in pl["hand"])
+        if step in fr["taken"]:
+            return False
+        if step == "produce":
+            return bool(C.panels[seat]["base_output"]) and bool(self._produce_choices(state, seat, {"made": {}}))
+        if step == "fm":
+            return C.panels[seat]["force_management"]["phase"] == "window" and bool(self._fm_choices(state, seat))
+        return True
+
+    def _steps_prompt(self, state, seat, fr):
+        pl = state["pl"][seat]
+        infra = sum(1 for tid in state["order"] if C.tiles[tid]["infrastructure"] and self.controls(state, seat, tid))
+        labels = {
+            "refit": "Refit (3.A): " + ("choose two different options" if C.panels[seat]["refit"]["picks"] == 2
+                                         else "choose one option"),
+            "income": f"Gain resources (3.B): +{income(pl, seat)}" + (f" +{infra} infrastructure" if infra else ""),
+            "produce": "Base output (1.D): take guerrillas from your bases",
+            "fm": "Force management (3.C): recruit, build a base or convert",
+            "select": f"Select and pay capabilities (3.D): {len(pl['played'])}/"
+                      f"{plays_limit(pl, seat) if plays_limit(pl, seat) < 99 else 'any'} played, {pl['res']} resources",
+        }
+        ch = [Choice(f"step:{st}", labels[st], {"step": st}) for st in WINDOW_STEPS if self._step_open(state, seat, fr, st)]
+        ch += self._exec_choices(state, seat, "immediate")
+        if "refit" in fr["taken"]:
+            ch.append(Choice("done", "Done with the player window" + (
+                "" if "income" in fr["taken"] else " (your resources, 3.B, are gained first)"), {}))
+        todo = [st for st in ("refit", "income") if st not in fr["taken"]]
+        text = ("Player window: choose your next step, in the order you like (3); execute immediate capabilities "
+                "whenever they are paid for." + (f" Still to do: {', '.join(todo)}." if todo else "")
+                + ("" if "refit" not in todo else " Done is offered once you have refitted (3.A)."))
+        return text, "3", ch, "steps"
 
     # ---- static helpers for choices ------------------------------------------------------
     def hq_candidates(self, state: dict, seat: str) -> list[str]:
@@ -991,13 +1036,13 @@ class TearsOfTyranny(Rules):
             last = not (fr["n"] > 1 and fr["drawn"])
             if not last:
                 stack.append({"k": "keep", "drawn": fr["drawn"], "deck": fr["deck"], "n": fr["n"] - 1})
-            if C.cards[rest]["class"] == "major" and [c for c in pl["hand"] + pl["discard"] if c != rest]:
-                stack.append({"k": "forget", "kept": rest})
             if last and fr["drawn"]:
                 # 3.A Gain Capability: "The remaining three cards are returned to the bottom of the
-                # deck"; the rulebook does not fix their order, so the player sets it (asked on top
-                # of the forget question, so the returned cards go under before a forgotten one)
+                # deck"; the rulebook does not fix their order, so the player sets it (asked after
+                # the forget question below, 1.F)
                 self._return_unkept(state, seat, fr["deck"], fr["drawn"], facts)
+            if C.cards[rest]["class"] == "major" and [c for c in pl["hand"] + pl["discard"] if c != rest]:
+                stack.append({"k": "forget", "kept": rest})
         elif k == "bottom":
             stack.pop()
             fr["cards"].remove(rest)
@@ -1067,20 +1112,26 @@ class TearsOfTyranny(Rules):
                 B.add_fact(facts, "play", f"{seat.title()} play {card['title']} for {card['cost']} ({', '.join(card['attributes'])}).",
                            seat=seat, card=rest, track="resources", delta=-card["cost"], value=pl["res"],
                            cause=f"paid for {card['title']}")
+        elif k == "steps":
+            if head == "done":
+                stack.pop()
+                if "income" not in fr["taken"]:
+                    stack.append({"k": "income"})     # 3.B: every player gains resources
+            elif head == "step":
+                fr["taken"].append(rest)
+                if rest == "refit":
+                    stack.append({"k": "refit", "picked": []})
+                    if has_reclaim_circle(pl, seat) and pl["discard"]:
+                        stack.append({"k": "reclaim"})   # A-35: at the start of refit
+                else:
+                    stack.append({"k": rest} if rest != "produce" else {"k": "produce"})
+            else:
+                self._start_exec(state, seat, "immediate", head, rest)
         elif k == "exec":
             if head == "done":
                 stack.pop()
-            elif head == "exec":
-                card = C.cards[rest]
-                if card["speed"] != fr["speed"]:
-                    pl["used"].append("early")
-                stack.append({"k": "target", "src": rest, "label": card["title"], "ops": card["effect"]})
             else:
-                attrs = attributes(pl, seat)
-                ops = self._organic_ops(state, seat, head, attrs)
-                pl["used"].append(head)
-                org = C.panels[seat][head]
-                stack.append({"k": "target", "src": head, "label": org.get("name", "Patrol"), "ops": ops})
+                self._start_exec(state, seat, fr["speed"], head, rest)
         elif k == "target":
             stack.pop()
             if fr["src"] in C.cards:
@@ -1095,6 +1146,21 @@ class TearsOfTyranny(Rules):
         elif k == "effect":
             self._apply_op_choice(state, seat, fr, head, rest, facts)
         self._check_end(state, facts)
+
+    def _start_exec(self, state, seat, speed, head, rest) -> None:
+        """Execute a paid card (``exec:<card>``) or an organic capability (``patrol``/``special``)."""
+        pl = state["pl"][seat]
+        stack = state["frames"][seat]
+        if head == "exec":
+            card = C.cards[rest]
+            if card["speed"] != speed:
+                pl["used"].append("early")
+            stack.append({"k": "target", "src": rest, "label": card["title"], "ops": card["effect"]})
+        else:
+            ops = self._organic_ops(state, seat, head, attributes(pl, seat))
+            pl["used"].append(head)
+            org = C.panels[seat][head]
+            stack.append({"k": "target", "src": head, "label": org.get("name", "Patrol"), "ops": ops})
 
     def _return_unkept(self, state, seat, deck, cards, facts, placed=0) -> None:
         """Return the unkept drawn cards to the bottom of ``deck`` (3.A Gain Capability). With two or
@@ -1569,12 +1635,11 @@ class TearsOfTyranny(Rules):
             pl = state["pl"][seat]
             pl["used"] = []
             pl["done_cards"] = []
-            frames = [{"k": "exec", "speed": "immediate"}, {"k": "select"}]
-            if C.panels[seat]["force_management"]["phase"] == "window":
-                frames.append({"k": "fm"})
-            frames += [{"k": "produce"}, {"k": "income"}, {"k": "refit", "picked": []}]
-            if has_reclaim_circle(pl, seat) and pl["discard"]:
-                frames.append({"k": "reclaim"})
+            # 3 (Player Phase): "Players can execute the Player Phase and Immediate Capabilities
+            # Phase actions in the order of their choosing": the seat picks its next step from a
+            # menu (refit 3.A, gain resources 3.B, base output 1.D, force management 3.C, select
+            # 3.D, execute phase 2) until it says done (A-30)
+            frames = [{"k": "steps", "taken": []}]
             if C.panels[seat]["refit"]["roll"]:
                 roll = R.roll(state["rng"], 10, tag="d10")
                 ok = roll >= 6

@@ -211,7 +211,7 @@ def control(request, session_id: int, action: str):
 # Decision kinds (Prompt.kind_for) in words for the console; an unknown kind is shown as its own
 # name ("force_management" -> "Force management").
 STEP_NAMES = {
-    "hq": "Headquarters", "refit": "Refit", "presence": "Refit: add presence", "deck": "Refit: choose deck",
+    "hq": "Headquarters", "steps": "Choosing a step", "refit": "Refit", "presence": "Refit: add presence", "deck": "Refit: choose deck",
     "keep": "Refit: keep a card", "bottom": "Refit: order returned cards", "forget": "Refit: forget a card",
     "reclaim": "Reclaim", "base_g": "Refit: gain 1 at base", "produce": "Base output",
     "force_management": "Force management", "recruit_pull": "Force management: pull", "select": "Select capabilities",

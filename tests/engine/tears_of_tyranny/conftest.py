@@ -28,6 +28,10 @@ def blank(rules, players=1, seed=1, keep_unit=True, **opts):
         p = rules.prompt(st)
         ch = p.choices_for(seat)
         rules.apply_inplace(st, seat, ch[0].id)
+    # the window opens on each seat's step menu (3); most tests start from the refit (3.A)
+    for seat in st["seats"]:
+        if st["frames"][seat] and st["frames"][seat][-1]["k"] == "steps":
+            rules.apply_inplace(st, seat, "step:refit")
     for t in st["tiles"].values():
         t.update({"u": [], "red": 0, "blue": 0, "tyr": 0, "gs": {}, "bases": [], "def": 0, "prev": []})
     if keep_unit:

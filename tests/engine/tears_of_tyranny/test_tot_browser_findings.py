@@ -23,7 +23,7 @@ def _to_first_keep(rules, seed=3):
                 return st, p, seat
         seat = p.seats[0]
         ids = [c.id for c in p.choices_for(seat)]
-        pick = next((i for i in ids if i.startswith(("refit:reclaim", "deck:"))), ids[0])
+        pick = next((i for i in ids if i.startswith(("refit:reclaim", "deck:", "step:refit"))), ids[0])
         st, _ = rules.apply(st, seat, pick)
 
 
@@ -53,6 +53,9 @@ def _window(rules, seed=3):
     st = rules.setup(seed, {"players": 4})
     for seat in list(st["seats"]):  # 2.C: every HQ
         rules.apply_inplace(st, seat, rules.prompt(st).choices_for(seat)[0].id)
+    for seat in st["seats"]:  # 3: each seat picks its step; here every seat refits first (3.A)
+        if st["frames"][seat][-1]["k"] == "steps":
+            rules.apply_inplace(st, seat, "step:refit")
     return st
 
 

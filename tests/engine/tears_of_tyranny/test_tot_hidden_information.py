@@ -132,6 +132,7 @@ def test_forgetting_a_card_is_secret_to_the_other_seats():
     for seat in list(st["seats"]):
         rules.apply_inplace(st, seat, rules.prompt(st).choices_for(seat)[0].id)
     # the Comrades gain a capability from the major deck and keep a major card (1.F: forget one)
+    rules.apply_inplace(st, "comrades", "step:refit")
     p = rules.prompt(st)
     rules.apply_inplace(st, "comrades", next(c.id for c in p.choices_for("comrades") if "gain" in c.id))
     rules.apply_inplace(st, "comrades", "deck:major")

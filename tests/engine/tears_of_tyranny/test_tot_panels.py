@@ -22,7 +22,12 @@ def test_3a_liberators_pick_two_different_refit_options(rules):
     assert "refit:res3" not in ids2 and "refit:res1" in ids2
     res = st["pl"]["liberators"]["res"]
     st, _ = rules.apply(st, "liberators", "refit:res1")
-    # after the second option: gain resources (3.B) runs automatically
+    assert st["pl"]["liberators"]["res"] == res + 1
+    # after the second option the Liberators are back at their step menu (3): gain resources (3.B)
+    # is a step they take when they choose
+    p = rules.prompt(st)
+    assert p.kind_for("liberators") == "steps" and "step:refit" not in [c.id for c in p.choices_for("liberators")]
+    st, _ = rules.apply(st, "liberators", "step:income")
     assert st["pl"]["liberators"]["res"] == res + 1 + income(st["pl"]["liberators"], "liberators")
 
 
@@ -35,6 +40,8 @@ def test_3a_partisans_roll_d10_before_refit(rules):
     st = rules.setup(1, {"players": 3, "script": {"d10": [5]}})
     for seat in st["seats"]:
         rules.apply_inplace(st, seat, rules.prompt(st).choices_for(seat)[0].id)
+    assert "step:refit" in [c.id for c in rules.prompt(st).choices_for("partisans")], "no presence: the step menu (3)"
+    rules.apply_inplace(st, "partisans", "step:refit")
     assert all(c.id.startswith("refit:") for c in rules.prompt(st).choices_for("partisans"))
 
 
