@@ -23,6 +23,7 @@ import time
 
 import pytest
 from django.contrib.auth.models import Group
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine.scenarios.tears_of_tyranny.data import content
 from facilitation import selectors
@@ -258,10 +259,19 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
                 shoot(pg, f"tot-04-{shot}-{seat}")
             if text.startswith("Add 1 presence") and "presence-from-map" not in shots:
                 # a tile with two choices (which track row to uncover) shows both in the list when clicked
-                opt = pg.locator("g.space.is-option").first
-                if opt.count():
+                if pg.locator("g.space.is-option").count():
                     shots.add("presence-from-map")
-                    opt.click()
+                    # Another team's move may redraw the live region between the click and the
+                    # check (the poll replaces the choice list): click the tile again then.
+                    for _ in range(3):
+                        pg.locator("g.space.is-option").first.click()
+                        try:
+                            pg.wait_for_function(
+                                "document.querySelectorAll('.choices button.from-map').length == 2",
+                                timeout=3000)
+                            break
+                        except PlaywrightTimeout:
+                            continue
                     assert pg.locator(".choices button.from-map").count() == 2
                     assert pg.evaluate("document.activeElement.classList.contains('from-map')")
             if text.startswith("Choose the target"):
