@@ -19,6 +19,7 @@ from pathlib import Path
 
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
 
 
 def env_bool(name: str, default: bool) -> bool:
@@ -164,6 +165,13 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or (REDIS_URL or None)
 CELERY_TASK_ACKS_LATE = True
+# Two queues: "celery" (reports, verification) and "live" (facilitation.tasks.live_predraw,
+# a few milliseconds per seat after every move, docs/operations.md). A worker started without
+# -Q consumes both; production runs one worker with -Q live so that builds never delay it.
+CELERY_TASK_DEFAULT_QUEUE = "celery"
+CELERY_TASK_QUEUES = (Queue("celery", Exchange("celery"), routing_key="celery"),
+                      Queue("live", Exchange("live"), routing_key="live"))
+CELERY_TASK_ROUTES = {"facilitation.tasks.live_predraw": {"queue": "live"}}
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600

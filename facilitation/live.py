@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import uuid
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
@@ -60,6 +61,42 @@ def session_version(session_id: int) -> dict | None:
 @receiver(post_save, sender=ClassSession, dispatch_uid="coinlab-session-version")
 def _publish(sender, instance: ClassSession, **kwargs) -> None:
     cache.set(_key(instance.pk), version_of(instance), timeout=TTL)
+    _predraw_on_commit(instance.pk)
+
+
+# ---- drawing the new version's regions ahead of the polls ----------------------------------
+#
+# Every new version changes every seat's region, and each team's browsers ask for it within a
+# poll interval. So once the transaction that made the version commits, one Celery task (queue
+# "live", facilitation.tasks.live_predraw) draws the region of every team seat into the keys the
+# polls read; a poll that comes first draws its own region as before (the key holds the version,
+# so neither can store a stale or another seat's region). One task per session and commit:
+# further saves in the same transaction find the callback already queued (a rolled-back
+# transaction or savepoint drops its callbacks, so nothing is sent for it). In embedded mode
+# (no broker, tasks eager) nothing is queued: the polls draw on demand, as a drawing in the
+# committing request would only make that request slower.
+
+
+def _predraw_on_commit(session_id: int) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    conn = transaction.get_connection()
+    if conn.in_atomic_block and any(getattr(cb, "_coinlab_predraw", None) == session_id
+                                    for _sids, cb, *_rest in conn.run_on_commit):
+        return
+
+    def send() -> None:
+        from facilitation.tasks import live_predraw
+
+        try:
+            live_predraw.apply_async(args=[session_id], retry=False)
+        except Exception:  # noqa: BLE001 - a lost pre-draw only means the polls draw themselves
+            import logging
+
+            logging.getLogger(__name__).warning("live pre-draw of session %s not queued", session_id, exc_info=True)
+
+    send._coinlab_predraw = session_id
+    transaction.on_commit(send)
 
 
 # ---- who plays which seat, for the 304 path without database queries ------------------------
@@ -70,8 +107,10 @@ def _publish(sender, instance: ClassSession, **kwargs) -> None:
 # entry filled before the change no longer matches and the next poll takes the full path
 # (which reads the database, then refills the entry). The entry also keeps the user's session
 # auth hash, compared with the login session's, as ``django.contrib.auth.get_user`` does.
-# A 304 carries nothing but "your page is current", so an entry can at worst answer that for
-# SEATS_TTL seconds after a password change or a deactivation.
+# The entry also serves the seat's cached region (a 200 without a query, issue #8), so a
+# user save that may deactivate the user or change the password (anything but a login's
+# ``last_login`` update) renews the token of the user's sessions (``_user_saved``); a change
+# that bypasses ``save`` (a queryset update) is seen after SEATS_TTL seconds at most.
 
 SEATS_TTL = 300
 ACL_TTL = 24 * 3600
@@ -143,6 +182,17 @@ def _members_changed(sender, instance, action: str, reverse: bool, pk_set, **kwa
                else Team.objects.values_list("session_id", flat=True))
         for sid in set(ids):
             _membership_changed(sid)
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="coinlab-acl-user-active")
+def _user_saved(sender, instance, created: bool, update_fields=None, **kwargs) -> None:
+    """A deactivated user's cached seats must stop answering (the cached region is served from
+    them as a 304 is): a save that may change ``is_active`` renews the token of the sessions
+    the user plays in. Logins (``last_login`` only) and new users cost nothing."""
+    if created or (update_fields is not None and "is_active" not in update_fields):
+        return
+    for sid in set(Team.objects.filter(members=instance).values_list("session_id", flat=True)):
+        _membership_changed(sid)
 
 
 @receiver(post_save, sender=TeamIntent, dispatch_uid="coinlab-session-version-intent")

@@ -43,3 +43,14 @@ def session_verify(session_id: int) -> dict:
     session = ClassSession.objects.get(pk=session_id)
     rep = eventlog.verify(session)
     return {"session": session_id, "ok": rep.ok, "events": rep.events, "errors": rep.errors}
+
+
+@shared_task(ignore_result=True, acks_late=False, time_limit=60, soft_time_limit=50)
+def live_predraw(session_id: int) -> int:
+    """Draw the session's current live region for every team seat into the shared cache
+    (facilitation.live, "drawing the new version's regions ahead of the polls"); idempotent.
+    Queue "live" (``CELERY_TASK_ROUTES``). Returns how many regions it stored (0 when the
+    polls were faster or nothing is cacheable)."""
+    from facilitation.web.views.play import predraw_regions
+
+    return predraw_regions(session_id)

@@ -41,6 +41,10 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
+    try:  # issue #8's pre-draw (absent in older code, when measuring "before")
+        from facilitation.web.views.play import predraw_regions as predraw
+    except ImportError:
+        predraw = None
     people = json.loads(Path(args.people).read_text())
     rows: dict[str, list[tuple[float, float, int]]] = {}
     sizes: list[tuple[int, str]] = []
@@ -100,6 +104,12 @@ def main() -> None:
                     {"seq": int(seq), "choice": choices[0], "idempotency_key": uuid.uuid4().hex},
                     content_type="application/json"))
             done += 1
+            # what the "live" queue's worker does after the move (facilitation.tasks.live_predraw),
+            # then this seat's page polling with its old ETag: served from the drawn region
+            if predraw is not None:
+                measure("pre-draw task, all seats (worker, not web)", functools.partial(predraw, sid))
+                measure("poll 200 after a move, pre-drawn", functools.partial(
+                    c.get, url, HTTP_IF_NONE_MATCH=tag, HTTP_ACCEPT_ENCODING=GZIP))
     for i in people["instructors"]:
         c = client_for(i["cookie"])
         r = measure("console 200", lambda: c.get("/console/live/"))  # noqa: B023

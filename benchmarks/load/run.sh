@@ -24,7 +24,12 @@ redis-cli -n "${LOAD_REDIS_DB:-12}" flushdb >/dev/null
   --threads "${LOAD_THREADS:-2}" --timeout 60 --access-logfile - --access-logformat '%(s)s %(m)s %(U)s %(M)s' \
   > var/load/gunicorn.log 2>&1 &
 GPID=$!
-trap 'kill $GPID 2>/dev/null; wait $GPID 2>/dev/null' EXIT
+# The worker of the "live" queue: draws every seat's region after each move (issue #8,
+# facilitation.tasks.live_predraw); its CPU is not in the driver's gunicorn figure.
+"$ROOT"/.venv/bin/celery -A coinlab worker -Q live --pool=prefork --concurrency=1 --without-gossip --without-mingle \
+  --without-heartbeat --loglevel=WARNING -n "load-live-$$@%h" > var/load/celery-live.log 2>&1 &
+CPID=$!
+trap 'kill $GPID $CPID 2>/dev/null; wait $GPID $CPID 2>/dev/null' EXIT
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.2; done
 "$ROOT"/.venv/bin/python benchmarks/load/driver.py --base "http://127.0.0.1:$PORT" --people var/load/people.json \
   --duration "$DUR" --server-pid "$GPID" --db-name "$DB" --think ${LOAD_THINK:-10 30} --out var/load/result.json
