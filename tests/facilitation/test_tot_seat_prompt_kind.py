@@ -59,6 +59,11 @@ def test_logged_decisions_and_the_page_carry_the_seats_own_kind_and_rule(client,
         _submit(session, users, seat, p.choices_for(seat)[0].id)
         ev = _last_decision(session, seat)
         assert (ev.payload["prompt_kind"], ev.payload["rule"]) == ("hq", "2.C")
+    # rule 3: each seat picks its steps in the order of its choosing (the step menu, kind "steps")
+    _state, p = _prompt(session)
+    _submit(session, users, "comrades", "step:refit")
+    ev = _last_decision(session, "comrades")
+    assert (ev.payload["prompt_kind"], ev.payload["rule"]) == ("steps", "3")
     # the Comrades refit with "gain capability" (3.A) while the Liberators have not refitted yet
     _state, p = _prompt(session)
     gain = next(c.id for c in p.choices_for("comrades") if "gain" in c.id)
@@ -83,7 +88,12 @@ def test_logged_decisions_and_the_page_carry_the_seats_own_kind_and_rule(client,
     _submit(session, users, "comrades", keep)
     ev = _last_decision(session, "comrades")
     assert ev.payload["prompt_kind"] == "keep" and ev.payload["rule"] == "3.A", ev.payload
-    # the seat still at the first step keeps its own kind and rule
+    # the seat still at the step menu keeps its own kind and rule, then its refit is a 3.A refit
+    _state, p = _prompt(session)
+    assert p.kind_for("liberators") == "steps" and p.rule_for("liberators") == "3"
+    _submit(session, users, "liberators", "step:refit")
+    ev = _last_decision(session, "liberators")
+    assert (ev.payload["prompt_kind"], ev.payload["rule"]) == ("steps", "3")
     _state, p = _prompt(session)
     _submit(session, users, "liberators", p.choices_for("liberators")[0].id)
     ev = _last_decision(session, "liberators")
