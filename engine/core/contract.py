@@ -288,6 +288,12 @@ class Rules(ABC):
         """Extra bot kinds beyond "random": name -> factory(rules, seat, seed) -> Bot."""
         return {}
 
+    def options_for_bots(self, kind: str) -> dict[str, Any]:
+        """Setup options implied when every seat is played by bots of ``kind`` (``coinlab
+        simulate``); explicit options win. E.g. Andean Abyss: all "nonplayer" bots means every
+        Faction is a section-8 Non-player."""
+        return {}
+
     def board(self) -> dict:
         """Static board data for drawing (spaces, layout, tracks). JSON-compatible."""
         return {}

@@ -16,7 +16,7 @@ class StuckGame(RuntimeError):
 def play_game(rules: Rules, seed: int, bots: str = "random", options: dict | None = None,
               max_choices: int = 200_000) -> dict[str, Any]:
     """Play one complete game; returns counts and the result. Deterministic in its arguments."""
-    state = rules.setup(seed=seed, options=dict(options or {}))
+    state = rules.setup(seed=seed, options={**rules.options_for_bots(bots), **(options or {})})
     seat_bots = {s: make_bot(rules, bots, s, seed) for s in rules.seat_ids()}
     choices = 0
     while True:

@@ -172,6 +172,11 @@ class AndeanAbyss(Rules):
         from .nonplayer import NonPlayerBot
         return {"nonplayer": NonPlayerBot}
 
+    def options_for_bots(self, kind: str) -> dict:
+        # Every seat a "nonplayer" bot: all four Factions are Non-players under section 8 (their
+        # Event restrictions, 8.1-8.4, apply), not player seats that happen to be run by the bot.
+        return {"nonplayers": list(FACTIONS)} if kind == "nonplayer" else {}
+
     def board(self) -> dict:
         sp = []
         for i, s in enumerate(BD.spaces):
