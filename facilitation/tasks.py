@@ -51,6 +51,9 @@ def live_predraw(session_id: int) -> int:
     (facilitation.live, "drawing the new version's regions ahead of the polls"); idempotent.
     Queue "live" (``CELERY_TASK_ROUTES``). Returns how many regions it stored (0 when the
     polls were faster or nothing is cacheable)."""
+    from facilitation.web.views.instructor import predraw_console_summary
     from facilitation.web.views.play import predraw_regions
 
-    return predraw_regions(session_id)
+    stored = predraw_regions(session_id)
+    # the instructors' consoles: the session's summary row of the new version (issue #8)
+    return stored + int(predraw_console_summary(session_id))

@@ -8,6 +8,17 @@ from facilitation.models import ROLE_INSTRUCTOR
 from .toy import ToyRules
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache():
+    """Each web test starts with an empty shared cache: live regions, seat lists and session
+    versions are keyed by database ids, which a later test may reuse (a test run right after
+    tests that leave keys behind, e.g. tests/hardening, would otherwise read them)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 @pytest.fixture
 def toy_rules(monkeypatch):
     rules = ToyRules()

@@ -192,3 +192,30 @@ def test_deactivating_a_user_ends_the_cached_answers(toy_session, instructor, st
     r = _poll(c, toy_session)
     assert r.status_code != 200 or "hidden cache" not in r.content.decode().lower()
     assert _poll(c, toy_session, etag).status_code != 304
+
+
+def test_the_predraw_also_fills_the_instructor_consoles_summary(toy_session, instructor, students, monkeypatch):
+    """After a move the task also computes the session's console summary of the new version, so
+    an instructor's console answering 200 renders the table without replaying the session."""
+    from facilitation.web.views import instructor as console_views
+
+    _start(Client(), instructor, toy_session)
+    toy_session.refresh_from_db()
+    with translation.override("en"):
+        key = console_views._summary_key(toy_session)
+    assert cache.get(key) is None
+    assert tasks.live_predraw(toy_session.pk) >= 1
+    assert cache.get(key) is not None
+    assert console_views.predraw_console_summary(toy_session.pk) is False  # there already
+    computed = []
+    real = console_views._session_summary
+    monkeypatch.setattr(console_views, "_session_summary", lambda s: computed.append(s.pk) or real(s))
+    c = Client()
+    login(c, instructor, "pw-teacher-1")
+    r = c.get("/console/live/")
+    assert r.status_code == 200 and "Toy game" in r.content.decode()
+    assert computed == []  # served from the pre-drawn summary
+    # a session that is not live or paused gets no summary
+    toy_session.status = ClassSession.Status.FINISHED
+    toy_session.save(update_fields=["status"])
+    assert console_views.predraw_console_summary(toy_session.pk) is False

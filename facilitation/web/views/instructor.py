@@ -269,15 +269,43 @@ def _session_summary(session: ClassSession) -> dict:
     return out
 
 
+def _summary_key(session: ClassSession) -> str:
+    return (f"console-summary:{session.pk}:{session.head_seq}:{session.status}:"
+            f"{session.updated_at.isoformat()}:{get_language()}")
+
+
 def _cached_summary(session: ClassSession) -> dict:
     """``_session_summary`` for the console, kept in the shared cache per session version and
     language: a console re-draws only the sessions that changed since its last poll."""
-    key = f"console-summary:{session.pk}:{session.head_seq}:{session.status}:{session.updated_at.isoformat()}:{get_language()}"
+    key = _summary_key(session)
     data = cache.get(key)
     if data is None:
         data = {k: v for k, v in _session_summary(session).items() if k != "session"}
         cache.set(key, data, timeout=600)
     return {**data, "session": session}
+
+
+def predraw_console_summary(session_id: int) -> bool:
+    """Compute the session's console summary (default language) into the cache key the
+    instructors' consoles read (``_cached_summary``), so a console answering 200 after a move
+    only renders the table. One REPEATABLE READ snapshot, so the row's version in the key and
+    the state in the summary are of the same commit. True when stored, False when there
+    already or not a live/paused session."""
+    from django.conf import settings
+    from django.db import connection, transaction
+    from django.utils import translation
+
+    fresh = not connection.in_atomic_block
+    with translation.override(settings.LANGUAGE_CODE), transaction.atomic():
+        if fresh and connection.vendor == "postgresql":
+            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        session = ClassSession.objects.filter(pk=session_id).first()
+        if session is None or session.status not in (ClassSession.Status.LIVE, ClassSession.Status.PAUSED):
+            return False
+        if cache.get(_summary_key(session)) is not None:
+            return False
+        _cached_summary(session)
+        return True
 
 
 def _console_sessions(user):
