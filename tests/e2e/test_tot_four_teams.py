@@ -265,10 +265,8 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
                     # check (the poll replaces the choice list): click the tile again then.
                     for _ in range(3):
                         pg.locator("g.space.is-option").first.click()
-                        try:
-                            pg.wait_for_function(
-                                "document.querySelectorAll('.choices button.from-map').length == 2",
-                                timeout=3000)
+                        try:  # (a locator wait: a wait_for_function string would need 'unsafe-eval')
+                            pg.locator(".choices button.from-map").nth(1).wait_for(timeout=3000)
                             break
                         except PlaywrightTimeout:
                             continue
