@@ -1643,10 +1643,7 @@ class TerrorSA:
 
     title = verb = done_label = rule = ""
     end_in_any_phase = False      # Kidnap ends at 3 spaces whatever its phase (as it always did)
-
-    @staticmethod
-    def spaces(st, fr):
-        raise NotImplementedError
+    spaces: staticmethod          # (st, fr) -> eligible space indexes; set by each subclass
 
     @classmethod
     def prompt(cls, st, fr):
@@ -1682,7 +1679,7 @@ class Kidnap(TerrorSA):
 
     title, verb, done_label, rule = "FARC Kidnap: which Terror space?", "Kidnap in", "Done kidnapping", "4.3.3"
     end_in_any_phase = True
-    spaces = staticmethod(lambda st, fr: kidnap_spaces(st, fr))
+    spaces = staticmethod(kidnap_spaces)
 
     @staticmethod
     def target_prompt(st, fr):
@@ -1764,7 +1761,7 @@ class Assassinate(TerrorSA):
     """4.4.2: in up to 3 AUC Terror spaces where AUC Guerrillas outnumber Police, remove any 1 enemy piece."""
 
     title, verb, done_label, rule = "AUC Assassinate: which Terror space?", "Assassinate in", "Done", "4.4.2"
-    spaces = staticmethod(lambda st, fr: assassinate_spaces(st, fr))
+    spaces = staticmethod(assassinate_spaces)
 
     @staticmethod
     def target_prompt(st, fr):
