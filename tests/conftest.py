@@ -39,6 +39,57 @@ ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = Path(sys.executable).parent
 
 
+# ---- parallel runs (pytest-xdist) ------------------------------------------------------
+# Every xdist worker has its own PostgreSQL test database (pytest-django adds the worker id
+# to its name), so its own ids: session 7 of one worker is not session 7 of the other. The
+# Redis entries keyed by those ids (session versions, seats, drawn regions) and the Celery
+# queues must be the worker's own as well, or one worker's tests read or consume another's:
+# each worker uses its own Redis database, counting down from the one REDIS_URL names
+# (gw0: 15, gw1: 14, ...). Subprocesses (Celery workers, gunicorn) inherit the rewritten URL.
+# Settings were read before this module (pytest-django sets Django up first), but no cache
+# connection nor Celery connection exists yet, so the settings and the Celery app are
+# pointed at the worker's database here.
+
+
+def _worker_redis_url(url: str, worker: str) -> str:
+    from urllib.parse import urlsplit, urlunsplit
+
+    index = int(worker.removeprefix("gw"))
+    parts = urlsplit(url)
+    base = int(parts.path.strip("/") or 0)
+    if index > base:
+        raise RuntimeError(f"too many xdist workers for {url}: worker {worker} would need Redis database {base - index}")
+    return urlunsplit(parts._replace(path=f"/{base - index}"))
+
+
+def _isolate_xdist_worker() -> None:
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    url = os.environ.get("REDIS_URL", "").strip()
+    if not worker or not url or os.environ.get("COINLAB_TEST_REDIS_ISOLATED") == worker:
+        return
+    own = _worker_redis_url(url, worker)
+    os.environ["REDIS_URL"] = own
+    os.environ["COINLAB_TEST_REDIS_ISOLATED"] = worker
+    from django.conf import settings
+
+    if not settings.configured:
+        return
+    if settings.CACHES["default"].get("LOCATION") == url:
+        settings.CACHES["default"]["LOCATION"] = own
+    for name in ("CELERY_BROKER_URL", "CELERY_RESULT_BACKEND"):
+        if getattr(settings, name, None) == url:
+            setattr(settings, name, own)
+    from coinlab.celery import app
+
+    if app.conf.broker_url == url:
+        app.conf.broker_url = own
+    if app.conf.result_backend == url:
+        app.conf.result_backend = own
+
+
+_isolate_xdist_worker()
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -280,20 +331,3 @@ def web_processes(subprocess_env, tmp_path):
     for proc, log in procs:
         stop_process(proc)
         log.close()
-
-
-# ---- parallel runs (pytest-xdist) ------------------------------------------------------
-# The Django tests share one PostgreSQL test database per worker but also real Redis
-# queues and loopback services; they run together on one xdist worker, in order
-# ("--dist loadgroup"), while the CPU-bound engine tests spread over the others.
-
-_PURE_DIRS = ("tests/engine/",)
-_PURE_FILES = ("tests/test_layering.py",)
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    for item in items:
-        path = item.nodeid.split("::", 1)[0]
-        if not (path.startswith(_PURE_DIRS) or path in _PURE_FILES):
-            item.add_marker(pytest.mark.xdist_group("django"))

@@ -5,7 +5,8 @@ server per process) with two test-only adjustments taken from the environment:
 
 * ``AAR_TEST_VISIBILITY_TIMEOUT``: Redis visibility timeout in seconds, and a
   restore sweep on every poll, so an unacknowledged message of a killed worker
-  comes back within seconds instead of an hour;
+  comes back within seconds instead of an hour (the restore lock, too, expires
+  within that time);
 * ``AAR_TEST_QUEUE``: the queue to consume (the test's own);
 * ``AAR_TEST_SLOW_PDF``: seconds to sleep before typesetting the PDF, to hold
   the build in its "running" state long enough to kill the worker.
@@ -32,7 +33,10 @@ def main() -> None:
     if vt:
         app.conf.broker_transport_options = {**(app.conf.broker_transport_options or {}),
                                              "visibility_timeout": int(vt), "unacked_restore_interval": 1,
-                                             "unacked_restore_throttle": 1}
+                                             "unacked_restore_throttle": 1,
+                                             # a worker killed while it holds the restore lock
+                                             # must not block the next one for kombu's 300 s
+                                             "unacked_mutex_expire": int(vt)}
     slow = float(os.environ.get("AAR_TEST_SLOW_PDF", "0") or 0)
     if slow:
         original = rendering.render_pdf
