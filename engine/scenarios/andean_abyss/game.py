@@ -409,18 +409,21 @@ def finish_game(st: dict, facts: list, why: str, winner_check: bool = False) -> 
     for f in range(4):
         s = st["ctl"][f] if f not in st["np"] else f"np:{FACTIONS[f]}"
         seat_margin[s] = min(seat_margin.get(s, 999), m[f])
-    tie = {"np": 0, "cartels": 1, "auc": 2, "farc": 3, "govt": 4}
+    # 7.1 ties: Non-players, then Cartels, then AUC, then FARC (the Government last); the same
+    # order breaks a tie between two Non-players
+    tie = {"cartels": 0, "auc": 1, "farc": 2, "govt": 3}
 
     def key(f):
         s = st["ctl"][f] if f not in st["np"] else f"np:{FACTIONS[f]}"
-        t = 0 if f in st["np"] else tie[FACTIONS[f]]
-        return (-seat_margin[s], t)
+        return (-seat_margin[s], 0 if f in st["np"] else 1, tie[FACTIONS[f]])
     ranking = sorted(range(4), key=key)
     res = {"reason": why, "margins": {FACTIONS[f]: m[f] for f in range(4)},
            "ranking": [FACTIONS[f] for f in ranking], "winner": FACTIONS[ranking[0]]}
     if winner_check:
         res["victory_check"] = True
-    np_won = [f for f in st["np"] if winner_check and m[f] > 0]
+    # 7.1: a Non-player passing a victory check makes all players lose; among the Non-players
+    # that passed, the highest margin (7.1 tie order) is the winner, not the first in Faction order
+    np_won = [f for f in ranking if f in st["np"] and winner_check and m[f] > 0]
     if np_won:
         res["players_lose"] = True
         res["winner"] = FACTIONS[np_won[0]]

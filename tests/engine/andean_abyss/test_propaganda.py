@@ -185,3 +185,40 @@ def test_6_4_4_government_chooses_where_zone_cubes_redeploy():
     play(st, "space:loc_bogota_neiva")
     assert st["zones"] == [IX["huila"]] and P.cubes(st["pc"][IX["huila"]]) == 0
     assert pc(st, "cali")["troops"] == 3 and pc(st, "loc_bogota_neiva")["police"] == 1
+
+
+def test_7_1_several_nonplayers_pass_the_check_highest_margin_wins():
+    """7.1: when the Government (+2) and the Cartels (+5) both pass a victory check in a game of
+    Non-players only, the Cartels rank 1st and win (the winner used to be the first passing
+    Non-player in Faction order, the Government)."""
+    from engine.scenarios.andean_abyss.game import finish_game
+    st = clear(new([1, 2], nonplayers=["govt", "farc", "auc", "cartels"]))
+    for i in sorted((i for i in range(BD.n) if BD.pop[i]), key=lambda i: -BD.pop[i]):
+        if P.total_support(st) + 2 * BD.pop[i] <= 62:
+            st["sup"][i] = 2
+    st["res"][3] = 45
+    for s in ("huila", "cesar", "antioquia", "santander", "arauca", "meta_east", "guaviare"):
+        put(st, s, car_base=2)
+    put(st, "putumayo", car_base=1)
+    m = P.margins(st)
+    assert m[0] > 0 and m[3] > m[0]
+    finish_game(st, [], "victory check (7.2)", winner_check=True)
+    assert st["over"]["winner"] == "cartels" == st["over"]["ranking"][0]
+    assert st["over"]["players_lose"]
+
+
+def test_7_1_tie_between_nonplayers_goes_to_cartels_then_auc_then_farc():
+    """7.1 tie order also between two Non-players: an equal margin goes to the AUC before the
+    Government."""
+    from engine.scenarios.andean_abyss.game import finish_game
+    st = clear(new([1, 2], nonplayers=["govt", "farc", "auc", "cartels"]))
+    for i in sorted((i for i in range(BD.n) if BD.pop[i]), key=lambda i: -BD.pop[i]):
+        if P.total_support(st) + 2 * BD.pop[i] <= 60:
+            st["sup"][i] = 2
+    for i in (i for i in range(BD.n) if BD.pop[i] == 1 and not st["sup"][i]):
+        if P.total_support(st) < 60:
+            st["sup"][i] = 1
+    finish_game(st, [], "test")
+    m = st["over"]["margins"]
+    assert m["govt"] == 0 == m["auc"]
+    assert st["over"]["ranking"][:2] == ["auc", "govt"]
