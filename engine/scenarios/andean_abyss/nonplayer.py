@@ -318,17 +318,26 @@ def feasible(st, f, op) -> bool:
     return any(rank_space(st, f, op, i) is not None for i in space_candidates(st, f, op, fr))
 
 
+FLOW_ORDER = ("rally", "march", "attack", "terror")   # the Insurgent flowcharts' boxes, top down
+
+
 def insurgent_ops(st, fr, facts=None):
-    """8.5-8.7, then 8.1.1: when the chosen Operation is impossible, follow the "if none" arrows."""
+    """8.5-8.7, then 8.1.1 Op Not Possible: when the chosen Operation is impossible, follow the
+    "if none" arrow *up one box* to the next higher Operation on the chart (Terror -> Attack ->
+    March -> Rally; the Cartels chart has no Attack), again if that one is impossible too, and
+    Pass when Rally is impossible (Playbook, "What if a Non-Player Faction Cannot Execute its
+    Assigned Operation?": "follow the curved 'if none' arrow up one box ... If Rally is assigned
+    but impossible, Pass instead")."""
     d = insurgent_flowchart(st, fr)
     if d[0] != "op" or feasible(st, fr["f"], d[1]):
         return d
     f = fr["f"]
-    for op in ("rally", "march", "attack", "terror"):
-        if op != d[1] and op in PLANS[f] and feasible(st, f, op):
+    for op in reversed(FLOW_ORDER[:FLOW_ORDER.index(d[1])]):
+        if op in PLANS[f] and feasible(st, f, op):
             plan, rule = PLANS[f][op]
-            return ("op", op, plan, (f"{d[3][0]} impossible: {op.capitalize()} instead ('if none')", "8.1.1"))
-    return ("pass", None, None, (f"{d[3][0]} impossible and no other Operation: Pass", "8.1.1"))
+            return ("op", op, plan, (f"{d[3][0]} impossible: {op.capitalize()} instead ('if none', up the chart)",
+                                     "8.1.1"))
+    return ("pass", None, None, (f"{d[3][0]} impossible and none above it on the chart: Pass", "8.1.1"))
 
 
 def insurgent_flowchart(st, fr, facts=None):

@@ -852,3 +852,36 @@ def test_8_5_2_cartels_march_all_adjacent_groups_into_one_destination():
     gained = [i for i in range(BD.n) if P.guerrillas(st["pc"][i], C) > before[i]]
     assert len(gained) == 1                          # a single destination
     assert P.guerrillas(st["pc"][BD.index["huila"]], C) == 1 or gained == [BD.index["huila"]]
+
+
+# Playbook p. 26, "What if a Non-Player Faction Cannot Execute its Assigned Operation?": 8.1.1's
+# "if none" arrow leads *up one box* on the chart (Terror -> Attack -> March -> Rally), and an
+# impossible Rally means Pass. The engine used to restart at the top of the chart (Rally first).
+
+def test_8_1_1_farc_terror_impossible_goes_up_to_attack_not_rally():
+    st = position([4, 20], F)
+    scarce(st, 3, 5)                                       # fewer than 9 Guerrillas Available
+    put(st, "santander", farc_a=3, police=1, sup=1)        # FARC strength in a Support space: no March
+    st["res"][1], st["res"][0] = 5, 10                     # not more than the Government: Terror
+    kind, op, _, reasons = decide(st)                      # ... but no Underground Guerrilla anywhere
+    assert (kind, op) == ("op", "attack") and reasons[-1][1] == "8.1.1"
+
+
+def test_8_1_1_auc_attack_impossible_goes_up_to_march_not_rally():
+    st = position([4, 20], A)
+    scarce(st, 6, 5)                                       # fewer than 6 Guerrillas Available
+    put(st, "huila", farc_base=1, auc_a=1)                 # half the FARC-Base spaces hold AUC: no March
+    put(st, "santander", farc_base=1)
+    put(st, "antioquia", auc_a=2)                          # no Underground AUC anywhere: Attack impossible
+    kind, op, _, reasons = decide(st)
+    assert (kind, op) == ("op", "march") and reasons[-1][1] == "8.1.1"
+
+
+def test_8_1_1_cartels_rally_impossible_passes_even_if_terror_is_possible():
+    st = position([4, 20], C)
+    for i in range(BD.n):
+        if BD.is_dept[i] and BD.pop[i] > 0:
+            put(st, BD.ids[i], police=1)                   # no Department where Cultivate could follow
+    put(st, "cali", car_u=1)                               # a Terror would be possible in Cali
+    kind, _, _, reasons = decide(st)
+    assert kind == "pass" and reasons[-1][1] == "8.1.1"
