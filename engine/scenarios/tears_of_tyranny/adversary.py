@@ -86,8 +86,12 @@ def dominate_strength(state: dict, tid: str) -> int:
     return s
 
 
-def dominate_tile(state: dict, tid: str, facts: list) -> str | None:
-    """3.F Dominate one tile. Returns the tile needing an escalation choice, if any."""
+def dominate_tile(state: dict, tid: str, facts: list, pending: list | None = None) -> str | None:
+    """3.F Dominate one tile. Returns the tile needing an escalation choice, if any.
+
+    With ``pending`` (a list), a counterattack whose targets are the directing player's to choose
+    (3.F: "targeted against the adversary at the player's discretion") is not allocated here: its
+    decision is appended to ``pending`` for the game to ask."""
     t = state["tiles"][tid]
     if "dominate" in t["prev"]:
         B.add_fact(facts, "prevented", f"Dominate prevented in {B.tname(tid)}.", tile=tid)
@@ -109,13 +113,20 @@ def dominate_tile(state: dict, tid: str, facts: list) -> str | None:
         B.remove_all_presence(state, tid, facts, "tyranny")
     if s >= 1:
         B.adversary_attack(state, tid, s, facts, f"dominate in {tid}")
-    counterattack(state, tid, facts)
+    counterattack(state, tid, facts, pending)
     if escalate and state["tyr_pool"] > 0:
         return escalate
     return None
 
 
-def counterattack(state: dict, tid: str, facts: list) -> None:
+def counter_choice_needed(tile: dict, pts: int) -> bool:
+    """3.F: the director chooses the targets when the points cannot kill every unit and the
+    units differ (otherwise every allocation is the same)."""
+    rem = sum(UNIT_VALUE[u[0]] - u[1] for u in tile["u"])
+    return 0 < pts < rem and len({(u[0], u[1]) for u in tile["u"]}) > 1
+
+
+def counterattack(state: dict, tid: str, facts: list, pending: list | None = None) -> None:
     """3.F / A-15 (a)+(c): surviving Gs strike back, 1 each minus 1 per red civilian, at bare health;
     every point is spent and the excess is collateral damage, borne by the directing player.
 
@@ -144,16 +155,27 @@ def counterattack(state: dict, tid: str, facts: list) -> None:
             + ". Units: " + B.units_text(t["u"]) + ". "
             + (f"Directed by the {seat.title()} (most surviving Gs, ties in panel order), who bear any collateral "
                "penalty (A-15, A-25). " if seat else ""))
+    ask = pending is not None and seat is not None and counter_choice_needed(t, pts)
     if pts <= 0:
         text += "Nothing gets through: no counterattack."
+    elif ask:
+        text += (f"{pts} damage gets through at bare health (no defense for the units); the {seat.title()} "
+                 "choose the targets (3.F: at the player's discretion); every point is spent (A-15).")
     else:
-        text += (f"{pts} damage gets through at bare health (no defense for the units), most valuable kill first; "
-                 "every point is spent and the excess is collateral damage (A-15, A-57).")
+        text += (f"{pts} damage gets through at bare health (no defense for the units), "
+                 + ("most valuable kill first; " if counter_choice_needed(t, pts) else "")
+                 + "every point is spent and the excess is collateral damage (A-15, A-57).")
     f = fact("counterattack", text, tile=tid, strength=gs, damage=max(0, pts), defense=d, defense_parts=parts,
              through=max(0, pts), units_before=[list(u) for u in t["u"]], seat=seat, rule="3.F (A-15)")
     facts.append(f)
     if pts <= 0:
         f["destroyed"], f["collateral"] = [], 0
+        return
+    if ask:
+        pending.append({"k": "counterattack", "seat": seat, "tile": tid, "alloc": pts, "label": "Guerrilla counterattack",
+                        "rule": "3.F (A-15)",
+                        "text": f"Guerrilla counterattack in {B.tname(tid)}: {pts} damage at bare health. You direct it "
+                                "(most surviving Gs): choose which adversary unit takes the damage next."})
         return
     start = len(facts)
     excess = B.allocate(state, tid, pts, facts, seat, "guerrilla counterattack")

@@ -181,6 +181,17 @@ class HeuristicBot(Bot):
         if kind == "collateral" or (kind == "effect" and any(i.startswith("civ:") for i in ids)):
             # spare the blue civilians (the team's base) when the attack's excess must fall somewhere
             return BotDecision("civ:red" if "civ:red" in ids else ids[0], "spare the blue civilians")
+        if kind == "counterattack":
+            # 3.F counterattack at the director's discretion: the most valuable kill the points allow
+            fr = state["g"][-1]
+            t = state["tiles"][fr["tile"]]
+            kinds = [i.split(":", 1)[1] for i in ids]
+
+            def left(k):
+                return min(UNIT_VALUE[k] - u[1] for u in t["u"] if u[0] == k)
+            kill = [k for k in kinds if left(k) <= fr["alloc"]]
+            best = max(kill, key=lambda k: UNIT_VALUE[k]) if kill else max(kinds, key=lambda k: UNIT_VALUE[k])
+            return BotDecision(f"hit:{best}", "the most valuable kill the counterattack allows")
         if kind in ("escalate", "esc_confirm"):
             return self._escalation(state, prompt, ids)
         if kind == "steps":
@@ -240,10 +251,10 @@ class HeuristicBot(Bot):
         return BotDecision("object", f"{B.tname(best)} would hurt the team less")
 
     def _steps(self, state, ids) -> BotDecision:
-        """The player window's step menu (3): the rulebook's order (refit, resources, base output,
+        """The player window's step menu (3): the rulebook's order (the Partisans' d10, refit, resources, base output,
         force management, select once), then every paid immediate capability, then done."""
         fr = state["frames"][self.seat][-1]
-        for st in ("refit", "income", "produce", "fm"):
+        for st in ("roll", "refit", "income", "produce", "fm"):
             if f"step:{st}" in ids:
                 return BotDecision(f"step:{st}", f"{st} first, in the rulebook's order (3.A-3.C)")
         if "step:select" in ids and "select" not in fr["taken"]:

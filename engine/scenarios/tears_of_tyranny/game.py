@@ -77,7 +77,7 @@ VAL = {"cell": 1, "outpost": 2, "garrison": 3}
 
 # the steps of a seat's player window, in the rulebook's order (3.A-3.D); the seat takes them in
 # any order (3: "in the order of their choosing")
-WINDOW_STEPS = ("refit", "income", "produce", "fm", "select")
+WINDOW_STEPS = ("roll", "refit", "income", "produce", "fm", "select")
 
 
 def income(pl: dict, seat: str) -> int:
@@ -386,6 +386,8 @@ class TearsOfTyranny(Rules):
             return [Choice("agree", f"Agree: the spill-over goes into {B.tname(t)}", {"tile": t}),
                     Choice("object", f"Object to {B.tname(t)} (it is struck off; someone proposes another tile)",
                            {"tile": t})]
+        if fr["k"] == "counterattack":
+            return self._alloc_choices(state, fr)
         return [Choice("shield", f"Give up 1 presence to stop the {fr['step']} in {B.tname(fr['tile'])}",
                        {"tile": fr["tile"]}),
                 Choice("decline", "Let it happen", {})]
@@ -417,6 +419,11 @@ class TearsOfTyranny(Rules):
             ch = [Choice(f"hq:{t}", f"Headquarters in {B.tname(t)}", {"tile": t}) for t in self.hq_candidates(state, seat)]
             return "Place your starting headquarters (two presence).", "2.C", ch, "hq"
         if k == "presence":
+            if fr.get("roll"):
+                # a successful roll deploys the presence (Partisans panel): where is the player's call
+                return ("Your d10 roll succeeded: place 1 presence within 1 of your presence; choose the tile "
+                        "and the track row it uncovers."), "Partisans panel (3.A, A-44)", \
+                    self._presence_choices(state, seat, fr["range"]), "presence"
             ch = self._presence_choices(state, seat, fr["range"]) + [Choice("skip", "Do not add presence", {})]
             return "Add 1 presence: choose the tile and the track row it uncovers.", "3.A", ch, "presence"
         if k == "refit":
@@ -531,6 +538,10 @@ class TearsOfTyranny(Rules):
             return len(pl["played"]) < plays_limit(pl, seat) and any(C.cards[c]["cost"] <= pl["res"] for c in pl["hand"])
         if step in fr["taken"]:
             return False
+        if step == "roll":
+            return bool(C.panels[seat]["refit"]["roll"])
+        if step == "refit" and C.panels[seat]["refit"]["roll"] and "roll" not in fr["taken"]:
+            return False     # Partisans panel: "every turn prior to refit they roll a die" (1.E)
         if step == "produce":
             return bool(C.panels[seat]["base_output"]) and bool(self._produce_choices(state, seat, {"made": {}}))
         if step == "fm":
@@ -541,6 +552,7 @@ class TearsOfTyranny(Rules):
         pl = state["pl"][seat]
         infra = sum(1 for tid in state["order"] if C.tiles[tid]["infrastructure"] and self.controls(state, seat, tid))
         labels = {
+            "roll": "Roll the d10 for presence (Partisans panel, before refit): 6-10 adds 1 presence",
             "refit": "Refit (3.A): " + ("choose two different options" if C.panels[seat]["refit"]["picks"] == 2
                                          else "choose one option"),
             "income": f"Gain resources (3.B): +{income(pl, seat)}" + (f" +{infra} infrastructure" if infra else ""),
@@ -554,9 +566,11 @@ class TearsOfTyranny(Rules):
         if "refit" in fr["taken"]:
             ch.append(Choice("done", "Done with the player window" + (
                 "" if "income" in fr["taken"] else " (your resources, 3.B, are gained first)"), {}))
-        todo = [st for st in ("refit", "income") if st not in fr["taken"]]
+        todo = [st for st in ("roll", "refit", "income") if st not in fr["taken"]
+                and (st != "roll" or C.panels[seat]["refit"]["roll"])]
         text = ("Player window: choose your next step, in the order you like (3); execute immediate capabilities "
                 "whenever they are paid for." + (f" Still to do: {', '.join(todo)}." if todo else "")
+                + (" Roll the d10 before you refit (Partisans panel)." if "roll" in todo else "")
                 + ("" if "refit" not in todo else " Done is offered once you have refitted (3.A)."))
         return text, "3", ch, "steps"
 
@@ -980,6 +994,8 @@ class TearsOfTyranny(Rules):
                     ADV.escalate_into(state, left[0], facts)
                 else:
                     state["g"].append(nxt)
+        elif fr["k"] == "counterattack":
+            self._counter_hit(state, fr, cid.split(":", 1)[1], facts)
         elif fr["k"] == "shield":
             if cid == "shield":
                 B.remove_one_presence(state, "partisans", fr["tile"], facts, "HQ shield")
@@ -1119,7 +1135,9 @@ class TearsOfTyranny(Rules):
                     stack.append({"k": "income"})     # 3.B: every player gains resources
             elif head == "step":
                 fr["taken"].append(rest)
-                if rest == "refit":
+                if rest == "roll":
+                    self._partisan_roll(state, seat, facts)
+                elif rest == "refit":
                     stack.append({"k": "refit", "picked": []})
                     if has_reclaim_circle(pl, seat) and pl["discard"]:
                         stack.append({"k": "reclaim"})   # A-35: at the start of refit
@@ -1639,15 +1657,25 @@ class TearsOfTyranny(Rules):
             # Phase actions in the order of their choosing": the seat picks its next step from a
             # menu (refit 3.A, gain resources 3.B, base output 1.D, force management 3.C, select
             # 3.D, execute phase 2) until it says done (A-30)
-            frames = [{"k": "steps", "taken": []}]
-            if C.panels[seat]["refit"]["roll"]:
-                roll = R.roll(state["rng"], 10, tag="d10")
-                ok = roll >= 6
-                B.add_fact(facts, "roll", f"Partisans roll {roll} on the d10: {'a presence is added' if ok else 'no presence'}.",
-                           seat=seat, die=roll, barrier=True)
-                if ok:
-                    frames.append({"k": "presence", "range": 1})
-            state["frames"][seat] = frames
+            # the Partisans' d10 for presence is the first step they take from the menu (``step:roll``),
+            # before refit; refit and done are not offered until they have rolled
+            state["frames"][seat] = [{"k": "steps", "taken": []}]
+
+    def _partisan_roll(self, state, seat, facts) -> None:
+        """Partisans panel (1.E, refit): "every turn prior to refit they roll a die to see if a
+        presence token is deployed": "ALWAYS ROLL TO ADD 1 PRESENCE. 1-5 FAILURE 6-10 SUCCESS"
+        (A-09, A-64). A success deploys the presence: the player chooses where (within 1 of their
+        presence) and which track circle it uncovers (A-44); with no legal tile it is lost."""
+        roll = R.roll(state["rng"], 10, tag="d10")
+        ok = roll >= 6
+        B.add_fact(facts, "roll", f"Partisans roll {roll} on the d10: {'a presence is added' if ok else 'no presence'}.",
+                   seat=seat, die=roll, barrier=True)
+        if ok:
+            if self._presence_choices(state, seat, 1):
+                state["frames"][seat].append({"k": "presence", "range": 1, "roll": True})
+            else:
+                B.add_fact(facts, "presence", "The Partisans have no legal tile (or no covered circle) for the presence.",
+                           seat=seat)
 
     def _queue_adversary(self, state, facts) -> None:
         q = [{"s": "event"}, {"s": "influence"}]
@@ -1673,19 +1701,15 @@ class TearsOfTyranny(Rules):
                     return False
                 state["adv"].pop(0)
                 if s == "dominate":
-                    esc = ADV.dominate_tile(state, tid, facts)
-                    if esc and state["result"] is None:
-                        self._check_end(state, facts)
-                        cand = ADV.escalate_choices(state, esc) if state["result"] is None else []
-                        if len(cand) == 1:
-                            ADV.escalate_into(state, cand[0], facts)
-                        elif cand:
-                            state["g"].append({"k": "escalate", "tile": esc, "struck": [],
-                                               "text": f"Tyranny escalates in {B.tname(esc)}: the team chooses, by consensus, the "
-                                                       "adjacent tile that receives a tyranny token and a cell. Any player "
-                                                       "proposes a tile; the others agree or object.",
-                                               "rule": "3.F (A-13)"})
-                            return False
+                    pending: list = []
+                    esc = ADV.dominate_tile(state, tid, facts, pending)
+                    if pending and state["result"] is None:
+                        # 3.F: the director targets the counterattack; the spill-over is asked after it
+                        pending[0]["esc"] = esc
+                        state["g"].append(pending[0])
+                        return False
+                    if not self._escalate(state, esc, facts):
+                        return False
                 else:
                     ADV.develop_tile(state, tid, facts)
             else:
@@ -1729,6 +1753,48 @@ class TearsOfTyranny(Rules):
                     frames.append({"k": "fm"})
                 state["frames"][seat] = frames
         return True
+
+    def _escalate(self, state, esc, facts) -> bool:
+        """3.F escalation spill-over from ``esc``; False when the team must decide the tile (A-13)."""
+        if not esc or state["result"] is not None or state["tyr_pool"] <= 0:
+            return True
+        self._check_end(state, facts)
+        cand = ADV.escalate_choices(state, esc) if state["result"] is None else []
+        if len(cand) == 1:
+            ADV.escalate_into(state, cand[0], facts)
+        elif cand:
+            state["g"].append({"k": "escalate", "tile": esc, "struck": [],
+                               "text": f"Tyranny escalates in {B.tname(esc)}: the team chooses, by consensus, the "
+                                       "adjacent tile that receives a tyranny token and a cell. Any player "
+                                       "proposes a tile; the others agree or object.",
+                               "rule": "3.F (A-13)"})
+            return False
+        return True
+
+    def _counter_hit(self, state, fr, kind, facts) -> None:
+        """3.F guerrilla counterattack: the director's next target (``hit:<unit>``), at bare health."""
+        tid = fr["tile"]
+        t = state["tiles"][tid]
+        seat = fr["seat"]
+        units = [i for i, u in enumerate(t["u"]) if u[0] == kind]
+        i = max(units, key=lambda i: t["u"][i][1])
+        rem = VAL[kind] - t["u"][i][1]
+        use = min(rem, fr["alloc"])
+        fr["alloc"] -= use
+        if use >= rem:
+            B.destroy_unit(state, tid, i, facts, seat, "guerrilla counterattack")
+        else:
+            t["u"][i][1] += use
+            B.damage_fact(facts, tid, t["u"][i], use)
+        if fr["alloc"] and ADV.counter_choice_needed(t, fr["alloc"]):
+            state["g"].append(fr)
+            return
+        if fr["alloc"]:
+            excess = B.allocate(state, tid, fr["alloc"], facts, seat, "guerrilla counterattack")
+            if excess:
+                B.collateral(state, tid, excess, facts, seat, "guerrilla counterattack")
+        B.clear_tyranny_check(state, tid, facts)
+        self._escalate(state, fr.get("esc"), facts)
 
     def _worth_asking(self, state, tid, step) -> bool:
         if step == "develop":

@@ -31,6 +31,8 @@ def blank(rules, players=1, seed=1, keep_unit=True, **opts):
     # the window opens on each seat's step menu (3); most tests start from the refit (3.A)
     for seat in st["seats"]:
         if st["frames"][seat] and st["frames"][seat][-1]["k"] == "steps":
+            if seat == "partisans":   # the Partisans roll their d10 before refit: taken as failed here
+                st["frames"][seat][-1]["taken"].append("roll")
             rules.apply_inplace(st, seat, "step:refit")
     for t in st["tiles"].values():
         t.update({"u": [], "red": 0, "blue": 0, "tyr": 0, "gs": {}, "bases": [], "def": 0, "prev": []})

@@ -337,3 +337,52 @@ def test_3f_counterattack_full_defense_option_lists_tile_defense(rules, C):
     assert {p["source"] for p in f["defense_parts"]} >= {"terrain", "red_civilians"}
     assert f["defense"] == sum(p["value"] for p in f["defense_parts"])
     assert f["through"] == max(0, 5 - f["defense"])
+
+
+def _counterattack_prompt(rules, C, players=2, units=(("outpost", 0), ("cell", 0)), gs=None):
+    """A game stopped at a guerrilla counterattack (3.F) whose targets the director must choose."""
+    st = blank(rules, players=players)
+    tid = find_tile(C, st, terrain="desert")
+    card = next(c for c in sorted(C.terrain) if C.terrain[c]["terrain_card_ref"] == C.tiles[tid]["terrain_card_ref"])
+    # strength 3 - 3 blue civilians = 0: no tyranny, no attack on the Gs, who all counterattack
+    st["tiles"][tid].update({"u": [list(u) for u in units], "blue": 3, "gs": gs or {"advisors": 2}})
+    st["boxes"]["dominate"] = card
+    st["frames"] = {s: [] for s in st["seats"]}
+    # the adversary phase at its dominate step in that tile (no event first: it could change the tile)
+    st["phase"] = "adversary"
+    st["adv"] = [{"s": "dominate", "tile": tid}]
+    rules._advance(st, [])
+    p = rules.prompt(st)
+    while p is not None and p.kind != "counterattack" and st["phase"] == "adversary":
+        st, _ = rules.apply(st, p.seats[0], p.choices_for(p.seats[0])[0].id)
+        p = rules.prompt(st)
+    return st, tid, p
+
+
+def test_3f_counterattack_targets_are_the_directors_choice(rules, C):
+    """3.F: "The remaining guerilla strength can be targeted against the adversary at the player's
+    discretion": 2 points against an outpost (2) and a cell (1) kill either but not both, so the
+    directing player (most surviving Gs, A-15) is asked; it was allocated automatically before."""
+    st, tid, p = _counterattack_prompt(rules, C)
+    assert p is not None and p.kind == "counterattack" and p.seats == ("advisors",)
+    assert "3.F" in p.rule
+    assert {c.id for c in p.choices} == {"hit:outpost", "hit:cell"}
+    # the director spares the outpost and kills the cell: the last point damages the outpost
+    st2, facts = rules.apply(st, "advisors", "hit:cell")
+    t = st2["tiles"][tid]
+    assert t["u"] == [["outpost", 1]]
+    assert any(f["type"] == "destroy" and f.get("unit") == "cell" for f in facts)
+    # the other choice destroys the outpost (influence +1, 1.B) and leaves the cell
+    st3, facts = rules.apply(st, "advisors", "hit:outpost")
+    assert st3["tiles"][tid]["u"] == [["cell", 0]]
+    assert st3["inf"]["earned"] + st3["inf"]["n_earned"] * st3["inf"]["cap"] > \
+        st["inf"]["earned"] + st["inf"]["n_earned"] * st["inf"]["cap"]
+    # only the director answers
+    with pytest.raises(IllegalChoice):
+        rules.apply(st, "liberators", "hit:cell")
+
+
+def test_3f_counterattack_without_a_real_choice_is_not_asked(rules, C):
+    """2 points against 3 cells: every allocation is the same, nothing to ask."""
+    st, tid, p = _counterattack_prompt(rules, C, units=(("cell", 0), ("cell", 0), ("cell", 0)))
+    assert p is None or p.kind != "counterattack"

@@ -54,6 +54,10 @@ def _window(rules, seed=3):
     for seat in list(st["seats"]):  # 2.C: every HQ
         rules.apply_inplace(st, seat, rules.prompt(st).choices_for(seat)[0].id)
     for seat in st["seats"]:  # 3: each seat picks its step; here every seat refits first (3.A)
+        if seat == "partisans":  # ... after the Partisans' d10 for presence (Partisans panel)
+            rules.apply_inplace(st, seat, "step:roll")
+            if st["frames"][seat][-1]["k"] == "presence":
+                rules.apply_inplace(st, seat, rules.prompt(st).choices_for(seat)[0].id)
         if st["frames"][seat][-1]["k"] == "steps":
             rules.apply_inplace(st, seat, "step:refit")
     return st

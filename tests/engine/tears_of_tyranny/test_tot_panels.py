@@ -31,18 +31,78 @@ def test_3a_liberators_pick_two_different_refit_options(rules):
     assert st["pl"]["liberators"]["res"] == res + 1 + income(st["pl"]["liberators"], "liberators")
 
 
-def test_3a_partisans_roll_d10_before_refit(rules):
-    st = rules.setup(1, {"players": 3, "script": {"d10": [6]}})
+def _partisans_window(rules, d10):
+    st = rules.setup(1, {"players": 3, "script": {"d10": d10}})
+    facts = []
     for seat in st["seats"]:
-        rules.apply_inplace(st, seat, rules.prompt(st).choices_for(seat)[0].id)
+        st, f = rules.apply(st, seat, rules.prompt(st).choices_for(seat)[0].id)
+        facts += f
+    assert not [f for f in facts if f["type"] == "roll"], "the turn starts without rolling for the Partisans"
+    return st
+
+
+def test_3a_partisans_roll_d10_is_a_step_of_the_menu_before_refit(rules):
+    """Partisans panel (1.E): "every turn prior to refit they roll a die to see if a presence token
+    is deployed". The roll is the seat's own step (``step:roll``), not rolled for them when the
+    turn starts; refit (and so done) is offered only once they have rolled."""
+    st = _partisans_window(rules, [6])
     p = rules.prompt(st)
-    assert all(c.id.startswith("presence:") or c.id == "skip" for c in p.choices_for("partisans"))
-    st = rules.setup(1, {"players": 3, "script": {"d10": [5]}})
-    for seat in st["seats"]:
-        rules.apply_inplace(st, seat, rules.prompt(st).choices_for(seat)[0].id)
-    assert "step:refit" in [c.id for c in rules.prompt(st).choices_for("partisans")], "no presence: the step menu (3)"
+    assert p.kind_for("partisans") == "steps"
+    ids = [c.id for c in p.choices_for("partisans")]
+    assert "step:roll" in ids and "step:refit" not in ids and "done" not in ids
+    assert "step:income" in ids, "the other steps may come before the roll (3: in the order of their choosing)"
+    st, facts = rules.apply(st, "partisans", "step:roll")
+    roll = [f for f in facts if f["type"] == "roll"]
+    assert roll and roll[0]["die"] == 6 and roll[0]["seat"] == "partisans"
+    # success: the player places the presence (tile and track row), no silent placement, no skip
+    p = rules.prompt(st)
+    assert p.kind_for("partisans") == "presence"
+    ids = [c.id for c in p.choices_for("partisans")]
+    assert ids and all(i.startswith("presence:") for i in ids)
+    before = sum(t["pres"].get("partisans", 0) for t in st["tiles"].values())
+    st, _ = rules.apply(st, "partisans", ids[-1])
+    assert sum(t["pres"].get("partisans", 0) for t in st["tiles"].values()) == before + 1
+    ids = [c.id for c in rules.prompt(st).choices_for("partisans")]
+    assert "step:roll" not in ids, "once a turn"
+    assert "step:refit" in ids
     rules.apply_inplace(st, "partisans", "step:refit")
     assert all(c.id.startswith("refit:") for c in rules.prompt(st).choices_for("partisans"))
+
+
+def test_3a_partisans_failed_roll_adds_nothing_and_opens_refit(rules):
+    st = _partisans_window(rules, [5])
+    before = sum(t["pres"].get("partisans", 0) for t in st["tiles"].values())
+    st, facts = rules.apply(st, "partisans", "step:roll")
+    assert [f["die"] for f in facts if f["type"] == "roll"] == [5]
+    assert sum(t["pres"].get("partisans", 0) for t in st["tiles"].values()) == before
+    p = rules.prompt(st)
+    assert p.kind_for("partisans") == "steps" and "step:refit" in [c.id for c in p.choices_for("partisans")]
+
+
+def test_3a_partisans_roll_can_be_undone_only_up_to_the_die(rules):
+    """The roll is a barrier fact (dice are revealed): it is logged with the seat that rolled."""
+    st = _partisans_window(rules, [9])
+    _, facts = rules.apply(st, "partisans", "step:roll")
+    assert any(f["type"] == "roll" and f.get("barrier") for f in facts)
+
+
+def test_3a_partisans_roll_every_turn_and_the_bot_rolls_before_refit(rules):
+    """"ALWAYS ROLL TO ADD 1 PRESENCE": the roll is on offer again in the next turn's window, and
+    the heuristic bot takes it first (its refit then sees the new presence)."""
+    from engine.bots.base import make_bot
+
+    st = _partisans_window(rules, [1] * 4)
+    bots = {s: make_bot(rules, "heuristic", s, seed=1) for s in st["seats"]}
+    assert bots["partisans"].choose(st, rules.prompt(st)).choice_id == "step:roll"
+    rolls = 0
+    while st["turn"] < 2 or st["phase"] != "window" or st["frames"]["partisans"][-1].get("taken"):
+        p = rules.prompt(st)
+        seat = "partisans" if "partisans" in p.seats else p.seats[0]
+        _, facts = rules.apply(st, seat, bots[seat].choose(st, p).choice_id)
+        st = _
+        rolls += sum(1 for f in facts if f["type"] == "roll")
+    assert rolls == 1 and st["turn"] == 2
+    assert "step:roll" in [c.id for c in rules.prompt(st).choices_for("partisans")]
 
 
 def test_1e_presence_uncovers_track_circles(rules):
