@@ -584,8 +584,9 @@ def govt_ops(st, fr, facts=None):
                      "Assault (would remove a Shipment, a player's Base or 4+ Guerrillas)")
     avail = st["av"][0] + st["av"][1] + st["av"][2]
     # 8.8.4 / 8.8.8: Civic Action in a space without Terror that leaves 15+ Resources after
-    # paying for its Train space
-    can_civic = any(civic_levels(st, i, res=res - 3) for i in sps)
+    # paying for its Train space - judged, like the 3rd Train bullet it serves, after the Train
+    # has placed its cubes where it may (a City or a Govt-Base Department, 8.1.2 mix)
+    can_civic = any(civic_levels(st, i, train_placed(st, i), res - 3) for i in sps)
     if res >= 3 and (avail >= 10 or can_civic):
         return begin(st, fr, facts, 0, "train", {"max": 3, "sa": ["mid"]}, "8.8.4", "Train (10+ pieces Available or Civic Action)")
     loc_threat = any(BD.is_loc[i] and (P.all_guerrillas(st["pc"][i]) and (
@@ -768,6 +769,16 @@ def civic_levels(st, i, pc=None, res=None) -> int:
     elif not (pc[0] and pc[1]):
         return 0
     return max(0, min(2 - st["sup"][i], (res - 15) // 3))
+
+
+def train_placed(st, i) -> list:
+    """Pieces of space ``i`` once a Train has placed its cubes there (3.2.1: Cities and
+    Departments with a Govt Base, not a FARC Zone; 8.1.2 mix of the Available cubes)."""
+    pc = st["pc"][i]
+    if BD.is_loc[i] or not (BD.is_city[i] or pc[2]) or P.is_zone(st, i):
+        return pc
+    t, p = train_mix(st)
+    return [pc[0] + t, pc[1] + p] + pc[2:]
 
 
 def train_extra_civic(st, fr, ids):

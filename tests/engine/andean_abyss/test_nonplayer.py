@@ -885,3 +885,24 @@ def test_8_1_1_cartels_rally_impossible_passes_even_if_terror_is_possible():
     put(st, "cali", car_u=1)                               # a Terror would be possible in Cali
     kind, _, _, reasons = decide(st)
     assert kind == "pass" and reasons[-1][1] == "8.1.1"
+
+
+def test_8_8_4_able_to_buy_civic_action_counts_the_cubes_the_train_places():
+    """8.8.4: "able to buy Civic Action" is judged as the Train's 3rd bullet judges it, after the
+    Train has placed its cubes: Cali (Government Control by 2 Police, no Troops) becomes a Civic
+    Action space once Troops join the Police, so with fewer than 10 pieces Available the
+    Government Trains (it used to go on to Sweep); here it Trains in Medellin (Control), Air Lifts
+    those Troops to Cali (8.8.7: to enable Civic Action) and buys Cali up to Active Support."""
+    from .conftest import auto
+    st = position([6, 20], G)
+    scarce(st, 0, 4)
+    scarce(st, 1, 4)
+    put(st, "cali", police=2)
+    put(st, "bogota", troops=1)
+    put(st, "meta_east", farc_u=1)
+    assert st["av"][0] + st["av"][1] + st["av"][2] < 10
+    kind, op, _, reasons = decide(st)
+    assert (kind, op) == ("op", "train") and reasons[-1][1] == "8.8.4"
+    play(st, "np:act")
+    auto(st)
+    assert st["sup"][BD.index["cali"]] == 2 and pc(st, "cali")["troops"] >= 1
