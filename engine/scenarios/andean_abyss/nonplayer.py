@@ -443,11 +443,10 @@ def rank_space(st, f, op, i):
             if is_np(st, 0) and s > 0:
                 return None
             return (2 if P.fpieces(pc, 1) else 1, BD.pop[i]) if s != 0 else (0, BD.pop[i])
-        # Cartels 8.5.3
+        # Cartels 8.5.3: Support, then Opposition, then Neutral spaces (Opposition first with a
+        # Non-player Government and a player FARC); spaces of one level are equal (8.2 picks)
         order = (-1, 1, 0) if (is_np(st, 0) and not is_np(st, 1)) else (1, -1, 0)
-        k = 0 if s > 0 else 1 if s < 0 else 2
-        key = {1: 0, -1: 1, 0: 2}
-        return (2 - key[order[k]] if False else 3 - order.index(1 if s > 0 else -1 if s < 0 else 0), BD.pop[i])
+        return (3 - order.index(1 if s > 0 else -1 if s < 0 else 0), 0)
     if op == "assault":
         n = assault_removals(st, i)
         if n <= 0 or not assault_targets(st, i):

@@ -906,3 +906,15 @@ def test_8_8_4_able_to_buy_civic_action_counts_the_cubes_the_train_places():
     play(st, "np:act")
     auto(st)
     assert st["sup"][BD.index["cali"]] == 2 and pc(st, "cali")["troops"] >= 1
+
+
+def test_8_5_3_cartels_terror_levels_only_spaces_of_one_level_are_equal():
+    """8.5.3 ranks Terror spaces by Support, then Opposition, then Neutral and says nothing of
+    Population: two Support spaces are equal candidates for the 8.2 table (the engine used to
+    prefer the larger Population)."""
+    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    st = position([4, 20], C)
+    for sid, lvl in (("bogota", 2), ("santa_marta", 1), ("cali", -1), ("neiva", 0)):
+        put(st, sid, car_u=1, sup=lvl)
+    r = {sid: rank_space(st, C, "terror", BD.index[sid]) for sid in ("bogota", "santa_marta", "cali", "neiva")}
+    assert r["bogota"] == r["santa_marta"] > r["cali"] > r["neiva"]
