@@ -75,6 +75,7 @@ class Run:
         self.stats = Stats()
         self.deadline = 0.0
         self.stop = False
+        self.log_offset = 0
 
     def over(self) -> bool:
         return self.stop or time.monotonic() >= self.deadline or self.stats.count >= self.args.max_requests
@@ -164,25 +165,34 @@ class Run:
         self.deadline = self.warm_until + a.duration
         tasks = [self.team(t, a.base) for t in people["teams"]]
         tasks += [self.instructor(i, a.base, k) for k, i in enumerate(people["instructors"])]
+        tasks.append(self.mark_log())
         await asyncio.gather(*tasks)
+
+    async def mark_log(self):
+        """Where the proxy's log stands when the warm-up ends (it flushes every second)."""
+        log = Path(self.args.access_log) if self.args.access_log else None
+        await asyncio.sleep(self.args.warmup)
+        self.log_offset = log.stat().st_size if log and log.exists() else 0
 
 
 class Sampler(threading.Thread):
     """CPU and memory of the server side, once a second."""
 
-    def __init__(self, server_pid: int | None, db_name: str, start_after: float):
+    def __init__(self, server_pids: list[int], worker_pids: list[int], db_name: str, start_after: float):
         super().__init__(daemon=True)
-        self.server_pid, self.db_name, self.start_after = server_pid, db_name, start_after
+        self.server_pids, self.worker_pids = server_pids or [], worker_pids or []
+        self.db_name, self.start_after = db_name, start_after
         self.samples: list[dict] = []
         self.halt = threading.Event()
         self.cache: dict[int, psutil.Process] = {}
 
     def procs(self) -> dict[str, list[psutil.Process]]:
-        groups = {"gunicorn": [], "postgres": [], "redis": [], "driver": [psutil.Process()]}
-        if self.server_pid:
+        groups = {"gunicorn": [], "nginx": [], "celery": [], "postgres": [], "redis": [], "driver": [psutil.Process()]}
+        for pid in [*self.server_pids, *self.worker_pids]:
             try:
-                master = psutil.Process(self.server_pid)
-                groups["gunicorn"] = [master, *master.children(recursive=True)]
+                master = psutil.Process(pid)
+                group = ("celery" if pid in self.worker_pids else "nginx" if "nginx" in master.name() else "gunicorn")
+                groups[group] += [master, *master.children(recursive=True)]
             except psutil.NoSuchProcess:
                 pass
         for p in psutil.process_iter(["name", "cmdline"]):
@@ -216,6 +226,33 @@ class Sampler(threading.Thread):
             self.halt.wait(1.0)
 
 
+KINDS = ((re.compile(r"^GET /sessions/\d+/play/live/$"), "poll"),
+         (re.compile(r"^POST /sessions/\d+/play/choose/$"), "submit_page"),
+         (re.compile(r"^POST /api/sessions/\d+/seats/[^/]+/submit/$"), "submit_api"),
+         (re.compile(r"^GET /console/live/$"), "console"))
+
+
+def server_side(path: str, start: int) -> dict:
+    """Upstream response times per kind from the proxy's log (the lines written during the
+    measured part of the run): what the web processes took, without the client's share."""
+    rows: dict[str, list[float]] = defaultdict(list)
+    with open(path, encoding="utf-8", errors="replace") as f:
+        f.seek(start)
+        for line in f:
+            parts = line.split()
+            if len(parts) < 5 or parts[4] == "-":
+                continue
+            for pattern, kind in KINDS:
+                if pattern.match(f"{parts[1]} {parts[2]}"):
+                    try:
+                        rows[kind].append(float(parts[4].split(",")[-1]) * 1000)
+                    except ValueError:
+                        pass
+                    break
+    return {kind: {"requests": len(v), "p50_ms": round(pct(v, 50), 1), "p95_ms": round(pct(v, 95), 1),
+                   "p99_ms": round(pct(v, 99), 1)} for kind, v in sorted(rows.items())}
+
+
 def check_loopback(url: str) -> None:
     host = urlsplit(url).hostname or ""
     if host == "localhost":
@@ -234,14 +271,17 @@ def main() -> None:
     ap.add_argument("--think", type=float, nargs=2, default=(5.0, 15.0))
     ap.add_argument("--submit", choices=["page", "api", "both"], default="both",
                     help="decisions through the page's htmx form, the JSON API, or alternately")
-    ap.add_argument("--server-pid", type=int)
+    ap.add_argument("--server-pid", type=int, nargs="*", default=[],
+                    help="gunicorn masters and nginx (their processes' CPU and memory are sampled)")
+    ap.add_argument("--worker-pid", type=int, nargs="*", default=[], help="Celery worker(s) of the live queue")
+    ap.add_argument("--access-log", help="nginx log in the 'timing' format of nginx.conf.in: server-side times")
     ap.add_argument("--db-name", default="coinlab_load")
     ap.add_argument("--out", default="var/load/result.json")
     args = ap.parse_args()
     check_loopback(args.base)
     people = json.loads(Path(args.people).read_text())
     run = Run(args)
-    sampler = Sampler(args.server_pid, args.db_name, time.monotonic() + args.warmup)
+    sampler = Sampler(args.server_pid, args.worker_pid, args.db_name, time.monotonic() + args.warmup)
     sampler.start()
     t0 = time.monotonic()
     asyncio.run(run.main(people))
@@ -263,6 +303,9 @@ def main() -> None:
             "status": dict(sorted(st.items())), "errors": errors, "conflicts_409": st.get(409, 0),
             "error_rate": round(errors / len(rows), 5) if rows else 0.0, "error_samples": run.stats.errors[kind][:5],
         }
+    if args.access_log:
+        time.sleep(2.5)  # the proxy writes its log buffer out every second
+        out["server_side"] = server_side(args.access_log, run.log_offset)
     if sampler.samples:
         keys = [k for k in sampler.samples[0] if k != "t"]
         out["resources"] = {k: {"mean": round(statistics.fmean(s[k] for s in sampler.samples), 1),
@@ -275,6 +318,9 @@ def main() -> None:
     for kind, k in out["kinds"].items():
         print(f"{kind:8} {k['requests']:9d} {k['per_s']:7.1f} {k['p50_ms']:7.1f} {k['p95_ms']:7.1f} "
               f"{k['p99_ms']:7.1f} {k['max_ms']:8.1f}  {k['errors']:6d}  {k['status']}")
+    for kind, k in (out.get("server_side") or {}).items():
+        print(f"  proxy->upstream {kind:12} {k['requests']:7d}  p50 {k['p50_ms']:6.1f}  p95 {k['p95_ms']:6.1f}  "
+              f"p99 {k['p99_ms']:6.1f} ms")
     for name, v in (out.get("resources") or {}).items():
         print(f"  {name:18} mean {v['mean']:8.1f}  max {v['max']:8.1f}")
     for kind, k in out["kinds"].items():

@@ -1,11 +1,7 @@
 """gunicorn settings of the load test (``gunicorn -c benchmarks/load/gunicorn_conf.py``).
 
 ``post_worker_init`` warms every game's rules in each worker (imports and one set-up),
-so the first requests of a worker do not pay for them. It also works around an Andean
-Abyss engine issue found by this load test: in a fresh process, ``Rules.prompt`` of a
-deserialized state fails with ``KeyError: 'evpick'`` (``evpiece``, ``evmove``,
-``c72rep``) until some set-up has registered the event prompts (reported to the engine
-owner; see docs/benchmarks.md, "Load test").
+so the first requests of a worker do not pay for them.
 """
 
 

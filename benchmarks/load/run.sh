@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
-# Load test on loopback: gunicorn + PostgreSQL + Redis on this machine, then the driver.
+# Load test on loopback: nginx + gunicorn + PostgreSQL + Redis + a Celery "live" worker on this
+# machine, then the driver.
 #   benchmarks/load/run.sh [DURATION_S]
+# Layout (LOAD_LAYOUT):
+#   split  (default) the production layout of docs/operations.md: nginx in front of two gunicorn
+#          pools, one for the live-region polls (GET /sessions/<id>/play/live/), one for
+#          everything else, so a poll never waits in a process behind a page render.
+#   single one gunicorn pool, no proxy (the layout measured before 2026-11-26).
 # Environment: LOAD_DB (default coinlab_load), LOAD_REDIS_DB (12), LOAD_PORT (8100),
-# LOAD_WORKERS (4), LOAD_THREADS (2), LOAD_SESSIONS (40).
+# LOAD_WORKERS (app pool processes, 3 split / 4 single), LOAD_THREADS (2),
+# LOAD_POLL_WORKERS (2), LOAD_POLL_THREADS (4), LOAD_SESSIONS (40), LOAD_THINK ("10 30").
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "${LOAD_ROOT:-$ROOT}"  # LOAD_ROOT: a frozen copy of the code (git archive HEAD) to measure
@@ -10,26 +17,53 @@ export PYTHONPATH="$PWD${PYTHONPATH:+:$PYTHONPATH}"
 DUR="${1:-300}"
 DB="${LOAD_DB:-coinlab_load}"
 PORT="${LOAD_PORT:-8100}"
+LAYOUT="${LOAD_LAYOUT:-split}"
 export DATABASE_URL="postgres://postgres@127.0.0.1:5432/$DB"
 export REDIS_URL="redis://127.0.0.1:6379/${LOAD_REDIS_DB:-12}"
 export SECRET_KEY="load-test-secret-key-not-for-production-0123456789abcdef"
 export COINLAB_SECURE_COOKIES=0 DEBUG=0 LOG_LEVEL=WARNING
-mkdir -p var/load
+VAR="$PWD/var/load"
+mkdir -p "$VAR"
+if [ "$LAYOUT" = split ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/nginx ]; then
+  echo "[load] installing nginx (Debian package)"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx-light >/dev/null 2>&1 \
+    || DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx >/dev/null
+fi
+NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
 psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
 psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB" >/dev/null
 redis-cli -n "${LOAD_REDIS_DB:-12}" flushdb >/dev/null
 "$ROOT"/.venv/bin/python manage.py migrate -v0
-"$ROOT"/.venv/bin/python benchmarks/load/setup_load.py --sessions "${LOAD_SESSIONS:-40}" --out var/load/people.json
-"$ROOT"/.venv/bin/gunicorn -c benchmarks/load/gunicorn_conf.py coinlab.wsgi:application --bind "127.0.0.1:$PORT" --workers "${LOAD_WORKERS:-4}" \
-  --threads "${LOAD_THREADS:-2}" --timeout 60 --access-logfile - --access-logformat '%(s)s %(m)s %(U)s %(M)s' \
-  > var/load/gunicorn.log 2>&1 &
-GPID=$!
+"$ROOT"/.venv/bin/python benchmarks/load/setup_load.py --sessions "${LOAD_SESSIONS:-40}" --out "$VAR/people.json"
+
+free_port() { "$ROOT"/.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+gunicorn_pool() {  # name port workers threads
+  "$ROOT"/.venv/bin/gunicorn -c benchmarks/load/gunicorn_conf.py coinlab.wsgi:application --bind "127.0.0.1:$2" \
+    --workers "$3" --threads "$4" --timeout 60 --access-logfile - --access-logformat '%(s)s %(m)s %(U)s %(M)s' \
+    > "$VAR/gunicorn-$1.log" 2>&1 &
+}
+PIDS=()
+SERVER_PIDS=()
+if [ "$LAYOUT" = split ]; then
+  APP_PORT="$(free_port)"; POLL_PORT="$(free_port)"
+  gunicorn_pool app "$APP_PORT" "${LOAD_WORKERS:-3}" "${LOAD_THREADS:-2}"; PIDS+=($!); SERVER_PIDS+=($!)
+  gunicorn_pool poll "$POLL_PORT" "${LOAD_POLL_WORKERS:-2}" "${LOAD_POLL_THREADS:-4}"; PIDS+=($!); SERVER_PIDS+=($!)
+  sed -e "s#@VAR@#$VAR#g" -e "s#@PORT@#$PORT#g" -e "s#@APP_PORT@#$APP_PORT#g" -e "s#@POLL_PORT@#$POLL_PORT#g" \
+    benchmarks/load/nginx.conf.in > "$VAR/nginx.conf"
+  "$NGINX" -c "$VAR/nginx.conf" -p "$VAR" -g "daemon off;" > "$VAR/nginx.out" 2>&1 &
+  PIDS+=($!); SERVER_PIDS+=($!)
+else
+  gunicorn_pool main "$PORT" "${LOAD_WORKERS:-4}" "${LOAD_THREADS:-2}"; PIDS+=($!); SERVER_PIDS+=($!)
+fi
 # The worker of the "live" queue: draws every seat's region after each move (issue #8,
-# facilitation.tasks.live_predraw); its CPU is not in the driver's gunicorn figure.
+# facilitation.tasks.live_predraw); its CPU is reported apart (group "celery").
 "$ROOT"/.venv/bin/celery -A coinlab worker -Q live --pool=prefork --concurrency=1 --without-gossip --without-mingle \
-  --without-heartbeat --loglevel=WARNING -n "load-live-$$@%h" > var/load/celery-live.log 2>&1 &
-CPID=$!
-trap 'kill $GPID $CPID 2>/dev/null; wait $GPID $CPID 2>/dev/null' EXIT
-for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.2; done
-"$ROOT"/.venv/bin/python benchmarks/load/driver.py --base "http://127.0.0.1:$PORT" --people var/load/people.json \
-  --duration "$DUR" --server-pid "$GPID" --db-name "$DB" --think ${LOAD_THINK:-10 30} --out var/load/result.json
+  --without-heartbeat --loglevel=WARNING -n "load-live-$$@%h" > "$VAR/celery-live.log" 2>&1 &
+CPID=$!; PIDS+=($CPID)
+trap 'kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null' EXIT
+for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.2; done
+[ "$LAYOUT" = split ] && for _ in $(seq 100); do
+  curl -s -o /dev/null "http://127.0.0.1:$POLL_PORT/" && curl -s -o /dev/null "http://127.0.0.1:$APP_PORT/" && break; sleep 0.2; done
+"$ROOT"/.venv/bin/python benchmarks/load/driver.py --base "http://127.0.0.1:$PORT" --people "$VAR/people.json" \
+  --duration "$DUR" --server-pid "${SERVER_PIDS[@]}" --worker-pid "$CPID" --db-name "$DB" --think ${LOAD_THINK:-10 30} \
+  --access-log "$VAR/access.log" --out "$VAR/result.json"
