@@ -918,3 +918,14 @@ def test_8_5_3_cartels_terror_levels_only_spaces_of_one_level_are_equal():
         put(st, sid, car_u=1, sup=lvl)
     r = {sid: rank_space(st, C, "terror", BD.index[sid]) for sid in ("bogota", "santa_marta", "cali", "neiva")}
     assert r["bogota"] == r["santa_marta"] > r["cali"] > r["neiva"]
+
+
+def test_8_5_1_cartels_rally_base_needs_two_guerrillas_without_shipments():
+    """8.5.1 2nd bullet: replace 2 Cartels Guerrillas "without Shipments" by a Base."""
+    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    st = position([4, 20], C)
+    put(st, "huila", car_u=2)
+    put(st, "cesar", car_u=3)
+    st["ship"] = [[BD.index["huila"], 3], [BD.index["cesar"], 3]]
+    assert rank_space(st, C, "rally", BD.index["huila"]) != (4, 0)
+    assert rank_space(st, C, "rally", BD.index["cesar"]) == (4, 0)
