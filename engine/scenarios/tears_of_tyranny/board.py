@@ -241,7 +241,8 @@ def gain_influence(state: dict, n: int, cause: str, facts: list, seat: str | Non
 
 
 def lose_influence(state: dict, n: int, cause: str, facts: list, payer: str | None) -> None:
-    """1.H / A-24: earned box -> pool; with an empty box the payer pays 1 resource or 1 presence."""
+    """1.H / A-24: earned box -> pool; with an empty box the payer pays 1 resource or 1 presence,
+    their choice (a global ``influence_debt`` frame) whenever there is one."""
     inf = state["inf"]
     for _ in range(n):
         if inf["earned"] > 0:
@@ -251,6 +252,14 @@ def lose_influence(state: dict, n: int, cause: str, facts: list, payer: str | No
             continue
         who = payer or lead_seat(state)
         pl = state["pl"][who]
+        own = [t for t in state["tiles"] if state["tiles"][t]["pres"].get(who)]
+        if (pl["res"] > 0 and own) or len(own) >= 2:
+            # 1.H: "the player must pay one resource or remove one presence from the board": the
+            # player's choice (which presence, too), asked as soon as the current resolution ends
+            state["g"].append({"k": "influence_debt", "seat": who, "cause": cause, "rule": "1.H (A-24)",
+                               "text": f"Influence lost ({cause}) with the influence box empty: pay 1 resource "
+                                       "or remove 1 of your presence from the board (1.H)."})
+            continue
         if pl["res"] > 0:
             pl["res"] -= 1
             add_fact(facts, "track", f"Influence box empty: {who.title()} pay 1 resource instead ({cause}).",

@@ -181,6 +181,16 @@ class HeuristicBot(Bot):
         if kind == "collateral" or (kind == "effect" and any(i.startswith("civ:") for i in ids)):
             # spare the blue civilians (the team's base) when the attack's excess must fall somewhere
             return BotDecision("civ:red" if "civ:red" in ids else ids[0], "spare the blue civilians")
+        if kind == "influence_debt":
+            # 1.H: a resource rather than a presence, else the presence where the seat holds most
+            if "pay:resource" in ids:
+                return BotDecision("pay:resource", "a resource costs less than a presence")
+            pres = [i for i in ids if i.startswith("pay:presence:")]
+            if not pres:
+                return BotDecision(ids[0], "nothing to pay with")
+            best = max(pres, key=lambda i: (state["tiles"][i.split(":", 2)[2]]["pres"].get(self.seat, 0),
+                                            [-ord(ch) for ch in i]))
+            return BotDecision(best, "the presence where the network is thickest")
         if kind == "counterattack":
             # 3.F counterattack at the director's discretion: the most valuable kill the points allow
             fr = state["g"][-1]

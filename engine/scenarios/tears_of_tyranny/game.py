@@ -96,6 +96,14 @@ def has_reclaim_circle(pl: dict, seat: str) -> bool:
     return "reclaim" in C.panels[seat]["track"]["plays"][:pl["open"]["plays"]]
 
 
+def forget_candidates(pl: dict, kept: str) -> list[str]:
+    """1.F / 3.A: keeping a major means forgetting "a capability card already in their hand" (the
+    kept card excepted). Only when the hand holds no other card does a spent card (local discard)
+    go instead (A-35's reading, kept as the fallback so the rule always costs a card)."""
+    hand = [c for c in pl["hand"] if c != kept]
+    return hand or [c for c in pl["discard"] if c != kept]
+
+
 def attributes(pl: dict, seat: str) -> dict:
     """A-31: attributes of every card paid this turn + 1X per uncovered attribute circle."""
     out: dict = {}
@@ -388,6 +396,16 @@ class TearsOfTyranny(Rules):
                            {"tile": t})]
         if fr["k"] == "counterattack":
             return self._alloc_choices(state, fr)
+        if fr["k"] == "influence_debt":
+            who = fr["seat"]
+            pl = state["pl"][who]
+            ch = [Choice("pay:resource", f"Pay 1 resource ({pl['res']} left)", {})] if pl["res"] > 0 else []
+            own = [t for t in state["order"] if state["tiles"][t]["pres"].get(who)]
+            last = sum(state["tiles"][t]["pres"][who] for t in own) == 1
+            ch += [Choice(f"pay:presence:{t}", f"Remove 1 presence from {B.tname(t)}"
+                          + (" (your last: you would lose the game, 4)" if last else "")
+                          + (" (it returns to your panel)" if who == "partisans" else ""), {"tile": t}) for t in own]
+            return ch or [Choice("skip", "Nothing left to pay with", {})]
         return [Choice("shield", f"Give up 1 presence to stop the {fr['step']} in {B.tname(fr['tile'])}",
                        {"tile": fr["tile"]}),
                 Choice("decline", "Let it happen", {})]
@@ -457,10 +475,13 @@ class TearsOfTyranny(Rules):
             return (f"Return the unkept cards to the bottom of the {fr['deck']} deck in the order you choose: "
                     "which goes under next? (The first one placed is drawn first of them.)"), "3.A", ch, "bottom"
         if k == "forget":
-            cands = [c for c in pl["hand"] + pl["discard"] if c != fr["kept"]]
+            cands = forget_candidates(pl, fr["kept"])
             # secret (1.F): the hand is hidden, so which card is forgotten is the player's own
-            ch = [Choice(f"forget:{c}", f"Forget {C.cards[c]['title']}", {"card": c, "secret": True}) for c in cands]
-            return "You kept a major card: forget one other card.", "1.F", ch, "forget"
+            ch = [Choice(f"forget:{c}", f"Forget {C.cards[c]['title']}" + ("" if c in pl["hand"] else " (spent)"),
+                         {"card": c, "secret": True}) for c in cands]
+            return ("You kept a major card: forget one other card from your hand (1.F, 3.A)."
+                    if any(c in pl["hand"] for c in cands) else
+                    "You kept a major card: your hand holds no other card, so forget a spent card."), "1.F", ch, "forget"
         if k == "reclaim":
             ch = [Choice(f"reclaim:{c}", f"Reclaim {C.cards[c]['title']}", {"card": c}) for c in pl["discard"]]
             ch.append(Choice("skip", "Reclaim nothing", {}))
@@ -994,6 +1015,15 @@ class TearsOfTyranny(Rules):
                     ADV.escalate_into(state, left[0], facts)
                 else:
                     state["g"].append(nxt)
+        elif fr["k"] == "influence_debt":
+            who = fr["seat"]
+            if cid == "pay:resource":
+                pl = state["pl"][who]
+                pl["res"] -= 1
+                B.add_fact(facts, "track", f"Influence box empty: {who.title()} pay 1 resource instead ({fr['cause']}).",
+                           track="resources", delta=-1, value=pl["res"], cause=fr["cause"], seat=who)
+            elif cid.startswith("pay:presence:"):
+                B.remove_one_presence(state, who, cid.split(":", 2)[2], facts, f"paid for lost influence: {fr['cause']}")
         elif fr["k"] == "counterattack":
             self._counter_hit(state, fr, cid.split(":", 1)[1], facts)
         elif fr["k"] == "shield":
@@ -1558,7 +1588,7 @@ class TearsOfTyranny(Rules):
                 stack.pop()
             elif k == "reclaim" and not pl["discard"]:
                 stack.pop()
-            elif k == "forget" and not [c for c in pl["hand"] + pl["discard"] if c != fr["kept"]]:
+            elif k == "forget" and not forget_candidates(pl, fr["kept"]):
                 stack.pop()
             elif k == "deck" and not (state["decks"]["major"] or state["decks"]["minor"]):
                 stack.pop()

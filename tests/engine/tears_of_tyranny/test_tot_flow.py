@@ -78,11 +78,33 @@ def test_2a_level_2_after_card_4_and_level_3_after_card_7(rules):
     assert st["inf"]["level"] == 3
 
 
-def test_1h_losing_influence_with_empty_box_costs_a_resource(rules):
+def test_1h_losing_influence_with_empty_box_the_player_pays_a_resource_or_a_presence(rules):
+    """1.H: "If there are no influence tokens in the influence box, then the player must pay one
+    resource or remove one presence from the board": the player's choice, offered to them."""
     st = blank(rules)
-    res = st["pl"]["liberators"]["res"]
+    pl = st["pl"]["liberators"]
+    res = pl["res"]
+    assert res > 0
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get("liberators"))
     B.lose_influence(st, 1, "test", [], "liberators")
-    assert st["pl"]["liberators"]["res"] == res - 1
+    p = rules.prompt(st)
+    assert p.kind == "influence_debt" and p.seats == ("liberators",) and "1.H" in p.rule
+    ids = [c.id for c in p.choices]
+    assert ids == ["pay:resource", f"pay:presence:{hq}"]
+    st1, _ = rules.apply(st, "liberators", "pay:resource")
+    assert st1["pl"]["liberators"]["res"] == res - 1 and st1["tiles"][hq]["pres"]["liberators"] == 2
+    st2, facts = rules.apply(st, "liberators", f"pay:presence:{hq}")
+    assert st2["pl"]["liberators"]["res"] == res and st2["tiles"][hq]["pres"]["liberators"] == 1
+    assert any(f["type"] == "presence" and f["delta"] == -1 for f in facts)
+
+
+def test_1h_empty_box_at_0_resources_and_one_presence_tile_has_no_choice(rules):
+    """At 0 resources with all presence in one tile the only payment is a presence there."""
+    st = blank(rules)
+    st["pl"]["liberators"]["res"] = 0
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get("liberators"))
+    B.lose_influence(st, 1, "test", [], "liberators")
+    assert not st["g"] and st["tiles"][hq]["pres"]["liberators"] == 1
 
 
 def test_4_victory_level_1_no_adversary_units(rules):

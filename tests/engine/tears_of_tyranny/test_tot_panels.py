@@ -194,3 +194,35 @@ def test_a43_presence_moves_with_own_guerrilla(rules):
     dest = ch[0].payload["to"]
     assert st["tiles"][dest]["pres"][seat] == 1 and st["tiles"][hq]["pres"][seat] == 1
     assert st["tiles"][dest]["gs"][seat] == 1
+
+
+def test_1f_keeping_a_major_forgets_a_card_from_the_hand(rules):
+    """1.F: a player who draws a major "must 'forget' ... a capability card already in their hand"
+    (3.A: "discard a capability card in their hand"): spent cards are not offered while the hand
+    holds another card; with an empty hand a spent card goes instead (A-35)."""
+    st = blank(rules)
+    pl = st["pl"]["liberators"]
+    assert pl["hand"]
+    pl["discard"] = [pl["hand"].pop()]
+    # the Liberators refit: gain a capability from the major deck, keep a major
+    ids = [c.id for c in rules.prompt(st).choices_for("liberators")]
+    gain = next(i for i in ids if "gain" in i and "base" not in i)
+    rules.apply_inplace(st, "liberators", gain)
+    rules.apply_inplace(st, "liberators", "deck:major")
+    keep = rules.prompt(st).choices_for("liberators")[0].id
+    rules.apply_inplace(st, "liberators", keep)
+    while rules.prompt(st).kind_for("liberators") == "bottom":
+        rules.apply_inplace(st, "liberators", rules.prompt(st).choices_for("liberators")[0].id)
+    p = rules.prompt(st)
+    assert p.kind_for("liberators") == "forget"
+    offered = {c.id.split(":", 1)[1] for c in p.choices_for("liberators")}
+    kept = keep.split(":", 1)[1]
+    assert offered == set(pl["hand"]) - {kept}, "only cards in the hand (1.F)"
+    assert not offered & set(pl["discard"])
+
+
+def test_1f_forget_falls_back_to_a_spent_card_when_the_hand_is_empty():
+    from engine.scenarios.tears_of_tyranny.game import forget_candidates
+
+    assert forget_candidates({"hand": ["new"], "discard": ["old"]}, "new") == ["old"]
+    assert forget_candidates({"hand": ["new", "a"], "discard": ["old"]}, "new") == ["a"]
