@@ -1702,7 +1702,8 @@ def pol_cultivate(st, fr, chs, ids):
     if "place" in ids:
         return "place"
     two = [c for c in ids if c.startswith("from:") and st["pc"][BD.index[c[5:]]][11] >= 2]
-    return two[0] if two else None
+    # "from a space with 2 Cartels Bases": equal candidates, so 8.2 decides (a single one rolls nothing)
+    return (two[0] if len(two) == 1 else rnd(st, two)) if two else None
 
 
 def pol_process(st, fr, chs, ids):

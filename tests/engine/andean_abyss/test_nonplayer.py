@@ -929,3 +929,13 @@ def test_8_5_1_cartels_rally_base_needs_two_guerrillas_without_shipments():
     st["ship"] = [[BD.index["huila"], 3], [BD.index["cesar"], 3]]
     assert rank_space(st, C, "rally", BD.index["huila"]) != (4, 0)
     assert rank_space(st, C, "rally", BD.index["cesar"]) == (4, 0)
+
+
+def test_8_5_1_cultivate_relocates_from_a_random_two_base_space_by_the_8_2_table():
+    """8.5.1 Cultivate relocation "from a space with 2 Cartels Bases": among several such spaces the
+    8.2 table picks (it used to be the first in map order). Dice 5,3,5 reach Huila."""
+    from engine.scenarios.andean_abyss.nonplayer import pol_cultivate
+    st = position([4, 20], C, script={"space": [5, 3, 5]})
+    put(st, "cesar", car_base=2)
+    put(st, "huila", car_base=2)
+    assert pol_cultivate(st, {"ph": "from"}, [], ["from:cesar", "from:huila"]) == "from:huila"
