@@ -16,7 +16,10 @@ Also here (issue #8, docs/benchmarks.md "Load test"): the user's seats per sessi
 the 304 path (so that it needs no database query at all), invalidated by a membership
 token on every change of seats or team members; a new version when a team states its
 intent (the region shows it); and the key of the rendered live region per (session,
-version, seat, language), see ``facilitation.web.views.play``.
+version, seat, language), see ``facilitation.web.views.play``; and for the instructors'
+consoles, the user's console sessions with a console token renewed on every change of who may
+see what, so a console poll needs no database query either
+(``facilitation.web.views.instructor``).
 """
 
 from __future__ import annotations
@@ -24,12 +27,14 @@ from __future__ import annotations
 import uuid
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models.signals import m2m_changed, post_delete, post_save
 from django.dispatch import receiver
 
-from facilitation.models import ClassSession, Seat, Team, TeamIntent
+from facilitation.models import ClassSession, Course, Seat, Team, TeamIntent
 
 TTL = 600
 
@@ -38,24 +43,38 @@ def _key(session_id: int) -> str:
     return f"sv:{session_id}"
 
 
+def _version(head_seq, status, updated_at, timer, start) -> dict:
+    # "start" (the scheduled start) only orders the instructor's console
+    return {"head_seq": head_seq, "status": str(status), "updated_at": updated_at.isoformat(), "timer": bool(timer),
+            "start": start.isoformat() if start else None}
+
+
+_VERSION_COLUMNS = ("pk", "head_seq", "status", "updated_at", "decision_timer_seconds", "scheduled_start")
+
+
 def version_of(session: ClassSession) -> dict:
-    return {"head_seq": session.head_seq, "status": str(session.status),
-            "updated_at": session.updated_at.isoformat(), "timer": bool(session.decision_timer_seconds)}
+    return _version(session.head_seq, session.status, session.updated_at, session.decision_timer_seconds,
+                    session.scheduled_start)
 
 
 def session_version(session_id: int) -> dict | None:
     """The session's current version (cache, else one small query); None if there is no such session."""
-    v = cache.get(_key(session_id))
-    if v is not None:
-        return v
-    row = (ClassSession.objects.filter(pk=session_id)
-           .values("head_seq", "status", "updated_at", "decision_timer_seconds").first())
-    if row is None:
-        return None
-    v = {"head_seq": row["head_seq"], "status": str(row["status"]), "updated_at": row["updated_at"].isoformat(),
-         "timer": bool(row["decision_timer_seconds"])}
-    cache.add(_key(session_id), v, timeout=TTL)
-    return v
+    return session_versions([session_id]).get(session_id)
+
+
+def session_versions(session_ids) -> dict[int, dict]:
+    """The current versions of these sessions: one cache round trip, and one query for those
+    not in the cache (a session that does not exist is left out)."""
+    ids = list(session_ids)
+    got = cache.get_many([_key(i) for i in ids]) if ids else {}
+    out = {i: got[_key(i)] for i in ids if _key(i) in got}
+    missing = [i for i in ids if i not in out]
+    if missing:
+        for row in ClassSession.objects.filter(pk__in=missing).values_list(*_VERSION_COLUMNS):
+            v = _version(*row[1:])
+            cache.add(_key(row[0]), v, timeout=TTL)
+            out[row[0]] = v
+    return out
 
 
 @receiver(post_save, sender=ClassSession, dispatch_uid="coinlab-session-version")
@@ -146,6 +165,13 @@ def membership_token(session_id: int) -> str:
     return token
 
 
+def membership_tokens(session_ids) -> dict[int, str]:
+    """``membership_token`` of several sessions in one cache round trip (missing ones created)."""
+    ids = list(session_ids)
+    got = cache.get_many([_acl_key(i) for i in ids]) if ids else {}
+    return {i: got.get(_acl_key(i)) or membership_token(i) for i in ids}
+
+
 def remember_seats(session_id: int, user, seats: list[str], token: str) -> None:
     cache.set(_seats_key(session_id, user.pk),
               {"g": token, "h": user.get_session_auth_hash(), "seats": list(seats)}, timeout=SEATS_TTL)
@@ -166,6 +192,7 @@ def _seat_changed(sender, instance: Seat, **kwargs) -> None:
     _membership_changed(instance.session_id)
 
 
+@receiver(post_save, sender=Team, dispatch_uid="coinlab-acl-team-save")  # its name shows in the console
 @receiver(post_delete, sender=Team, dispatch_uid="coinlab-acl-team-delete")
 def _team_deleted(sender, instance: Team, **kwargs) -> None:
     _membership_changed(instance.session_id)
@@ -195,6 +222,86 @@ def _user_saved(sender, instance, created: bool, update_fields=None, **kwargs) -
         _membership_changed(sid)
 
 
+# ---- the instructors' consoles: which sessions a console shows, without database queries ----
+#
+# A console poll (GET /console/live/) needs the instructor's sessions: those of the courses they
+# teach that are not finished (a finished session never comes back). They are kept per user
+# in the cache with the user's session auth hash and a console token shared by all users:
+# anything that can change whose console shows which session (a new or deleted session or
+# course, a course's instructors, a user's groups, staff flag, activity or password, a deleted
+# user or group) sets a fresh token when it commits, so every entry is filled again from the
+# database on its next poll. Such changes are rare next to the polls; each entry also expires
+# after CONSOLE_TTL seconds (a change that bypasses ``save``, e.g. a queryset update).
+
+CONSOLE_TTL = 300
+_CONSOLE_TOKEN = "cacl"
+
+
+def _console_key(user_id) -> str:
+    return f"cacl:{user_id}"
+
+
+def console_token() -> str:
+    """The current console token (created if missing); read it before the user's sessions."""
+    token = cache.get(_CONSOLE_TOKEN)
+    if token is None:
+        cache.add(_CONSOLE_TOKEN, uuid.uuid4().hex, timeout=ACL_TTL)
+        token = cache.get(_CONSOLE_TOKEN) or uuid.uuid4().hex
+    return token
+
+
+def console_lookup(user_id) -> tuple[list[int] | None, str | None]:
+    """One cache round trip: (the user's console sessions if known, auth hash of the entry)."""
+    got = cache.get_many([_CONSOLE_TOKEN, _console_key(user_id)])
+    token, entry = got.get(_CONSOLE_TOKEN), got.get(_console_key(user_id))
+    if not entry or token is None or entry.get("g") != token:
+        return None, None
+    return list(entry["ids"]), entry["h"]
+
+
+def remember_console(user, session_ids: list[int], token: str) -> None:
+    cache.set(_console_key(user.pk), {"g": token, "h": user.get_session_auth_hash(), "ids": list(session_ids)},
+              timeout=CONSOLE_TTL)
+
+
+def _consoles_changed() -> None:
+    cache.set(_CONSOLE_TOKEN, uuid.uuid4().hex, timeout=ACL_TTL)
+    transaction.on_commit(lambda: cache.set(_CONSOLE_TOKEN, uuid.uuid4().hex, timeout=ACL_TTL))
+
+
+@receiver(post_save, sender=ClassSession, dispatch_uid="coinlab-console-session-new")
+def _console_session_saved(sender, instance, created: bool, **kwargs) -> None:
+    if created:
+        _consoles_changed()
+
+
+@receiver(post_delete, sender=ClassSession, dispatch_uid="coinlab-console-session-delete")
+@receiver(post_delete, sender=Course, dispatch_uid="coinlab-console-course-delete")
+@receiver(post_delete, sender=Group, dispatch_uid="coinlab-console-group-delete")
+@receiver(post_delete, sender=settings.AUTH_USER_MODEL, dispatch_uid="coinlab-console-user-delete")
+def _console_row_deleted(sender, instance, **kwargs) -> None:
+    _consoles_changed()
+
+
+@receiver(m2m_changed, sender=Course.instructors.through, dispatch_uid="coinlab-console-instructors")
+def _console_instructors_changed(sender, action: str, **kwargs) -> None:
+    if action.startswith("post_"):
+        _consoles_changed()
+
+
+def _console_groups_changed(sender, action: str, **kwargs) -> None:
+    if action.startswith("post_"):
+        _consoles_changed()
+
+
+@receiver(post_save, sender=settings.AUTH_USER_MODEL, dispatch_uid="coinlab-console-user-save")
+def _console_user_saved(sender, instance, created: bool, update_fields=None, **kwargs) -> None:
+    """Staff flag, activity or password may have changed (a login's ``last_login`` update did not)."""
+    if created or (update_fields is not None and set(update_fields) <= {"last_login"}):
+        return
+    _consoles_changed()
+
+
 @receiver(post_save, sender=TeamIntent, dispatch_uid="coinlab-session-version-intent")
 def _intent_saved(sender, instance: TeamIntent, created: bool, **kwargs) -> None:
     """A statement of intent changes what the team's live region shows (its cached fragments
@@ -217,3 +324,7 @@ def fragment_key(session_id: int, etag: str) -> str:
     """``etag`` is the region's ETag, made of the session id, head seq, status, updated_at,
     the seat and the language: a fragment is only ever served for the seat it was drawn for."""
     return f"fragz:{session_id}:{etag}"
+
+
+m2m_changed.connect(_console_groups_changed, sender=get_user_model().groups.through,
+                    dispatch_uid="coinlab-console-groups")

@@ -194,22 +194,21 @@ def test_deactivating_a_user_ends_the_cached_answers(toy_session, instructor, st
     assert _poll(c, toy_session, etag).status_code != 304
 
 
-def test_the_predraw_also_fills_the_instructor_consoles_summary(toy_session, instructor, students):
-    """After a move the task also computes the session's console summary of the new version, so
-    an instructor's console answering 200 renders the table without replaying the session."""
+def test_the_predraw_also_draws_the_instructor_consoles_section(toy_session, instructor, students):
+    """After a move the task also draws the session's console section of the new version, so
+    an instructor's console answering 200 only joins cached sections."""
     from facilitation.web.views import instructor as console_views
 
     _start(Client(), instructor, toy_session)
     toy_session.refresh_from_db()
+    token = live.membership_token(toy_session.pk)
     with translation.override("en"):
-        key = console_views._summary_key(toy_session)
+        key = console_views._section_key(toy_session.pk, live.version_of(toy_session), token)
     assert cache.get(key) is None
     assert tasks.live_predraw(toy_session.pk) >= 1
-    assert cache.get(key) is not None
+    assert "Toy game" in cache.get(key) and console_views.CSRF_SENTINEL in cache.get(key)
     assert console_views.predraw_console_summary(toy_session.pk) is False  # there already
-    with translation.override("en"):  # the console reads it through the same key
-        assert console_views._cached_summary(toy_session)["seats"]
-    # a session that is not live or paused gets no summary
+    # a finished session gets no section
     toy_session.status = ClassSession.Status.FINISHED
     toy_session.save(update_fields=["status"])
     assert console_views.predraw_console_summary(toy_session.pk) is False

@@ -5,18 +5,22 @@ from __future__ import annotations
 import hashlib
 
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import HttpResponse
+from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
+from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
-from facilitation import eventlog, selectors, services
+from facilitation import eventlog, live, selectors, services
 from facilitation.errors import NotAllowed, ValidationFailed
 from facilitation.models import ClassSession, Course, JoinCode, Seat, SessionEvent, Team
 from facilitation.web.board import build as build_board
@@ -32,7 +36,7 @@ from ..forms import (
 )
 from ..models import SessionUISettings
 from .common import call_service, event_lines, page_errors, seat_titles
-from .play import timeout_tick
+from .play import CSRF_SENTINEL, timeout_tick
 
 User = get_user_model()
 
@@ -269,87 +273,157 @@ def _session_summary(session: ClassSession) -> dict:
     return out
 
 
-def _summary_key(session: ClassSession) -> str:
-    return (f"console-summary:{session.pk}:{session.head_seq}:{session.status}:"
-            f"{session.updated_at.isoformat()}:{get_language()}")
+# ---- the live console ------------------------------------------------------------------
+#
+# A console shows one section per session of the instructor's that is not finished. Each
+# section is drawn once per (session version, membership token, language) into the shared
+# cache (``live_predraw`` draws it after every move), with a stand-in for the CSRF token; a
+# console poll is assembled from those sections. In the steady state a poll costs no
+# database query: the user's sessions come from ``facilitation.live`` (console entries,
+# renewed on any change of who may see what), the versions and membership tokens from the
+# cache, and the 304 or 200 answer from them. A running decision timer, or anything not in
+# the cache, takes the full path, which reads the database and fills the cache again.
+
+CONSOLE_STATUSES = (ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.SCHEDULED)
+SECTION_TTL = 600
 
 
-def _cached_summary(session: ClassSession) -> dict:
-    """``_session_summary`` for the console, kept in the shared cache per session version and
-    language: a console re-draws only the sessions that changed since its last poll."""
-    key = _summary_key(session)
-    data = cache.get(key)
-    if data is None:
-        data = {k: v for k, v in _session_summary(session).items() if k != "session"}
-        cache.set(key, data, timeout=600)
-    return {**data, "session": session}
+def _section_key(session_id: int, version: dict, token: str) -> str:
+    return (f"console-section:{session_id}:{version['head_seq']}:{version['status']}:{version['updated_at']}:"
+            f"{token}:{get_language()}")
+
+
+def _console_order(versions: dict[int, dict]) -> list[int]:
+    """The sessions a console shows (not finished), live before paused before scheduled, then by
+    scheduled start (none last) and id."""
+    shown = [sid for sid, v in versions.items() if v["status"] in CONSOLE_STATUSES]
+    return sorted(shown, key=lambda sid: (versions[sid]["status"], versions[sid].get("start") is None,
+                                          versions[sid].get("start") or "", sid))
+
+
+def _console_etag(order: list[int], versions: dict[int, dict], tokens: dict[int, str]) -> str:
+    raw = "|".join(f"{sid}:{versions[sid]['head_seq']}:{versions[sid]['status']}:{versions[sid]['updated_at']}:"
+                   f"{tokens[sid]}" for sid in order)
+    return 'W/"{}"'.format(hashlib.sha1(f"{get_language()}|{raw}".encode()).hexdigest()[:20])
+
+
+def _draw_section(session: ClassSession) -> str:
+    """One session's console section (with the CSRF stand-in), from the database."""
+    summary = _session_summary(session)
+    return render_to_string("web/instructor/_console_session.html", {"s": summary, "csrf_token": CSRF_SENTINEL})
 
 
 def predraw_console_summary(session_id: int) -> bool:
-    """Compute the session's console summary (default language) into the cache key the
-    instructors' consoles read (``_cached_summary``), so a console answering 200 after a move
-    only renders the table. One REPEATABLE READ snapshot, so the row's version in the key and
-    the state in the summary are of the same commit. True when stored, False when there
-    already or not a live/paused session."""
+    """Draw the session's console section of the current version (default language) into the
+    cache key the instructors' consoles read, so a console answering 200 after a move only
+    joins cached sections. The membership token is read first, then one REPEATABLE READ
+    snapshot, so the version in the key and the drawn section are of the same commit. True
+    when stored, False when there already or the session is finished or gone."""
     from django.conf import settings
     from django.db import connection, transaction
     from django.utils import translation
 
+    token = live.membership_token(session_id)
     fresh = not connection.in_atomic_block
     with translation.override(settings.LANGUAGE_CODE), transaction.atomic():
         if fresh and connection.vendor == "postgresql":
             connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        session = ClassSession.objects.filter(pk=session_id).first()
-        if session is None or session.status not in (ClassSession.Status.LIVE, ClassSession.Status.PAUSED):
+        session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
+        if session is None or session.status not in CONSOLE_STATUSES:
             return False
-        if cache.get(_summary_key(session)) is not None:
+        key = _section_key(session.pk, live.version_of(session), token)
+        if cache.get(key) is not None:
             return False
-        _cached_summary(session)
-        return True
+        return bool(cache.add(key, _draw_section(session), timeout=SECTION_TTL))
 
 
-def _console_sessions(user):
-    return (selectors.session_list_for_user(user)
-            .filter(course__instructors=user,
-                    status__in=[ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.SCHEDULED])
-            .order_by("status", "scheduled_start", "id"))
+def _console_context(request) -> tuple[dict, list[ClassSession]]:
+    """The full path: the user's console sessions from the database (remembered for the fast
+    path), their sections from the cache or drawn. Returns the template context and the shown
+    sessions (for the timer check)."""
+    _require_instructor(request.user)
+    token = live.console_token()  # before reading the sessions (see facilitation.live)
+    ids = list(ClassSession.objects.filter(course__instructors=request.user, status__in=CONSOLE_STATUSES)
+               .values_list("pk", flat=True))
+    live.remember_console(request.user, ids, token)
+    tokens = live.membership_tokens(ids)  # before the rows whose sections they key
+    sessions = {s.pk: s for s in ClassSession.objects.select_related("course").filter(pk__in=ids)}
+    versions = {sid: live.version_of(s) for sid, s in sessions.items()}
+    order = _console_order(versions)
+    keys = {sid: _section_key(sid, versions[sid], tokens[sid]) for sid in order}
+    have = cache.get_many(list(keys.values()))
+    pieces = []
+    for sid in order:
+        html = have.get(keys[sid])
+        if html is None:
+            html = _draw_section(sessions[sid])
+            cache.set(keys[sid], html, timeout=SECTION_TTL)
+        pieces.append(html)
+    return _console_ctx(request, pieces, _console_etag(order, versions, tokens)), [sessions[sid] for sid in order]
 
 
-def _console_etag(sessions) -> str:
-    raw = "|".join(f"{s.pk}:{s.head_seq}:{s.status}:{s.updated_at.isoformat()}" for s in sessions)
-    return 'W/"{}"'.format(hashlib.sha1(f"{get_language()}|{raw}".encode()).hexdigest()[:20])
+def _console_ctx(request, pieces: list[str], tag: str) -> dict:
+    csrf = get_token(request)
+    return {"pieces": [mark_safe(p.replace(CSRF_SENTINEL, csrf)) for p in pieces], "etag": tag}  # noqa: S308 - drawn here
+
+
+def _console_from_cache(request):
+    """The console poll's answer without a database query, or None to take the full path."""
+    user_id = request.session.get(SESSION_KEY)
+    auth_hash = request.session.get(HASH_SESSION_KEY)
+    if not user_id or not auth_hash:
+        return None
+    ids, entry_hash = live.console_lookup(user_id)
+    if ids is None or not constant_time_compare(entry_hash, auth_hash):
+        return None
+    versions = live.session_versions(ids)
+    order = _console_order(versions)
+    if any(versions[sid]["timer"] and versions[sid]["status"] == ClassSession.Status.LIVE for sid in order):
+        return None  # a decision timer may have to act (timeout_tick)
+    tokens = live.membership_tokens(order)
+    tag = _console_etag(order, versions, tokens)
+    if request.headers.get("If-None-Match") == tag:
+        return _no_store(HttpResponse(status=304), tag)
+    keys = [_section_key(sid, versions[sid], tokens[sid]) for sid in order]
+    have = cache.get_many(keys)
+    if len(have) != len(keys):
+        return None
+    resp = render(request, "web/instructor/_console_live.html", _console_ctx(request, [have[k] for k in keys], tag))
+    return _no_store(resp, tag)
+
+
+def _no_store(resp: HttpResponse, tag: str) -> HttpResponse:
+    resp["ETag"] = tag
+    resp["Cache-Control"] = "no-store"
+    return resp
 
 
 @login_required
 @page_errors
 @require_GET
 def console(request):
-    _require_instructor(request.user)
-    sessions = list(_console_sessions(request.user))
-    tag = _console_etag(sessions)
-    ctx = {"summaries": [_cached_summary(s) for s in sessions], "etag": tag}
+    ctx, _sessions = _console_context(request)
     return render(request, "web/instructor/console.html", ctx)
+
+
+def console_live(request):
+    """The console's live region; 304 while none of its sessions changed (ETag polling).
+    Answered from the cache when it can (``_console_from_cache``), else the full path."""
+    if request.method == "GET":
+        fast = _console_from_cache(request)
+        if fast is not None:
+            return fast
+    return _console_live(request)
 
 
 @login_required
 @page_errors
 @require_GET
-def console_live(request):
-    _require_instructor(request.user)
+def _console_live(request):
+    ctx, sessions = _console_context(request)
     # A running decision timer acts even when the acting team has no page open.
-    for timed in _console_sessions(request.user).filter(status=ClassSession.Status.LIVE,
-                                                        decision_timer_seconds__isnull=False):
-        timeout_tick(timed)
-    # The ETag needs four small columns, not the sessions' states.
-    versions = list(_console_sessions(request.user).select_related(None).only("pk", "head_seq", "status", "updated_at"))
-    tag = _console_etag(versions)
-    if request.headers.get("If-None-Match") == tag:
-        resp = HttpResponse(status=304)
-    else:
-        sessions = list(_console_sessions(request.user))
-        tag = _console_etag(sessions)
-        resp = render(request, "web/instructor/_console_live.html",
-                      {"summaries": [_cached_summary(s) for s in sessions], "etag": tag})
-    resp["ETag"] = tag
-    resp["Cache-Control"] = "no-store"
-    return resp
+    if any(timeout_tick(s) for s in sessions if s.decision_timer_seconds and s.status == ClassSession.Status.LIVE):
+        ctx, _sessions = _console_context(request)
+    if request.headers.get("If-None-Match") == ctx["etag"]:
+        return _no_store(HttpResponse(status=304), ctx["etag"])
+    return _no_store(render(request, "web/instructor/_console_live.html", ctx), ctx["etag"])
