@@ -497,6 +497,52 @@ def _decision_ms(session: ClassSession, decision_ms: Any) -> int:
     return min(decision_ms, max(server_ms, 0) + 2000) if last else decision_ms
 
 
+# ---- simultaneous phases: a submission is not stale because another seat acted --------------
+#
+# In a phase where several seats act at once (Tears of Tyranny's player window and phase 4),
+# every decision of one team moves the log, and every other team's prompt then carries an
+# older ``seq`` until it is read again (a page polls every 1.5 s). Four teams deciding at their
+# own pace would see a large share of their submissions refused as stale, although the question
+# each of them answered is still exactly the one they are being asked. ``_rebased_seq`` lets
+# such a submission through, and only then: every event since its seq is a decision of
+# *another* seat within the same prompt turn (no undo, no facilitator action, no decision of
+# this seat), and this seat's question (turn, text, rule and the full list of choices) is
+# identical at that seq and now. It runs under the session row lock, for the pages and the API
+# alike; everything else (seat owner, legality, idempotency key) is checked as before, and
+# anything else stays stale (409 ``stale_seq``).
+
+MAX_REBASE_BEHIND = 12  # a prompt this far behind is read again, not rebased
+
+
+def _question(rules, state, seat: str) -> tuple | None:
+    p = rules.prompt(state)
+    if p is None or seat not in p.seats:
+        return None
+    d = p.to_dict(seat)
+    return (p.turn, d.get("text"), d.get("rule"), tuple((c["id"], c["label"]) for c in d.get("choices") or []))
+
+
+def _rebased_seq(session: ClassSession, seat: str, seq: Any) -> Any:
+    """The seq to check: ``session.head_seq`` (locked) when ``seat``'s question is unchanged since
+    ``seq`` and only other seats have decided in between; otherwise ``seq`` as given."""
+    head = session.head_seq
+    if isinstance(seq, bool) or not isinstance(seq, int) or seq >= head or head - seq > MAX_REBASE_BEHIND or seq < 0:
+        return seq
+    between = list(SessionEvent.objects.filter(session=session, seq__gt=seq, seq__lte=head)
+                   .values_list("kind", "seat", "payload"))
+    if len(between) != head - seq:
+        return seq
+    rules = eventlog.rules_for(session)
+    then = _question(rules, eventlog.load_state(session, seq, rules), seat)
+    if then is None:
+        return seq
+    for kind, other, payload in between:
+        if kind not in ("decision", "bot") or other == seat or (payload or {}).get("turn") != then[0]:
+            return seq
+    now = _question(rules, eventlog.load_state(session, head, rules), seat)
+    return head if now == then else seq
+
+
 def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: int,
                   idempotency_key: str = "", rationale: str = "", decision_ms: int | None = None) -> dict:
     """A team's decision. Returns ``{"seq", "events", "status", "replayed"}``.
@@ -504,7 +550,8 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     Checks, in order, under the session row lock: the idempotency key (a repeat
     returns the first answer and applies nothing), the session is live, the
     user's team plays ``seat``, ``seq`` is the head the prompt was made at (else
-    409 ``stale_seq``), the rationale if required, the choice is legal. Then the
+    409 ``stale_seq``; in a simultaneous phase an older seq whose question is unchanged
+    counts as the head, ``_rebased_seq``), the rationale if required, the choice is legal. Then the
     decision is logged and the bot seats that come next play.
     """
     if not isinstance(choice, str) or not choice:
@@ -526,6 +573,7 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                                        code="idempotency_key_reused")
                     return {**prior.response, "replayed": True}
             _require_live(session)
+            seq = _rebased_seq(session, seat, seq)
             _check_seq(session, seq)
             if session.require_rationale and not rationale:
                 raise ValidationFailed("This session asks for a rationale with every decision.",

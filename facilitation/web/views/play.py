@@ -25,10 +25,9 @@ from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
 from facilitation import eventlog, live, selectors, services
-from facilitation.errors import NotAllowed, ServiceError
+from facilitation.errors import NotAllowed, NotFound, ServiceError
 from facilitation.models import ClassSession, Seat, SessionEvent, Team, TeamIntent
 
-from .. import simultaneous
 from ..forms import IntentForm
 from ..models import SessionUISettings
 from .common import board_for, event_lines, page_errors, seat_titles
@@ -338,16 +337,22 @@ def _int(value) -> int | None:
 @page_errors
 @require_POST
 def choose(request, session_id: int):
-    session, seats = _player_session(request, session_id)
+    """A team's decision from the page (htmx: answered with the seat's new live region). The
+    service checks the seat, the seq (rebasing a simultaneous phase's older seq whose question
+    is unchanged), legality and the idempotency key under the session lock; the region of
+    the new version is drawn once into the shared cache the team's polls and the pre-draw
+    task read (``_fragment``)."""
+    seats = _cached_seats(request, session_id)
+    if seats is None:
+        _session, seats = _player_session(request, session_id)
     seat = request.POST.get("seat", "")
     choice = request.POST.get("choice", "")
     seq = _int(request.POST.get("seq"))
     if not seat or not choice or seq is None:
         return HttpResponseBadRequest(_("A decision needs a seat, a choice and the seq it answers."))
-    seq = simultaneous.rebase(session, seat, seq)  # another team acted meanwhile, this question is unchanged
     try:
-        services.choice_submit(session=session, user=request.user, seat=seat, choice=choice, seq=seq,
-                               idempotency_key=request.POST.get("key", "")[:128],
+        services.choice_submit(session=ClassSession(pk=session_id), user=request.user, seat=seat, choice=choice,
+                               seq=seq, idempotency_key=request.POST.get("key", "")[:128],
                                rationale=request.POST.get("rationale", ""),
                                decision_ms=_int(request.POST.get("decision_ms")))
     except ServiceError as exc:
@@ -357,13 +362,28 @@ def choose(request, session_id: int):
         accepted = False
     else:
         accepted = True
-    session.refresh_from_db()
+    session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
+    if session is None:
+        raise NotFound(_("There is no session %(id)s.") % {"id": session_id})
     if request.htmx:
         resp = _live_response(request, session, seat if seat in seats else _seat_for(request, session))
         if accepted:
             resp["HX-Trigger"] = "coinlab:accepted"
         return resp
     return redirect(reverse("web:play", args=[session.pk]) + f"?seat={seat}")
+
+
+def _cached_seats(request, session_id: int) -> list[str] | None:
+    """The user's seats in the session as remembered for the polls (``facilitation.live``), or
+    None when not known: then ``_player_session`` reads them (and checks access)."""
+    user_id = request.session.get(SESSION_KEY)
+    auth_hash = request.session.get(HASH_SESSION_KEY)
+    if not user_id or not auth_hash or str(request.user.pk) != str(user_id):
+        return None
+    _v, seats, seats_hash = live.poll_lookup(session_id, user_id)
+    if not seats or not constant_time_compare(seats_hash, auth_hash):
+        return None
+    return seats
 
 
 @login_required
