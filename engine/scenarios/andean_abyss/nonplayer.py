@@ -426,6 +426,8 @@ def rank_space(st, f, op, i):
             if pc[U(f)]:       # equal candidates: random (8.2), not by Guerrilla count
                 return (0 if BD.is_loc[i] else 1, 1 if ship else 0)
             return None
+        if f == 2 and not ship and not any(k <= 5 for k in tgt):
+            return None        # 8.6.3: the AUC targets Shipments, then FARC, then Government only
         if g >= 3 or pc[U(f)]:
             return (g, 1 if ship else 0)   # 8.6.3 (and Cartels by Event): most Guerrillas first
         return None
@@ -1330,7 +1332,9 @@ def target_order(st, ids):
     return None
 
 
-ATTACK_ORDER = {1: (2, 0, 3), 2: (1, 0, 3), 3: (1, 2, 0)}  # 8.7.3 (FARC), 8.6.3 (AUC); Cartels by Event
+# 8.7.3 (FARC: AUC, Government, Cartels), 8.6.3 (AUC: FARC, Government - never the Cartels but
+# to take a Shipment); Cartels by Event
+ATTACK_ORDER = {1: (2, 0, 3), 2: (1, 0), 3: (1, 2, 0)}
 
 
 def pol_attacksp(st, fr, chs, ids):
@@ -1341,7 +1345,7 @@ def pol_attacksp(st, fr, chs, ids):
     i = fr["i"]
     holders = {x[1] for x in st["ship"] if x[0] == i and x[1] != fr["f"]}
     order = []
-    facs = sorted(ATTACK_ORDER[fr["f"]], key=lambda g: 0 if g in holders else 1)
+    facs = sorted(holders) + [g for g in ATTACK_ORDER[fr["f"]] if g not in holders]
     for g in facs:
         if g == 0:
             order += [2, 1, 0]

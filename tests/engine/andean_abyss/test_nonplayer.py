@@ -939,3 +939,18 @@ def test_8_5_1_cultivate_relocates_from_a_random_two_base_space_by_the_8_2_table
     put(st, "cesar", car_base=2)
     put(st, "huila", car_base=2)
     assert pol_cultivate(st, {"ph": "from"}, [], ["from:cesar", "from:huila"]) == "from:huila"
+
+
+def test_8_6_3_auc_attacks_for_shipments_farc_or_government_never_cartels_alone():
+    """8.6.3: the AUC targets Shipments, then FARC, then Government; a space whose only enemies are
+    Cartels without a Shipment is no Attack space, and the Cartels are not among its targets."""
+    from engine.scenarios.andean_abyss.nonplayer import ATTACK_ORDER, rank_space
+    st = position([4, 20], A)
+    put(st, "huila", auc_a=3, car_u=2)
+    put(st, "cesar", auc_a=3, car_u=2)
+    put(st, "arauca", auc_a=3, farc_u=1)
+    st["ship"] = [[BD.index["cesar"], 3]]
+    assert rank_space(st, A, "attack", BD.index["huila"]) is None
+    assert rank_space(st, A, "attack", BD.index["cesar"]) is not None
+    assert rank_space(st, A, "attack", BD.index["arauca"]) is not None
+    assert 3 not in ATTACK_ORDER[A]
