@@ -1424,10 +1424,16 @@ def pol_bribe(st, fr, chs, ids):
     if fr["ph"] == "a":
         if fr.get("free") is None and st["res"][3] < 3:
             return "done"
-        sps = [c for c in ids if c.startswith("space:") and P.fpieces(st["pc"][BD.index[c[6:]]], 3)]
-        sps.sort(key=lambda c: min((is_np(st, g), g) for g in range(3) if P.fpieces(st["pc"][BD.index[c[6:]]], g))
-                 if any(P.fpieces(st["pc"][BD.index[c[6:]]], g) for g in range(3)) else (2, 9))
-        return sps[0] if sps else "done"
+        # 8.5.3: spaces with Cartels and enemy pieces, a player's first, then Government, FARC,
+        # AUC; equal spaces by the 8.2 table
+        pairs = []
+        for c in ids:
+            pc = st["pc"][BD.index[c[6:]]] if c.startswith("space:") else None
+            if pc is None or not P.fpieces(pc, 3):
+                continue
+            key = min(((is_np(st, g), g) for g in range(3) if P.fpieces(pc, g)), default=(2, 9))
+            pairs.append(((-int(key[0]), -key[1]), c))
+        return rnd_best(st, pairs) or "done"
     for pref in ("base:", "rm:police", "rm:troops", "rm:farc_underground", "rm:auc_underground", "rm:farc_active",
                  "rm:auc_active"):
         for c in ids:

@@ -954,3 +954,15 @@ def test_8_6_3_auc_attacks_for_shipments_farc_or_government_never_cartels_alone(
     assert rank_space(st, A, "attack", BD.index["cesar"]) is not None
     assert rank_space(st, A, "attack", BD.index["arauca"]) is not None
     assert 3 not in ATTACK_ORDER[A]
+
+
+def test_8_5_3_bribe_equal_spaces_by_the_8_2_table():
+    """8.5.3 Bribe: a player's pieces first, then Government, FARC, AUC; spaces equal on that by
+    the 8.2 table (it used to be map order). Dice 1,1,1 reach Cali before Bogota."""
+    from engine.scenarios.andean_abyss.nonplayer import pol_bribe
+    st = position([4, 20], C, script={"space": [1, 1, 1]})
+    put(st, "bogota", car_u=1, police=1)
+    put(st, "cali", car_u=1, police=1)
+    put(st, "medellin", car_u=1, farc_u=1)
+    st["res"][3] = 10
+    assert pol_bribe(st, {"ph": "a"}, [], ["space:bogota", "space:cali", "space:medellin"]) == "space:cali"
