@@ -396,8 +396,8 @@ def rank_space(st, f, op, i):
         g = P.guerrillas(pc, f)
         if pc[B(f)] and P.cubes(pc) and pc[A(f)] and (f == 1 or not pc[U(f)]):
             return (5, 0)      # flip Underground (Cartels/AUC: where all are Active)
-        # replace 2 Guerrillas with a Base (8.5.1: 2 Cartels Guerrillas "without Shipments")
-        free = g - (sum(1 for x in st["ship"] if x[0] == i and x[1] == 3) if f == 3 else 0)
+        # replace 2 Guerrillas with a Base (8.5.1 / 8.7.1: 2 Guerrillas "without Shipments")
+        free = g - (sum(1 for x in st["ship"] if x[0] == i and x[1] == f) if f in (1, 3) else 0)
         if free >= (3 if f == 2 else 2) and P.bases(pc) < 2 and st["av"][B(f)]:
             return (4, 0)
         if not st["av"][U(f)]:

@@ -921,14 +921,15 @@ def test_8_5_3_cartels_terror_levels_only_spaces_of_one_level_are_equal():
 
 
 def test_8_5_1_cartels_rally_base_needs_two_guerrillas_without_shipments():
-    """8.5.1 2nd bullet: replace 2 Cartels Guerrillas "without Shipments" by a Base."""
+    """8.5.1 2nd bullet (and 8.7.1's for FARC): replace 2 Guerrillas "without Shipments" by a Base."""
     from engine.scenarios.andean_abyss.nonplayer import rank_space
     st = position([4, 20], C)
-    put(st, "huila", car_u=2)
-    put(st, "cesar", car_u=3)
-    st["ship"] = [[BD.index["huila"], 3], [BD.index["cesar"], 3]]
-    assert rank_space(st, C, "rally", BD.index["huila"]) != (4, 0)
-    assert rank_space(st, C, "rally", BD.index["cesar"]) == (4, 0)
+    put(st, "huila", car_u=2, farc_u=2)
+    put(st, "cesar", car_u=3, farc_u=3)
+    st["ship"] = [[BD.index["huila"], 3], [BD.index["cesar"], 3], [BD.index["huila"], 1], [BD.index["cesar"], 1]]
+    for f in (C, F):
+        assert rank_space(st, f, "rally", BD.index["huila"]) != (4, 0)
+        assert rank_space(st, f, "rally", BD.index["cesar"]) == (4, 0)
 
 
 def test_8_5_1_cultivate_relocates_from_a_random_two_base_space_by_the_8_2_table():
