@@ -26,6 +26,7 @@ from .ops import (
     assault_removals,
     assault_targets,
     attack_removable,
+    eradicate_spaces,
     opf,
     rally_space_ok,
     space_candidates,
@@ -605,8 +606,9 @@ def govt_ops(st, fr, facts=None):
     return ("pass", None, None, ("cannot afford an Operation: Pass", "8.1"))
 
 
-def govt_sa(st, chs_ids):
-    """8.8.7: Eradicate (player Cartels with 8+ Bases), else Air Strike, else Air Lift, else Eradicate."""
+def govt_sa(st, chs_ids, op_fr=None):
+    """8.8.7: Eradicate (player Cartels with 8+ Bases), else Air Strike, else Air Lift, else Eradicate.
+    ``op_fr``: the accompanying Operation's frame (Eradicate never in an Assault space)."""
     cb = P.count_on_map(st, 11)
     order = []
     if not is_np(st, 3) and cb >= 8:
@@ -615,9 +617,24 @@ def govt_sa(st, chs_ids):
     for o in order:
         if o == "sa:airstrike" and o in chs_ids and airstrike_pick(st) is None:
             continue  # 8.8.7: no Base of a player AUC/FARC nor last Insurgent piece: Air Lift
+        if o == "sa:eradicate" and o in chs_ids and not (set(eradicate_spaces(st)) - eradicate_skip(st, op_fr)):
+            continue  # 8.8.7: only a Department not selected (or about to be) for the Assault
         if o in chs_ids:
             return o
     return None
+
+
+def eradicate_skip(st, op_fr) -> set:
+    """8.8.7: Departments Eradicate must leave alone - those selected, or about to be selected per
+    8.8.3, for the accompanying Assault."""
+    if not op_fr or op_fr.get("k") != "op":
+        return set()
+    skip = set(op_fr.get("sel", ()))
+    if op_fr.get("op") == "assault":
+        left = (op_fr.get("plan") or {}).get("max", 3) - len(op_fr.get("sel", ()))
+        if left > 0:
+            skip |= assault_plan_spaces(st, left)
+    return skip
 
 
 def airstrike_pick(st, spaces=None):
@@ -677,7 +694,7 @@ def pol_op(st, fr, chs, ids):
     if f == 0 and fr["sa"] is None:
         pre = (plan.get("sa") or [""])[0]
         if pre == "pre" or (pre == "mid" and fr["sel"]) or (pre == "post" and fr.get("np_moves_done")):
-            s = govt_sa(st, ids)
+            s = govt_sa(st, ids, fr)
             if s:
                 return s
     if f != 0 and fr["sa"] is None and op in ("rally", "march", "terror") and fr["sel"]:
@@ -741,7 +758,7 @@ def pol_op(st, fr, chs, ids):
             if s != "sa:ambush":
                 return s
     if f == 0 and fr["sa"] is None and (plan.get("sa") or [""])[0] in ("mid", "post"):
-        s = govt_sa(st, ids)
+        s = govt_sa(st, ids, fr)
         if s:
             return s
     return "done" if "done" in ids else None
@@ -1553,10 +1570,30 @@ def pol_airlift(st, fr, chs, ids):
     return f"n:{want}" if f"n:{want}" in ids else f"n:{top}"
 
 
+def assault_plan_spaces(st, n) -> set:
+    """The Cities and Departments an 8.8.3 Assault of ``n`` spaces would select (all spaces tied
+    at the cut-off included, as the 8.2 table has not picked among them yet)."""
+    ranked = sorted(((r, i) for i in P.spaces(st) if not BD.is_loc[i]
+                     for r in (rank_space(st, 0, "assault", i),) if r is not None), reverse=True)
+    if len(ranked) <= n:
+        return {i for _, i in ranked}
+    cut = ranked[n - 1][0]
+    return {i for r, i in ranked if r >= cut}
+
+
 def pol_eradicate(st, fr, chs, ids):
-    if fr["ph"] == "a":
-        return max(ids, key=lambda c: (st["pc"][BD.index[c[6:]]][11], -BD.pop[BD.index[c[6:]]]))
-    return None
+    """8.8.7 Eradicate: the Department where the most Cartels Bases go, not one selected (or about
+    to be selected, 8.8.3) for the accompanying Assault; then the smallest Population, then an
+    Opposition Department, then at random (8.2)."""
+    if fr["ph"] != "a":
+        return None
+    skip = eradicate_skip(st, opf(st, fr))
+    pairs = []
+    for c in ids:
+        if c.startswith("space:"):
+            i = BD.index[c[6:]]
+            pairs.append(((0 if i in skip else 1, st["pc"][i][11], -BD.pop[i], 1 if st["sup"][i] < 0 else 0), c))
+    return rnd_best(st, pairs)
 
 
 def pol_redeploy(st, fr, chs, ids):

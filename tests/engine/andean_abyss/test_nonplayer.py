@@ -967,3 +967,20 @@ def test_8_5_3_bribe_equal_spaces_by_the_8_2_table():
     put(st, "medellin", car_u=1, farc_u=1)
     st["res"][3] = 10
     assert pol_bribe(st, {"ph": "a"}, [], ["space:bogota", "space:cali", "space:medellin"]) == "space:cali"
+
+
+def test_8_8_7_eradicate_not_in_an_assault_space_then_smallest_population_then_opposition():
+    """8.8.7 Eradicate: the most Cartels Bases removed, but never in a Department selected for the
+    accompanying Assault; equal ones by the smallest Population, then Opposition (it used to take
+    the most Bases anywhere, then the first in map order)."""
+    from engine.scenarios.andean_abyss.nonplayer import govt_sa, pol_eradicate
+    st = position([4, 20], G)
+    put(st, "huila", car_base=2)
+    put(st, "cesar", car_base=1, sup=1)
+    put(st, "putumayo", car_base=1, sup=-1)
+    st["stack"].append({"k": "op", "f": G, "op": "assault", "sel": [BD.index["huila"]], "plan": {"max": 3}})
+    fr = {"k": "eradicate", "f": G, "ph": "a", "opi": len(st["stack"]) - 1}
+    ids = ["space:huila", "space:cesar", "space:putumayo"]
+    assert pol_eradicate(st, fr, [], ids) == "space:putumayo"
+    st["pc"][BD.index["cesar"]][11] = st["pc"][BD.index["putumayo"]][11] = 0
+    assert govt_sa(st, ["sa:eradicate"], st["stack"][-1]) is None    # only Huila, the Assault space
