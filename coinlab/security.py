@@ -5,13 +5,16 @@ cache, which is Redis in production (``REDIS_URL``), so every web process of a
 campus counts the same requests.
 
 Content-Security-Policy
-    Pages get ``script-src 'self'`` (no inline script, no eval) and
-    ``style-src 'self'`` for style sheets; inline ``style=""`` attributes (the
-    SVG board sizes its text and bars with them) are allowed through
-    ``style-src-attr``. One policy for every path, the AAR pages and report
-    files under /reports/ included (their scripts and style sheets are static
-    files; chart data travels in ``<script type="application/json">`` blocks,
-    which are never executed). A view may set its own, stricter header.
+    Pages get ``script-src 'self'`` (no inline script, no eval), ``style-src
+    'self'`` for style sheets and ``style-src-attr 'none'``: no inline
+    ``style=""`` attribute either (the templates use classes, the SVG board
+    presentation attributes). Two prefixes allow style attributes, and nothing
+    more: ``/reports/`` (the AAR pages and report files: Plotly's charts and the
+    static SVG copies kaleido draws for the PDF carry them; their scripts and
+    style sheets are static files and chart data travels in ``<script
+    type="application/json">`` blocks, which are never executed) and
+    ``/admin/`` (Django's admin templates). A view may set its own, stricter
+    header.
 
 Rate limits
     Fixed windows counted in the cache (``cache.add`` + ``cache.incr``: atomic in
@@ -45,7 +48,7 @@ BASE_POLICY = {
     "default-src": "'self'",
     "script-src": "'self'",
     "style-src": "'self'",
-    "style-src-attr": "'unsafe-inline'",
+    "style-src-attr": "'none'",
     "img-src": "'self' data:",
     "font-src": "'self'",
     "connect-src": "'self'",
@@ -56,11 +59,20 @@ BASE_POLICY = {
 }
 
 
-def build_policy() -> str:
-    return "; ".join(f"{k} {v}" for k, v in BASE_POLICY.items())
+# Paths whose pages carry style attributes they cannot do without (see above).
+STYLE_ATTR_PREFIXES = ("/reports/", "/admin/")
+
+
+def build_policy(**overrides: str) -> str:
+    return "; ".join(f"{k} {v}" for k, v in {**BASE_POLICY, **overrides}.items())
 
 
 POLICY = build_policy()
+POLICY_WITH_STYLE_ATTRS = build_policy(**{"style-src-attr": "'unsafe-inline'"})
+
+
+def policy_for(path: str) -> str:
+    return POLICY_WITH_STYLE_ATTRS if path.startswith(STYLE_ATTR_PREFIXES) else POLICY
 
 
 class ContentSecurityPolicyMiddleware:
@@ -70,7 +82,7 @@ class ContentSecurityPolicyMiddleware:
     def __call__(self, request):
         response = self.get_response(request)
         if "Content-Security-Policy" not in response:
-            response["Content-Security-Policy"] = POLICY
+            response["Content-Security-Policy"] = policy_for(request.path)
         return response
 
 

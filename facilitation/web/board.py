@@ -860,7 +860,8 @@ def markup(board: dict, *, open_text: bool = False) -> str:
             w(f'<rect x="{e(b.get("x", ""))}" y="{e(b.get("y", ""))}" width="{e(b.get("w", ""))}" '
               f'height="{e(b.get("h", ""))}" rx="{e(b.get("rx", ""))}" class="space-shape"/>')
         if not s.get("group_centre"):
-            style = f' style="font-size:{e(s.get("font", ""))}px"' if s.get("small") else ""
+            # a presentation attribute, not style="": the page's CSP refuses style attributes
+            style = f' font-size="{e(s.get("font", ""))}"' if s.get("small") else ""
             w(f'<text x="{x}" y="{e(_add(s["y"], s.get("name_dy", "")))}" class="space-name" '
               f'text-anchor="middle"{style}>{e(s.get("short") or s.get("name", ""))}</text>')
         if not s.get("small"):
@@ -879,7 +880,7 @@ def markup(board: dict, *, open_text: bool = False) -> str:
         w('<g class="group-labels" aria-hidden="true">')
         for g in board["group_labels"]:
             w(f'<text x="{e(g["x"])}" y="{e(g["y"])}" class="group-label" text-anchor="middle" '
-              f'style="font-size:{e(g["size"])}px">{e(g["text"])}</text>')
+              f'font-size="{e(g["size"])}">{e(g["text"])}</text>')
         w('</g>')
     w('</svg><figcaption id="board-caption" class="legend">')
     for seat in board.get("seats") or []:

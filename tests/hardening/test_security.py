@@ -103,9 +103,11 @@ def test_web_templates_carry_no_inline_script_or_handler():
         assert "javascript:" not in text, path
 
 
-def test_no_path_gets_a_relaxed_policy(db):
-    """The AAR pages were the last exception; every path now gets the one strict policy
-    (tests/reports/test_report_csp.py checks every page and file under /reports/)."""
+def test_style_attributes_are_refused_outside_reports_and_admin(db):
+    """``style-src-attr 'none'`` on every page but the AAR pages and report files (Plotly and
+    kaleido's chart SVG) and the Django admin, where only style *attributes* are allowed;
+    scripts and style sheets are 'self' everywhere (tests/reports/test_report_csp.py checks
+    every page and file under /reports/, tests/e2e/test_page_csp.py the pages in Chromium)."""
     from django.conf import settings
 
     from coinlab import security
@@ -113,8 +115,23 @@ def test_no_path_gets_a_relaxed_policy(db):
     assert not hasattr(settings, "COINLAB_CSP_RELAXED_PATHS")
     assert "unsafe-inline" not in security.BASE_POLICY["script-src"] + security.BASE_POLICY["style-src"]
     c = Client()
-    for url in ("/accounts/login/", "/reports/", "/reports/1/report.html", "/api/docs/"):
-        assert c.get(url)["Content-Security-Policy"] == security.POLICY, url
+    for url in ("/", "/accounts/login/", "/api/docs/", "/join/", "/sessions/1/play/"):
+        header = c.get(url)["Content-Security-Policy"]
+        assert header == security.POLICY and "unsafe-inline" not in header, url
+        assert _policy(c.get(url))["style-src-attr"] == "'none'", url
+    for url in ("/reports/", "/reports/1/report.html", "/admin/login/"):
+        header = c.get(url)["Content-Security-Policy"]
+        assert header == security.POLICY_WITH_STYLE_ATTRS, url
+        p = {part.split()[0]: " ".join(part.split()[1:]) for part in header.split(";") if part.strip()}
+        assert [d for d, v in p.items() if "unsafe-inline" in v] == ["style-src-attr"], url
+
+
+def test_site_templates_carry_no_style_attribute():
+    """The policy above refuses them: the templates outside reports/ and admin/ use classes."""
+    for path in Path(ROOT, "templates").rglob("*.html"):
+        if {"reports", "admin"} & set(path.relative_to(ROOT, "templates").parts):
+            continue
+        assert not re.search(r"\sstyle\s*=", path.read_text()), f"style attribute in {path}"
 
 
 # ---- rate limits ------------------------------------------------------------------------------------------

@@ -1,0 +1,91 @@
+"""The site's pages in a real browser (Playwright on Debian's Chromium) under the strict
+Content-Security-Policy they are sent with: no 'unsafe-inline' at all outside /reports/ and
+/admin/ (``style-src-attr 'none'``: not even a style attribute). Every page of every role,
+for each of the three games, is opened, left to run its scripts and poll, and must show no
+CSP violation and no script error; the play pages are also clicked (a board space, a
+choice's details) so that the swapped-in regions are checked too.
+
+The demo data (facilitation/demo.py) gives a live, a finished and a scheduled session of
+each game, with student teams in the live ones (alice, bob, carol, dave).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from facilitation import demo
+
+from .aar_world import CSP_LISTENER, PageWatch, login
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def _policy(header: str) -> dict[str, list[str]]:
+    return {p.split()[0]: p.split()[1:] for p in header.split(";") if p.strip()}
+
+
+class Browser:
+    """One person's browser context: every page opened is checked for its header and violations."""
+
+    def __init__(self, new_context, username: str | None):
+        ctx = new_context()
+        ctx.add_init_script(CSP_LISTENER)
+        self.page = ctx.new_page()
+        self.watch = PageWatch(self.page)
+        self.visited: list[str] = []
+        if username:
+            login(self.page, username, demo.PASSWORD)
+
+    def open(self, url: str, settle_ms: int = 800) -> None:
+        resp = self.page.goto(url)
+        assert resp is not None and resp.status == 200, (url, resp and resp.status)
+        header = resp.headers.get("content-security-policy", "")
+        p = _policy(header)
+        assert "'unsafe-inline'" not in header and p.get("style-src-attr") == ["'none'"], (url, header)
+        assert p.get("script-src") == ["'self'"] and p.get("style-src") == ["'self'"], (url, header)
+        self.page.wait_for_load_state("load")
+        self.page.wait_for_timeout(settle_ms)
+        self.visited.append(url)
+        self.watch.assert_clean(url)
+
+
+def test_every_page_of_every_game_runs_under_the_strict_policy(new_context, live_server, monkeypatch):
+    monkeypatch.setattr(demo, "build_demo_reports", lambda sessions: [])  # /reports/ is not under test here
+    data = demo.demo_load()
+    games = {g["scenario"]: g for g in data["games"]}
+    assert set(games) == {"peru", "andean_abyss", "tears_of_tyranny"}
+
+    teacher = Browser(new_context, "instructor")
+    teacher.open("/")
+    teacher.open("/console/", settle_ms=2500)  # the console polls every 2 s
+    teacher.open("/sessions/new/")
+    teacher.open("/api/docs/", settle_ms=1500)
+    for g in games.values():
+        live, fin, nxt = g["live"].pk, g["finished"].pk, g["upcoming"].pk
+        teacher.open(f"/sessions/{live}/manage/")
+        teacher.open(f"/sessions/{nxt}/manage/")
+        teacher.open(f"/sessions/{live}/watch/", settle_ms=1500)
+        teacher.open(f"/sessions/{fin}/replay/?seq=0")
+        teacher.open(f"/sessions/{fin}/replay/?seq={max(1, g['finished'].head_seq // 2)}")
+
+    for key, g in games.items():
+        live = g["live"].pk
+        for team, members in g["members"].items():
+            student = Browser(new_context, members[0])
+            student.open("/")
+            student.open(f"/sessions/{live}/play/", settle_ms=3000)  # the live region polls every 1.5 s
+            page = student.page
+            space = page.locator("[data-space]").first
+            if space.count():
+                space.dispatch_event("click")  # the board's space details (a swapped-in panel)
+                page.wait_for_timeout(300)
+            summary = page.locator("details > summary").first
+            if summary.count():
+                summary.dispatch_event("click")
+                page.wait_for_timeout(200)
+            student.watch.assert_clean(f"{key} play page of {team} after clicks")
+            assert page.locator("svg").count() >= 1, f"{key}: no board drawn for {team}"
+
+    anonymous = Browser(new_context, None)
+    anonymous.open("/accounts/login/")
+    anonymous.open("/join/")
