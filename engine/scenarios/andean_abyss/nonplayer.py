@@ -680,14 +680,13 @@ def pol_op(st, fr, chs, ids):
     plan = fr.get("plan") or {"max": 99, "sa": ["mid"] if f == 0 else list(SA_DEFAULT.get(op, []))}
     fr.setdefault("nsp", 0)
     if fr["ph"] == "patrol_assault":
-        best = None
+        # 8.8.5: Assault on the LoC that removes the most Insurgents; equal LoCs by 8.3
+        pairs = []
         for c in ids:
             if c.startswith("space:"):
                 i = BD.index[c[6:]]
-                n = min(assault_removals(st, i), sum(st["pc"][i][k] for k in (4, 7, 10, 5, 8, 11)))
-                if best is None or n > best[0]:
-                    best = (n, c)
-        return best[1] if best else "none"
+                pairs.append((min(assault_removals(st, i), sum(st["pc"][i][k] for k in (4, 7, 10, 5, 8, 11))), c))
+        return rnd_best(st, pairs) or "none"
     if f == 0 and op == "train":
         return train_step(st, fr, ids)
     want_sa = [f"sa:{s}" for s in plan.get("sa", []) if f"sa:{s}" in ids and (s != "cultivate" or cultivate_np_ok(st, fr))]

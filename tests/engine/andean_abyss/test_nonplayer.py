@@ -984,3 +984,14 @@ def test_8_8_7_eradicate_not_in_an_assault_space_then_smallest_population_then_o
     assert pol_eradicate(st, fr, [], ids) == "space:putumayo"
     st["pc"][BD.index["cesar"]][11] = st["pc"][BD.index["putumayo"]][11] = 0
     assert govt_sa(st, ["sa:eradicate"], st["stack"][-1]) is None    # only Huila, the Assault space
+
+
+def test_8_8_5_patrol_assault_equal_locs_by_8_3_highest_econ():
+    """8.8.5: the Patrol's LoC Assault where it removes the most Insurgents; equal LoCs go by 8.3
+    (highest Econ first), not by the order offered."""
+    from engine.scenarios.andean_abyss.nonplayer import pol_op
+    st = position([4, 20], G)
+    put(st, "loc_cali_pasto", troops=1, farc_a=1)
+    put(st, "loc_arauca_cucuta", troops=1, farc_a=1)
+    fr = {"k": "op", "f": G, "op": "patrol", "ph": "patrol_assault", "sel": [], "plan": {"max": 99, "sa": []}}
+    assert pol_op(st, fr, [], ["space:loc_cali_pasto", "space:loc_arauca_cucuta", "none"]) == "space:loc_arauca_cucuta"
