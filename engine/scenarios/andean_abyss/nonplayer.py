@@ -1791,8 +1791,9 @@ def pol_kidnap(st, fr, chs, ids):
         real = [c for c in real if (BD.is_city[BD.index[c[6:]]] or BD.is_loc[BD.index[c[6:]]]) and st["res"][0]
                 or st["pc"][BD.index[c[6:]]][11] and (st["res"][3] or any(
                     x[0] == BD.index[c[6:]] and x[1] == 3 for x in st["ship"]))]
-        real.sort(key=lambda c: (0 if BD.is_loc[BD.index[c[6:]]] else 1 if BD.is_city[BD.index[c[6:]]] else 2))
-        return real[0] if real else "done"
+        # LoCs, then Cities, then Departments with Cartels Bases; equal spaces by 8.3 / 8.2
+        return rnd_best(st, [(-(0 if BD.is_loc[BD.index[c[6:]]] else 1 if BD.is_city[BD.index[c[6:]]] else 2), c)
+                             for c in real]) or "done"
     return "target:govt" if "target:govt" in ids and st["res"][0] else None
 
 

@@ -995,3 +995,12 @@ def test_8_8_5_patrol_assault_equal_locs_by_8_3_highest_econ():
     put(st, "loc_arauca_cucuta", troops=1, farc_a=1)
     fr = {"k": "op", "f": G, "op": "patrol", "ph": "patrol_assault", "sel": [], "plan": {"max": 99, "sa": []}}
     assert pol_op(st, fr, [], ["space:loc_cali_pasto", "space:loc_arauca_cucuta", "none"]) == "space:loc_arauca_cucuta"
+
+
+def test_8_7_4_kidnap_equal_locs_by_8_3():
+    """8.7.4 Kidnap: LoCs first, then Cities, then Departments with Cartels Bases; among LoCs 8.3
+    decides (highest Econ first), not the order offered."""
+    from engine.scenarios.andean_abyss.nonplayer import pol_kidnap
+    st = position([4, 20], F)
+    ids = ["space:bogota", "space:loc_cali_pasto", "space:loc_arauca_cucuta"]
+    assert pol_kidnap(st, {"ph": "a"}, [], ids) == "space:loc_arauca_cucuta"
