@@ -17,7 +17,7 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 import engine
@@ -341,8 +341,14 @@ def seat_assign(*, seat: Seat, user, team: Team | None = None, bot_kind: str = "
 # ---- running the game ------------------------------------------------------------------
 
 
-def _lock(session_id: int) -> ClassSession:
-    s = ClassSession.objects.select_for_update().filter(pk=session_id).first()
+def _lock(session_id: int, *, head_time: bool = False) -> ClassSession:
+    """The session row, locked. ``head_time``: also the head event's ``created_at`` (as
+    ``head_created_at``, for ``_decision_ms``) in the same query."""
+    qs = ClassSession.objects.select_for_update()
+    if head_time:
+        qs = qs.annotate(head_created_at=Subquery(
+            SessionEvent.objects.filter(session=OuterRef("pk"), seq=OuterRef("head_seq")).values("created_at")[:1]))
+    s = qs.filter(pk=session_id).first()
     if s is None:
         raise NotFound(f"There is no session {session_id}.")
     return s
@@ -350,6 +356,20 @@ def _lock(session_id: int) -> ClassSession:
 
 def _state(session: ClassSession, rules):
     return eventlog.load_state(session, session.head_seq, rules)
+
+
+# What a move changes on the session row (the log's head and cached state; the end of the game
+# when the bots that follow finish it): all that a decision's save writes.
+_MOVE_FIELDS = ["head_seq", "head_hash", "state", "status", "result", "finished_at", "updated_at"]
+
+
+def _own_head_state(session: ClassSession, rules):
+    """S(head) of a session row this call has just read under the lock: its state column is
+    this call's own object, replaced by the next ``eventlog.append``, so it is deserialized
+    without ``load_state``'s defensive copy."""
+    if session.state is not None:
+        return rules.deserialize(session.state)
+    return _state(session, rules)
 
 
 def _metrics(rules, state) -> dict:
@@ -487,8 +507,11 @@ def _check_seq(session: ClassSession, seq: Any) -> None:
 
 def _decision_ms(session: ClassSession, decision_ms: Any) -> int:
     """The client's measure (ms from the prompt shown to the choice), bounded by the server's clock."""
-    last = SessionEvent.objects.filter(session=session, seq=session.head_seq).values_list(
-        "created_at", flat=True).first()
+    if hasattr(session, "head_created_at"):  # read with the lock (``_lock(head_time=True)``)
+        last = session.head_created_at
+    else:
+        last = SessionEvent.objects.filter(session=session, seq=session.head_seq).values_list(
+            "created_at", flat=True).first()
     server_ms = int((timezone.now() - last).total_seconds() * 1000) if last else 0
     if decision_ms is None:
         return max(server_ms, 0)
@@ -562,7 +585,7 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     request_sig = {"seat": seat, "choice": choice, "seq": seq}
     try:
         with transaction.atomic():
-            session = _lock(session.pk)
+            session = _lock(session.pk, head_time=True)
             seats = _session_seats(user, session)
             _check_seat_owner(user, session, seat, seats)
             if idempotency_key:
@@ -580,7 +603,7 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                                        code="rationale_required")
             ms = _decision_ms(session, decision_ms)
             rules = eventlog.rules_for(session)
-            state = _state(session, rules)
+            state = _own_head_state(session, rules)
             p = rules.prompt(state)
             try:
                 if p is None:
@@ -595,7 +618,7 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                                  state_after=state, rules=rules)
             bots = {k: v.bot_kind for k, v in seats.items() if v.bot_kind}
             appended = [ev.seq, *_run_bots(session, rules, state, bots)]
-            session.save()
+            session.save(update_fields=_MOVE_FIELDS)
             response = {"seq": session.head_seq, "events": appended, "status": str(session.status)}
             if idempotency_key:
                 SubmissionKey.objects.create(session=session, key=idempotency_key, user=user,
