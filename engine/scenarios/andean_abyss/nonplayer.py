@@ -991,10 +991,22 @@ def march_step(st, fr, ids):
         return cartels_march_step(st, fr, ids)
     if f == 1:
         return farc_march_step(st, fr, ids)
-    if fr["nsp"] >= (fr.get("plan") or {}).get("max", 3):
+    if f == 2 and not fr.get("np_closer"):
+        # 8.6.2 first bullet: 1 destination, entered by every adjacent group (one per origin)
+        groups = march_groups(st, 2, ids, fr["moved"])
+        dst = auc_dest(st, fr, groups)
+        if dst is not None:
+            fr["np_adest"] = dst
+            used = [int(g.split(">")[0]) for g in fr.get("groups", ())]
+            for c, i, _ in groups:
+                if i != dst and dst in P.adj(st, i) and i not in used:
+                    fr.setdefault("np_pref", {})[str(i)] = dst
+                    fr["nsp"] += 1
+                    return c
+    if fr["nsp"] >= (fr.get("plan") or {}).get("max", 3) and f != 2:
         return "done" if "done" in ids else None
     best = None
-    for c, i, spare in march_groups(st, f, ids, fr["moved"]):
+    for c, i, spare in (march_groups(st, f, ids, fr["moved"]) if f != 2 else ()):
         if not any(march_target(st, f, j) for j in P.adj(st, i)):
             continue
         if best is None or spare > best[0]:
@@ -1126,6 +1138,27 @@ def farc_distance(st) -> dict:
     return dist
 
 
+def auc_dest(st, op, groups):
+    """8.6.2 first bullet: the single March destination - a City or Department with a FARC piece
+    and no AUC Guerrilla, next to a group that may move; a FARC Base if possible, then one where the
+    moving Guerrillas stay Underground (8.1.2), then random (8.2). The one already entered, if any
+    (from the frame: ``np_adest``, else its first selected space)."""
+    if op.get("np_adest") is not None:
+        return op["np_adest"]
+    if op.get("sel"):
+        return op["sel"][0]
+    pairs = []
+    for j in P.spaces(st):
+        if not march_target(st, 2, j):
+            continue
+        near = [i for _, i, _ in groups if i != j and j in P.adj(st, i)]
+        if near:
+            hidden = any(st["pc"][i][U(2)] for i in near) and march_room(st, 2, j) > 0
+            pairs.append(((1 if st["pc"][j][5] else 0, 1 if hidden else 0), f"space:{IDS[j]}"))
+    c = rnd_best(st, pairs)
+    return BD.index[c[6:]] if c else None
+
+
 def auc_march_closer(st, fr, ids):
     """8.6.2 second bullet: the largest AUC group yet to move marches 1 space closer to a FARC
     piece (a Base if possible), leaving 1 Guerrilla with an AUC Base or any FARC piece."""
@@ -1211,8 +1244,11 @@ def march_dest_plan(st, f, op, src):
         return pref
     if f == 3:
         return cartels_dest(st, op, march_groups(st, 3, [f"from:{IDS[i]}" for i in P.spaces(st)], op["moved"]))
-    if f == 2 and not any(march_target(st, 2, j) for j in P.adj(st, src)):
-        return auc_closer_dest(st, src)
+    if f == 2:
+        if op.get("np_closer") or not any(march_target(st, 2, j) for j in P.adj(st, src)):
+            return auc_closer_dest(st, src)
+        dst = auc_dest(st, op, march_groups(st, 2, [f"from:{IDS[i]}" for i in P.spaces(st)], op["moved"]))
+        return dst if dst is not None and dst in P.adj(st, src) else auc_closer_dest(st, src)
     return None
 
 

@@ -1004,3 +1004,22 @@ def test_8_7_4_kidnap_equal_locs_by_8_3():
     st = position([4, 20], F)
     ids = ["space:bogota", "space:loc_cali_pasto", "space:loc_arauca_cucuta"]
     assert pol_kidnap(st, {"ph": "a"}, [], ids) == "space:loc_arauca_cucuta"
+
+
+def test_8_6_2_auc_march_one_destination_with_every_adjacent_group():
+    """8.6.2 first bullet: 1 City or Department with a FARC piece (a FARC Base if possible) and no
+    AUC Guerrilla, entered by all adjacent AUC Guerrillas; groups used to pick destinations one by
+    one (here Cesar, with only a FARC Guerrilla, was as likely as Santander with the FARC Base)."""
+    from .conftest import auto
+    st = position([4, 20], A, nonplayers=("govt", "farc", "auc", "cartels"))
+    scarce(st, 6, 5)
+    put(st, "santander", farc_base=1)
+    put(st, "cesar", farc_u=1)
+    put(st, "antioquia", auc_u=2)
+    put(st, "bucaramanga", auc_u=2)
+    kind, op, _, _ = decide(st)
+    assert (kind, op) == ("op", "march")
+    play(st, "np:act")
+    auto(st)
+    assert pc(st, "santander").get("auc_u", 0) + pc(st, "santander").get("auc_a", 0) == 4
+    assert not pc(st, "cesar").get("auc_u") and not pc(st, "cesar").get("auc_a")
