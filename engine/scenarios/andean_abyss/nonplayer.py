@@ -439,9 +439,12 @@ def rank_space(st, f, op, i):
             return (2, 0) if f == 1 and kidnap_could(st, i) else None
         s = st["sup"][i]
         if f == 1:
-            # 8.7.4: after the LoCs, spaces where Kidnap could take Resources or a Shipment, then
-            # the other spaces with Population not at Active Opposition
-            return (2 if kidnap_could(st, i) else 1, BD.pop[i]) if s > -2 else None
+            # 8.7.4: after the LoCs, spaces where Kidnap could take Resources or a Shipment (at
+            # any level: the bullet names none), then the other spaces with Population not at
+            # Active Opposition
+            if kidnap_could(st, i):
+                return (2, BD.pop[i])
+            return (1, BD.pop[i]) if s > -2 else None
         if f == 2:
             if pc[5] and pc[1] < P.guerrillas(pc, 2):
                 return (3, BD.pop[i])
@@ -719,6 +722,12 @@ def pol_op(st, fr, chs, ids):
             r = rank_space(st, f, op, BD.index[c[6:]])
             if r is not None:
                 ranked.append((r, c))
+        if ranked and f == 1 and op == "terror" and any(r[0] == 2 for r, _ in ranked):
+            # 8.7.4 second bullet: Kidnap spaces only "until there are 3 such spaces (including
+            # LoCs)"; past that, a Kidnap space is taken only as a space of the last bullet
+            if sum(1 for j in fr["sel"] if kidnap_could(st, j)) >= 3:
+                ranked = [((1,) + r[1:] if r[0] == 2 else r, c) for r, c in ranked
+                          if r[0] != 2 or (BD.pop[BD.index[c[6:]]] > 0 and st["sup"][BD.index[c[6:]]] > -2)]
         if ranked and f == 2 and op == "terror":
             # 8.6.4: 1 space with a FARC Base and fewer Police than AUC Guerrillas, then 1 other
             # with any FARC piece, then others; each a random pick among its candidates (8.2)

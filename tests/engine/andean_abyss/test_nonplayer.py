@@ -1023,3 +1023,39 @@ def test_8_6_2_auc_march_one_destination_with_every_adjacent_group():
     auto(st)
     assert pc(st, "santander").get("auc_u", 0) + pc(st, "santander").get("auc_a", 0) == 4
     assert not pc(st, "cesar").get("auc_u") and not pc(st, "cesar").get("auc_a")
+
+
+def test_8_7_4_farc_terror_kidnap_space_at_active_opposition_is_selected():
+    """8.7.4 second bullet ("other spaces where Kidnap could take Resources or Shipments") names no
+    Support level: a City at Active Opposition where Kidnap could take Government Resources is a
+    Terror space (the engine applied the last bullet's "not in Active Opposition" to it)."""
+    from .conftest import auto
+    st = position([4, 20], F)
+    scarce(st, 3, 5)
+    put(st, "loc_cali_pasto", farc_u=1)          # an Underground FARC Guerrilla on a LoC: no March
+    put(st, "cali", farc_u=1, sup=-2)
+    st["res"][1], st["res"][0] = 5, 10
+    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    kind, op, _, _ = decide(st)
+    assert (kind, op) == ("op", "terror")
+    assert rank_space(st, F, "terror", BD.index["cali"])[0] == 2
+    play(st, "np:act")
+    auto(st)
+    assert st["ter"][BD.index["cali"]] == 1 and st["sab"][BD.index["loc_cali_pasto"]] == 1
+
+
+def test_8_7_4_farc_terror_kidnap_bullet_stops_at_3_such_spaces():
+    """8.7.4: Kidnap spaces "until there are 3 such spaces (including LoCs)": with 3 already
+    selected, a 0-Population Department where Kidnap could take the Cartels' Resources is no longer
+    a Terror space (it is no space of the last bullet either)."""
+    from engine.scenarios.andean_abyss.nonplayer import pol_op
+    st = position([4, 20], F)
+    for sid in ("cali", "medellin", "bogota"):
+        put(st, sid, farc_u=1)
+    put(st, "vichada", farc_u=1, car_base=1)
+    st["res"][3] = 5
+    fr = {"k": "op", "f": F, "op": "terror", "ph": "spaces", "sa": None, "nsp": 3,
+          "sel": [BD.index[s] for s in ("cali", "medellin", "bogota")], "plan": {"max": 99, "sa": []}}
+    assert pol_op(st, fr, [], ["space:vichada", "done"]) == "done"
+    fr["sel"] = fr["sel"][:2]
+    assert pol_op(st, fr, [], ["space:vichada", "done"]) == "space:vichada"
