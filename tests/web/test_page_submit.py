@@ -53,3 +53,22 @@ def test_another_teams_seat_is_refused(toy_session, instructor, students):
     r = _choose(c, toy_session, "govt", "op:pass")
     assert r.status_code == 403
     assert not SessionEvent.objects.filter(session=toy_session, kind="decision").exists()
+
+
+def test_the_intent_panel_is_open_until_the_team_decides_then_shows_the_statement(toy_session, instructor, students):
+    from facilitation import services
+
+    _start(Client(), instructor, toy_session)
+    blue = _client_for(students[0])
+    html = _poll(blue, toy_session).content.decode()
+    assert '<details class="panel" open>' in html, "no decision of the team yet: the panel is open"
+    assert _choose(blue, toy_session, "govt", "op:pass").status_code == 200
+    html = _poll(blue, toy_session).content.decode()
+    assert '<details class="panel" >' in html, "still offered, closed after the team's first decision"
+    # the other team has not decided: its panel is still open
+    red = _client_for(students[1])
+    assert '<details class="panel" open>' in _poll(red, toy_session).content.decode()
+    services.team_intent_set(session=toy_session, team=toy_session.teams.get(name="Blue"), user=students[0],
+                             statement="Hold the capital, starve the hills.")
+    html = _poll(blue, toy_session).content.decode()
+    assert "Hold the capital, starve the hills." in html and "<details class=\"panel\"" not in html

@@ -15,6 +15,7 @@ from django.contrib import messages
 from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
+from django.db.models import Exists, OuterRef
 from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseNotModified
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
@@ -201,13 +202,19 @@ def live_context(request, session: ClassSession, seat: str) -> dict:
     can_undo = bool(data.get("your_turn") and last_move and last_move["kind"] == "decision"
                     and last_move["seat"] == seat and (last_move["payload"] or {}).get("turn", "") == (prompt or {}).get("turn", ""))
     waiting_for = [titles.get(s, {"title": s}) for s in (prompt or {}).get("seats", [])]
-    team = Team.objects.filter(session=session, seats__seat_key=seat).first()
-    intents = list(TeamIntent.objects.filter(session=session, team=team)) if team else []
+    # The team's intent panel in one query: the seat's team, whether it has stated its intent
+    # (then a second query reads the statements) and whether one of its seats has decided yet
+    # (the panel then starts closed).
+    team_seats = Seat.objects.filter(session=session, team_id=OuterRef(OuterRef("team_id"))).values("seat_key")
+    team = (Seat.objects.filter(session=session, seat_key=seat, team__isnull=False)
+            .annotate(has_intent=Exists(TeamIntent.objects.filter(session=session, team_id=OuterRef("team_id"))),
+                      decided=Exists(SessionEvent.objects.filter(session=session, kind="decision",
+                                                                 seat__in=team_seats)))
+            .values("team_id", "has_intent", "decided").first())
+    intents = list(TeamIntent.objects.filter(session=session, team_id=team["team_id"])) if team and team["has_intent"] else []
     needs_intent = bool(team and session.status in (ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.SCHEDULED)
                         and not intents)
-    intent_open = needs_intent and not SessionEvent.objects.filter(
-        session=session, kind="decision", seat__in=Seat.objects.filter(team=team).values("seat_key")
-    ).exists()
+    intent_open = needs_intent and not team["decided"]
     return {
         "intent_open": intent_open,
         "session": session, "seat": seat, "seat_info": titles.get(seat, {"title": seat, "fi": 9}),
@@ -217,7 +224,7 @@ def live_context(request, session: ClassSession, seat: str) -> dict:
         "paused": session.status == ClassSession.Status.PAUSED,
         "finished": session.status == ClassSession.Status.FINISHED,
         "not_started": session.status == ClassSession.Status.SCHEDULED,
-        "team": team, "needs_intent": needs_intent, "intent_form": IntentForm(),
+        "team_id": team["team_id"] if team else None, "needs_intent": needs_intent, "intent_form": IntentForm(),
         "timer_expiry": _timer_expiry(session),
         "intents": intents,
     }
