@@ -1476,7 +1476,11 @@ def pol_extort(st, fr, chs, ids):
         real = [c for c in real if BD.index[c[6:]] not in done]
         sps = [c for c in real if not BD.is_loc[BD.index[c[6:]]] and st["pc"][BD.index[c[6:]]][3] >= 2]
         locs = [] if any(BD.is_loc[j] for j in done) else \
-            sorted([c for c in real if BD.is_loc[BD.index[c[6:]]]], key=lambda c: BD.econ[BD.index[c[6:]]])[:1]
+            [c for c in real if BD.is_loc[BD.index[c[6:]]]]
+        if locs and not sps:
+            # the lowest Econ first; equal LoCs by 8.3
+            low = min(BD.econ[BD.index[c[6:]]] for c in locs)
+            locs = [rnd(st, [c for c in locs if BD.econ[BD.index[c[6:]]] == low])]
         real = sps + locs
     return real[0] if real else "done"
 

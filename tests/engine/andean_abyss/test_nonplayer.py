@@ -1059,3 +1059,12 @@ def test_8_7_4_farc_terror_kidnap_bullet_stops_at_3_such_spaces():
     assert pol_op(st, fr, [], ["space:vichada", "done"]) == "done"
     fr["sel"] = fr["sel"][:2]
     assert pol_op(st, fr, [], ["space:vichada", "done"]) == "space:vichada"
+
+
+def test_8_7_1_farc_extort_loc_lowest_econ_then_8_3():
+    """8.7.1 Extort "on 1 LoC ..., lowest Economic value first": equal LoCs by 8.3 (a random City
+    next to a candidate: dice 1,1,1 reach Cali, next to Cali-Pasto), not the order offered."""
+    from engine.scenarios.andean_abyss.nonplayer import pol_extort
+    st = position([4, 20], F, script={"space": [1, 1, 1]})
+    ids = ["space:loc_cartagena_santa_marta", "space:loc_cali_pasto", "space:loc_bogota_neiva", "done"]
+    assert pol_extort(st, {"f": F, "done": []}, [], ids) == "space:loc_cali_pasto"

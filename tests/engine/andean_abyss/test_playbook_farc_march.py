@@ -60,6 +60,8 @@ def replay(monkeypatch):
         seq = list(seq)
         if len(seq) == 1:
             return seq[0]
+        if len(rolls) == len(PUBLISHED) and st["stack"][-1]["k"] == "extort":
+            return seq[0]   # the example ends at "FARC will now Extort": its LoC roll is not published
         assert len(rolls) < len(PUBLISHED), f"a roll the example does not make: {seq}"
         got = PUBLISHED[len(rolls)]
         assert got in seq, f"published {got} is not among the candidates {seq}"
