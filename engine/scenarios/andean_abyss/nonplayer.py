@@ -1353,16 +1353,21 @@ def pol_civic(st, fr, chs, ids):
 
 
 def pol_agitate(st, fr, chs, ids):
-    best = None
+    """8.7.5: fewest Terror markers, then Support, then highest Population, then randomly (8.2);
+    Terror removed only where a shift would be achieved."""
+    pairs = []
     for c in ids:
         if c.startswith("space:"):
             i = BD.index[c[6:]]
             if st["ter"][i] and (st["res"][1] < st["ter"][i] + 1 or st["sup"][i] <= -2):
                 continue  # 8.7.5: remove Terror only if a shift would be achieved
-            key = (-st["ter"][i], 1 if st["sup"][i] > 0 else 0, BD.pop[i])
-            if best is None or key > best[0]:
-                best = (key, c)
-    return best[1] if best else "done"
+            pairs.append(((-st["ter"][i], 1 if st["sup"][i] > 0 else 0, BD.pop[i]), c))
+    if not pairs:
+        return "done"
+    need = sum(st["ter"][BD.index[c[6:]]] + st["sup"][BD.index[c[6:]]] + 2 for _, c in pairs)
+    if st["res"][1] >= need and not mom(st, 22):
+        return max(pairs)[1]   # enough to Agitate everywhere: the order changes nothing, no dice
+    return rnd_best(st, pairs)
 
 
 def pol_sweepsp(st, fr, chs, ids):

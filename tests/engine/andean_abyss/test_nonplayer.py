@@ -1068,3 +1068,14 @@ def test_8_7_1_farc_extort_loc_lowest_econ_then_8_3():
     st = position([4, 20], F, script={"space": [1, 1, 1]})
     ids = ["space:loc_cartagena_santa_marta", "space:loc_cali_pasto", "space:loc_bogota_neiva", "done"]
     assert pol_extort(st, {"f": F, "done": []}, [], ids) == "space:loc_cali_pasto"
+
+
+def test_8_7_5_agitation_short_of_resources_ties_by_8_2():
+    """8.7.5: with too few Resources to Agitate everywhere, fewest Terror, then Support, then the
+    highest Population, then randomly (8.2: dice 3,3,1 reach Arauca), not the order offered."""
+    from engine.scenarios.andean_abyss.nonplayer import pol_agitate
+    st = position([4, 20], F, script={"space": [3, 3, 1]})
+    st["res"][1] = 1
+    assert pol_agitate(st, {}, [], ["space:cesar", "space:arauca", "done"]) == "space:arauca"
+    st["res"][1] = 10                      # enough for both: no dice, the order changes nothing
+    assert pol_agitate(st, {}, [], ["space:cesar", "space:arauca", "done"]) in ("space:cesar", "space:arauca")
