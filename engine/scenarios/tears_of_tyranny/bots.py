@@ -28,6 +28,14 @@ from engine.scenarios.tears_of_tyranny.game import attributes, covered, income, 
 C = content()
 
 
+#: weight of the team-coverage term of :func:`evaluate` (adversary strength within 1 of some
+#: player's presence), used with 2+ seats. Balance runs of 2026-11-26 (30 games, standard panel,
+#: heuristic wins for 1/2/3/4 players): weight 0 -> 22/9/8/12, 0.6 -> 15/14/19/27, 1.5 -> -/9/15/-.
+#: Solo, the term cost the Liberators 7 wins of 30 (they spread toward units they cannot hold),
+#: so it is a team term only: it spreads the seats' networks to complement each other.
+COVER_W = 0.6
+
+
 def threats(state: dict) -> tuple[set, set]:
     return (set(ADV.card_tiles(state, state["boxes"]["dominate"])),
             set(ADV.card_tiles(state, state["boxes"]["develop"])))
@@ -64,10 +72,24 @@ def evaluate(state: dict, seat: str) -> float:
         v += 0.5 * min(gs, 4) + (0.6 * min(gs, 3) if val else 0.0) + 2.0 * len(t["bases"])
     ptot: dict = {}
     ptiles: dict = {}
-    for t in state["tiles"].values():
+    near: set = set()
+    tiles = state["tiles"]
+    for tid, t in tiles.items():
+        if t["pres"]:
+            near.add(tid)
+            near.update(C.adj[tid])
         for s, k in t["pres"].items():
             ptot[s] = ptot.get(s, 0) + k
             ptiles[s] = ptiles.get(s, 0) + 1
+    if COVER_W and n > 1:
+        # team coverage: the adversary units within 1 of some player's presence can be reached by
+        # most capabilities (range 0-1) before they develop and dominate; a network that spreads
+        # toward them, rather than piling up where a teammate already stands, defends the map
+        for tid in near:
+            t = tiles.get(tid)
+            if t is not None and t["u"]:
+                w = 2.0 if tid in dom or tid in dev else 1.0
+                v += COVER_W * w * min(sum(UNIT_VALUE[u[0]] for u in t["u"]), 4)
     for s in state["seats"]:
         pl = state["pl"][s]
         pres = ptot.get(s, 0)
