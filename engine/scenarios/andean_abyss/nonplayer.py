@@ -1173,22 +1173,29 @@ def auc_march_closer(st, fr, ids):
     piece (a Base if possible), leaving 1 Guerrilla with an AUC Base or any FARC piece."""
     best = None
     for c, i, spare in march_groups(st, 2, ids, fr["moved"]):
-        j = auc_closer_dest(st, i)
-        if j is not None and (best is None or spare > best[0]):
-            best = (spare, c, j)
+        if auc_closer_cands(st, i) and (best is None or spare > best[0]):
+            best = (spare, c)
     if best is None:
         return None
-    fr.setdefault("np_pref", {})[str(BD.index[best[1][5:]])] = best[2]
+    fr.setdefault("np_pref", {})[str(BD.index[best[1][5:]])] = auc_closer_dest(st, BD.index[best[1][5:]])
     return best[1]
 
 
-def auc_closer_dest(st, i):
-    """8.6.2 second bullet: the adjacent space 1 step closer to a FARC piece (a Base first)."""
+def auc_closer_cands(st, i) -> list:
+    """8.6.2 second bullet: the adjacent spaces 1 step closer to a FARC piece (a Base first)."""
     dist = farc_distance(st)
     if i not in dist:
-        return None
-    closer = [j for j in P.adj(st, i) if dist.get(j, 99) < dist[i]]
-    return min(closer, key=lambda j: (dist[j], -BD.pop[j])) if closer else None
+        return []
+    return [j for j in P.adj(st, i) if dist.get(j, 99) < dist[i]]
+
+
+def auc_closer_dest(st, i):
+    """One of :func:`auc_closer_cands`, equal ones at random (8.2 / 8.3; it used to be the
+    most populous)."""
+    closer = auc_closer_cands(st, i)
+    if len(closer) < 2:
+        return closer[0] if closer else None
+    return BD.index[rnd(st, [f"space:{IDS[j]}" for j in closer])[6:]]
 
 
 def farc_march_origin(st, i) -> bool:

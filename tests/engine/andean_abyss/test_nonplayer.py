@@ -1079,3 +1079,13 @@ def test_8_7_5_agitation_short_of_resources_ties_by_8_2():
     assert pol_agitate(st, {}, [], ["space:cesar", "space:arauca", "done"]) == "space:arauca"
     st["res"][1] = 10                      # enough for both: no dice, the order changes nothing
     assert pol_agitate(st, {}, [], ["space:cesar", "space:arauca", "done"]) in ("space:cesar", "space:arauca")
+
+
+def test_8_6_2_auc_closer_step_among_equal_spaces_by_8_2():
+    """8.6.2 second bullet: "to a space closer to a FARC piece" - equally close spaces are picked by
+    the 8.2 table (dice 3,3,5: Meta East), not by Population or map order."""
+    from engine.scenarios.andean_abyss.nonplayer import auc_closer_cands, auc_closer_dest
+    st = position([4, 20], A, script={"space": [3, 3, 5]})
+    put(st, "vichada", farc_base=1)
+    assert sorted(BD.ids[j] for j in auc_closer_cands(st, BD.index["santander"])) == ["arauca", "meta_east"]
+    assert BD.ids[auc_closer_dest(st, BD.index["santander"])] == "meta_east"
