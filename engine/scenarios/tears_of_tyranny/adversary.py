@@ -236,6 +236,21 @@ def _near_presence(state: dict, tid: str) -> bool:
     return any(state["tiles"][n]["pres"] for n in [tid, *C.adj[tid]] if n in state["tiles"])
 
 
+def recruit_homes(state: dict, seat: str) -> list[str]:
+    """Where an event's "recruit at their headquarters" may place the seat's Gs: its HQ tiles (2+
+    presence, A-60), or, with no HQ left, any tile with its presence."""
+    return ([tid for tid in state["order"] if B.is_hq(state, tid, seat)] or
+            [tid for tid in state["order"] if state["tiles"][tid]["pres"].get(seat)])
+
+
+def recruit_at(state: dict, seat: str, tid: str, n: int, facts: list, cause: str) -> None:
+    m = min(n, B.g_supply(state, seat))
+    if m:
+        gs = state["tiles"][tid]["gs"]
+        gs[seat] = gs.get(seat, 0) + m
+        B.add_fact(facts, "recruit", f"{seat.title()} recruit {m} G in {B.tname(tid)} ({cause}).", tile=tid, seat=seat)
+
+
 def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
     for op in ops:
         k = op["op"]
@@ -299,15 +314,16 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                 B.clear_tyranny_check(state, tid, facts)
         elif k == "each_recruit":
             for seat in state["seats"]:
-                home = [tid for tid in state["order"] if B.is_hq(state, tid, seat)] or \
-                       [tid for tid in state["order"] if state["tiles"][tid]["pres"].get(seat)]
-                if home:
-                    m = min(op["n"], B.g_supply(state, seat))
-                    if m:
-                        gs = state["tiles"][home[0]]["gs"]
-                        gs[seat] = gs.get(seat, 0) + m
-                        B.add_fact(facts, "recruit", f"{seat.title()} recruit {m} G in {B.tname(home[0])} ({cause}).",
-                                   tile=home[0], seat=seat)
+                home = recruit_homes(state, seat)
+                if len(home) >= 2 and B.g_supply(state, seat):
+                    # "each player recruits N guerrillas at their headquarters": with two or more
+                    # headquarters, which one is the player's choice (a global frame, asked at once)
+                    state["g"].append({"k": "event_recruit", "seat": seat, "n": op["n"], "cause": cause,
+                                       "rule": "event (1.I)",
+                                       "text": f"{cause}: you recruit {op['n']} guerrilla(s) at one of your "
+                                               "headquarters: which one?"})
+                elif home:
+                    recruit_at(state, seat, home[0], op["n"], facts, cause)
         elif k == "tyranny_return":
             for _ in range(op["n"]):
                 cand = [tid for tid in state["order"] if state["tiles"][tid]["tyr"]]

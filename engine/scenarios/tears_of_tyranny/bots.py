@@ -203,6 +203,13 @@ class HeuristicBot(Bot):
         if kind == "collateral" or (kind == "effect" and any(i.startswith("civ:") for i in ids)):
             # spare the blue civilians (the team's base) when the attack's excess must fall somewhere
             return BotDecision("civ:red" if "civ:red" in ids else ids[0], "spare the blue civilians")
+        if kind == "event_recruit":
+            # the headquarters where a G helps most: the one the adversary threatens, else the first
+            dom, dev = threats(state)
+            tiles = [i.split(":", 1)[1] for i in ids if i.startswith("recruit:")]
+            hot = [t for t in tiles if t in dom or (t in dev and state["tiles"][t]["u"])]
+            pick = f"recruit:{hot[0]}" if hot else ids[0]
+            return BotDecision(pick, "where the adversary strikes next" if hot else "the first headquarters")
         if kind == "influence_debt":
             # 1.H: a resource rather than a presence, else the presence where the seat holds most
             if "pay:resource" in ids:

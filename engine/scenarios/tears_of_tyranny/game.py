@@ -396,6 +396,9 @@ class TearsOfTyranny(Rules):
                            {"tile": t})]
         if fr["k"] == "counterattack":
             return self._alloc_choices(state, fr)
+        if fr["k"] == "event_recruit":
+            return [Choice(f"recruit:{t}", f"Recruit {fr['n']} G at your headquarters in {B.tname(t)}", {"tile": t})
+                    for t in ADV.recruit_homes(state, fr["seat"])] or [Choice("skip", "No presence left", {})]
         if fr["k"] == "influence_debt":
             who = fr["seat"]
             pl = state["pl"][who]
@@ -1015,6 +1018,9 @@ class TearsOfTyranny(Rules):
                     ADV.escalate_into(state, left[0], facts)
                 else:
                     state["g"].append(nxt)
+        elif fr["k"] == "event_recruit":
+            if cid.startswith("recruit:"):
+                ADV.recruit_at(state, fr["seat"], cid.split(":", 1)[1], fr["n"], facts, fr["cause"])
         elif fr["k"] == "influence_debt":
             who = fr["seat"]
             if cid == "pay:resource":
@@ -1718,6 +1724,8 @@ class TearsOfTyranny(Rules):
     def _run_adversary(self, state, facts) -> bool:
         """Run queued adversary steps; False when a player decision is pending."""
         while state["adv"] and state["result"] is None:
+            if state["g"]:
+                return False   # a player decision raised by the last step (1.H payment, a recruit, A-44 cover)
             step = state["adv"][0]
             s = step["s"]
             if s in ("dominate", "develop"):

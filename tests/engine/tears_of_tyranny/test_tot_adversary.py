@@ -386,3 +386,42 @@ def test_3f_counterattack_without_a_real_choice_is_not_asked(rules, C):
     """2 points against 3 cells: every allocation is the same, nothing to ask."""
     st, tid, p = _counterattack_prompt(rules, C, units=(("cell", 0), ("cell", 0), ("cell", 0)))
     assert p is None or p.kind != "counterattack"
+
+
+def test_1i_event_recruit_at_headquarters_asks_which_hq_when_there_are_two(rules, C):
+    """An event's "each player recruits 1 guerrilla at their headquarters": with two HQs (2+ presence
+    each) the player chooses where; it was the first in tile order before."""
+    st = blank(rules)
+    a, b = st["order"][2], st["order"][9]
+    for t in st["tiles"].values():
+        t["pres"].pop("liberators", None)
+    st["tiles"][a]["pres"]["liberators"] = 2
+    st["tiles"][b]["pres"]["liberators"] = 2
+    ADV.run_board_ops(st, [{"op": "each_recruit", "n": 1}], [], "event Border Skirmish")
+    p = rules.prompt(st)
+    assert p.kind == "event_recruit" and p.seats == ("liberators",)
+    assert {c.id for c in p.choices} == {f"recruit:{a}", f"recruit:{b}"}
+    st2, facts = rules.apply(st, "liberators", f"recruit:{b}")
+    assert st2["tiles"][b]["gs"].get("liberators") == 1 and not st2["tiles"][a]["gs"].get("liberators")
+
+
+def test_1i_event_recruit_with_one_hq_needs_no_decision(rules, C):
+    st = blank(rules)
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get("liberators"))
+    ADV.run_board_ops(st, [{"op": "each_recruit", "n": 1}], [], "event")
+    assert not st["g"] and st["tiles"][hq]["gs"].get("liberators") == 1
+
+
+def test_1h_a_decision_raised_in_the_adversary_phase_is_asked_before_the_next_step(rules, C):
+    """A payment (1.H) or a recruit raised by the event is answered before dominate goes on."""
+    st = blank(rules)
+    st["frames"] = {s: [] for s in st["seats"]}
+    st["phase"] = "adversary"
+    tid = find_tile(C, st, terrain="desert")
+    st["tiles"][tid].update({"u": [["garrison", 0]]})
+    st["adv"] = [{"s": "dominate", "tile": tid}]
+    st["g"].append({"k": "influence_debt", "seat": "liberators", "cause": "test", "rule": "1.H", "text": "pay"})
+    rules._advance(st, [])
+    assert st["adv"] == [{"s": "dominate", "tile": tid}] and st["tiles"][tid]["tyr"] == 0
+    st, _ = rules.apply(st, "liberators", "pay:resource")
+    assert st["tiles"][tid]["tyr"] == 1, "the dominate step runs once the payment is made"
