@@ -24,6 +24,7 @@ see what, so a console poll needs no database query either
 
 from __future__ import annotations
 
+import datetime as dt
 import uuid
 
 from django.conf import settings
@@ -46,7 +47,7 @@ def _key(session_id: int) -> str:
 def _version(head_seq, status, updated_at, timer, start) -> dict:
     # "start" (the scheduled start) only orders the instructor's console
     return {"head_seq": head_seq, "status": str(status), "updated_at": updated_at.isoformat(), "timer": bool(timer),
-            "start": start.isoformat() if start else None}
+            "start": start.astimezone(dt.UTC).isoformat() if start else None}
 
 
 _VERSION_COLUMNS = ("pk", "head_seq", "status", "updated_at", "decision_timer_seconds", "scheduled_start")

@@ -149,3 +149,25 @@ def test_console_sections_show_the_instructor_view_not_a_seats_secret_to_other_u
     assert _poll(client).status_code == 200
     student = login(Client(), students[0], "pw-student-1")
     assert _poll(student).status_code == 403
+
+
+def test_console_order_is_live_first_then_by_scheduled_start_on_both_paths(client, toy_session, instructor):
+    import datetime as dt
+
+    plus5 = dt.timezone(dt.timedelta(hours=5))
+    later = services.session_create(course=toy_session.course, user=instructor, title="Later game", scenario_key="toy",
+                                    seed=5, scheduled_start=dt.datetime(2031, 1, 1, 12, 0, tzinfo=dt.UTC))
+    # 10:00 UTC, written in another time zone: earlier than "Later game"
+    services.session_create(course=toy_session.course, user=instructor, title="Earlier game", scenario_key="toy",
+                            seed=6, scheduled_start=dt.datetime(2031, 1, 1, 15, 0, tzinfo=plus5))
+    assert later.pk
+    _start(client, instructor, toy_session)
+    _teacher(client, instructor)
+
+    def order(html):
+        return sorted(("Toy game", "Later game", "Earlier game"), key=html.index)
+
+    full = _poll(client)
+    cached = _poll(client)
+    assert order(full.content.decode()) == ["Toy game", "Earlier game", "Later game"]
+    assert order(cached.content.decode()) == order(full.content.decode()) and cached["ETag"] == full["ETag"]

@@ -347,7 +347,8 @@ def _console_context(request) -> tuple[dict, list[ClassSession]]:
                .values_list("pk", flat=True))
     live.remember_console(request.user, ids, token)
     tokens = live.membership_tokens(ids)  # before the rows whose sections they key
-    sessions = {s.pk: s for s in ClassSession.objects.select_related("course").filter(pk__in=ids)}
+    # the state (the largest column) is read only for a section that is drawn here
+    sessions = {s.pk: s for s in ClassSession.objects.select_related("course").defer("state").filter(pk__in=ids)}
     versions = {sid: live.version_of(s) for sid, s in sessions.items()}
     order = _console_order(versions)
     keys = {sid: _section_key(sid, versions[sid], tokens[sid]) for sid in order}
