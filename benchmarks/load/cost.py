@@ -41,8 +41,9 @@ def main() -> None:
     from django.test import Client
     from django.test.utils import CaptureQueriesContext
 
-    try:  # issue #8's pre-draw (absent in older code, when measuring "before")
-        from facilitation.web.views.play import predraw_regions as predraw
+    try:  # issue #8's pre-draw task, as the "live" worker runs it: every seat's region and the
+        # session's console section (absent in older code, when measuring "before")
+        from facilitation.tasks import live_predraw as predraw
     except ImportError:
         predraw = None
     people = json.loads(Path(args.people).read_text())
@@ -112,8 +113,11 @@ def main() -> None:
                     c.get, url, HTTP_IF_NONE_MATCH=tag, HTTP_ACCEPT_ENCODING=GZIP))
     for i in people["instructors"]:
         c = client_for(i["cookie"])
-        r = measure("console 200", lambda: c.get("/console/live/"))  # noqa: B023
+        r = measure("console 200, first poll", lambda: c.get("/console/live/"))  # noqa: B023
         measure("console 304", lambda: c.get("/console/live/", HTTP_IF_NONE_MATCH=r["ETag"]))  # noqa: B023
+        # the steady state: a poll after the sessions moved and the pre-draw task drew their
+        # sections (as here: a second tab, whose ETag is not current)
+        measure("console 200, sections pre-drawn", lambda: c.get("/console/live/", HTTP_IF_NONE_MATCH='W/"x"'))  # noqa: B023
     if sizes:
         print(f"live region as sent: median {statistics.median(n for n, _ in sizes) / 1024:.1f} KiB "
               f"({sizes[0][1] or 'not compressed'})")
