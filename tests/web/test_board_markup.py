@@ -2,7 +2,8 @@
 board template drew before it: ``tests/web/reference/board_template.html`` is that template,
 kept here as the reference. Boards of several positions of every game with a map, from every
 seat, with and without that seat's choices, in both languages, are drawn both ways and
-compared (whitespace between tags aside)."""
+compared (whitespace between tags aside). Since the CSP refuses style attributes, the reference
+too sizes small space names and group labels with the SVG ``font-size`` attribute."""
 
 import random
 import re
