@@ -145,14 +145,12 @@ def session_get_for_user(user, session_id: int) -> ClassSession:
     return session
 
 
-def session_get_for_player(user, session_id: int) -> ClassSession:
-    """``session_get_for_user`` in two queries for a member of one of the session's teams
-    (a seat played by one's own team is enough to open the session); the full role check
-    for everyone else."""
+def session_ref_for_player(user, session_id: int) -> ClassSession:
+    """For a decision: a member of one of the session's teams gets an unsaved instance that
+    carries only the id (one query; the choice service locks and reads the row itself, so the
+    game state is not loaded and decoded twice); everyone else the full role check."""
     if user and user.is_authenticated and Seat.objects.filter(session_id=session_id, team__members=user).exists():
-        session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
-        if session is not None:
-            return session
+        return ClassSession(pk=session_id)
     return session_get_for_user(user, session_id)
 
 

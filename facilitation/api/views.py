@@ -434,7 +434,7 @@ class SeatSubmit(APIView):
                    parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
                    summary="Submit a choice made against prompt `seq`")
     def post(self, request, session_id: int, seat_key: str):
-        sess = selectors.session_get_for_player(request.user, session_id)
+        sess = selectors.session_ref_for_player(request.user, session_id)
         data = _valid(s.SubmitIn, request)
         key = data["idempotency_key"] or request.headers.get("Idempotency-Key", "")
         out = services.choice_submit(session=sess, user=request.user, seat=seat_key, choice=data["choice"],
