@@ -224,6 +224,39 @@ def play_moves(game: PeruGame, n: int, *, pick: int = 0) -> list[int]:
     return seqs
 
 
+TOT_SEATS = ("liberators", "advisors", "partisans", "comrades")
+
+
+@dataclass
+class TotGame:
+    """A started Tears of Tyranny session, one team (of one student) on each of the four seats."""
+
+    session: object
+    users: dict  # seat -> the student playing it (password "pw-student-1")
+    teacher: object  # its instructor (password "pw-teacher-1")
+
+
+@pytest.fixture
+def tot_four(django_user_model) -> TotGame:
+    from django.contrib.auth.models import Group
+
+    from facilitation import services
+    from facilitation.models import ROLE_INSTRUCTOR
+
+    teacher = django_user_model.objects.create_user("tot-teacher", password="pw-teacher-1")
+    teacher.groups.add(Group.objects.get_or_create(name=ROLE_INSTRUCTOR)[0])
+    course = services.course_create(user=teacher, title="IW 3")
+    session = services.session_create(course=course, user=teacher, title="ToT four", scenario_key="tears_of_tyranny",
+                                      seed=3, teams=[f"T-{s}" for s in TOT_SEATS],
+                                      seats={s: f"T-{s}" for s in TOT_SEATS})
+    users = {}
+    for team in session.teams.all():
+        seat = team.name[2:]
+        users[seat] = django_user_model.objects.create_user(f"u-{seat}", password="pw-student-1")
+        services.team_member_add(team=team, user=teacher, member=users[seat])
+    return TotGame(session=services.session_start(session=session, user=teacher), users=users, teacher=teacher)
+
+
 @pytest.fixture
 def api_for(people):
     from rest_framework.test import APIClient

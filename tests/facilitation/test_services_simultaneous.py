@@ -6,32 +6,21 @@ question that changed stay as before (409 stale_seq, or the first answer replaye
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 from rest_framework.test import APIClient
 
 from facilitation import selectors, services
 from facilitation.errors import Conflict
-from facilitation.models import ROLE_INSTRUCTOR, SessionEvent
+from facilitation.models import SessionEvent
+from tests.conftest import TOT_SEATS
 
 pytestmark = pytest.mark.django_db
 
-SEATS = ("liberators", "advisors", "partisans", "comrades")
+SEATS = TOT_SEATS
 
 
 @pytest.fixture
-def tot(django_user_model):
-    teacher = django_user_model.objects.create_user("tot-teacher-s", password="pw-teacher-1")
-    teacher.groups.add(Group.objects.get_or_create(name=ROLE_INSTRUCTOR)[0])
-    course = services.course_create(user=teacher, title="IW 3")
-    session = services.session_create(course=course, user=teacher, title="ToT four", scenario_key="tears_of_tyranny",
-                                      seed=3, teams=[f"T-{s}" for s in SEATS], seats={s: f"T-{s}" for s in SEATS})
-    users = {}
-    for team in session.teams.all():
-        seat = team.name[2:]
-        users[seat] = django_user_model.objects.create_user(f"us-{seat}", password="pw-student-1")
-        services.team_member_add(team=team, user=teacher, member=users[seat])
-    session = services.session_start(session=session, user=teacher)
-    return session, users
+def tot(tot_four):
+    return tot_four.session, tot_four.users
 
 
 def _prompt(session):

@@ -5,29 +5,19 @@ and the save writes only what a move changes."""
 from __future__ import annotations
 
 import pytest
-from django.contrib.auth.models import Group
 
 from facilitation import eventlog, selectors, services
-from facilitation.models import ROLE_INSTRUCTOR, ClassSession, SessionEvent
+from facilitation.models import ClassSession, SessionEvent
+from tests.conftest import TOT_SEATS
 
 pytestmark = pytest.mark.django_db
 
-SEATS = ("liberators", "advisors", "partisans", "comrades")
+SEATS = TOT_SEATS
 
 
 @pytest.fixture
-def tot(django_user_model):
-    teacher = django_user_model.objects.create_user("tot-teacher-c", password="pw-teacher-1")
-    teacher.groups.add(Group.objects.get_or_create(name=ROLE_INSTRUCTOR)[0])
-    course = services.course_create(user=teacher, title="IW 3")
-    session = services.session_create(course=course, user=teacher, title="ToT four", scenario_key="tears_of_tyranny",
-                                      seed=3, teams=[f"T-{s}" for s in SEATS], seats={s: f"T-{s}" for s in SEATS})
-    users = {}
-    for team in session.teams.all():
-        seat = team.name[2:]
-        users[seat] = django_user_model.objects.create_user(f"uc-{seat}", password="pw-student-1")
-        services.team_member_add(team=team, user=teacher, member=users[seat])
-    return services.session_start(session=session, user=teacher), users
+def tot(tot_four):
+    return tot_four.session, tot_four.users
 
 
 def _prompt(session):

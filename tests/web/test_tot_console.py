@@ -7,32 +7,20 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 
 from facilitation import selectors, services
-from facilitation.models import ROLE_INSTRUCTOR
 from facilitation.web.views.instructor import seat_steps
+from tests.conftest import TOT_SEATS
 
 pytestmark = pytest.mark.django_db
 
-SEATS = ("liberators", "advisors", "partisans", "comrades")
+SEATS = TOT_SEATS
 
 
 @pytest.fixture
-def tot(django_user_model):
-    teacher = django_user_model.objects.create_user("totc-teacher", password="pw-teacher-1")
-    teacher.groups.add(Group.objects.get_or_create(name=ROLE_INSTRUCTOR)[0])
-    course = services.course_create(user=teacher, title="IW 3")
-    session = services.session_create(course=course, user=teacher, title="ToT console", scenario_key="tears_of_tyranny",
-                                      seed=3, teams=[f"T-{s}" for s in SEATS], seats={s: f"T-{s}" for s in SEATS})
-    users = {}
-    for team in session.teams.all():
-        seat = team.name[2:]
-        users[seat] = django_user_model.objects.create_user(f"uc-{seat}", password="pw-student-1")
-        services.team_member_add(team=team, user=teacher, member=users[seat])
-    session = services.session_start(session=session, user=teacher)
-    return session, users, teacher
+def tot(tot_four):
+    return tot_four.session, tot_four.users, tot_four.teacher
 
 
 def _steps(client, teacher) -> dict[str, str]:

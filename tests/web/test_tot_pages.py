@@ -6,32 +6,21 @@ from __future__ import annotations
 import re
 
 import pytest
-from django.contrib.auth.models import Group
 from django.urls import reverse
 from django.utils import translation
 
 from facilitation import selectors, services
-from facilitation.models import ROLE_INSTRUCTOR, SessionEvent
+from facilitation.models import SessionEvent
+from tests.conftest import TOT_SEATS
 
 pytestmark = pytest.mark.django_db
 
-SEATS = ("liberators", "advisors", "partisans", "comrades")
+SEATS = TOT_SEATS
 
 
 @pytest.fixture
-def tot(django_user_model):
-    teacher = django_user_model.objects.create_user("tot-teacher", password="pw-teacher-1")
-    teacher.groups.add(Group.objects.get_or_create(name=ROLE_INSTRUCTOR)[0])
-    course = services.course_create(user=teacher, title="IW 3")
-    session = services.session_create(course=course, user=teacher, title="ToT four", scenario_key="tears_of_tyranny",
-                                      seed=3, teams=[f"T-{s}" for s in SEATS], seats={s: f"T-{s}" for s in SEATS})
-    users = {}
-    for team in session.teams.all():
-        seat = team.name[2:]
-        users[seat] = django_user_model.objects.create_user(f"u-{seat}", password="pw-student-1")
-        services.team_member_add(team=team, user=teacher, member=users[seat])
-    session = services.session_start(session=session, user=teacher)
-    return session, users
+def tot(tot_four):
+    return tot_four.session, tot_four.users
 
 
 def _submit(session, users, seat, choice, seq=None, rationale=""):
