@@ -1,8 +1,18 @@
-"""WSGI entry point (``gunicorn coinlab.wsgi``)."""
+"""WSGI entry point (``gunicorn coinlab.wsgi``).
+
+Web processes run several threads (gunicorn ``--threads``) that mostly wait for PostgreSQL and
+Redis, and now and then one draws a page for tens of milliseconds. A thread whose answer from
+Redis has arrived waits for the interpreter lock until the drawing thread gives it up, at the
+latest after the switch interval: 5 ms by default, several times the cost of a whole poll. So
+web processes use 1 ms (``COINLAB_SWITCH_INTERVAL`` in seconds; measured in the load test,
+docs/benchmarks.md).
+"""
 
 import os
+import sys
 
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
+sys.setswitchinterval(float(os.environ.get("COINLAB_SWITCH_INTERVAL") or 0.001))
 application = get_wsgi_application()

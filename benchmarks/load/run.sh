@@ -9,7 +9,8 @@
 #   single one gunicorn pool, no proxy (the layout measured before 2026-11-26).
 # Environment: LOAD_DB (default coinlab_load), LOAD_REDIS_DB (12), LOAD_PORT (8100),
 # LOAD_WORKERS (app pool processes, 3 split / 4 single), LOAD_THREADS (2),
-# LOAD_POLL_WORKERS (2), LOAD_POLL_THREADS (4), LOAD_SESSIONS (40), LOAD_THINK ("10 30").
+# LOAD_POLL_WORKERS (2), LOAD_POLL_THREADS (4), LOAD_SESSIONS (40), LOAD_THINK ("10 30"),
+# LOAD_LIVE_NICE (10); COINLAB_SWITCH_INTERVAL (web processes, coinlab/wsgi.py; 0.001).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "${LOAD_ROOT:-$ROOT}"  # LOAD_ROOT: a frozen copy of the code (git archive HEAD) to measure
@@ -56,8 +57,10 @@ else
   gunicorn_pool main "$PORT" "${LOAD_WORKERS:-4}" "${LOAD_THREADS:-2}"; PIDS+=($!); SERVER_PIDS+=($!)
 fi
 # The worker of the "live" queue: draws every seat's region after each move (issue #8,
-# facilitation.tasks.live_predraw); its CPU is reported apart (group "celery").
-"$ROOT"/.venv/bin/celery -A coinlab worker -Q live --pool=prefork --concurrency=1 --without-gossip --without-mingle \
+# facilitation.tasks.live_predraw); its CPU is reported apart (group "celery"). It runs at a
+# lower CPU priority (nice 10, LOAD_LIVE_NICE), as docs/operations.md advises where it shares
+# cores with web processes: a poll or a decision then never waits for a background drawing.
+nice -n "${LOAD_LIVE_NICE:-10}" "$ROOT"/.venv/bin/celery -A coinlab worker -Q live --pool=prefork --concurrency=1 --without-gossip --without-mingle \
   --without-heartbeat --loglevel=WARNING -n "load-live-$$@%h" > "$VAR/celery-live.log" 2>&1 &
 CPID=$!; PIDS+=($CPID)
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null' EXIT
