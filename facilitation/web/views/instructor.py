@@ -215,12 +215,14 @@ def control(request, session_id: int, action: str):
 # Decision kinds (Prompt.kind_for) in words for the console; an unknown kind is shown as its own
 # name ("force_management" -> "Force management").
 STEP_NAMES = {
-    "hq": "Headquarters", "steps": "Choosing a step", "refit": "Refit", "presence": "Refit: add presence", "deck": "Refit: choose deck",
+    "hq": "Headquarters", "steps": "Choosing a step", "refit": "Refit", "presence": "Add presence", "deck": "Refit: choose deck",
     "keep": "Refit: keep a card", "bottom": "Refit: order returned cards", "forget": "Refit: forget a card",
     "reclaim": "Reclaim", "base_g": "Refit: gain 1 at base", "produce": "Base output",
     "force_management": "Force management", "recruit_pull": "Force management: pull", "select": "Select capabilities",
     "execute": "Execute", "target": "Execute: choose target", "allocate": "Execute: assign damage",
     "collateral": "Execute: collateral", "drive": "Execute: drive out", "burden": "Stacking upkeep",
+    "counterattack": "Counterattack: assign hits",
+    "influence_debt": "Influence owed: pay", "event_recruit": "Event: recruit at which HQ",
 }
 
 
