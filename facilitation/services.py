@@ -363,15 +363,6 @@ def _state(session: ClassSession, rules):
 _MOVE_FIELDS = ["head_seq", "head_hash", "state", "status", "result", "finished_at", "updated_at"]
 
 
-def _own_head_state(session: ClassSession, rules):
-    """S(head) of a session row this call has just read under the lock: its state column is
-    this call's own object, replaced by the next ``eventlog.append``, so it is deserialized
-    without ``load_state``'s defensive copy."""
-    if session.state is not None:
-        return rules.deserialize(session.state)
-    return _state(session, rules)
-
-
 def _metrics(rules, state) -> dict:
     return rules.metrics(state)
 
@@ -603,7 +594,7 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                                        code="rationale_required")
             ms = _decision_ms(session, decision_ms)
             rules = eventlog.rules_for(session)
-            state = _own_head_state(session, rules)
+            state = _state(session, rules)  # the canonical form a replay starts from
             p = rules.prompt(state)
             try:
                 if p is None:

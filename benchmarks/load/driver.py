@@ -22,11 +22,11 @@ import argparse
 import asyncio
 import ipaddress
 import json
+import multiprocessing
 import os
 import random
 import re
 import statistics
-import threading
 import time
 import uuid
 from collections import defaultdict
@@ -175,19 +175,31 @@ class Run:
         self.log_offset = log.stat().st_size if log and log.exists() else 0
 
 
-class Sampler(threading.Thread):
-    """CPU and memory of the server side, once a second."""
+class Sampler(multiprocessing.Process):
+    """CPU and memory of the server side, once a second. A process of its own: walking the
+    process table takes tens of milliseconds, which in a thread of the driver would hold the
+    interpreter lock and delay the event loop, adding to the latencies measured."""
 
     def __init__(self, server_pids: list[int], worker_pids: list[int], db_name: str, start_after: float):
         super().__init__(daemon=True)
         self.server_pids, self.worker_pids = server_pids or [], worker_pids or []
         self.db_name, self.start_after = db_name, start_after
+        self.driver_pid = os.getpid()
         self.samples: list[dict] = []
-        self.halt = threading.Event()
+        self.halt = multiprocessing.Event()
+        self.results = multiprocessing.Queue()
         self.cache: dict[int, psutil.Process] = {}
 
+    def collect(self) -> list[dict]:
+        """Stop sampling and return the samples (call from the driver)."""
+        self.halt.set()
+        samples = self.results.get(timeout=30)
+        self.join(timeout=10)
+        return samples
+
     def procs(self) -> dict[str, list[psutil.Process]]:
-        groups = {"gunicorn": [], "nginx": [], "celery": [], "postgres": [], "redis": [], "driver": [psutil.Process()]}
+        groups = {"gunicorn": [], "nginx": [], "celery": [], "postgres": [], "redis": [],
+                  "driver": [psutil.Process(self.driver_pid)]}
         for pid in [*self.server_pids, *self.worker_pids]:
             try:
                 master = psutil.Process(pid)
@@ -224,6 +236,7 @@ class Sampler(threading.Thread):
             if row["t"] >= self.start_after:
                 self.samples.append(row)
             self.halt.wait(1.0)
+        self.results.put(self.samples)
 
 
 KINDS = ((re.compile(r"^GET /sessions/\d+/play/live/$"), "poll"),
@@ -285,8 +298,7 @@ def main() -> None:
     sampler.start()
     t0 = time.monotonic()
     asyncio.run(run.main(people))
-    sampler.halt.set()
-    sampler.join()
+    samples = sampler.collect()
     wall = time.monotonic() - t0 - args.warmup
     out = {"teams": len(people["teams"]), "sessions": len({t["session"] for t in people["teams"]}),
            "instructors": len(people["instructors"]), "scenario": people.get("scenario"),
@@ -306,10 +318,10 @@ def main() -> None:
     if args.access_log:
         time.sleep(2.5)  # the proxy writes its log buffer out every second
         out["server_side"] = server_side(args.access_log, run.log_offset)
-    if sampler.samples:
-        keys = [k for k in sampler.samples[0] if k != "t"]
-        out["resources"] = {k: {"mean": round(statistics.fmean(s[k] for s in sampler.samples), 1),
-                                "max": round(max(s[k] for s in sampler.samples), 1)} for k in keys}
+    if samples:
+        keys = [k for k in samples[0] if k != "t"]
+        out["resources"] = {k: {"mean": round(statistics.fmean(s[k] for s in samples), 1),
+                                "max": round(max(s[k] for s in samples), 1)} for k in keys}
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1))
     print(f"{out['sessions']} sessions, {out['teams']} teams, {out['instructors']} instructors, "
