@@ -178,7 +178,9 @@ def _march_act(state, fr, cid, facts):
     if cid == "done":
         sp = state["s"][d]
         exposed = d in LOCS or sp["sup"] > 0
-        for o, (n, nu) in fr["grp"].items():
+        # origins in space-id order, not in the order moved: the facts must not depend on the
+        # order a JSON round trip gives the frame's keys (a replay from the log rebuilds it sorted)
+        for o, (n, nu) in sorted(fr["grp"].items()):
             if exposed and nu and n + cubes(sp) + sp["Ra"] > 3:
                 k = activate(sp, "Gu", nu)
                 fx = fr["fix"].setdefault(d, {})
