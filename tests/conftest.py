@@ -203,8 +203,9 @@ def peru_session(people) -> PeruGame:
     return create_peru_game(people)
 
 
-def play_moves(game: PeruGame, n: int, *, pick: int = 0) -> list[int]:
-    """The teams make ``n`` decisions through the services (choice index ``pick`` mod the choices)."""
+def play_moves(game: PeruGame, n: int, *, pick: int = 0, rng=None) -> list[int]:
+    """The teams make ``n`` decisions through the services (choice index ``pick`` mod the choices,
+    or ``rng.choice`` of them when a ``random.Random`` is given)."""
     from facilitation import selectors, services
 
     seqs = []
@@ -216,7 +217,7 @@ def play_moves(game: PeruGame, n: int, *, pick: int = 0) -> list[int]:
         p = rules.prompt(state)
         seat = p.seats[0]
         choices = p.choices_for(seat)
-        c = choices[(pick + i) % len(choices)]
+        c = rng.choice(choices) if rng is not None else choices[(pick + i) % len(choices)]
         out = services.choice_submit(session=game.session, user=game.owner(seat), seat=seat, choice=c.id,
                                      seq=game.session.head_seq, rationale=f"move {i}")
         seqs.append(out["seq"])

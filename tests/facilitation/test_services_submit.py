@@ -62,27 +62,19 @@ def test_decision_ms_is_bounded_by_the_head_events_time_read_with_the_lock(tot):
 def test_decisions_made_on_the_state_read_back_from_the_database_replay_identically(people, seed):
     """Every decision starts from the session row's cached state as PostgreSQL gives it back
     (a jsonb column: its objects' keys come back in jsonb's own order, not in the order they were
-    written). Peru's engine walks some dicts in key order (seed 5, the 23rd decision: a "done"
-    whose facts come out in another order), so the service must rebuild the state exactly as a
-    replay does (eventlog.load_state's canonical form); else that decision's facts differ from
-    the replayed ones and verify_session flags the log (found by the two-process concurrency
-    test, tests/facilitation/test_concurrency.py). Random legal choices, as the engine fuzz plays."""
+    written). The service rebuilds the state exactly as a replay does (eventlog.load_state's
+    canonical form), so an engine that walks a dict in key order still logs the facts a replay
+    reproduces. Found by the two-process concurrency test (tests/facilitation/test_concurrency.py):
+    Peru's March walked its origins in key order (seed 5, the 23rd decision: a "done" whose facts
+    came out in another order; the engine is fixed too, tests/engine/test_key_order.py), and
+    with the state taken as the column gave it this test failed at event 24. Random legal
+    choices, as the engine fuzz plays."""
     import random
 
-    from tests.conftest import create_peru_game
+    from tests.conftest import create_peru_game, play_moves
 
     game = create_peru_game(people, seed=seed)
-    rng = random.Random(seed)
-    for _ in range(60):
-        game.session.refresh_from_db()
-        if game.session.status != "live":
-            break
-        rules, state = selectors.session_state(game.session)
-        p = rules.prompt(state)
-        seat = p.seats[0]
-        choice = rng.choice(p.choices_for(seat)).id
-        services.choice_submit(session=game.session, user=game.owner(seat), seat=seat, choice=choice,
-                               seq=game.session.head_seq)
+    play_moves(game, 60, rng=random.Random(seed))
     assert game.session.head_seq >= 40
     report = eventlog.verify(ClassSession.objects.get(pk=game.session.pk))
     assert report.ok, report.errors[:3]
