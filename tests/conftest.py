@@ -259,6 +259,12 @@ def tot_four(django_user_model) -> TotGame:
 
 
 @pytest.fixture
+def tot(tot_four):
+    """``tot_four`` as (session, users)."""
+    return tot_four.session, tot_four.users
+
+
+@pytest.fixture
 def api_for(people):
     from rest_framework.test import APIClient
 

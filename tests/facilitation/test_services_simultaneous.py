@@ -18,11 +18,6 @@ pytestmark = pytest.mark.django_db
 SEATS = TOT_SEATS
 
 
-@pytest.fixture
-def tot(tot_four):
-    return tot_four.session, tot_four.users
-
-
 def _prompt(session):
     session.refresh_from_db()
     rules, state = selectors.session_state(session)

@@ -23,7 +23,7 @@ from facilitation.web.views import play
 from .test_live_polling import _client_for, _poll
 from .test_pages import _start, login
 from .test_tot_pages import SEATS as TOT_SEATS
-from .test_tot_pages import _prompt, _submit, tot  # noqa: F401 - the fixture
+from .test_tot_pages import _prompt, _submit
 
 pytestmark = pytest.mark.django_db
 

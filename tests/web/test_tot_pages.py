@@ -18,11 +18,6 @@ pytestmark = pytest.mark.django_db
 SEATS = TOT_SEATS
 
 
-@pytest.fixture
-def tot(tot_four):
-    return tot_four.session, tot_four.users
-
-
 def _submit(session, users, seat, choice, seq=None, rationale=""):
     session.refresh_from_db()
     return services.choice_submit(session=session, user=users[seat], seat=seat, choice=choice,

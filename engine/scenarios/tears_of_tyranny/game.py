@@ -125,6 +125,21 @@ def covered(pl: dict, seat: str) -> dict:
     return {r: len(tr[r]) - pl["open"][r] for r in ROWS}
 
 
+def _hit_unit(state, tid: str, kind: str, fr: dict, facts: list, seat: str, label: str) -> None:
+    """Damage the chosen kind of unit on the tile from the frame's damage left to allocate
+    (``fr["alloc"]``): the most damaged unit of that kind first, destroyed when its health is
+    overcome, else the damage stays on it (combat, 3.E; the counterattack, 3.F)."""
+    t = state["tiles"][tid]
+    i = max((i for i, u in enumerate(t["u"]) if u[0] == kind), key=lambda i: t["u"][i][1])
+    rem = VAL[kind] - t["u"][i][1]
+    use = min(rem, fr["alloc"])
+    fr["alloc"] -= use
+    if use >= rem:
+        B.destroy_unit(state, tid, i, facts, seat, label)
+    else:
+        t["u"][i][1] += use
+        B.damage_fact(facts, tid, t["u"][i], use)
+
 class _PerSeat(dict):
     """seat -> value, each value computed on first access (a read-only, lazily filled dict)."""
 
@@ -1323,16 +1338,7 @@ class TearsOfTyranny(Rules):
             return
         if head == "hit":
             t = state["tiles"][tid]
-            units = [i for i, u in enumerate(t["u"]) if u[0] == rest]
-            i = max(units, key=lambda i: t["u"][i][1])
-            rem = VAL[rest] - t["u"][i][1]
-            use = min(rem, fr["alloc"])
-            fr["alloc"] -= use
-            if use >= rem:
-                B.destroy_unit(state, tid, i, facts, seat, fr["label"])
-            else:
-                t["u"][i][1] += use
-                B.damage_fact(facts, tid, t["u"][i], use)
+            _hit_unit(state, tid, rest, fr, facts, seat, fr["label"])
             excess = 0
             if fr["alloc"] and not t["u"]:
                 excess = fr["alloc"]
@@ -1814,16 +1820,7 @@ class TearsOfTyranny(Rules):
         tid = fr["tile"]
         t = state["tiles"][tid]
         seat = fr["seat"]
-        units = [i for i, u in enumerate(t["u"]) if u[0] == kind]
-        i = max(units, key=lambda i: t["u"][i][1])
-        rem = VAL[kind] - t["u"][i][1]
-        use = min(rem, fr["alloc"])
-        fr["alloc"] -= use
-        if use >= rem:
-            B.destroy_unit(state, tid, i, facts, seat, "guerrilla counterattack")
-        else:
-            t["u"][i][1] += use
-            B.damage_fact(facts, tid, t["u"][i], use)
+        _hit_unit(state, tid, kind, fr, facts, seat, "guerrilla counterattack")
         if fr["alloc"] and ADV.counter_choice_needed(t, fr["alloc"]):
             state["g"].append(fr)
             return

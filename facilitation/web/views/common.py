@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from typing import Any
 
@@ -92,3 +93,38 @@ def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
 
 def user_is_instructor(user) -> bool:
     return selectors.user_can_create_courses(user)
+
+
+# ---- answers from the shared cache (live polls, the console) ---------------------------------
+
+
+def login_of(request) -> tuple[str, str] | None:
+    """(user id, session auth hash) of the request's login session, read without touching the
+    user table: a cache entry remembered for that user is valid only if it carries the same
+    hash (as ``django.contrib.auth.get_user`` checks). None when not logged in."""
+    from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+
+    user_id, auth_hash = request.session.get(SESSION_KEY), request.session.get(HASH_SESSION_KEY)
+    return (user_id, auth_hash) if user_id and auth_hash else None
+
+
+def no_store(resp, tag: str):
+    """A live answer: its ETag, and never stored by a cache on the way."""
+    resp["ETag"] = tag
+    resp["Cache-Control"] = "no-store"
+    return resp
+
+
+@contextlib.contextmanager
+def one_snapshot():
+    """A transaction that reads one committed version of everything (REPEATABLE READ on
+    PostgreSQL), for drawing a session ahead of the polls: the row, its log and its teams are
+    of the same commit, so the drawing lands under that version's key. Inside an outer
+    transaction (tests) the isolation level cannot be set and the outer one's is kept."""
+    from django.db import connection, transaction
+
+    fresh = not connection.in_atomic_block  # the isolation level can only be set first thing
+    with transaction.atomic():
+        if fresh and connection.vendor == "postgresql":
+            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        yield

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 
 from django.contrib import messages
-from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.http import HttpResponse
@@ -35,7 +35,7 @@ from ..forms import (
     scenario_choices,
 )
 from ..models import SessionUISettings
-from .common import call_service, event_lines, page_errors, seat_titles
+from .common import call_service, event_lines, login_of, no_store, one_snapshot, page_errors, seat_titles
 from .play import CSRF_SENTINEL, timeout_tick
 
 User = get_user_model()
@@ -322,14 +322,10 @@ def predraw_console_summary(session_id: int) -> bool:
     snapshot, so the version in the key and the drawn section are of the same commit. True
     when stored, False when there already or the session is finished or gone."""
     from django.conf import settings
-    from django.db import connection, transaction
     from django.utils import translation
 
     token = live.membership_token(session_id)
-    fresh = not connection.in_atomic_block
-    with translation.override(settings.LANGUAGE_CODE), transaction.atomic():
-        if fresh and connection.vendor == "postgresql":
-            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+    with translation.override(settings.LANGUAGE_CODE), one_snapshot():
         session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
         if session is None or session.status not in CONSOLE_STATUSES:
             return False
@@ -372,10 +368,10 @@ def _console_ctx(request, pieces: list[str], tag: str) -> dict:
 
 def _console_from_cache(request):
     """The console poll's answer without a database query, or None to take the full path."""
-    user_id = request.session.get(SESSION_KEY)
-    auth_hash = request.session.get(HASH_SESSION_KEY)
-    if not user_id or not auth_hash:
+    login = login_of(request)
+    if login is None:
         return None
+    user_id, auth_hash = login
     ids, entry_hash = live.console_lookup(user_id)
     if ids is None or not constant_time_compare(entry_hash, auth_hash):
         return None
@@ -386,19 +382,13 @@ def _console_from_cache(request):
     tokens = live.membership_tokens(order)
     tag = _console_etag(order, versions, tokens)
     if request.headers.get("If-None-Match") == tag:
-        return _no_store(HttpResponse(status=304), tag)
+        return no_store(HttpResponse(status=304), tag)
     keys = [_section_key(sid, versions[sid], tokens[sid]) for sid in order]
     have = cache.get_many(keys)
     if len(have) != len(keys):
         return None
     resp = render(request, "web/instructor/_console_live.html", _console_ctx(request, [have[k] for k in keys], tag))
-    return _no_store(resp, tag)
-
-
-def _no_store(resp: HttpResponse, tag: str) -> HttpResponse:
-    resp["ETag"] = tag
-    resp["Cache-Control"] = "no-store"
-    return resp
+    return no_store(resp, tag)
 
 
 @login_required
@@ -428,5 +418,5 @@ def _console_live(request):
     if any(timeout_tick(s) for s in sessions if s.decision_timer_seconds and s.status == ClassSession.Status.LIVE):
         ctx, _sessions = _console_context(request)
     if request.headers.get("If-None-Match") == ctx["etag"]:
-        return _no_store(HttpResponse(status=304), ctx["etag"])
-    return _no_store(render(request, "web/instructor/_console_live.html", ctx), ctx["etag"])
+        return no_store(HttpResponse(status=304), ctx["etag"])
+    return no_store(render(request, "web/instructor/_console_live.html", ctx), ctx["etag"])

@@ -2,17 +2,14 @@
 
 from __future__ import annotations
 
-import functools
-import gzip
 import hashlib
 import hmac
-import secrets
 import uuid
 import zlib
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db.models import Exists, OuterRef
@@ -22,10 +19,10 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.cache import patch_vary_headers
 from django.utils.crypto import constant_time_compare
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
 from facilitation import eventlog, live, selectors, services
@@ -34,37 +31,9 @@ from facilitation.models import ClassSession, Seat, SessionEvent, Team, TeamInte
 
 from ..forms import IntentForm
 from ..models import SessionUISettings
-from .common import board_for, event_lines, page_errors, seat_titles
+from .common import board_for, event_lines, login_of, no_store, one_snapshot, page_errors, seat_titles
 
 LOG_EVENTS = 80
-
-
-def gzip_region(view):
-    """``gzip_page`` for the live region at compression level 3 instead of 6: about 0.5 ms
-    instead of 1.3 ms of CPU for a 110 KB region, which comes out at 15 KB instead of 14 KB.
-    With the same random-length padding of the gzip header against BREACH as Django's
-    ``GZipMiddleware``."""
-
-    @functools.wraps(view)
-    def wrapped(request, *args, **kwargs):
-        response = view(request, *args, **kwargs)
-        if response.streaming or len(response.content) < 200 or response.has_header("Content-Encoding"):
-            return response
-        patch_vary_headers(response, ("Accept-Encoding",))
-        if "gzip" not in request.META.get("HTTP_ACCEPT_ENCODING", ""):
-            return response
-        data = gzip.compress(response.content, compresslevel=3, mtime=0)
-        header = bytearray(data[:10])
-        header[3] = gzip.FNAME
-        data = bytes(header) + b"a" * secrets.randbelow(100) + b"\x00" + data[10:]
-        if len(data) >= len(response.content):
-            return response
-        response.content = data
-        response.headers["Content-Length"] = str(len(data))
-        response.headers["Content-Encoding"] = "gzip"
-        return response
-
-    return wrapped
 
 
 def _seat_for(request, session) -> str:
@@ -93,12 +62,8 @@ def _from_cache(request, session_id: int):
     unless the user has messages to read (they make the region uncacheable)."""
     if request.method != "GET":
         return None
-    user_id = request.session.get(SESSION_KEY)
-    auth_hash = request.session.get(HASH_SESSION_KEY)
-    if not user_id or not auth_hash:
-        return None
-    v, seats, seats_hash = live.poll_lookup(session_id, user_id)
-    if v is None or v["timer"] or not seats or not constant_time_compare(seats_hash, auth_hash):
+    v, seats = _remembered(request, session_id)
+    if v is None or v["timer"] or not seats:
         return None  # unknown yet, a decision timer that may have to act, or no seat: the full path
     wanted = request.GET.get("seat")
     seat = wanted if wanted in seats else seats[0]
@@ -110,17 +75,25 @@ def _from_cache(request, session_id: int):
     html = cached_fragment(session_id, tag)
     if html is None:
         return None
-    resp = HttpResponse(html.replace(CSRF_SENTINEL, get_token(request)).replace(KEY_SENTINEL, uuid.uuid4().hex))
-    resp["ETag"] = tag
-    resp["Cache-Control"] = "no-store"
-    return resp
+    return _region_response(_personal(request, html), tag)
+
+
+def _remembered(request, session_id: int) -> tuple[dict | None, list[str] | None]:
+    """(session version, the user's seats) as remembered in the cache for the polls
+    (``facilitation.live``), checked against the login session's auth hash; seats None when
+    not known (the caller then takes the checked path, which reads and remembers them)."""
+    login = login_of(request)
+    if login is None:
+        return None, None
+    user_id, auth_hash = login
+    v, seats, seats_hash = live.poll_lookup(session_id, user_id)
+    if not seats or not constant_time_compare(seats_hash, auth_hash):
+        return v, None
+    return v, seats
 
 
 def _304(tag: str) -> HttpResponse:
-    resp = HttpResponseNotModified()
-    resp["ETag"] = tag
-    resp["Cache-Control"] = "no-store"
-    return resp
+    return no_store(HttpResponseNotModified(), tag)
 
 
 def _player_session(request, session_id: int) -> tuple[ClassSession, list[str]]:
@@ -248,7 +221,7 @@ def play(request, session_id: int):
     return resp
 
 
-@gzip_region
+@gzip_page
 def play_live(request, session_id: int):
     """The live region alone; answers 304 while nothing has changed (ETag polling).
 
@@ -294,19 +267,30 @@ def _fragment(request, session: ClassSession, seat: str) -> tuple[str, str]:
     is not part of the version). So the region template must show nothing that depends on
     the user rather than on the seat (tests/web/test_live_polling.py)."""
     tag = _etag(session, seat)
-    cacheable = not session.decision_timer_seconds and not len(messages.get_messages(request))
-    html = cached_fragment(session.pk, tag) if cacheable else None
+    if session.decision_timer_seconds or len(messages.get_messages(request)):
+        return render_to_string("web/play/_live.html", live_context(request, session, seat), request=request), tag
+    html = cached_fragment(session.pk, tag)
     if html is None:
-        ctx = live_context(request, session, seat)
-        if cacheable:
-            ctx["csrf_token"] = CSRF_SENTINEL
-            ctx["submit_key"] = KEY_SENTINEL
-        html = render_to_string("web/play/_live.html", ctx, request=request)
-        if not cacheable:
-            return html, tag
-        # zlib level 1: about 0.4 ms for a 130 KB region, 7 times smaller in Redis
-        cache.set(live.fragment_key(session.pk, tag), zlib.compress(html.encode(), 1), timeout=live.FRAGMENT_TTL)
-    return html.replace(CSRF_SENTINEL, get_token(request)).replace(KEY_SENTINEL, uuid.uuid4().hex), tag
+        html = _shared_region(request, session, seat)
+        cache.set(live.fragment_key(session.pk, tag), _pack(html), timeout=live.FRAGMENT_TTL)
+    return _personal(request, html), tag
+
+
+def _shared_region(request, session: ClassSession, seat: str) -> str:
+    """The seat's region as every member of its team gets it: stand-ins in place of the
+    per-request CSRF token and idempotency key (``_personal`` fills them in)."""
+    ctx = live_context(request, session, seat)
+    ctx["csrf_token"] = CSRF_SENTINEL
+    ctx["submit_key"] = KEY_SENTINEL
+    return render_to_string("web/play/_live.html", ctx, request=request)
+
+
+def _pack(html: str) -> bytes:
+    return zlib.compress(html.encode(), 1)  # about 0.4 ms for a 130 KB region, 7 times smaller in Redis
+
+
+def _personal(request, html: str) -> str:
+    return html.replace(CSRF_SENTINEL, get_token(request)).replace(KEY_SENTINEL, uuid.uuid4().hex)
 
 
 def predraw_regions(session_id: int) -> int:
@@ -317,15 +301,11 @@ def predraw_regions(session_id: int) -> int:
     shows nothing of the user (``_fragment``), only the seat, whose hidden data stays under
     the seat's own key."""
     from django.contrib.auth.models import AnonymousUser
-    from django.db import connection, transaction
     from django.http import HttpRequest
     from django.utils import translation
 
     stored = 0
-    fresh = not connection.in_atomic_block  # the isolation level can only be set first thing
-    with translation.override(settings.LANGUAGE_CODE), transaction.atomic():
-        if fresh and connection.vendor == "postgresql":
-            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+    with translation.override(settings.LANGUAGE_CODE), one_snapshot():
         session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
         if session is None or session.decision_timer_seconds:
             return 0  # gone, or a timer runs (such regions are never cached)
@@ -340,11 +320,7 @@ def predraw_regions(session_id: int) -> int:
             request = HttpRequest()
             request.method = "GET"
             request.user = AnonymousUser()
-            ctx = live_context(request, session, seat)
-            ctx["csrf_token"] = CSRF_SENTINEL
-            ctx["submit_key"] = KEY_SENTINEL
-            html = render_to_string("web/play/_live.html", ctx, request=request)
-            if cache.add(key, zlib.compress(html.encode(), 1), timeout=live.FRAGMENT_TTL):
+            if cache.add(key, _pack(_shared_region(request, session, seat)), timeout=live.FRAGMENT_TTL):
                 stored += 1
     return stored
 
@@ -357,10 +333,11 @@ def cached_fragment(session_id: int, etag: str) -> str | None:
 
 def _live_response(request, session, seat, status: int = 200):
     html, tag = _fragment(request, session, seat)
-    resp = HttpResponse(html, status=status)
-    resp["ETag"] = tag
-    resp["Cache-Control"] = "no-store"
-    return resp
+    return _region_response(html, tag, status)
+
+
+def _region_response(html: str, tag: str, status: int = 200) -> HttpResponse:
+    return no_store(HttpResponse(html, status=status), tag)
 
 
 def _int(value) -> int | None:
@@ -370,7 +347,7 @@ def _int(value) -> int | None:
         return None
 
 
-@gzip_region
+@gzip_page
 @login_required
 @page_errors
 @require_POST
@@ -412,16 +389,11 @@ def choose(request, session_id: int):
 
 
 def _cached_seats(request, session_id: int) -> list[str] | None:
-    """The user's seats in the session as remembered for the polls (``facilitation.live``), or
-    None when not known: then ``_player_session`` reads them (and checks access)."""
-    user_id = request.session.get(SESSION_KEY)
-    auth_hash = request.session.get(HASH_SESSION_KEY)
-    if not user_id or not auth_hash or str(request.user.pk) != str(user_id):
+    """The user's seats in the session as remembered for the polls, or None when not known:
+    then ``_player_session`` reads them (and checks access)."""
+    if str(request.user.pk) != str(request.session.get(SESSION_KEY)):
         return None
-    _v, seats, seats_hash = live.poll_lookup(session_id, user_id)
-    if not seats or not constant_time_compare(seats_hash, auth_hash):
-        return None
-    return seats
+    return _remembered(request, session_id)[1]
 
 
 @login_required

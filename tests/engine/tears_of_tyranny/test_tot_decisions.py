@@ -177,13 +177,19 @@ def test_a48_no_pull_question_for_a_g_recruited_in_a_presence_tile(rules, C):
         assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("into:")]
 
 
+def _base_at_hq(st, seat: str, gs: int) -> str:
+    """The seat's headquarters tile, given a base built this game and ``gs`` guerrillas."""
+    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
+    st["tiles"][hq]["gs"] = {seat: gs}
+    st["tiles"][hq]["bases"] = [[seat, 0]]
+    st["pl"][seat]["base_built"] = {hq: 0}
+    return hq
+
+
 def test_a42_comrades_decide_whether_to_pay_for_base_output(rules):
     st = blank(rules, players=4)
     seat = "comrades"
-    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
-    st["tiles"][hq]["gs"] = {seat: 2}
-    st["tiles"][hq]["bases"] = [[seat, 0]]
-    st["pl"][seat]["base_built"] = {hq: 0}
+    hq = _base_at_hq(st, seat, gs=2)
     st["pl"][seat]["res"] = 3
     st["frames"][seat] = [{"k": "select"}, {"k": "produce"}]
     rules._settle_seat(st, seat, [])
@@ -200,10 +206,7 @@ def test_1d_free_base_output_is_the_players_choice(rules):
     free output (up to 2) is asked G by G, and "done" leaves the rest unproduced."""
     st = blank(rules, players=3)
     seat = "partisans"
-    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
-    st["tiles"][hq]["gs"] = {seat: 1}
-    st["tiles"][hq]["bases"] = [[seat, 0]]
-    st["pl"][seat]["base_built"] = {hq: 0}
+    hq = _base_at_hq(st, seat, gs=1)
     res = st["pl"][seat]["res"]
     st["frames"][seat] = [{"k": "select"}, {"k": "produce"}]
     rules._settle_seat(st, seat, [])
@@ -221,10 +224,7 @@ def test_1d_free_base_output_is_the_players_choice(rules):
 def test_1d_bot_takes_free_base_output(rules):
     st = blank(rules, players=3)
     seat = "partisans"
-    hq = next(t for t in st["order"] if st["tiles"][t]["pres"].get(seat))
-    st["tiles"][hq]["gs"] = {seat: 1}
-    st["tiles"][hq]["bases"] = [[seat, 0]]
-    st["pl"][seat]["base_built"] = {hq: 0}
+    hq = _base_at_hq(st, seat, gs=1)
     st["frames"][seat] = [{"k": "select"}, {"k": "produce"}]
     rules._settle_seat(st, seat, [])
     bot = make_bot(rules, "heuristic", seat, 1)
