@@ -193,36 +193,50 @@ def decision_deadline(session: ClassSession) -> dt.datetime | None:
 
 def seat_prompt(session: ClassSession, seat_key: str) -> dict[str, Any]:
     """What the seat sees now: the prompt (its own choices only), its view, the metrics."""
+    return seat_prompts(session, [seat_key])[seat_key]
+
+
+def seat_prompts(session: ClassSession, seat_keys) -> dict[str, dict[str, Any]]:
+    """``seat_prompt`` of several seats of one session version: the state is loaded and decoded
+    once, the prompt, the metrics and the decision deadline are asked once (none of them depends
+    on the seat); each seat gets its own view and only its own choices (``Prompt.to_dict(seat)``)."""
     rules, state = session_state(session)
-    out: dict[str, Any] = {
-        "session": session.pk, "seat": seat_key, "status": session.status, "seq": session.head_seq,
+    base: dict[str, Any] = {
+        "session": session.pk, "status": session.status, "seq": session.head_seq,
         "prompt": None, "your_turn": False, "view": None, "metrics": None, "result": session.result,
         "deadline": None, "require_rationale": session.require_rationale,
         "server_time": timezone.now().isoformat(),
     }
     if state is None:
-        return out
+        return {seat: {**base, "seat": seat} for seat in seat_keys}
     p = rules.prompt(state)
-    out["view"] = rules.view(state, seat_key)
-    out["metrics"] = rules.metrics(state)
+    views = {seat: rules.view(state, seat) for seat in seat_keys}
+    metrics = rules.metrics(state)
+    deadline = None
     if p is not None:
-        out["prompt"] = p.to_dict(seat_key)
-        out["your_turn"] = seat_key in p.seats and session.status == ClassSession.Status.LIVE
-        deadline = decision_deadline(session)
-        out["deadline"] = deadline.isoformat() if deadline else None
+        d = decision_deadline(session)
+        deadline = d.isoformat() if d else None
+    out = {}
+    for seat in seat_keys:
+        data = {**base, "seat": seat, "view": views[seat], "metrics": metrics}
+        if p is not None:
+            data["prompt"] = p.to_dict(seat)
+            data["your_turn"] = seat in p.seats and session.status == ClassSession.Status.LIVE
+            data["deadline"] = deadline
+        out[seat] = data
     return out
 
 
-def _has_facts_hidden_from(ev: SessionEvent, seat_key: str) -> bool:
+def _has_facts_hidden_from(facts, seat_key: str) -> bool:
     return any(isinstance(f, dict) and f.get("visible_to") is not None and seat_key not in f["visible_to"]
-               for f in ev.facts or [])
+               for f in facts or [])
 
 
-def _redact_payload(ev: SessionEvent, seat_key: str | None) -> dict:
-    payload = dict(ev.payload or {})
-    if seat_key is None or ev.seat == seat_key:
+def _redact_payload(ev_seat: str, payload: dict | None, facts, seat_key: str | None) -> dict:
+    payload = dict(payload or {})
+    if seat_key is None or ev_seat == seat_key:
         return payload
-    if payload.get("secret") or _has_facts_hidden_from(ev, seat_key):
+    if payload.get("secret") or _has_facts_hidden_from(facts, seat_key):
         # Another seat's secret decision (it was marked secret, or some of what it did is
         # hidden from this seat, e.g. where the Directives Base went): only that it happened.
         return {"secret": True, "prompt_kind": payload.get("prompt_kind", ""), "rule": payload.get("rule", "")}
@@ -231,14 +245,22 @@ def _redact_payload(ev: SessionEvent, seat_key: str | None) -> dict:
     return {k: v for k, v in payload.items() if k not in ("prompt", "reason")}
 
 
+def _seat_parts(ev_seat: str, payload, facts, rationale: str, seat_key: str | None) -> tuple[dict, list, str]:
+    """(payload, facts, rationale) of one event as ``seat_key`` may see them (None: in full).
+    The one place where an event is redacted for a seat (``event_to_dict``, ``seat_logs``)."""
+    return (_redact_payload(ev_seat, payload, facts, seat_key),
+            facts if seat_key is None else engine.facts_for_seat(facts or [], seat_key),
+            rationale if (seat_key is None or ev_seat == seat_key) else "")
+
+
 def event_to_dict(ev: SessionEvent, seat_key: str | None) -> dict:
     """One event as a seat may see it (``seat_key=None``: the full record)."""
-    facts = ev.facts if seat_key is None else engine.facts_for_seat(ev.facts or [], seat_key)
+    payload, facts, rationale = _seat_parts(ev.seat, ev.payload, ev.facts, ev.rationale, seat_key)
     d = {
         "seq": ev.seq, "parent_seq": ev.parent_seq, "kind": ev.kind, "seat": ev.seat,
         "actor": ev.actor.get_username() if ev.actor_id else None,
-        "payload": _redact_payload(ev, seat_key), "facts": facts, "metrics": ev.metrics,
-        "rationale": ev.rationale if (seat_key is None or ev.seat == seat_key) else "",
+        "payload": payload, "facts": facts, "metrics": ev.metrics,
+        "rationale": rationale,
         "decision_ms": ev.decision_ms, "created_at": ev.created_at.isoformat(),
     }
     if seat_key is None:
@@ -252,3 +274,25 @@ def session_events(session: ClassSession, *, seat_key: str | None, after: int = 
     qs = (SessionEvent.objects.filter(session=session, seq__gt=after).select_related("actor")
           .order_by("seq")[:limit])
     return [event_to_dict(ev, seat_key) for ev in qs]
+
+
+def seat_logs(session: ClassSession, seat_keys, *, after: int = 0, limit: int = 500) -> dict[str, list[dict]]:
+    """``session_events(session, seat_key=seat, ...)`` of several seats, without the events'
+    metrics (the live log does not show them): the rows are read once (as plain values, no model
+    instances) and each seat gets its own copy, redacted for it by ``_seat_parts`` as
+    ``event_to_dict`` does."""
+    from django.contrib.auth import get_user_model
+
+    rows = list(SessionEvent.objects.filter(session=session, seq__gt=after).order_by("seq").values_list(
+        "seq", "parent_seq", "kind", "seat", f"actor__{get_user_model().USERNAME_FIELD}", "payload", "facts",
+        "rationale", "decision_ms", "created_at")[:limit])
+    out = {}
+    for seat_key in seat_keys:
+        events = []
+        for seq, parent, kind, seat, actor, payload, facts, rationale, ms, created in rows:
+            payload, facts, rationale = _seat_parts(seat, payload, facts, rationale, seat_key)
+            events.append({"seq": seq, "parent_seq": parent, "kind": kind, "seat": seat,
+                           "actor": None if actor is None else str(actor), "payload": payload, "facts": facts,
+                           "rationale": rationale, "decision_ms": ms, "created_at": created.isoformat()})
+        out[seat_key] = events
+    return out

@@ -72,6 +72,8 @@ Layout data (``layouts/<key>.json``) may also say, all optional:
 
 from __future__ import annotations
 
+import copy
+import hashlib
 import json
 import math
 import re
@@ -580,10 +582,125 @@ def _geometry(board: dict, layout: dict, tr, static_spaces: list[dict], width: f
     return {"spaces": spaces, "edges": edges, "group_labels": group_labels}
 
 
+# Per process, what a board draws from static data or from a space's part of a view alone. The
+# static board of a Rules object (``board()`` is static data by the engine contract) and its digest;
+# each space as drawn from its own inputs (``_SPACES``) and each space's markup (``_MARKUP``). The
+# keys hold everything the result is made of (the map's digest, the language, the seats, the
+# space's part of the view, and for the markup the space's choices), so a seat is only ever given
+# what its own view and choices draw; what is kept is copied before it is handed out.
+_BOARDS: dict[int, tuple[Any, dict, str]] = {}
+_SPACES: dict[tuple, dict] = {}
+_MARKUP: dict[tuple, tuple[dict, str, str]] = {}
+_MEMO_MAX = 20000
+
+
+def clear_memo() -> None:
+    """Forget every kept board part (tests; a process never needs to)."""
+    _BOARDS.clear()
+    _SPACES.clear()
+    _MARKUP.clear()
+    _GEOMETRY.clear()
+
+
+def _static_board(rules: Any) -> tuple[dict, str]:
+    """``rules.board()`` and a digest of it, once per Rules object and process."""
+    hit = _BOARDS.get(id(rules))
+    if hit is not None and hit[0] is rules:
+        return hit[1], hit[2]
+    board = rules.board() or {}
+    digest = hashlib.sha1(repr(board).encode()).hexdigest()
+    if len(_BOARDS) >= 64:
+        _BOARDS.clear()
+    _BOARDS[id(rules)] = (rules, board, digest)  # the object is kept: its id is not reused meanwhile
+    return board, digest
+
+
+class _Space(dict):
+    """A drawn space (a plain dict to its users) that remembers the key it was drawn under, so
+    that ``markup`` can reuse the space's markup while the space is unchanged."""
+
+    __slots__ = ("memo_key",)
+
+
+def _copy_space(sp: dict) -> _Space:
+    out = _Space(sp)
+    out["pieces"] = [dict(p) for p in sp["pieces"]]
+    out["markers"] = list(sp["markers"])
+    out["static"] = list(sp["static"])
+    out["adjacent"] = list(sp["adjacent"])
+    out["box"] = dict(sp["box"])
+    out["marker_lines"] = [dict(m) for m in sp["marker_lines"]]
+    out["choices"] = list(sp["choices"])
+    return out
+
+
+def _remember(memo: dict, key: tuple, value: Any) -> None:
+    if len(memo) >= _MEMO_MAX:
+        memo.clear()
+    memo[key] = value
+
+
+def _draw_space(s: dict, g: dict, own: dict | None, tops: list, view_pieces: list, lists: list, owner: int | None,
+                layout: dict, tr, faction_index: dict, piece_info: dict, chip_k: float) -> dict:
+    """One space of a board from the static space ``s``, its geometry ``g`` and its part of the
+    view: its own entry, the view's top-level per-space values, pieces and space lists naming it,
+    its owner seat. Pieces placed around the centre, their names translated (choices: none)."""
+    info = dict(own or {})
+    for k, v in tops:
+        if k not in info:
+            info[k] = v
+    extra, used = _extra_pieces(info, layout.get("space_pieces"))
+    extra += view_pieces
+    for label in lists:
+        old = info.get("markers")
+        old = [{"name": humanize(a)} for a, b in old.items() if b] if isinstance(old, dict) else list(old or [])
+        info["markers"] = old + [{"name": tr(label)}]
+    info = {k: v for k, v in info.items() if k not in used}
+    if "pieces" in info or "forces" in info:
+        pieces = normalize_pieces(info.get("pieces", info.get("forces")), faction_index, piece_info)
+        rest = {k: v for k, v in info.items() if k not in ("pieces", "forces")}
+    else:  # piece counts stored flat in the space, named by the board/layout piece list
+        pieces = normalize_pieces({k: v for k, v in info.items() if k in piece_info}, faction_index, piece_info)
+        rest = {k: v for k, v in info.items() if k not in piece_info}
+    if extra:
+        pieces = sorted(pieces + normalize_pieces(extra, faction_index, piece_info),
+                        key=lambda p: (p["fi"], p["kind"], p["state"]))
+    markers = [tr(m) for m in _space_markers(rest, layout.get("markers"))]
+    css = list(g["css"])
+    if owner is not None:
+        css.append(f"owner-f{owner}")
+    sp = {**g, "pieces": pieces, "markers": markers, "static": list(g["static"]), "choices": [],
+          "adjacent": list(g["adjacent"]), "box": dict(g["box"]), "css": " ".join(str(c) for c in css if c)}
+    # place piece chips around the space centre
+    chips = sp["pieces"]
+    per_row = 3 if sp["kind"] == "loc" else 4
+    k = chip_k
+    for j, p in enumerate(chips):
+        p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 27 * k, 1)
+        p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 20 * k) + (j // per_row) * 25 * k, 1)
+        p["k"] = k
+        p["letter"] = p["letter"] or (p["name"][:1] or "?").upper()
+    if sp["small"]:
+        step = sp["r"] * (0.55 if k == 1 else 0.6)
+        for j, p in enumerate(chips):
+            p["cx"] = round(sp["x"] + (j % 3 - (min(len(chips), 3) - 1) / 2) * step, 1)
+            p["cy"] = round(sp["y"] + sp["r"] * 0.25 + (j // 3) * sp["r"] * 0.5 * k, 1)
+            p["cr"] = round(max(4.0, sp["r"] * 0.22 * k), 1)
+            p["k"] = round(p["cr"] / 11, 3)
+    lines = sp["markers"][:3] if len(sp["markers"]) <= 3 else sp["markers"][:2] + [f"+{len(sp['markers']) - 2}"]
+    base = 23 if sp["kind"] == "loc" else -22
+    sp["marker_lines"] = [{"text": t, "y": round(sp["y"] + base + i * 11, 1)} for i, t in enumerate(lines)]
+    if sp["kind"] == "loc":
+        sp["marker_lines"] = [{"text": " · ".join(sp["markers"]), "y": round(sp["y"] + base, 1)}] if sp["markers"] else []
+    for p in chips:
+        p["name"] = tr(p["name"])
+    return sp
+
+
 def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[dict] | None = None,
           seats: list[dict] | None = None) -> dict:
     """The drawable board for one seat's view. ``choices``: the seat's legal choices as dicts."""
-    board = rules.board() or {}
+    board, digest = _static_board(rules)
     view = view or {}
     key = getattr(rules, "key", "")
     layout = load_layout(key)
@@ -619,7 +736,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
 
     # what depends only on the static map (positions, shapes, names, edges, group labels) is
     # computed once per process and map (``_geometry``); only the view's part is drawn here
-    geo_key = (key, _language(), width, height, repr((static_spaces, board.get("edges"), board.get("hex"))))
+    geo_key = (key, _language(), width, height, digest, tuple(sp["id"] for sp in static_spaces))
     geo = _GEOMETRY.get(geo_key)
     if geo is None:
         geo = _geometry(board, layout, tr, static_spaces, width, height)
@@ -644,63 +761,28 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     if isinstance(view.get(owner_rule.get("view")), dict):
         owner_of = {str(v): faction_index[k] for k, v in view[owner_rule["view"]].items() if k in faction_index}
     chip_k = float(layout.get("chip_scale") or 1)
+    # each space from its own part of the view, kept per process by everything it is drawn from
+    static_key = (geo_key, tuple(faction_index.items()))
     spaces = []
     index = {}
     for s, g in zip(static_spaces, geo["spaces"], strict=True):
         sid = s["id"]
-        info = dict(view_spaces.get(sid, {}))
-        for k, vals in per_space.items():
-            if sid in vals and k not in info:
-                info[k] = vals[sid]
-        extra, used = _extra_pieces(info, layout.get("space_pieces"))
-        for vp in view_pieces.get(sid, []):
-            extra.append(vp)
-        for lk, label in space_lists.items():
-            if sid in lk_sets[lk]:
-                old = info.get("markers")
-                old = [{"name": humanize(a)} for a, b in old.items() if b] if isinstance(old, dict) else list(old or [])
-                info["markers"] = old + [{"name": tr(label)}]
-        info = {k: v for k, v in info.items() if k not in used}
-        if "pieces" in info or "forces" in info:
-            pieces = normalize_pieces(info.get("pieces", info.get("forces")), faction_index, piece_info)
-            rest = {k: v for k, v in info.items() if k not in ("pieces", "forces")}
-        else:  # piece counts stored flat in the space, named by the board/layout piece list
-            pieces = normalize_pieces({k: v for k, v in info.items() if k in piece_info}, faction_index, piece_info)
-            rest = {k: v for k, v in info.items() if k not in piece_info}
-        if extra:
-            pieces = sorted(pieces + normalize_pieces(extra, faction_index, piece_info),
-                            key=lambda p: (p["fi"], p["kind"], p["state"]))
-        markers = [tr(m) for m in _space_markers(rest, layout.get("markers"))]
-        css = list(g["css"])
-        if owner_of and str(s.get(owner_rule["field"])) in owner_of:
-            css.append(f"owner-f{owner_of[str(s.get(owner_rule['field']))]}")
-        sp = {**g, "pieces": pieces, "markers": markers, "static": list(g["static"]), "choices": choice_by_space.get(sid, []),
-              "adjacent": list(g["adjacent"]), "box": dict(g["box"]), "css": " ".join(str(c) for c in css if c)}
+        own = view_spaces.get(sid)
+        tops = [(k, vals[sid]) for k, vals in per_space.items() if sid in vals]
+        lists = [label for lk, label in space_lists.items() if sid in lk_sets[lk]]
+        owner = owner_of.get(str(s.get(owner_rule["field"]))) if owner_of else None
+        memo_key = (static_key, sid, repr((own, tops, view_pieces.get(sid), lists, owner)))
+        drawn = _SPACES.get(memo_key)
+        if drawn is None:
+            drawn = _draw_space(s, g, own, tops, view_pieces.get(sid, []), lists, owner, layout, tr,
+                                faction_index, piece_info, chip_k)
+            _remember(_SPACES, memo_key, drawn)
+        sp = _copy_space(drawn)
+        sp["choices"] = choice_by_space.get(sid, [])
+        sp.memo_key = memo_key
         spaces.append(sp)
         index[sid] = sp
     edges = [dict(e) for e in geo["edges"]]
-    # place piece chips around the space centre
-    for sp in spaces:
-        chips = sp["pieces"]
-        per_row = 3 if sp["kind"] == "loc" else 4
-        k = chip_k
-        for j, p in enumerate(chips):
-            p["cx"] = round(sp["x"] + (j % per_row - (min(len(chips), per_row) - 1) / 2) * 27 * k, 1)
-            p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 20 * k) + (j // per_row) * 25 * k, 1)
-            p["k"] = k
-            p["letter"] = p["letter"] or (p["name"][:1] or "?").upper()
-        if sp["small"]:
-            step = sp["r"] * (0.55 if k == 1 else 0.6)
-            for j, p in enumerate(chips):
-                p["cx"] = round(sp["x"] + (j % 3 - (min(len(chips), 3) - 1) / 2) * step, 1)
-                p["cy"] = round(sp["y"] + sp["r"] * 0.25 + (j // 3) * sp["r"] * 0.5 * k, 1)
-                p["cr"] = round(max(4.0, sp["r"] * 0.22 * k), 1)
-                p["k"] = round(p["cr"] / 11, 3)
-        lines = sp["markers"][:3] if len(sp["markers"]) <= 3 else sp["markers"][:2] + [f"+{len(sp['markers']) - 2}"]
-        base = 23 if sp["kind"] == "loc" else -22
-        sp["marker_lines"] = [{"text": t, "y": round(sp["y"] + base + i * 11, 1)} for i, t in enumerate(lines)]
-        if sp["kind"] == "loc":
-            sp["marker_lines"] = [{"text": " · ".join(sp["markers"]), "y": round(sp["y"] + base, 1)}] if sp["markers"] else []
     group_labels = [dict(g) for g in geo["group_labels"]]
 
     cards = board.get("cards") if isinstance(board.get("cards"), dict) else None
@@ -723,9 +805,6 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
                 holdings += _kv({label: "-" if val in (None, "", {}, []) else val})
     else:
         holdings = _kv(_first(view, HOLDING_KEYS))
-    for sp in spaces:
-        for p in sp["pieces"]:
-            p["name"] = tr(p["name"])
     tracks = _tracks(board, view, metrics, layout)
     for t in tracks:
         t["name"] = tr(t["name"])
@@ -803,9 +882,101 @@ def _truncate(text: Any, n: int) -> str:
     return Truncator(text).chars(n)
 
 
+def _space_markup(s: dict, lang: str | None) -> tuple[str, str]:
+    """A space's SVG group and its row in the text table. Kept per process for a space that
+    ``build`` drew (``_Space``), by its draw key, language and choices, and reused only while the
+    space still equals what was drawn (a caller may have changed it)."""
+    key = getattr(s, "memo_key", None)
+    if key is not None:
+        choices = s.get("choices")
+        key = (key, lang, repr(choices) if choices else "")
+        hit = _MARKUP.get(key)
+        if hit is not None and hit[0] == s:
+            return hit[1], hit[2]
+    svg, row = _space_svg(s), _space_row(s)
+    if key is not None:
+        try:  # what was drawn, copied: the caller keeps (and may change) its space
+            drawn = _copy_space(s)
+            drawn["choices"] = copy.deepcopy(drawn["choices"])
+        except (KeyError, TypeError, AttributeError):  # not as build() left it: not kept
+            return svg, row
+        _remember(_MARKUP, key, (drawn, svg, row))
+    return svg, row
+
+
+def _space_svg(s: dict) -> str:
+    e = _t
+    out: list[str] = []
+    w = out.append
+    choices = s.get("choices") or []
+    sid = e(s["id"])
+    cls = f'space space-{e(s.get("kind", ""))}'
+    if s.get("css"):
+        cls += " " + e(s["css"])
+    if len(choices) == 1:
+        cls += " is-choice"
+        c = choices[0]
+        attrs = f'role="button" tabindex="0" data-choice="{e(c.get("id", ""))}" aria-label="{e(c.get("label", ""))}"'
+    elif choices:
+        cls += " is-option"
+        attrs = f'data-choices="{"".join(e(c.get("id", "")) + " " for c in choices)}" aria-hidden="true"'
+    else:
+        attrs = 'aria-hidden="true"'
+    w(f'<g class="{cls}" id="space-{sid}" data-space="{sid}" {attrs}>')
+    title = "".join(e(c.get("label", "")) + "; " for c in choices) if len(choices) > 1 else ""
+    title += e(s.get("name", ""))
+    for p in s.get("pieces") or []:
+        title += f'; {e(p["count"])} {e(p["name"])}' + (f' ({e(p["state"])})' if p.get("state") else "")
+    for m in s.get("markers") or []:
+        title += "; " + e(m)
+    w(f'<title>{title}</title>')
+    if s.get("line"):
+        w(f'<polyline points="{e(s["line"])}" class="loc-line"/>')
+    x, y = e(s["x"]), e(s["y"])
+    if s.get("hex"):
+        w(f'<polygon points="{e(s["hex"])}" class="space-shape"/>')
+    elif s.get("small") or s.get("kind") not in ("city", "loc"):
+        w(f'<circle cx="{x}" cy="{y}" r="{e(s.get("r", ""))}" class="space-shape"/>')
+    else:
+        b = s.get("box") or {}
+        w(f'<rect x="{e(b.get("x", ""))}" y="{e(b.get("y", ""))}" width="{e(b.get("w", ""))}" '
+          f'height="{e(b.get("h", ""))}" rx="{e(b.get("rx", ""))}" class="space-shape"/>')
+    if not s.get("group_centre"):
+        # a presentation attribute, not style="": the page's CSP refuses style attributes
+        style = f' font-size="{e(s.get("font", ""))}"' if s.get("small") else ""
+        w(f'<text x="{x}" y="{e(_add(s["y"], s.get("name_dy", "")))}" class="space-name" '
+          f'text-anchor="middle"{style}>{e(s.get("short") or s.get("name", ""))}</text>')
+    if not s.get("small"):
+        for m in s.get("marker_lines") or []:
+            w(f'<text x="{x}" y="{e(m["y"])}" class="space-marker" text-anchor="middle">'
+              f'{e(_truncate(m["text"], 24))}</text>')
+    for p in s.get("pieces") or []:
+        k = p.get("k")
+        w(f'<g class="piece f{e(p.get("fi", ""))} {e(p.get("state", ""))}{" " + e(p["css"]) if p.get("css") else ""}" '
+          f'transform="translate({e(p["cx"])} {e(p["cy"])}){f" scale({e(k)})" if k != 1 else ""}">'
+          f'{_PIECE_SHAPES.get(p.get("shape"), _ROUND_CHIP)}'
+          f'<text x="0" y="0" dy="0.35em" text-anchor="middle" class="chip-text">{e(p.get("letter", ""))}'
+          f'{e(p["count"]) if p["count"] > 1 else ""}</text></g>')
+    w('</g>')
+    return "".join(out)
+
+
+def _space_row(s: dict) -> str:
+    from django.utils.translation import gettext
+
+    e = _t
+    static = s.get("static")
+    head = e(s.get("name", "")) + (f'<br><small>{", ".join(e(v) for v in static)}</small>' if static else "")
+    pieces = ", ".join(f'{e(p["count"])} {e(p["name"])}' + (
+        f' ({_escape(gettext("Underground")) if p["state"] == "underground" else _escape(gettext("Active"))})'
+        if p.get("state") else "") for p in s.get("pieces") or []) or "-"
+    markers = ", ".join(e(m) for m in s.get("markers") or []) or "-"
+    return f'<tr><th scope="row">{head}</th><td>{pieces}</td><td>{markers}</td></tr>'
+
+
 def markup(board: dict, *, open_text: bool = False) -> str:
     """The board's figure (SVG map, legend, text table) as HTML; safe to insert as is."""
-    from django.utils.translation import gettext, ngettext
+    from django.utils.translation import get_language, gettext, ngettext
 
     e = _t
     out: list[str] = []
@@ -825,57 +996,12 @@ def markup(board: dict, *, open_text: bool = False) -> str:
     for ed in board.get("edges") or []:
         w(f'<line x1="{e(ed["x1"])}" y1="{e(ed["y1"])}" x2="{e(ed["x2"])}" y2="{e(ed["y2"])}"/>')
     w('</g>')
+    lang = get_language()
+    rows = []
     for s in spaces:
-        choices = s.get("choices") or []
-        sid = e(s["id"])
-        cls = f'space space-{e(s.get("kind", ""))}'
-        if s.get("css"):
-            cls += " " + e(s["css"])
-        if len(choices) == 1:
-            cls += " is-choice"
-            c = choices[0]
-            attrs = f'role="button" tabindex="0" data-choice="{e(c.get("id", ""))}" aria-label="{e(c.get("label", ""))}"'
-        elif choices:
-            cls += " is-option"
-            attrs = f'data-choices="{"".join(e(c.get("id", "")) + " " for c in choices)}" aria-hidden="true"'
-        else:
-            attrs = 'aria-hidden="true"'
-        w(f'<g class="{cls}" id="space-{sid}" data-space="{sid}" {attrs}>')
-        title = "".join(e(c.get("label", "")) + "; " for c in choices) if len(choices) > 1 else ""
-        title += e(s.get("name", ""))
-        for p in s.get("pieces") or []:
-            title += f'; {e(p["count"])} {e(p["name"])}' + (f' ({e(p["state"])})' if p.get("state") else "")
-        for m in s.get("markers") or []:
-            title += "; " + e(m)
-        w(f'<title>{title}</title>')
-        if s.get("line"):
-            w(f'<polyline points="{e(s["line"])}" class="loc-line"/>')
-        x, y = e(s["x"]), e(s["y"])
-        if s.get("hex"):
-            w(f'<polygon points="{e(s["hex"])}" class="space-shape"/>')
-        elif s.get("small") or s.get("kind") not in ("city", "loc"):
-            w(f'<circle cx="{x}" cy="{y}" r="{e(s.get("r", ""))}" class="space-shape"/>')
-        else:
-            b = s.get("box") or {}
-            w(f'<rect x="{e(b.get("x", ""))}" y="{e(b.get("y", ""))}" width="{e(b.get("w", ""))}" '
-              f'height="{e(b.get("h", ""))}" rx="{e(b.get("rx", ""))}" class="space-shape"/>')
-        if not s.get("group_centre"):
-            # a presentation attribute, not style="": the page's CSP refuses style attributes
-            style = f' font-size="{e(s.get("font", ""))}"' if s.get("small") else ""
-            w(f'<text x="{x}" y="{e(_add(s["y"], s.get("name_dy", "")))}" class="space-name" '
-              f'text-anchor="middle"{style}>{e(s.get("short") or s.get("name", ""))}</text>')
-        if not s.get("small"):
-            for m in s.get("marker_lines") or []:
-                w(f'<text x="{x}" y="{e(m["y"])}" class="space-marker" text-anchor="middle">'
-                  f'{e(_truncate(m["text"], 24))}</text>')
-        for p in s.get("pieces") or []:
-            k = p.get("k")
-            w(f'<g class="piece f{e(p.get("fi", ""))} {e(p.get("state", ""))}{" " + e(p["css"]) if p.get("css") else ""}" '
-              f'transform="translate({e(p["cx"])} {e(p["cy"])}){f" scale({e(k)})" if k != 1 else ""}">'
-              f'{_PIECE_SHAPES.get(p.get("shape"), _ROUND_CHIP)}'
-              f'<text x="0" y="0" dy="0.35em" text-anchor="middle" class="chip-text">{e(p.get("letter", ""))}'
-              f'{e(p["count"]) if p["count"] > 1 else ""}</text></g>')
-        w('</g>')
+        svg, row = _space_markup(s, lang)
+        w(svg)
+        rows.append(row)
     if board.get("group_labels"):
         w('<g class="group-labels" aria-hidden="true">')
         for g in board["group_labels"]:
@@ -893,14 +1019,6 @@ def markup(board: dict, *, open_text: bool = False) -> str:
       f'<summary>{_escape(gettext("Board as text"))}</summary><table class="space-table"><thead><tr>'
       f'<th scope="col">{_escape(gettext("Space"))}</th><th scope="col">{_escape(gettext("Pieces"))}</th>'
       f'<th scope="col">{_escape(gettext("Markers"))}</th></tr></thead><tbody>')
-    states = {"underground": _escape(gettext("Underground")), "": ""}
-    active = _escape(gettext("Active"))
-    for s in spaces:
-        static = s.get("static")
-        head = e(s.get("name", "")) + (f'<br><small>{", ".join(e(v) for v in static)}</small>' if static else "")
-        pieces = ", ".join(f'{e(p["count"])} {e(p["name"])}' + (f' ({states.get(p["state"], active)})' if p.get("state") else "")
-                           for p in s.get("pieces") or []) or "-"
-        markers = ", ".join(e(m) for m in s.get("markers") or []) or "-"
-        w(f'<tr><th scope="row">{head}</th><td>{pieces}</td><td>{markers}</td></tr>')
+    out += rows
     w('</tbody></table></details></figure>')
     return "".join(out)

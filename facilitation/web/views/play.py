@@ -158,49 +158,90 @@ def timeout_tick(session: ClassSession) -> bool:
 
 
 def live_context(request, session: ClassSession, seat: str) -> dict:
+    """The live region's context of one seat (``_live_contexts`` of that seat alone)."""
+    return _live_contexts(session, [seat])[seat]
+
+
+def _live_contexts(session: ClassSession, seats: list[str]) -> dict[str, dict]:
+    """The live region's context of each of ``seats`` at the session's current version. What
+    does not depend on the seat (the state, prompt, metrics, the rows of the log, the teams'
+    intent panels) is read and computed once; everything a seat may see is derived per seat by
+    the same functions as for a single seat: ``selectors.seat_prompts`` (the seat's own view
+    and choices) and ``selectors.seat_logs`` (each event redacted for that seat, as
+    ``session_events(seat_key=seat)``). Nothing here depends on the user or the request."""
     rules = eventlog.rules_for(session)
-    data = selectors.seat_prompt(session, seat)
-    prompt = data.get("prompt")
-    choices = prompt["choices"] if (prompt and data.get("your_turn")) else []
     titles = seat_titles(rules)
-    events = selectors.session_events(session, seat_key=seat, after=max(0, session.head_seq - LOG_EVENTS),
-                                      limit=LOG_EVENTS)
-    log = list(reversed(event_lines(events, titles)))
-    # Undo is offered when the seat's own last decision is the latest move; the service decides.
-    # The log above holds the last LOG_EVENTS events (the seat's own payloads unredacted).
-    last_move = next((e for e in reversed(events) if e["kind"] in ("decision", "bot", "undo")), None)
-    if last_move is None and session.head_seq > LOG_EVENTS:
-        last_move = (SessionEvent.objects.filter(session=session, kind__in=("decision", "bot", "undo"))
-                     .order_by("-seq").values("kind", "seat", "payload").first())
-    can_undo = bool(data.get("your_turn") and last_move and last_move["kind"] == "decision"
-                    and last_move["seat"] == seat and (last_move["payload"] or {}).get("turn", "") == (prompt or {}).get("turn", ""))
-    waiting_for = [titles.get(s, {"title": s}) for s in (prompt or {}).get("seats", [])]
-    # The team's intent panel in one query: the seat's team, whether it has stated its intent
-    # (then a second query reads the statements) and whether one of its seats has decided yet
-    # (the panel then starts closed).
+    prompts = selectors.seat_prompts(session, seats)
+    logs = selectors.seat_logs(session, seats, after=max(0, session.head_seq - LOG_EVENTS), limit=LOG_EVENTS)
+    teams = _team_panels(session, seats)
+    timer_expiry = _timer_expiry(session)
+    etags = {seat: _etag(session, seat) for seat in seats}
+    older_move = []  # the latest move before the log's window, read at most once
+
+    def last_move_before_log():
+        if not older_move:
+            older_move.append(SessionEvent.objects.filter(session=session, kind__in=("decision", "bot", "undo"))
+                              .order_by("-seq").values("kind", "seat", "payload").first())
+        return older_move[0]
+
+    out = {}
+    for seat in seats:
+        data = prompts[seat]
+        prompt = data.get("prompt")
+        choices = prompt["choices"] if (prompt and data.get("your_turn")) else []
+        events = logs[seat]
+        log = list(reversed(event_lines(events, titles)))
+        # Undo is offered when the seat's own last decision is the latest move; the service decides.
+        # The log above holds the last LOG_EVENTS events (the seat's own payloads unredacted).
+        last_move = next((e for e in reversed(events) if e["kind"] in ("decision", "bot", "undo")), None)
+        if last_move is None and session.head_seq > LOG_EVENTS:
+            last_move = last_move_before_log()
+        can_undo = bool(data.get("your_turn") and last_move and last_move["kind"] == "decision"
+                        and last_move["seat"] == seat
+                        and (last_move["payload"] or {}).get("turn", "") == (prompt or {}).get("turn", ""))
+        waiting_for = [titles.get(s, {"title": s}) for s in (prompt or {}).get("seats", [])]
+        team = teams.get(seat)
+        intents = team["intents"] if team else []
+        needs_intent = bool(team and session.status in (ClassSession.Status.LIVE, ClassSession.Status.PAUSED,
+                                                        ClassSession.Status.SCHEDULED)
+                            and not intents)
+        intent_open = needs_intent and not team["decided"]
+        out[seat] = {
+            "intent_open": intent_open,
+            "session": session, "seat": seat, "seat_info": titles.get(seat, {"title": seat, "fi": 9}),
+            "data": data, "prompt": prompt, "choices": choices, "your_turn": data.get("your_turn"),
+            "waiting_for": waiting_for, "board": board_for(rules, data.get("view"), data.get("metrics"), choices),
+            "log": log, "can_undo": can_undo, "etag": etags[seat], "submit_key": uuid.uuid4().hex,
+            "paused": session.status == ClassSession.Status.PAUSED,
+            "finished": session.status == ClassSession.Status.FINISHED,
+            "not_started": session.status == ClassSession.Status.SCHEDULED,
+            "team_id": team["team_id"] if team else None, "needs_intent": needs_intent, "intent_form": IntentForm(),
+            "timer_expiry": timer_expiry,
+            "intents": intents,
+        }
+    return out
+
+
+def _team_panels(session: ClassSession, seats: list[str]) -> dict[str, dict]:
+    """The team intent panel of each seat played by a team, in one query (two when a team has
+    stated its intent): the seat's team, its intent statements, and whether one of its seats has
+    decided yet (the panel then starts closed)."""
     team_seats = Seat.objects.filter(session=session, team_id=OuterRef(OuterRef("team_id"))).values("seat_key")
-    team = (Seat.objects.filter(session=session, seat_key=seat, team__isnull=False)
-            .annotate(has_intent=Exists(TeamIntent.objects.filter(session=session, team_id=OuterRef("team_id"))),
-                      decided=Exists(SessionEvent.objects.filter(session=session, kind="decision",
-                                                                 seat__in=team_seats)))
-            .values("team_id", "has_intent", "decided").first())
-    intents = list(TeamIntent.objects.filter(session=session, team_id=team["team_id"])) if team and team["has_intent"] else []
-    needs_intent = bool(team and session.status in (ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.SCHEDULED)
-                        and not intents)
-    intent_open = needs_intent and not team["decided"]
-    return {
-        "intent_open": intent_open,
-        "session": session, "seat": seat, "seat_info": titles.get(seat, {"title": seat, "fi": 9}),
-        "data": data, "prompt": prompt, "choices": choices, "your_turn": data.get("your_turn"),
-        "waiting_for": waiting_for, "board": board_for(rules, data.get("view"), data.get("metrics"), choices),
-        "log": log, "can_undo": can_undo, "etag": _etag(session, seat), "submit_key": uuid.uuid4().hex,
-        "paused": session.status == ClassSession.Status.PAUSED,
-        "finished": session.status == ClassSession.Status.FINISHED,
-        "not_started": session.status == ClassSession.Status.SCHEDULED,
-        "team_id": team["team_id"] if team else None, "needs_intent": needs_intent, "intent_form": IntentForm(),
-        "timer_expiry": _timer_expiry(session),
-        "intents": intents,
-    }
+    rows = list(Seat.objects.filter(session=session, seat_key__in=seats, team__isnull=False)
+                .annotate(has_intent=Exists(TeamIntent.objects.filter(session=session, team_id=OuterRef("team_id"))),
+                          decided=Exists(SessionEvent.objects.filter(session=session, kind="decision",
+                                                                     seat__in=team_seats)))
+                .order_by("id").values("seat_key", "team_id", "has_intent", "decided"))
+    stated = {r["team_id"] for r in rows if r["has_intent"]}
+    intents: dict[int, list] = {}
+    for i in (TeamIntent.objects.filter(session=session, team_id__in=stated) if stated else ()):
+        intents.setdefault(i.team_id, []).append(i)
+    panels = {}
+    for r in rows:
+        if r["seat_key"] not in panels:
+            panels[r["seat_key"]] = {"team_id": r["team_id"], "decided": r["decided"],
+                                     "intents": intents.get(r["team_id"], []) if r["has_intent"] else []}
+    return panels
 
 
 @login_required
@@ -276,10 +317,11 @@ def _fragment(request, session: ClassSession, seat: str) -> tuple[str, str]:
     return _personal(request, html), tag
 
 
-def _shared_region(request, session: ClassSession, seat: str) -> str:
+def _shared_region(request, session: ClassSession, seat: str, ctx: dict | None = None) -> str:
     """The seat's region as every member of its team gets it: stand-ins in place of the
-    per-request CSRF token and idempotency key (``_personal`` fills them in)."""
-    ctx = live_context(request, session, seat)
+    per-request CSRF token and idempotency key (``_personal`` fills them in). ``ctx``: the
+    seat's ``live_context`` when the caller has it already (the pre-draw of several seats)."""
+    ctx = live_context(request, session, seat) if ctx is None else ctx
     ctx["csrf_token"] = CSRF_SENTINEL
     ctx["submit_key"] = KEY_SENTINEL
     return render_to_string("web/play/_live.html", ctx, request=request)
@@ -313,14 +355,15 @@ def predraw_regions(session_id: int) -> int:
                      .values_list("seat_key", flat=True))
         tags = {seat: _etag(session, seat) for seat in seats}
         have = cache.get_many([live.fragment_key(session.pk, t) for t in tags.values()])
-        for seat, tag in tags.items():
-            key = live.fragment_key(session.pk, tag)
-            if key in have:
-                continue
+        todo = [seat for seat, tag in tags.items() if live.fragment_key(session.pk, tag) not in have]
+        # the seats' contexts together: what they share is read and computed once (_live_contexts)
+        contexts = _live_contexts(session, todo) if todo else {}
+        for seat in todo:
             request = HttpRequest()
             request.method = "GET"
             request.user = AnonymousUser()
-            if cache.add(key, _pack(_shared_region(request, session, seat)), timeout=live.FRAGMENT_TTL):
+            html = _shared_region(request, session, seat, contexts[seat])
+            if cache.add(live.fragment_key(session.pk, tags[seat]), _pack(html), timeout=live.FRAGMENT_TTL):
                 stored += 1
     return stored
 
