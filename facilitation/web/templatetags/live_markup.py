@@ -1,0 +1,258 @@
+"""The live region's longest loops, written by string builders rather than template loops
+(issue #8): the log (``{% live_log log %}``), the seat's choices (``{% live_choices choices
+board %}``) and Tears of Tyranny's card lists (``{% tot_cards cards %}``). Each writes the
+markup its former template wrote (same text, same attributes); every value is escaped as the
+template's autoescaping did (``conditional_escape``), numbers as the template wrote them."""
+
+from __future__ import annotations
+
+from html import escape as _html_escape
+
+from django import template
+from django.conf import settings
+from django.utils.formats import localize
+from django.utils.html import conditional_escape
+from django.utils.safestring import mark_safe
+from django.utils.translation import gettext, ngettext
+
+register = template.Library()
+
+
+def _v(value) -> str:
+    """A value as ``{{ value }}`` writes it (localized numbers, escaped text)."""
+    tp = type(value)
+    if tp is str:  # plain text (not marked safe): Django's escape() is html.escape()
+        return _html_escape(value)
+    if tp is int and not settings.USE_THOUSAND_SEPARATOR:  # as localize() writes an int then
+        return str(value)
+    if value is None:
+        return "None"
+    return conditional_escape(localize(value))
+
+
+def _tr(text: str) -> str:
+    """``{% trans "text" %}``: a literal of the template is safe text, and so is its translation."""
+    return gettext(text)
+
+
+@register.simple_tag
+def live_log(log):
+    """The items of the region's log ("What happened"), newest first."""
+    if not log:
+        return mark_safe(f'<li class="muted">{_tr("Nothing yet.")}</li>')
+    out = []
+    w = out.append
+    for e in log:
+        w(f'\n        <li><span class="seq">#{_v(e["seq"])}</span>')
+        if e.get("head"):
+            w(f'<strong>{_v(e["head"])}</strong> ')
+        facts = e.get("facts") or []
+        breaks = e.get("phase_breaks") or []
+        if len(facts) > 2 or breaks:
+            w('<ul class="facts">')
+            for i, f in enumerate(facts):
+                w(f'<li class="fact-phase">{_v(f)}</li>' if i in breaks else f'<li>{_v(f)}</li>')
+            w('</ul>')
+        else:
+            w(" ".join(_v(f) if type(f) is str else conditional_escape(f) for f in facts))
+        w("\n          ")
+        if e.get("rationale"):
+            w(f'<span class="rationale">“{_v(e["rationale"])}”</span>')
+        w("</li>\n        ")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
+def live_choices(choices, board):
+    """The items of the seat's list of legal choices, each with its game detail (a card, a tile
+    or a panel capability it would use: ``board.game_panel.choice_cards``)."""
+    cards = ((board or {}).get("game_panel") or {}).get("choice_cards") or {}
+    out = []
+    w = out.append
+    for n, c in enumerate(choices or [], start=1):
+        cid = _v(c.get("id", ""))
+        kbd = f'<span class="kbd" aria-hidden="true">{n}</span>' if n < 10 else ""
+        cc = cards.get(c.get("id")) if isinstance(cards, dict) else None
+        w(f'\n            <li><button type="submit" name="choice" value="{cid}" data-choice="{cid}">{kbd} '
+          f'{_v(c.get("label", ""))}{choice_detail(cc) if cc else ""}</button></li>\n            ')
+    return mark_safe("".join(out))
+
+
+def choice_detail(cc: dict) -> str:
+    """What ``web/partials/games/_choice_detail.html`` wrote for a choice's detail."""
+    out = ['<span class="choice-detail" data-choice-detail>']
+    w = out.append
+    if cc.get("organic"):
+        o = cc["organic"]
+        w(f'{_v(o.get("icon", ""))} {_v(o.get("speed", ""))} · {_v(o.get("range", ""))}')
+        if o.get("target"):
+            w(f' · {_v(o["target"])}')
+        for s in o.get("steps") or []:
+            if s.get("met"):
+                w(f'<br>✓ {_v(s.get("text", ""))}')
+    elif cc.get("tile"):
+        t = cc["tile"]
+        w(gettext("defense %(d)s (%(parts)s)") % {"d": _v(t.get("defense", "")), "parts": _v(t.get("defense_parts", ""))})
+        w(f' · {_v(t.get("units", ""))}')
+        if t.get("health"):
+            w(" (" + gettext("health %(h)s") % {"h": _v(t["health"])} + ")")
+        w(" · " + gettext("civilians: %(r)s red, %(b)s blue") % {"r": _v(t.get("red", "")), "b": _v(t.get("blue", ""))})
+    else:
+        w(gettext("cost %(cost)s") % {"cost": _v(cc.get("cost", ""))})
+        w(f' · {_v(cc.get("icon", ""))} {_v(cc.get("speed", ""))} · {_v(cc.get("range", ""))} · {_tr("target")}: '
+          f'{_v(cc.get("target", ""))}<br>{_v(cc.get("text", ""))}<br><em>{_tr("Attributes")}: '
+          f'{_v(cc.get("attributes") or "-")}</em>')
+    w("</span>\n")
+    return "".join(out)
+
+
+# ---- Tears of Tyranny's panel below the map (web/partials/games/tears_of_tyranny.html) ----------
+
+
+def _g(d, key):
+    """``{{ d.key }}`` of a dict (missing: the empty string), unlocalized (the panel is drawn
+    inside ``{% localize off %}``)."""
+    value = d.get(key, "") if isinstance(d, dict) else ""
+    tp = type(value)
+    if tp is str:
+        return _html_escape(value)
+    if tp is int:
+        return str(value)
+    if value is None:
+        return "None"
+    return conditional_escape(localize(value, use_l10n=False))
+
+
+def _join(items, sep: str) -> str:
+    """``{{ items|join:sep }}`` (autoescaped)."""
+    try:
+        return conditional_escape(sep).join(conditional_escape(x) for x in items)
+    except TypeError:
+        return conditional_escape(items)
+
+
+def tot_card(c) -> str:
+    """What ``web/partials/games/_tot_card.html`` wrote for a card (``facilitation.web.games``)."""
+    c = c if isinstance(c, dict) else {}
+    cost = gettext("cost %(cost)s") % {"cost": _g(c, "cost")}
+    return (f'<li class="tot-card tot-{_g(c, "cls")}" data-card="{_g(c, "id")}">\n'
+            f'  <p class="tot-card-head"><strong>{_g(c, "title")}</strong> <span class="badge">{_g(c, "cls")}</span></p>\n'
+            f'  <p class="tot-card-meta">{cost} · {_g(c, "icon")} {_g(c, "speed")} · {_g(c, "range")}</p>\n'
+            f'  <p class="tot-card-meta">{_tr("Target")}: {_g(c, "target")}</p>\n'
+            f'  <p class="tot-card-text">{_g(c, "text")}</p>\n'
+            f'  <p class="tot-card-meta">{_tr("Attributes")}: {_v(c.get("attributes") or "-")}</p>\n'
+            f'</li>\n')
+
+
+def _attributes(attrs) -> str:
+    return ", ".join(f'{_g(a, "n")}× {_g(a, "name")}' for a in attrs or []) or "-"
+
+
+@register.simple_tag
+def tot_panel(g):
+    """Tears of Tyranny below the map: the seat's own player panel (its hand: only in its own
+    view), the table of what every player did this turn, the adversary's boxes."""
+    g = g if isinstance(g, dict) else {}
+    out: list[str] = ['\n<section class="tot" aria-labelledby="tot-table-h" data-game-panel="tears_of_tyranny">\n  ']
+    w = out.append
+    me = g.get("me")
+    if me:
+        w(f'\n  <div class="panel tot-me f{_g(me, "fi")}-edge" data-player-panel="{_g(me, "id")}">\n'
+          f'    <h2 id="tot-me-h"><span class="seat-chip f{_g(me, "fi")}">{_g(me, "title")}</span> '
+          f'{_tr("Your player panel")}</h2>\n'
+          f'    <p class="muted">{_g(me, "approach")}</p>\n'
+          f'    <dl class="tot-stats">\n'
+          f'      <div><dt>{_tr("Resources")}</dt><dd data-stat="resources">{_g(me, "resources")}</dd></div>\n'
+          f'      <div><dt>{_tr("Income")}</dt><dd>+{_g(me, "income")}</dd></div>\n'
+          f'      <div><dt>{_tr("Cards played / limit")}</dt><dd>{_g(me, "plays")}</dd></div>\n'
+          f'      <div><dt>{_tr("Presence on the map")}</dt><dd>{_g(me, "presence")}</dd></div>\n'
+          f'      <div><dt>{_tr("Attributes this turn")}</dt><dd>{_attributes(me.get("attributes"))}</dd></div>\n'
+          f'    </dl>\n    ')
+        if me.get("drawn"):
+            w(f'\n    <h3>{_tr("Drawn: keep one (only your team sees these)")}</h3>\n'
+              f'    <ul class="tot-cards" data-drawn>{"".join(tot_card(c) for c in me["drawn"])}</ul>\n    ')
+        hand = me.get("hand") or []
+        n = len(hand)
+        cards = "".join(tot_card(c) for c in hand) or '<li class="muted">' + _tr("No cards in hand.") + "</li>"
+        w('\n    <h3>' + ngettext("Your hand (%(n)s card, only your team sees it)",
+                                 "Your hand (%(n)s cards, only your team sees it)", n) % {"n": n} + '</h3>\n'
+          f'    <ul class="tot-cards" data-hand>{cards}</ul>\n    ')
+        if me.get("played"):
+            w(f'<h3>{_tr("Paid for this turn")}</h3>\n'
+              f'    <ul class="tot-cards">{"".join(tot_card(c) for c in me["played"])}</ul>')
+        w(f'\n    <h3>{_tr("Panel capabilities (need the attributes of the cards paid this turn)")}</h3>\n'
+          f'    <ul class="tot-organics">')
+        for o in me.get("organics") or []:
+            target = f', {_g(o, "target")}' if o.get("target") else ""
+            used = f' · {_tr("used this turn")}' if o.get("used") else ""
+            steps = "".join(f'<li class="{"met" if s.get("met") else "unmet"}">{"✓" if s.get("met") else "✗"} '
+                            f'{_g(s, "req")}: {_g(s, "text")}</li>' for s in o.get("steps") or [])
+            w(f'\n      <li><strong>{_g(o, "icon")} {_g(o, "name")}</strong> <span class="muted">({_g(o, "speed")}, '
+              f'{_g(o, "range")}{target}){used}</span>\n        <ul>{steps}</ul></li>\n    ')
+        rules = "".join(f"<li>{_v(r)}</li>" for r in me.get("special_rules") or [])
+        w('</ul>\n    <details><summary>' + _tr("Your panel's special rules")
+          + f'</summary><ul>{rules}</ul></details>\n  </div>\n  ')
+    w(f'\n  <div class="panel">\n'
+      f'    <h2 id="tot-table-h">{_tr("The table: what each player has done this turn")}</h2>\n'
+      f'    <table class="tot-table">\n'
+      f'      <thead><tr><th scope="col">{_tr("Player")}</th><th scope="col">{_tr("Resources")}</th>'
+      f'<th scope="col">{_tr("Cards in hand")}</th>\n'
+      f'        <th scope="col">{_tr("Presence")}</th><th scope="col">{_tr("Played this turn")}</th>'
+      f'<th scope="col">{_tr("Attributes")}</th></tr></thead>\n'
+      f'      <tbody>')
+    for p in g.get("table") or []:
+        quadrant = ""
+        if p.get("quadrant"):
+            quadrant = ('<br><small class="muted">' + gettext("quadrant %(q)s") % {"q": _g(p, "quadrant")}
+                        + "</small>")
+        hand = ""
+        if p.get("hand") is not None and not p.get("me"):
+            hand = ": " + ", ".join(_g(c, "title") for c in p["hand"])
+        played = ", ".join(f'<span class="tot-played" title="{_g(c, "text")}">{_g(c, "icon")} {_g(c, "title")}</span>'
+                           for c in p.get("played") or []) or '<span class="muted">-</span>'
+        used = f'<br><small>{_tr("used")}: {_join(p["used"], ", ")}</small>' if p.get("used") else ""
+        me_row = ' class="me"' if p.get("me") else ""
+        w(f'\n      <tr data-seat-row="{_g(p, "id")}"{me_row}>\n'
+          f'        <th scope="row"><span class="seat-chip f{_g(p, "fi")}">{_g(p, "title")}</span>{quadrant}</th>\n'
+          f'        <td>{_g(p, "resources")} <small class="muted">(+{_g(p, "income")})</small></td>\n'
+          f'        <td>{_g(p, "hand_count")}{hand}</td>\n'
+          f'        <td>{_g(p, "presence")}</td>\n'
+          f'        <td>{played}\n'
+          f'          {used}</td>\n'
+          f'        <td>{_attributes(p.get("attributes"))}</td>\n'
+          f'      </tr>')
+    w('</tbody>\n    </table>\n'
+      '    <p class="help">' + _tr("Hover a played card for its effect. Other teams' hands stay hidden; you see "
+                                  "only how many cards they hold.") + '</p>\n'
+      f'  </div>\n'
+      f'  <div class="panel tot-adversary">\n'
+      f'    <h2>{_tr("The adversary")}</h2>\n'
+      f'    <ul class="tot-boxes">')
+    for b in g.get("adversary") or []:
+        if b.get("card"):
+            box = (gettext("terrain card reference %(ref)s") % {"ref": _g(b, "ref")}
+                   + f' → {_join(b.get("tiles") or [], "; ") or "-"}')
+        else:
+            box = f'<span class="muted">{_tr("empty")}</span>'
+        w(f'\n      <li data-box="{_g(b, "step")}"><strong>{_g(b, "label")}</strong>: {box}</li>\n    ')
+    stage = g.get("terrain_next_stage") or "-"
+    w('</ul>\n    <p class="help">'
+      + gettext("Terrain deck: %(n)s card(s) left, next from stage %(stage)s. The players lose when a deploy must "
+                "draw from an empty deck.") % {"n": _g(g, "terrain_left"), "stage": _g({"s": stage}, "s")}
+      + f'</p>\n    <details><summary>{_tr("How an attack resolves (1.G)")}</summary>\n'
+      f'      <p class="help">{_tr(ATTACK_HELP)}</p>\n    </details>\n    ')
+    ev = g.get("last_event")
+    if ev:
+        bottom = f' · {_g(ev, "bottom")}' if ev.get("bottom") else ""
+        w(f'<p><strong>{_tr("Last event")}: {_g(ev, "title")}</strong><br>\n'
+          f'      <small>{_tr("In freedom")}: {_g(ev, "freedom")} · {_tr("In tyranny")}: {_g(ev, "tyranny")}{bottom}'
+          f'</small></p>')
+    w('\n  </div>\n</section>\n')
+    return mark_safe("".join(out))
+
+
+ATTACK_HELP = ("The adversary's defense in a tile is its terrain modifier + 1 per red civilian + 5 if the tile is "
+               "under tyranny. Damage beyond the defense hits the units (health: cell 1, outpost 2, garrison 3; "
+               "destroying an outpost earns 1 influence, a garrison 2). Damage beyond all their health kills "
+               "civilians: collateral damage, which costs the attacking Liberators 2 and Advisors 3 influence per "
+               "civilian. The Advisors drive units out instead of destroying them.")
