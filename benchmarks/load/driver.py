@@ -232,6 +232,10 @@ class Sampler(multiprocessing.Process):
         return groups
 
     def run(self):
+        try:  # spare CPU only: the sampling never competes with the server or the driver's loop
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+        except (AttributeError, OSError):
+            os.nice(10)
         while not self.halt.is_set():
             groups = self.procs()
             row = {"t": time.monotonic(), "machine_cpu": psutil.cpu_percent(None), "load1": os.getloadavg()[0]}

@@ -10,7 +10,7 @@
 # Environment: LOAD_DB (default coinlab_load), LOAD_REDIS_DB (12), LOAD_PORT (8100),
 # LOAD_WORKERS (app pool processes, 3 split / 4 single), LOAD_THREADS (2),
 # LOAD_POLL_WORKERS (2), LOAD_POLL_THREADS (4), LOAD_SESSIONS (40), LOAD_THINK ("10 30"),
-# LOAD_LIVE_NICE (10); COINLAB_SWITCH_INTERVAL (web processes, coinlab/wsgi.py; 0.001).
+# LOAD_LIVE_SCHED (idle | nice), LOAD_LIVE_NICE (10); COINLAB_SWITCH_INTERVAL (web processes, coinlab/wsgi.py; 0.001).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
 cd "${LOAD_ROOT:-$ROOT}"  # LOAD_ROOT: a frozen copy of the code (git archive HEAD) to measure
@@ -57,10 +57,17 @@ else
   gunicorn_pool main "$PORT" "${LOAD_WORKERS:-4}" "${LOAD_THREADS:-2}"; PIDS+=($!); SERVER_PIDS+=($!)
 fi
 # The worker of the "live" queue: draws every seat's region after each move (issue #8,
-# facilitation.tasks.live_predraw); its CPU is reported apart (group "celery"). It runs at a
-# lower CPU priority (nice 10, LOAD_LIVE_NICE), as docs/operations.md advises where it shares
-# cores with web processes: a poll or a decision then never waits for a background drawing.
-nice -n "${LOAD_LIVE_NICE:-10}" "$ROOT"/.venv/bin/celery -A coinlab worker -Q live --pool=prefork --concurrency=1 --without-gossip --without-mingle \
+# facilitation.tasks.live_predraw); its CPU is reported apart (group "celery"). It runs under
+# Linux's SCHED_IDLE policy, as docs/operations.md advises where it shares cores with web
+# processes: the scheduler then takes the core from it the moment a web process has work, so a
+# poll or a decision never waits for a background drawing (a plain "nice 10" still let it finish
+# its time slice). LOAD_LIVE_SCHED=nice falls back to nice (LOAD_LIVE_NICE, 10).
+if [ "${LOAD_LIVE_SCHED:-idle}" = idle ] && command -v chrt >/dev/null; then
+  LIVE_PRIO=(chrt --idle 0)
+else
+  LIVE_PRIO=(nice -n "${LOAD_LIVE_NICE:-10}")
+fi
+"${LIVE_PRIO[@]}" "$ROOT"/.venv/bin/celery -A coinlab worker -Q live --pool=prefork --concurrency=1 --without-gossip --without-mingle \
   --without-heartbeat --loglevel=WARNING -n "load-live-$$@%h" > "$VAR/celery-live.log" 2>&1 &
 CPID=$!; PIDS+=($CPID)
 trap 'kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null' EXIT
