@@ -622,6 +622,26 @@ class _Space(dict):
     __slots__ = ("memo_key",)
 
 
+class _Edges(list):
+    """A board's edges (a plain list to its users) that remember the map they were drawn from."""
+
+    __slots__ = ("memo_key",)
+
+
+def _edges_markup(edges: list) -> str:
+    """The edges' lines; kept per process for the edges of a map while they are unchanged."""
+    key = getattr(edges, "memo_key", None)
+    hit = _MARKUP.get(("edges", key)) if key is not None else None
+    if hit is not None and hit[0] == edges:
+        return hit[1]
+    e = _t
+    html = "".join(f'<line x1="{e(ed["x1"])}" y1="{e(ed["y1"])}" x2="{e(ed["x2"])}" y2="{e(ed["y2"])}"/>'
+                   for ed in edges)
+    if key is not None:
+        _remember(_MARKUP, ("edges", key), ([dict(ed) for ed in edges], html, ""))
+    return html
+
+
 def _copy_space(sp: dict) -> _Space:
     out = _Space(sp)
     out["pieces"] = [dict(p) for p in sp["pieces"]]
@@ -782,7 +802,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         sp.memo_key = memo_key
         spaces.append(sp)
         index[sid] = sp
-    edges = [dict(e) for e in geo["edges"]]
+    edges = _Edges([e.copy() for e in geo["edges"]])
+    edges.memo_key = geo_key
     group_labels = [dict(g) for g in geo["group_labels"]]
 
     cards = board.get("cards") if isinstance(board.get("cards"), dict) else None
@@ -993,8 +1014,7 @@ def markup(board: dict, *, open_text: bool = False) -> str:
                     "%(n)s spaces; a full text description follows the map.", n) % {"n": n}
     w(f'<desc id="board-desc">{desc}</desc>')
     w('<g class="edges" aria-hidden="true">')
-    for ed in board.get("edges") or []:
-        w(f'<line x1="{e(ed["x1"])}" y1="{e(ed["y1"])}" x2="{e(ed["x2"])}" y2="{e(ed["y2"])}"/>')
+    w(_edges_markup(board.get("edges") or []))
     w('</g>')
     lang = get_language()
     rows = []

@@ -256,3 +256,33 @@ ATTACK_HELP = ("The adversary's defense in a tile is its terrain modifier + 1 pe
                "destroying an outpost earns 1 influence, a garrison 2). Damage beyond all their health kills "
                "civilians: collateral damage, which costs the attacking Liberators 2 and Advisors 3 influence per "
                "civilian. The Advisors drive units out instead of destroying them.")
+
+
+# ---- the tracks of the side column (web/partials/sidebar_info.html) ----------------------------
+
+
+def _track(t: dict) -> str:
+    return f'<li><span class="track-name">{_v(t.get("name", ""))}</span> <strong class="track-val">{_v(t.get("value", ""))}</strong>'
+
+
+@register.simple_tag
+def track_items(board):
+    """The items of the tracks list: the key tracks (all of them when none is a key track)."""
+    board = board or {}
+    tracks = board.get("tracks") or []
+    if not tracks:
+        return mark_safe("<li>-</li>")
+    every = not board.get("has_key_tracks")
+    out = []
+    for t in tracks:
+        if t.get("key") or every:
+            bar = ('<svg class="track-bar" viewBox="0 0 100 6" preserveAspectRatio="none" aria-hidden="true">'
+                   f'<rect width="{_v(t.get("pct"))}" height="6"/></svg>') if t.get("pct") is not None else ""
+            out.append(f"\n    {_track(t)}\n      {bar}</li>\n  ")
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
+def more_track_items(board):
+    """The items of the "More figures" list: the tracks that are not key tracks."""
+    return mark_safe("".join(f"{_track(t)}</li>" for t in (board or {}).get("tracks") or [] if not t.get("key")))
