@@ -74,6 +74,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import itertools
 import json
 import math
 import re
@@ -591,7 +592,7 @@ def _geometry(board: dict, layout: dict, tr, static_spaces: list[dict], width: f
 _BOARDS: dict[int, tuple[Any, dict, str]] = {}
 _SPACES: dict[tuple, dict] = {}
 _MARKUP: dict[tuple, tuple[dict, str, str]] = {}
-_MEMO_MAX = 20000
+_MEMO_MAX = 6000  # per memo: the spaces of 40 four-team sessions in one language are about 4500
 
 
 def clear_memo() -> None:
@@ -655,8 +656,10 @@ def _copy_space(sp: dict) -> _Space:
 
 
 def _remember(memo: dict, key: tuple, value: Any) -> None:
+    """Keep ``value``; when the memo is full, the oldest quarter is forgotten first."""
     if len(memo) >= _MEMO_MAX:
-        memo.clear()
+        for old in list(itertools.islice(memo, _MEMO_MAX // 4)):
+            del memo[old]
     memo[key] = value
 
 

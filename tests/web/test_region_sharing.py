@@ -151,3 +151,27 @@ def test_regions_drawn_in_spanish_alone_equal_a_second_draw(tot):
     board.clear_memo()
     assert _alone(session, seat, "es") == es and _alone(session, seat, "en") == en
     assert en != es and re.search(r'data-etag="[^"]+"', es)
+
+
+def test_board_memo_forgets_its_oldest_entries_when_full(monkeypatch):
+    """The per-process memo is bounded: when full, the oldest quarter goes, the newest stays,
+    and a board drawn after that is the board a fresh process draws."""
+    import engine
+    from facilitation.web import board
+
+    monkeypatch.setattr(board, "_MEMO_MAX", 8)
+    board.clear_memo()
+    for i in range(8):
+        board._remember(board._SPACES, ("k", i), i)
+    board._remember(board._SPACES, ("k", 8), 8)
+    assert list(board._SPACES) == [("k", i) for i in range(2, 9)]
+    board.clear_memo()
+    rules = engine.load("tears_of_tyranny")
+    state = rules.setup(seed=5, options={})
+    seat = rules.prompt(state).seats[0]
+    first = board.markup(board.build(rules, rules.view(state, seat), metrics=rules.metrics(state)))
+    assert len(board._SPACES) <= 8 and len(board._MARKUP) <= 8
+    again = board.markup(board.build(rules, rules.view(state, seat), metrics=rules.metrics(state)))
+    board.clear_memo()
+    monkeypatch.setattr(board, "_MEMO_MAX", 6000)
+    assert first == again == board.markup(board.build(rules, rules.view(state, seat), metrics=rules.metrics(state)))
