@@ -206,6 +206,11 @@ class Rules(ABC):
     seats: tuple[SeatInfo, ...] = ()
     min_players: int = 1
     max_players: int = 1
+    # True when a state is plain JSON data (dicts with string keys, lists, strings, numbers,
+    # booleans, None) and ``serialize``/``deserialize`` only make independent copies of it (a
+    # JSON round trip): the platform may then take a freshly decoded JSON value as the state
+    # and encode the state itself, without the copies' own round trips (issue #8).
+    state_is_json: bool = False
 
     # ---- required -------------------------------------------------------
     @abstractmethod

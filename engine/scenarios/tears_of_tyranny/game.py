@@ -322,6 +322,8 @@ class TearsOfTyranny(Rules):
         return state
 
     # ---- serialisation -----------------------------------------------------------------------
+    state_is_json = True  # the state is plain JSON data; (de)serialize are JSON round trips
+
     def serialize(self, state: dict) -> dict:
         return json.loads(json.dumps(state))
 

@@ -1,0 +1,58 @@
+"""``Rules.state_is_json``: a game that sets it promises that its state is plain JSON data and
+that ``serialize``/``deserialize`` are only copies of it, key order included. The platform then
+takes a freshly decoded JSON value as the state and encodes the state itself (issue #8), so the
+promise is checked on random legal play: the serialized state, the state rebuilt from its JSON
+text and the state itself are the same value with the same keys in the same order."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+import engine
+
+GAMES = ("peru", "andean_abyss", "tears_of_tyranny")
+
+
+def _ordered(x) -> str:
+    return json.dumps(x)  # keys in the order the dicts hold them
+
+
+def _canonical(x) -> str:
+    return json.dumps(x, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def test_tears_of_tyranny_declares_a_json_state():
+    assert engine.load("tears_of_tyranny").state_is_json is True
+
+
+@pytest.mark.parametrize("key", [k for k in GAMES if engine.load(k).state_is_json])
+def test_a_json_state_is_its_own_serialization(key):
+    rules = engine.load(key)
+    steps = 0
+    for seed in range(4):
+        state = rules.setup(seed=seed, options={})
+        rng = random.Random(seed)
+        for _ in range(150):
+            data = rules.serialize(state)
+            assert _ordered(data) == _ordered(state), (key, seed, steps)
+            assert _canonical(state) == _canonical(data), (key, seed, steps)
+            decoded = json.loads(_canonical(state))
+            rebuilt = rules.deserialize(decoded)
+            assert _ordered(rebuilt) == _ordered(decoded), (key, seed, steps)
+            p = rules.prompt(state)
+            if p is None:
+                break
+            seat = p.seats[0]
+            choices = p.choices_for(seat)
+            if not choices:
+                break
+            cid = rng.choice(choices).id
+            # the next step is the same whether played on the state or on its decoded JSON form
+            fa = rules.apply_inplace(state, seat, cid)
+            fb = rules.apply_inplace(decoded, seat, cid)
+            assert _canonical(fa) == _canonical(fb) and _canonical(state) == _canonical(decoded), (key, seed, steps)
+            steps += 1
+    assert steps > 200
