@@ -27,7 +27,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db import transaction
+from django.db import DatabaseError, transaction
+from django.db.models.signals import post_save, pre_save
 from django.utils import timezone
 
 import engine
@@ -45,6 +46,40 @@ def canonical(obj: Any) -> str:
 def jsonable(obj: Any) -> Any:
     """The value as it will come back from a JSON column (tuples -> lists, int keys -> str)."""
     return json.loads(canonical(obj))
+
+
+def _sorted_object(pairs: list) -> dict:
+    return dict(sorted(pairs))
+
+
+def loads_canonical(text: str) -> Any:
+    """``json.loads(canonical(json.loads(text)))`` in one decoding: every object's keys in
+    sorted order (the canonical form a replay starts from), whatever order ``text`` has them in
+    (a jsonb column's text gives them in PostgreSQL's own order)."""
+    return json.loads(text, object_pairs_hook=_sorted_object)
+
+
+def state_data(rules: Rules, state: Any) -> Any:
+    """``jsonable(rules.serialize(state))``: the state as the JSON column stores it, canonical
+    order. A game whose state is plain JSON data (``Rules.state_is_json``) skips its own copy."""
+    if rules.state_is_json:
+        return json.loads(canonical(state))
+    return jsonable(rules.serialize(state))
+
+
+def remember_head_text(session: ClassSession, text: str | None) -> None:
+    """Keep the session row's state as the database gave it (jsonb text) on a row read with the
+    ``state`` column deferred, for ``load_state`` to decode once when it is asked for the head
+    state. It is used only while ``session.state`` was never loaded or set (any later
+    assignment, e.g. by ``append``, makes it stale and it is then ignored)."""
+    session.__dict__["_head_state_text"] = (session.head_seq, text)
+
+
+def _head_text(session: ClassSession) -> str | None:
+    kept = session.__dict__.get("_head_state_text")
+    if kept is None or kept[0] != session.head_seq or "state" in session.__dict__:
+        return None
+    return kept[1]
 
 
 def _ts(value: dt.datetime) -> str:
@@ -152,20 +187,115 @@ def append(session: ClassSession, *, kind: str, seat: str = "", actor=None, payl
     h = event_hash(session_id=session.pk, seq=seq, parent_seq=parent, kind=kind, seat=seat,
                    actor_id=getattr(actor, "pk", None), payload=payload, facts=facts, metrics=metrics,
                    rationale=rationale, decision_ms=decision_ms, created_at=now, prev_hash=prev)
-    ev = SessionEvent.objects.create(
+    ev = SessionEvent(
         session=session, seq=seq, parent_seq=parent, kind=kind, seat=seat, actor=actor,
         payload=payload, facts=facts, metrics=metrics, rationale=rationale, decision_ms=decision_ms,
         created_at=now, prev_hash=prev, hash=h)
+    pending = session.__dict__.get("_pending_rows")
+    if pending is None:
+        ev.save(force_insert=True)
+    else:
+        pending.append(ev)
     session.head_seq = seq
     session.head_hash = h
     if state_after is not None:
         rules = rules or rules_for(session)
-        data = jsonable(rules.serialize(state_after))
+        data = state_data(rules, state_after)
         session.state = data
         every = session.snapshot_every or 0
         if every and seq % every == 0:
-            StateSnapshot.objects.create(session=session, seq=seq, state=data)
+            snap = StateSnapshot(session=session, seq=seq, state=data)
+            if pending is None:
+                snap.save(force_insert=True)
+            else:
+                pending.append(snap)
     return ev
+
+
+# ---- a move's writes in one round trip (issue #8) ----------------------------------------------
+#
+# ``defer_writes(session)`` makes the following ``append`` calls on that (locked) session keep
+# their event and snapshot rows instead of inserting each at once; ``flush(session, *rows,
+# update_fields=...)`` then inserts them and any further new rows of the transaction (a
+# submission key), and saves those fields of the session row, in one round trip on PostgreSQL
+# (one statement per table). The row's save is the one ``Model.save(update_fields=...)`` makes,
+# signals included: ``pre_save`` before, the ``auto_now`` time set, one row updated, then
+# ``post_save`` (facilitation.live publishes the new version and queues the pre-draw there).
+# Elsewhere (SQLite, a server-side binding cursor) the rows are saved one by one, then the
+# session. Between ``defer_writes`` and ``flush`` nothing may read the session's events from
+# the database: the choice service only plays the engine and its bots there. A transaction
+# that fails before the flush writes nothing, as before.
+
+
+def defer_writes(session: ClassSession) -> None:
+    session.__dict__["_pending_rows"] = []
+
+
+def flush(session: ClassSession, *extra, update_fields: list[str] | None = None) -> None:
+    """Insert the rows ``append`` kept since ``defer_writes``, then ``extra`` (unsaved model
+    instances), then save ``update_fields`` of ``session``; ``append`` inserts at once again."""
+    rows = [*session.__dict__.pop("_pending_rows", []), *extra]
+    conn = transaction.get_connection()
+    with conn.cursor() as cur:
+        if not merges_parameters(cur):
+            for obj in rows:
+                obj.save(force_insert=True)
+            if update_fields:
+                session.save(update_fields=update_fields)
+            return
+        qn = conn.ops.quote_name
+        statements, params = [], []
+        for model, objs in _by_model(rows):
+            fields = [f for f in model._meta.concrete_fields if not f.primary_key]
+            values = []
+            for obj in objs:
+                values.append("(" + ", ".join(["%s"] * len(fields)) + ")")
+                params.extend(f.get_db_prep_save(f.pre_save(obj, True), conn) for f in fields)
+            statements.append(f"INSERT INTO {qn(model._meta.db_table)} ({', '.join(qn(f.column) for f in fields)}) "
+                              f"VALUES {', '.join(values)} RETURNING {qn(model._meta.pk.column)}")
+        if update_fields:
+            update_fields = frozenset(update_fields)
+            meta = type(session)._meta
+            pre_save.send(sender=type(session), instance=session, raw=False, using=conn.alias,
+                          update_fields=update_fields)
+            fields = [meta.get_field(name) for name in sorted(update_fields)]
+            statements.append(f"UPDATE {qn(meta.db_table)} SET {', '.join(f'{qn(f.column)} = %s' for f in fields)} "
+                              f"WHERE {qn(meta.pk.column)} = %s")
+            params.extend(f.get_db_prep_save(f.pre_save(session, False), conn) for f in fields)
+            params.append(session.pk)
+        if not statements:
+            return
+        cur.execute("; ".join(statements), params)
+        for _model, objs in _by_model(rows):
+            for obj, (pk,) in zip(objs, cur.fetchall(), strict=True):
+                obj.pk = pk
+                obj._state.adding, obj._state.db = False, conn.alias
+            cur.nextset()
+        if update_fields:
+            if cur.rowcount != 1:
+                raise DatabaseError("Save with update_fields did not affect any rows.")
+            session._state.adding, session._state.db = False, conn.alias
+            post_save.send(sender=type(session), instance=session, created=False, update_fields=update_fields,
+                           raw=False, using=conn.alias)
+
+
+def _by_model(rows: list) -> list[tuple[type, list]]:
+    """``rows`` grouped by model (models in order of first appearance, rows in order)."""
+    groups: dict[type, list] = {}
+    for obj in rows:
+        groups.setdefault(type(obj), []).append(obj)
+    return list(groups.items())
+
+
+def merges_parameters(cursor) -> bool:
+    """Whether ``cursor`` merges the parameters into the query text it sends (psycopg's
+    client-side cursor, Django's default on PostgreSQL): several statements may then go in one
+    round trip, each returning its own rows."""
+    try:
+        from psycopg import ClientCursor
+    except ImportError:  # psycopg2 (or SQLite): one statement at a time
+        return False
+    return isinstance(getattr(cursor, "cursor", cursor), ClientCursor)
 
 
 def initial_state(rules: Rules, session: ClassSession) -> Any:
@@ -175,8 +305,13 @@ def initial_state(rules: Rules, session: ClassSession) -> Any:
 def load_state(session: ClassSession, seq: int, rules: Rules | None = None) -> Any:
     """``S(seq)``: from the nearest snapshot on the parent path, re-applying events on that path."""
     rules = rules or rules_for(session)
-    if seq == session.head_seq and session.state is not None:
-        return rules.deserialize(json.loads(canonical(session.state)))
+    if seq == session.head_seq:
+        text = _head_text(session)
+        if text is not None:  # the row's jsonb text, decoded once into the canonical form
+            data = loads_canonical(text)
+            return data if rules.state_is_json else rules.deserialize(data)
+        if session.state is not None:
+            return rules.deserialize(json.loads(canonical(session.state)))
     parents = dict(SessionEvent.objects.filter(session=session, seq__lte=seq)
                    .values_list("seq", "parent_seq"))
     snaps = set(StateSnapshot.objects.filter(session=session, seq__lte=seq).values_list("seq", flat=True))

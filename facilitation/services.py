@@ -358,6 +358,90 @@ def _state(session: ClassSession, rules):
     return eventlog.load_state(session, session.head_seq, rules)
 
 
+# ---- a decision's reads in one round trip (issue #8) -------------------------------------
+#
+# A decision reads the session row under its lock, then the seats (with whether the user is
+# on each seat's team), the idempotency key's earlier answer and the head event's time. On
+# PostgreSQL that is two plain statements sent together: the ``SELECT ... FOR UPDATE`` of the
+# row (its ``state`` kept as the jsonb text the server sends, decoded once by
+# ``eventlog.load_state`` when the head state is needed), then one statement for the rest. The
+# second statement starts once the first has the lock, so in READ COMMITTED it sees everything
+# the transaction that held the lock committed (subqueries of the locking statement itself
+# would not: they read the snapshot taken before it waited). Elsewhere (SQLite in embedded
+# mode) the ORM reads the same in three queries.
+
+_ROW_FIELDS = [f for f in ClassSession._meta.concrete_fields if f.attname != "state"]
+
+
+def _lock_sql() -> str:
+    table = ClassSession._meta.db_table
+    cols = ", ".join(f'"{f.column}"' for f in _ROW_FIELDS)
+    return f'SELECT {cols}, "state" FROM "{table}" WHERE "id" = %s FOR UPDATE'
+
+
+def _checks_sql(head_seq: str) -> str:
+    """Seats with ``is_member``, the key's earlier answer, the time of the event ``head_seq``
+    (an SQL expression); parameters: user id, session id, session id, key, session id, then
+    those of ``head_seq``."""
+    members = Team.members.through._meta
+    m_team = members.get_field("team").column
+    m_user = members.get_field("user").column
+    return (
+        f'SELECT (SELECT json_agg(json_build_array(s."id", s."seat_key", s."team_id", s."bot_kind", '
+        f'EXISTS(SELECT 1 FROM "{members.db_table}" m WHERE m."{m_team}" = s."team_id" AND m."{m_user}" = %s)) '
+        f'ORDER BY s."id") FROM "{Seat._meta.db_table}" s WHERE s."session_id" = %s), '
+        f'(SELECT json_build_array(k."user_id", k."request", k."response") FROM "{SubmissionKey._meta.db_table}" k '
+        f'WHERE k."session_id" = %s AND k."key" = %s), '
+        f'(SELECT e."created_at" FROM "{SessionEvent._meta.db_table}" e WHERE e."session_id" = %s AND e."seq" = {head_seq})')
+
+
+def _lock_for_move(session_id: int, user, idempotency_key: str) -> tuple[ClassSession, dict[str, Seat], tuple | None]:
+    """The session row locked (with ``head_created_at``), its seats as ``_session_seats`` gives
+    them, and the key's earlier ``(user_id, request, response)`` (None if the key is new or empty)."""
+    conn = transaction.get_connection()
+    if conn.vendor != "postgresql":
+        session = _lock(session_id, head_time=True)
+        seats = _session_seats(user, session)
+        prior = (SubmissionKey.objects.filter(session=session, key=idempotency_key)
+                 .values_list("user_id", "request", "response").first() if idempotency_key else None)
+        return session, seats, prior
+    with conn.cursor() as cur:
+        # One round trip for both statements where the driver sends the parameters merged
+        # into the text (psycopg's client-side cursor, Django's default): the second statement
+        # still takes its own snapshot after the first one has the lock. The head event is
+        # the one whose seq the locked row names (a subquery on the row's head_seq).
+        checks = _checks_sql(f'(SELECT "head_seq" FROM "{ClassSession._meta.db_table}" WHERE "id" = %s)')
+        params = [user.pk, session_id, session_id, idempotency_key, session_id, session_id]
+        together = eventlog.merges_parameters(cur)
+        if together:
+            cur.execute(f"{_lock_sql()}; {checks}", [session_id, *params])
+        else:
+            cur.execute(_lock_sql(), [session_id])
+        row = cur.fetchone()
+        if row is None:
+            raise NotFound(f"There is no session {session_id}.")
+        if together:
+            cur.nextset()
+        else:
+            cur.execute(checks, params)
+        seat_rows, prior, head_at = cur.fetchone()
+    values = [f.from_db_value(v, None, conn) if v is not None and hasattr(f, "from_db_value") else v
+              for f, v in zip(_ROW_FIELDS, row, strict=False)]
+    session = ClassSession.from_db(conn.alias, [f.attname for f in _ROW_FIELDS], values)
+    if row[-1] is None:
+        session.state = None
+    else:
+        eventlog.remember_head_text(session, row[-1])
+    seats = {}
+    for pk, key, team_id, bot_kind, is_member in seat_rows or []:
+        seat = Seat(id=pk, session_id=session_id, seat_key=key, team_id=team_id, bot_kind=bot_kind)
+        seat.is_member = is_member
+        seat._state.adding, seat._state.db = False, conn.alias
+        seats[key] = seat
+    session.head_created_at = head_at
+    return session, seats, (tuple(prior) if prior and idempotency_key else None)
+
+
 # What a move changes on the session row (the log's head and cached state; the end of the game
 # when the bots that follow finish it): all that a decision's save writes.
 _MOVE_FIELDS = ["head_seq", "head_hash", "state", "status", "result", "finished_at", "updated_at"]
@@ -576,16 +660,14 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     request_sig = {"seat": seat, "choice": choice, "seq": seq}
     try:
         with transaction.atomic():
-            session = _lock(session.pk, head_time=True)
-            seats = _session_seats(user, session)
+            session, seats, prior = _lock_for_move(session.pk, user, idempotency_key)
             _check_seat_owner(user, session, seat, seats)
-            if idempotency_key:
-                prior = SubmissionKey.objects.filter(session=session, key=idempotency_key).first()
-                if prior is not None:
-                    if prior.user_id != user.pk or prior.request != request_sig:
-                        raise Conflict("This idempotency key was already used for a different request.",
-                                       code="idempotency_key_reused")
-                    return {**prior.response, "replayed": True}
+            if prior is not None:
+                prior_user, prior_request, prior_response = prior
+                if prior_user != user.pk or prior_request != request_sig:
+                    raise Conflict("This idempotency key was already used for a different request.",
+                                   code="idempotency_key_reused")
+                return {**prior_response, "replayed": True}
             _require_live(session)
             seq = _rebased_seq(session, seat, seq)
             _check_seq(session, seq)
@@ -599,21 +681,22 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
             try:
                 if p is None:
                     raise IllegalChoice("The game is over: no more choices can be made.", code="game_over")
-                c = p.find(seat, choice)
-                facts = rules.apply_inplace(state, seat, c.id)
+                c = p.find(seat, choice)  # what ``apply_inplace`` checks (on this very prompt)
+                facts = rules.apply_unchecked(state, seat, c.id)
             except IllegalChoice as exc:
                 raise ValidationFailed(exc.message, code=exc.code) from None
+            eventlog.defer_writes(session)  # written by the flush below
             ev = eventlog.append(session, kind="decision", seat=seat, actor=user,
                                  payload=_decision_payload(p, seat, c), facts=facts,
                                  metrics=_metrics(rules, state), rationale=rationale, decision_ms=ms,
                                  state_after=state, rules=rules)
             bots = {k: v.bot_kind for k, v in seats.items() if v.bot_kind}
             appended = [ev.seq, *_run_bots(session, rules, state, bots)]
-            session.save(update_fields=_MOVE_FIELDS)
             response = {"seq": session.head_seq, "events": appended, "status": str(session.status)}
-            if idempotency_key:
-                SubmissionKey.objects.create(session=session, key=idempotency_key, user=user,
-                                             request=request_sig, response=response)
+            # the move's events (and snapshot), the key's answer and the session row: one round trip
+            eventlog.flush(session, *([SubmissionKey(session=session, key=idempotency_key, user=user,
+                                                     request=request_sig, response=response)]
+                                      if idempotency_key else []), update_fields=_MOVE_FIELDS)
             return {**response, "replayed": False}
     except IntegrityError:
         # Only reachable if two transactions raced past the row lock (not on PostgreSQL/SQLite).

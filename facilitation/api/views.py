@@ -14,6 +14,7 @@ from django.http import HttpResponse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
+from rest_framework.exceptions import APIException
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -23,7 +24,7 @@ from engine.core import registry
 from facilitation import selectors, services
 from facilitation.api import serializers as s
 from facilitation.calendar import sessions_to_ics
-from facilitation.errors import NotAllowed, NotFound, ValidationFailed
+from facilitation.errors import NotAllowed, NotFound, ServiceError, ValidationFailed
 from facilitation.models import ClassSession, JoinCode, Seat, Team, TeamIntent
 
 User = get_user_model()
@@ -434,12 +435,19 @@ class SeatSubmit(APIView):
                    parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
                    summary="Submit a choice made against prompt `seq`")
     def post(self, request, session_id: int, seat_key: str):
-        sess = selectors.session_ref_for_player(request.user, session_id)
-        data = _valid(s.SubmitIn, request)
-        key = data["idempotency_key"] or request.headers.get("Idempotency-Key", "")
-        out = services.choice_submit(session=sess, user=request.user, seat=seat_key, choice=data["choice"],
-                                     seq=data["seq"], idempotency_key=key, rationale=data["rationale"],
-                                     decision_ms=data["decision_ms"])
+        # The service checks under the session lock that the user's team plays the seat, so a
+        # decision needs no query before it (issue #8). A refusal of any kind is answered as
+        # before, when the role check came first: a user who is not on one of the session's
+        # teams gets the answer of ``session_ref_for_player`` (404/403) whatever else was wrong.
+        try:
+            data = _valid(s.SubmitIn, request)
+            key = data["idempotency_key"] or request.headers.get("Idempotency-Key", "")
+            out = services.choice_submit(session=ClassSession(pk=session_id), user=request.user, seat=seat_key,
+                                         choice=data["choice"], seq=data["seq"], idempotency_key=key,
+                                         rationale=data["rationale"], decision_ms=data["decision_ms"])
+        except (ServiceError, APIException):
+            selectors.session_ref_for_player(request.user, session_id)
+            raise
         return Response(out)
 
 
