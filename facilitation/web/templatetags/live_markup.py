@@ -1,8 +1,11 @@
 """The live region's longest loops, written by string builders rather than template loops
 (issue #8): the log (``{% live_log log %}``), the seat's choices (``{% live_choices choices
-board %}``) and Tears of Tyranny's card lists (``{% tot_cards cards %}``). Each writes the
-markup its former template wrote (same text, same attributes); every value is escaped as the
-template's autoescaping did (``conditional_escape``), numbers as the template wrote them."""
+board %}``), Tears of Tyranny's panel below the map (``{% tot_panel board.game_panel %}``) and
+the tracks of the side column (``{% track_items board %}``, ``{% more_track_items board %}``).
+Each writes the markup its former template wrote (same text, same attributes; checked byte for
+byte on the load test's positions in both languages); every value is escaped as the template's
+autoescaping did, template literals translated as ``{% trans %}`` did, numbers written as
+``{{ }}`` wrote them."""
 
 from __future__ import annotations
 
@@ -79,7 +82,8 @@ def live_choices(choices, board):
 
 
 def choice_detail(cc: dict) -> str:
-    """What ``web/partials/games/_choice_detail.html`` wrote for a choice's detail."""
+    """A choice's detail: what a card, a tile or a panel capability would do (formerly the
+    partial ``web/partials/games/_choice_detail.html``)."""
     out = ['<span class="choice-detail" data-choice-detail>']
     w = out.append
     if cc.get("organic"):
@@ -132,7 +136,8 @@ def _join(items, sep: str) -> str:
 
 
 def tot_card(c) -> str:
-    """What ``web/partials/games/_tot_card.html`` wrote for a card (``facilitation.web.games``)."""
+    """One card of a hand or a list (``facilitation.web.games``; formerly the partial
+    ``web/partials/games/_tot_card.html``)."""
     c = c if isinstance(c, dict) else {}
     cost = gettext("cost %(cost)s") % {"cost": _g(c, "cost")}
     return (f'<li class="tot-card tot-{_g(c, "cls")}" data-card="{_g(c, "id")}">\n'
