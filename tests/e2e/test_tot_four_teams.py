@@ -27,7 +27,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from engine.scenarios.tears_of_tyranny.data import content
 from facilitation import selectors
-from facilitation.models import ROLE_INSTRUCTOR, ClassSession, SessionEvent
+from facilitation.models import ROLE_INSTRUCTOR, ClassSession, SessionEvent, SubmissionKey
 
 from .conftest import LAPTOP, PROJECTOR
 
@@ -70,6 +70,7 @@ class Student:
         self.tried: dict[str, int] = {}
         self.decisions = 0
         self.stale = 0
+        self.keys: set[str] = set()
         self.seconds = 0.0  # time from reading the question to the server's answer, summed
 
     def pick(self, ids: list[str]) -> str:
@@ -125,6 +126,10 @@ class Student:
             assert ids, f"{self.seat}: the turn but no choices"
             cid = self.pick(ids)
             page.fill("#id_rationale", rationale_of(self.seat, cid))
+            # the region may come from the shared cache with an empty key: play.js gives it one
+            key = page.locator("#choice-form input[name=key]").input_value()
+            assert re.fullmatch(r"[0-9a-f]{32}", key), (self.seat, key)
+            self.keys.add(key)
             with page.expect_response(lambda r: "/play/choose/" in r.url) as resp:
                 page.click(f".choices button[data-choice='{cid}']")
             assert resp.value.status == 200, resp.value.text()
@@ -298,6 +303,9 @@ def test_four_teams_play_a_full_turn_of_tears_of_tyranny(new_context, shoot, liv
     events = list(SessionEvent.objects.filter(session=session).order_by("seq"))
     decisions = [e for e in events if e.kind == "decision"]
     assert len(decisions) == sum(st.decisions for st in students.values())
+    # every page decision went with an idempotency key of its own region (its answer is kept)
+    applied = SubmissionKey.objects.filter(session=session)
+    assert applied.count() == len(decisions) == applied.values("key").distinct().count()
     for e in decisions:
         assert e.rationale == rationale_of(e.seat, e.payload["choice"]), e.seq
         assert e.actor is not None and e.actor.username == PLAYERS[e.seat]

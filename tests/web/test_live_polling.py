@@ -129,8 +129,11 @@ def test_cached_fragment_is_per_seat_and_never_crosses(toy_session, instructor, 
     assert cache.get(live.fragment_key(toy_session.pk, r_gov["ETag"])) is not None
 
 
-def test_team_mates_share_the_drawn_region_with_their_own_csrf_token_and_key(
+def test_team_mates_share_the_drawn_region_and_post_with_their_own_csrf_token_and_key(
         toy_session, instructor, students, django_user_model):
+    """The cached region carries no per-request values: the same bytes for every member, with
+    empty CSRF token and key fields. A member's post is accepted with the token the page's htmx
+    sends in X-CSRFToken (hx-headers of web/base.html) and the key play.js put in the form."""
     mate = django_user_model.objects.create_user("mate", password="pw-student-1")
     services.team_member_add(team=toy_session.teams.get(name="Blue"), user=instructor, member=mate)
     _start(Client(), instructor, toy_session)
@@ -146,20 +149,24 @@ def test_team_mates_share_the_drawn_region_with_their_own_csrf_token_and_key(
     tables = " ".join(q["sql"] for q in drawn_again.captured_queries)
     assert "facilitation_sessionevent" not in tables and "facilitation_teamintent" not in tables
     html_a, html_b = a.content.decode(), b.content.decode()
-    tok_a = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html_a).group(1)
-    tok_b = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html_b).group(1)
-    key_a = re.search(r'name="key" value="([^"]+)"', html_a).group(1)
-    key_b = re.search(r'name="key" value="([^"]+)"', html_b).group(1)
-    assert key_a != key_b and len(key_b) == 32
+    assert html_a == html_b
+    assert 'name="key" value=""' in html_b and 'name="csrfmiddlewaretoken" value=""' in html_b
     assert play.CSRF_SENTINEL not in html_b and play.KEY_SENTINEL not in html_b
-    # the token drawn into the cached region is valid for the second member's own session
+    page = second.get(reverse("web:play", args=[toy_session.pk]) + "?seat=govt").content.decode()
+    header_token = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page).group(1)
     toy_session.refresh_from_db()
-    r = second.post(reverse("web:play_choose", args=[toy_session.pk]) + "?seat=govt",
-                    {"seat": "govt", "seq": toy_session.head_seq, "choice": "op:pass", "key": key_b,
-                     "csrfmiddlewaretoken": tok_b}, HTTP_HX_REQUEST="true")
+    choose = reverse("web:play_choose", args=[toy_session.pk]) + "?seat=govt"
+    form = {"seat": "govt", "seq": toy_session.head_seq, "choice": "op:pass", "key": "k" * 32,
+            "csrfmiddlewaretoken": ""}
+    assert second.post(choose, form, HTTP_HX_REQUEST="true").status_code == 403  # no token at all
+    assert not SessionEvent.objects.filter(session=toy_session, kind="decision").exists()
+    r = second.post(choose, form, HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=header_token)
     assert r.status_code == 200
     assert SessionEvent.objects.get(session=toy_session, kind="decision").actor == mate
-    assert tok_a != tok_b
+    # the same key again (a repeated post of that form) applies nothing more
+    again = second.post(choose, form, HTTP_HX_REQUEST="true", HTTP_X_CSRFTOKEN=header_token)
+    assert again.status_code == 200
+    assert SessionEvent.objects.filter(session=toy_session, kind="decision").count() == 1
 
 
 def test_leaving_the_team_ends_the_304_answers(client, toy_session, instructor, students):

@@ -33,7 +33,7 @@ def _alone(session, seat, lang="en"):
     """The seat's region drawn by itself (as a poll that finds no cached region draws it)."""
     session.refresh_from_db()
     with translation.override(lang):
-        return play._shared_region(_request(), session, seat)
+        return play._unpersonal(play._shared_region(_request(), session, seat))
 
 
 def _predrawn(session, seats):
@@ -43,7 +43,7 @@ def _predrawn(session, seats):
     session.refresh_from_db()
     with translation.override("en"):
         keys = {seat: live.fragment_key(session.pk, play._etag(session, seat)) for seat in seats}
-    return {seat: play.zlib.decompress(cache.get(k)).decode() for seat, k in keys.items()}
+    return {seat: play.gzip.decompress(cache.get(k)).decode() for seat, k in keys.items()}
 
 
 def _hq_and_a_few_moves(session, users, moves=6):

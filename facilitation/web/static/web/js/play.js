@@ -26,6 +26,18 @@
     setTimeout(tick, every);
   }
 
+  // A live region from the shared cache is the same for every member of a team, so it carries
+  // no per-request values: the CSRF token travels in the page's hx-headers (X-CSRFToken) and
+  // each drawn region gets its own idempotency key here (a repeat of the same post keeps it).
+  function fillKeys(root) {
+    root.querySelectorAll('input[name="key"]').forEach(function (el) {
+      if (el.value) { return; }
+      var b = new Uint8Array(16);
+      window.crypto.getRandomValues(b);
+      el.value = Array.prototype.map.call(b, function (x) { return (x + 256).toString(16).slice(1); }).join("");
+    });
+  }
+
   function swap(region, html) {
     var active = document.activeElement;
     var activeKey = active && region.contains(active) ? (active.getAttribute("data-choice") || active.id) : null;
@@ -35,6 +47,7 @@
     });
     var typingId = active && region.contains(active) && active.id && typed[active.id] !== undefined ? active.id : null;
     region.innerHTML = html;
+    fillKeys(region);
     Object.keys(typed).forEach(function (id) {
       var el = document.getElementById(id);
       if (el && !el.value) { el.value = typed[id]; }
@@ -148,6 +161,7 @@
   document.addEventListener("htmx:afterSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest("[data-poll-url]");
     if (region) {
+      fillKeys(region);
       var e = region.querySelector("[data-etag]");
       if (e && region._coinlabSetEtag) { region._coinlabSetEtag(e.getAttribute("data-etag")); }
       announceTurn(region);
@@ -186,7 +200,7 @@
   });
 
   document.addEventListener("DOMContentLoaded", function () {
-    document.querySelectorAll("[data-poll-url]").forEach(startPolling);
+    document.querySelectorAll("[data-poll-url]").forEach(function (r) { fillKeys(r); startPolling(r); });
     announceTurn(document);
     tickTimers();
     startAutoplay();
