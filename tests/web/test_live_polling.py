@@ -14,6 +14,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils.html import escape
 
 from facilitation import live, services
 from facilitation.models import SessionEvent, TeamIntent
@@ -236,3 +237,20 @@ def test_query_budgets_of_the_poll_and_the_submit(client, toy_session, instructo
     assert stale.status_code == 409 and stale.json()["error"] == "stale_seq"
     assert not TeamIntent.objects.exists()
 
+
+
+def test_the_page_submit_answers_with_the_stored_region_bytes(toy_session, instructor, students):
+    """The deciding seat's new region is drawn once, stored gzipped, and those very bytes are
+    the answer to the htmx post (no second compression); a client without gzip gets the HTML."""
+    _start(Client(), instructor, toy_session)
+    c = _client_for(students[0])
+    toy_session.refresh_from_db()
+    choose = reverse("web:play_choose", args=[toy_session.pk]) + "?seat=govt"
+    r = c.post(choose, {"seat": "govt", "seq": toy_session.head_seq, "choice": "op:pass", "key": "a" * 32},
+               HTTP_HX_REQUEST="true", HTTP_ACCEPT_ENCODING="gzip, deflate")
+    assert r.status_code == 200 and r["Content-Encoding"] == "gzip" and r["HX-Trigger"] == "coinlab:accepted"
+    assert r.content == cache.get(live.fragment_key(toy_session.pk, r["ETag"]))
+    html = gzip.decompress(r.content).decode()
+    assert f'data-etag="{escape(r["ETag"])}"' in html  # the new version's region
+    plain = c.get(_live(toy_session) + "?seat=govt")
+    assert "Content-Encoding" not in plain and plain.content.decode() == html

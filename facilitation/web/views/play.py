@@ -76,15 +76,20 @@ def _from_cache(request, session_id: int):
     raw = cache.get(live.fragment_key(session_id, tag))
     if not isinstance(raw, bytes):
         return None
-    if not _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
-        return _region_response(gzip.decompress(raw).decode(), tag)
-    resp = _region_response(raw, tag)
-    resp["Content-Encoding"] = "gzip"  # Django's gzip_page leaves an encoded answer alone
-    patch_vary_headers(resp, ("Accept-Encoding",))
-    return resp
+    return _packed_response(request, raw, tag)
 
 
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
+
+
+def _packed_response(request, raw: bytes, tag: str, status: int = 200) -> HttpResponse:
+    """A stored region (``_pack``): its gzip bytes as they are to a client that takes gzip."""
+    if not _ACCEPTS_GZIP.search(request.headers.get("Accept-Encoding", "")):
+        return _region_response(gzip.decompress(raw).decode(), tag, status)
+    resp = _region_response(raw, tag, status)
+    resp["Content-Encoding"] = "gzip"  # Django's gzip_page leaves an encoded answer alone
+    patch_vary_headers(resp, ("Accept-Encoding",))
+    return resp
 
 
 def _remembered(request, session_id: int) -> tuple[dict | None, list[str] | None]:
@@ -317,23 +322,25 @@ CSRF_SENTINEL = f"csrf{_SENTINEL}"
 KEY_SENTINEL = f"key{_SENTINEL}"
 
 
-def _fragment(request, session: ClassSession, seat: str) -> tuple[str, str]:
-    """The seat's live region (HTML, ETag). Kept in the shared cache per (session, version,
-    seat, language), gzipped, without the per-request CSRF token and idempotency key (the
-    page sends its token in the X-CSRFToken header, hx-headers of web/base.html, and play.js
-    gives each drawn region a key of its own), so every member of a team, every tab and every
-    web process draws a position once and a poll sends the stored bytes as they are. Not
-    cached while the user has messages to read or a decision timer runs (its expiry setting
-    is not part of the version). So the region template must show nothing that depends on
-    the user rather than on the seat (tests/web/test_live_polling.py)."""
+def _live_response(request, session: ClassSession, seat: str, status: int = 200) -> HttpResponse:
+    """The seat's live region. Kept in the shared cache per (session, version, seat,
+    language), gzipped, without the per-request CSRF token and idempotency key (the page
+    sends its token in the X-CSRFToken header, hx-headers of web/base.html, and play.js gives
+    each drawn region a key of its own), so every member of a team, every tab and every web
+    process draws a position once and sends the stored bytes as they are. Not cached while
+    the user has messages to read or a decision timer runs (its expiry setting is not part of
+    the version). So the region template must show nothing that depends on the user rather
+    than on the seat (tests/web/test_live_polling.py)."""
     tag = _etag(session, seat)
     if session.decision_timer_seconds or len(messages.get_messages(request)):
-        return render_to_string("web/play/_live.html", live_context(request, session, seat), request=request), tag
-    html = cached_fragment(session.pk, tag)
-    if html is None:
-        html = _unpersonal(_shared_region(request, session, seat))
-        cache.set(live.fragment_key(session.pk, tag), _pack(html), timeout=live.FRAGMENT_TTL)
-    return html, tag
+        html = render_to_string("web/play/_live.html", live_context(request, session, seat), request=request)
+        return _region_response(html, tag, status)
+    key = live.fragment_key(session.pk, tag)
+    raw = cache.get(key)
+    if not isinstance(raw, bytes):
+        raw = _pack(_shared_region(request, session, seat))
+        cache.set(key, raw, timeout=live.FRAGMENT_TTL)
+    return _packed_response(request, raw, tag, status)
 
 
 def _shared_region(request, session: ClassSession, seat: str, ctx: dict | None = None) -> str:
@@ -396,11 +403,6 @@ def cached_fragment(session_id: int, etag: str) -> str | None:
     """The cached region of that ETag (HTML as sent), or None."""
     raw = cache.get(live.fragment_key(session_id, etag))
     return gzip.decompress(raw).decode() if isinstance(raw, bytes) else None
-
-
-def _live_response(request, session, seat, status: int = 200):
-    html, tag = _fragment(request, session, seat)
-    return _region_response(html, tag, status)
 
 
 def _region_response(html: str, tag: str, status: int = 200) -> HttpResponse:
