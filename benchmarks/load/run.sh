@@ -9,7 +9,7 @@
 #   single one gunicorn pool, no proxy (the layout measured before 2026-11-26).
 # Environment: LOAD_DB (default coinlab_load), LOAD_REDIS_DB (12), LOAD_PORT (8100),
 # LOAD_WORKERS (app pool processes, 3 split / 4 single), LOAD_THREADS (2),
-# LOAD_POLL_WORKERS (2), LOAD_POLL_THREADS (4), LOAD_SESSIONS (40), LOAD_THINK ("10 30"),
+# LOAD_POLL_WORKERS (4), LOAD_POLL_THREADS (1: gunicorn's sync worker), LOAD_SESSIONS (40), LOAD_THINK ("10 30"),
 # LOAD_LIVE_SCHED (idle | nice), LOAD_LIVE_NICE (10); COINLAB_SWITCH_INTERVAL (web processes, coinlab/wsgi.py; 0.001).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -48,7 +48,7 @@ SERVER_PIDS=()
 if [ "$LAYOUT" = split ]; then
   APP_PORT="$(free_port)"; POLL_PORT="$(free_port)"
   gunicorn_pool app "$APP_PORT" "${LOAD_WORKERS:-3}" "${LOAD_THREADS:-2}"; PIDS+=($!); SERVER_PIDS+=($!)
-  gunicorn_pool poll "$POLL_PORT" "${LOAD_POLL_WORKERS:-2}" "${LOAD_POLL_THREADS:-4}"; PIDS+=($!); SERVER_PIDS+=($!)
+  gunicorn_pool poll "$POLL_PORT" "${LOAD_POLL_WORKERS:-4}" "${LOAD_POLL_THREADS:-1}"; PIDS+=($!); SERVER_PIDS+=($!)
   sed -e "s#@VAR@#$VAR#g" -e "s#@PORT@#$PORT#g" -e "s#@APP_PORT@#$APP_PORT#g" -e "s#@POLL_PORT@#$POLL_PORT#g" \
     benchmarks/load/nginx.conf.in > "$VAR/nginx.conf"
   "$NGINX" -c "$VAR/nginx.conf" -p "$VAR" -g "daemon off;" > "$VAR/nginx.out" 2>&1 &
