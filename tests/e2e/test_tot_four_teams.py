@@ -130,8 +130,16 @@ class Student:
             key = page.locator("#choice-form input[name=key]").input_value()
             assert re.fullmatch(r"[0-9a-f]{32}", key), (self.seat, key)
             self.keys.add(key)
-            with page.expect_response(lambda r: "/play/choose/" in r.url) as resp:
-                page.click(f".choices button[data-choice='{cid}']")
+            try:
+                with page.expect_response(lambda r: "/play/choose/" in r.url) as resp:
+                    page.click(f".choices button[data-choice='{cid}']")
+            except PlaywrightTimeout:  # say what the page showed (seen once in a full-suite run)
+                page.screenshot(path=f"test-artifacts/e2e/failed-decide-{self.seat}.png", full_page=True)
+                seen = page.evaluate("""() => ({seq: (document.querySelector('[data-seq]') || {}).dataset,
+                    cue: (document.querySelector('[data-turn-cue]') || {}).dataset,
+                    prompt: (document.querySelector('#prompt-h') || {}).textContent,
+                    pollError: window.__coinlabPollError || null, polls: window.__coinlabPolls})""")
+                raise AssertionError(f"{self.seat}: no answer to the decision {cid!r}; page: {seen}") from None
             assert resp.value.status == 200, resp.value.text()
             if STALE not in resp.value.text():
                 self.decisions += 1
