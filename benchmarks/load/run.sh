@@ -38,10 +38,13 @@ redis-cli -n "${LOAD_REDIS_DB:-12}" flushdb >/dev/null
 "$ROOT"/.venv/bin/python benchmarks/load/setup_load.py --sessions "${LOAD_SESSIONS:-40}" --out "$VAR/people.json"
 
 free_port() { "$ROOT"/.venv/bin/python -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+# Behind nginx the proxy logs every request (with its upstream time, for the driver), as in
+# docs/operations.md, so gunicorn keeps no access log of its own; alone it logs each request.
+ACCESS_LOG=()
+[ "$LAYOUT" = split ] || ACCESS_LOG=(--access-logfile - --access-logformat '%(s)s %(m)s %(U)s %(M)s')
 gunicorn_pool() {  # name port workers threads
   "$ROOT"/.venv/bin/gunicorn -c benchmarks/load/gunicorn_conf.py coinlab.wsgi:application --bind "127.0.0.1:$2" \
-    --workers "$3" --threads "$4" --timeout 60 --access-logfile - --access-logformat '%(s)s %(m)s %(U)s %(M)s' \
-    > "$VAR/gunicorn-$1.log" 2>&1 &
+    --workers "$3" --threads "$4" --timeout 60 "${ACCESS_LOG[@]}" > "$VAR/gunicorn-$1.log" 2>&1 &
 }
 PIDS=()
 SERVER_PIDS=()
