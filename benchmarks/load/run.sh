@@ -31,6 +31,11 @@ if [ "$LAYOUT" = split ] && ! command -v nginx >/dev/null && [ ! -x /usr/sbin/ng
     || DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx >/dev/null
 fi
 NGINX="$(command -v nginx || echo /usr/sbin/nginx)"
+# A live worker left over from an earlier run would take this run's pre-draw tasks (same queue).
+if pgrep -f "celery .*-n load-live-" >/dev/null; then
+  echo "[load] stopping a live worker left over from an earlier run"
+  pkill -TERM -f "celery .*-n load-live-"; sleep 3; pkill -KILL -f "celery .*-n load-live-" || true
+fi
 psql -h 127.0.0.1 -U postgres -d postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null
 psql -h 127.0.0.1 -U postgres -d postgres -qc "CREATE DATABASE $DB" >/dev/null
 redis-cli -n "${LOAD_REDIS_DB:-12}" flushdb >/dev/null
@@ -73,7 +78,13 @@ fi
 "${LIVE_PRIO[@]}" "$ROOT"/.venv/bin/celery -A coinlab worker -Q live --pool=prefork --concurrency=1 --without-gossip --without-mingle \
   --without-heartbeat --loglevel=WARNING -n "load-live-$$@%h" > "$VAR/celery-live.log" 2>&1 &
 CPID=$!; PIDS+=($CPID)
-trap 'kill "${PIDS[@]}" 2>/dev/null; wait "${PIDS[@]}" 2>/dev/null' EXIT
+stop_all() {  # TERM, then KILL what is still there after 10 s (a worker's children too)
+  kill "${PIDS[@]}" 2>/dev/null
+  for _ in $(seq 50); do kill -0 "${PIDS[@]}" 2>/dev/null || break; sleep 0.2; done
+  pkill -KILL -f "n load-live-$$@" 2>/dev/null; kill -KILL "${PIDS[@]}" 2>/dev/null
+  wait "${PIDS[@]}" 2>/dev/null
+}
+trap stop_all EXIT
 for _ in $(seq 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.2; done
 [ "$LAYOUT" = split ] && for _ in $(seq 100); do
   curl -s -o /dev/null "http://127.0.0.1:$POLL_PORT/" && curl -s -o /dev/null "http://127.0.0.1:$APP_PORT/" && break; sleep 0.2; done
