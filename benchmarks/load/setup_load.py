@@ -28,8 +28,7 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--sessions", type=int, default=40)
     ap.add_argument("--sessions-per-instructor", type=int, default=4)
-    # Tears of Tyranny seats four teams; Andean Abyss (also four) currently fails in fresh processes
-    # (see docs/benchmarks.md, "Load test").
+    # Tears of Tyranny seats four teams (the heaviest region to draw); Andean Abyss also seats four.
     ap.add_argument("--scenario", default="tears_of_tyranny")
     ap.add_argument("--out", default=str(ROOT / "var" / "load" / "people.json"))
     args = ap.parse_args()
