@@ -305,10 +305,11 @@ def subprocess_env(transactional_db):
 
 @pytest.fixture
 def start_celery_worker(subprocess_env, tmp_path):
-    """``start_celery_worker(**extra_env)`` -> Popen of a real worker (stopped after the test)."""
+    """``start_celery_worker(concurrency, queues="live", **extra_env)`` -> Popen of a real worker
+    (stopped after the test); ``queues``: its ``-Q`` (default: every queue)."""
     procs = []
 
-    def start(concurrency: int = 1, **extra_env):
+    def start(concurrency: int = 1, queues: str = "", **extra_env):
         env = {**subprocess_env, **{k: str(v) for k, v in extra_env.items()}}
         if not env.get("REDIS_URL") and not env.get("CELERY_BROKER_URL"):
             raise RuntimeError("a real worker needs REDIS_URL (the test runner sets it)")
@@ -316,7 +317,7 @@ def start_celery_worker(subprocess_env, tmp_path):
         proc = subprocess.Popen(
             [str(VENV_BIN / "celery"), "-A", "coinlab", "worker", "--pool=prefork",
              f"--concurrency={concurrency}", "--without-gossip", "--without-mingle", "--without-heartbeat",
-             "--loglevel=INFO", "-n", f"test-{os.getpid()}-{len(procs)}@%h"],
+             "--loglevel=INFO", "-n", f"test-{os.getpid()}-{len(procs)}@%h", *(["-Q", queues] if queues else [])],
             cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
         procs.append((proc, log))
         _wait_worker_ready(tmp_path / f"celery-{len(procs) - 1}.log", proc)

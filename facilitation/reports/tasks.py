@@ -5,8 +5,10 @@ redelivered message rebuilds the same row and files). ``acks_late`` with
 ``reject_on_worker_lost``: a worker killed mid-build leaves the message
 unacknowledged and another worker (or the restarted one) builds the report.
 
-Each worker process keeps one kaleido (Chromium) server for static charts,
-started in ``worker_process_init`` and stopped in ``worker_process_shutdown``.
+Each worker process that builds reports keeps one kaleido (Chromium) server for static
+charts, started in ``worker_process_init`` and stopped in ``worker_process_shutdown``. A
+worker that does not consume the reports' queue (the ``-Q live`` worker of the pre-draws)
+starts neither it nor WeasyPrint: about 1 GB of memory it would never use (issue #8).
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ import os
 
 from celery import shared_task
 from celery.exceptions import SoftTimeLimitExceeded
-from celery.signals import worker_process_init, worker_process_shutdown
+from celery.signals import celeryd_after_setup, worker_process_init, worker_process_shutdown
 from django.conf import settings
 
 from facilitation.reports import rendering, services
@@ -56,8 +58,25 @@ def _kaleido_enabled() -> bool:
     return os.environ.get("COINLAB_KALEIDO_SERVER", "1") not in ("0", "false", "no")
 
 
+# Whether this worker consumes the queue of the report builds; set in the worker's main process
+# once its queues are known, before it forks its pool (the pool processes inherit it).
+_builds_reports = True
+
+
+@celeryd_after_setup.connect
+def _note_queues(sender=None, instance=None, **_kwargs) -> None:
+    global _builds_reports
+    try:
+        queues = set(instance.app.amqp.queues.consume_from)
+    except AttributeError:
+        return  # not a worker we can read: keep the default (build reports)
+    _builds_reports = settings.CELERY_TASK_DEFAULT_QUEUE in queues
+
+
 @worker_process_init.connect
 def _start_kaleido(**_kwargs) -> None:
+    if not _builds_reports:
+        return
     # WeasyPrint and kaleido/choreographer log every page and tab at INFO
     for name in ("weasyprint", "fontTools", "kaleido", "choreographer", "logistro"):
         logging.getLogger(name).setLevel(logging.WARNING)
