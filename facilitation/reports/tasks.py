@@ -7,8 +7,7 @@ unacknowledged and another worker (or the restarted one) builds the report.
 
 Each worker process that builds reports keeps one kaleido (Chromium) server for static
 charts, started in ``worker_process_init`` and stopped in ``worker_process_shutdown``. A
-worker that does not consume the reports' queue (the ``-Q live`` worker of the pre-draws)
-starts neither it nor WeasyPrint: about 1 GB of memory it would never use (issue #8).
+worker that consumes only the pre-draws' queue (``-Q live``) starts neither it nor WeasyPrint: about 1 GB of memory it would never use (issue #8).
 """
 
 from __future__ import annotations
@@ -58,8 +57,9 @@ def _kaleido_enabled() -> bool:
     return os.environ.get("COINLAB_KALEIDO_SERVER", "1") not in ("0", "false", "no")
 
 
-# Whether this worker consumes the queue of the report builds; set in the worker's main process
-# once its queues are known, before it forks its pool (the pool processes inherit it).
+# Whether this worker may build reports (it consumes some queue besides the live pre-draws'):
+# set in the worker's main process once its queues are known, before it forks its pool (the
+# pool processes inherit it).
 _builds_reports = True
 
 
@@ -70,7 +70,8 @@ def _note_queues(sender=None, instance=None, **_kwargs) -> None:
         queues = set(instance.app.amqp.queues.consume_from)
     except AttributeError:
         return  # not a worker we can read: keep the default (build reports)
-    _builds_reports = settings.CELERY_TASK_DEFAULT_QUEUE in queues
+    live = settings.CELERY_TASK_ROUTES["facilitation.tasks.live_predraw"]["queue"]
+    _builds_reports = bool(queues - {live})  # anything but the pre-draws' queue alone
 
 
 @worker_process_init.connect

@@ -22,6 +22,7 @@ def _worker(*queues):
     (("live",), False),
     ((settings.CELERY_TASK_DEFAULT_QUEUE, "live"), True),
     ((settings.CELERY_TASK_DEFAULT_QUEUE,), True),
+    (("aar-test-queue",), True),  # a queue of its own (tests/reports/test_worker_integration.py)
 ])
 def test_only_a_worker_of_the_reports_queue_starts_kaleido(monkeypatch, queues, starts):
     started = []
