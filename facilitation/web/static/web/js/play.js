@@ -8,16 +8,24 @@
     var url = region.getAttribute("data-poll-url");
     var every = parseInt(region.getAttribute("data-poll-ms") || "1500", 10);
     var etag = region.getAttribute("data-etag") || "";
-    region._coinlabSetEtag = function (t) { etag = t; };
+    // Every new region shown (a poll's or a decision's htmx answer) bumps the generation. A poll
+    // answer that arrives after a newer region was shown (the poll left before the decision's
+    // answer came back) is dropped: it would put the previous position back on the screen.
+    var generation = 0;
+    region._coinlabSetEtag = function (t) { etag = t; generation += 1; };
     function tick() {
       var headers = { "X-Requested-With": "fetch" };
       if (etag) { headers["If-None-Match"] = etag; }
+      var sentAt = generation;
       window.__coinlabPolls = (window.__coinlabPolls || 0) + 1;
       fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
         .then(function (resp) {
           if (resp.status === 200) {
-            etag = resp.headers.get("ETag") || "";
-            return resp.text().then(function (html) { swap(region, html); });
+            return resp.text().then(function (html) {
+              if (sentAt !== generation) { window.__coinlabStalePolls = (window.__coinlabStalePolls || 0) + 1; return; }
+              etag = resp.headers.get("ETag") || "";
+              swap(region, html);
+            });
           }
         })
         .catch(function (err) { window.__coinlabPollError = String(err); })
