@@ -62,9 +62,7 @@ def loads_canonical(text: str) -> Any:
 def state_data(rules: Rules, state: Any) -> Any:
     """``jsonable(rules.serialize(state))``: the state as the JSON column stores it, canonical
     order. A game whose state is plain JSON data (``Rules.state_is_json``) skips its own copy."""
-    if rules.state_is_json:
-        return json.loads(canonical(state))
-    return jsonable(rules.serialize(state))
+    return jsonable(state if rules.state_is_json else rules.serialize(state))
 
 
 def remember_head_text(session: ClassSession, text: str | None) -> None:

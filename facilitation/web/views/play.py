@@ -58,9 +58,9 @@ def _from_cache(request, session_id: int):
     checked path: the login session (from the session store's cache), then one cache round
     trip for the published session version (facilitation.live) and the user's seats. 304
     when the page is current; else the seat's region when it is cached for that version
-    (drawn by an earlier poll or by ``live_predraw``), with this request's CSRF token and key,
-    unless the user has messages to read (they make the region uncacheable): its cached
-    gzip bytes as they are, to a browser that takes gzip (every one does)."""
+    (drawn by an earlier poll or by ``live_predraw``), unless the user has messages to read
+    (they make the region uncacheable): its stored gzip bytes as they are, to a browser that
+    takes gzip (every one does)."""
     if request.method != "GET":
         return None
     v, seats = _remembered(request, session_id)
@@ -73,10 +73,8 @@ def _from_cache(request, session_id: int):
         return _304(tag)
     if len(messages.get_messages(request)):
         return None
-    raw = cache.get(live.fragment_key(session_id, tag))
-    if not isinstance(raw, bytes):
-        return None
-    return _packed_response(request, raw, tag)
+    raw = _stored(session_id, tag)
+    return None if raw is None else _packed_response(request, raw, tag)
 
 
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
@@ -335,11 +333,10 @@ def _live_response(request, session: ClassSession, seat: str, status: int = 200)
     if session.decision_timer_seconds or len(messages.get_messages(request)):
         html = render_to_string("web/play/_live.html", live_context(request, session, seat), request=request)
         return _region_response(html, tag, status)
-    key = live.fragment_key(session.pk, tag)
-    raw = cache.get(key)
-    if not isinstance(raw, bytes):
+    raw = _stored(session.pk, tag)
+    if raw is None:
         raw = _pack(_shared_region(request, session, seat))
-        cache.set(key, raw, timeout=live.FRAGMENT_TTL)
+        cache.set(live.fragment_key(session.pk, tag), raw, timeout=live.FRAGMENT_TTL)
     return _packed_response(request, raw, tag, status)
 
 
@@ -371,7 +368,7 @@ def predraw_regions(session_id: int) -> int:
     cache keys the polls read, skipping seats already there; the number stored. One
     REPEATABLE READ snapshot, so the session row, its log and intents are of one version and
     the region lands under that version's key. Drawn with a request of no user: the region
-    shows nothing of the user (``_fragment``), only the seat, whose hidden data stays under
+    shows nothing of the user (``_live_response``), only the seat, whose hidden data stays under
     the seat's own key."""
     from django.contrib.auth.models import AnonymousUser
     from django.http import HttpRequest
@@ -399,10 +396,16 @@ def predraw_regions(session_id: int) -> int:
     return stored
 
 
-def cached_fragment(session_id: int, etag: str) -> str | None:
-    """The cached region of that ETag (HTML as sent), or None."""
+def _stored(session_id: int, etag: str) -> bytes | None:
+    """The stored region of that ETag (``_pack``'s gzip bytes), or None."""
     raw = cache.get(live.fragment_key(session_id, etag))
-    return gzip.decompress(raw).decode() if isinstance(raw, bytes) else None
+    return raw if isinstance(raw, bytes) else None
+
+
+def cached_fragment(session_id: int, etag: str) -> str | None:
+    """The stored region of that ETag (HTML as sent), or None."""
+    raw = _stored(session_id, etag)
+    return None if raw is None else gzip.decompress(raw).decode()
 
 
 def _region_response(html: str, tag: str, status: int = 200) -> HttpResponse:
@@ -425,7 +428,7 @@ def choose(request, session_id: int):
     service checks the seat, the seq (rebasing a simultaneous phase's older seq whose question
     is unchanged), legality and the idempotency key under the session lock; the region of
     the new version is drawn once into the shared cache the team's polls and the pre-draw
-    task read (``_fragment``)."""
+    task read, and its stored bytes are the answer (``_live_response``)."""
     seats = _cached_seats(request, session_id)
     if seats is None:
         _session, seats = _player_session(request, session_id)
