@@ -70,3 +70,45 @@ def test_a_poll_answer_older_than_the_decisions_answer_is_dropped(new_context, l
     page.wait_for_timeout(700)
     assert _seq(page) == after, "an older poll answer replaced the decision's newer region"
     assert page.evaluate("window.__coinlabStalePolls") == 1
+
+
+def test_a_decisions_answer_overtaken_by_a_newer_poll_is_dropped(new_context, live_server, django_user_model):
+    """The other way round: the decision's own answer (the region just after it) arrives after a
+    poll has shown a newer position (here an instructor's note logged meanwhile)."""
+    teacher = django_user_model.objects.create_user("teacher", password="teach-pass-1")
+    teacher.groups.add(Group.objects.get_or_create(name=ROLE_INSTRUCTOR)[0])
+    course = services.course_create(user=teacher, title="COIN 101")
+    session = services.session_create(course=course, user=teacher, title="Race", scenario_key="peru", seed=7,
+                                      teams=["Andes", "Sierra"], options={},
+                                      seats={"government": "Andes", "shining_path": "Sierra"})
+    student = django_user_model.objects.create_user("bruno", password="bruno-secret-9")
+    services.team_member_add(team=session.teams.get(name="Sierra"), user=teacher, member=student)
+    services.session_start(session=session, user=teacher)
+
+    page = new_context().new_page()
+    login(page, "bruno", "bruno-secret-9")
+    page.goto(f"/sessions/{session.pk}/play/?seat=shining_path")
+    page.wait_for_selector("[data-turn-cue=yours]")
+    before = _seq(page)
+
+    held = []
+    page.route("**/play/choose/**", lambda route: held.append((route, route.fetch())))
+    page.locator(".choices button").first.click()
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+    assert held, "the decision was not sent"
+    route, answer = held[0]
+    assert answer.status == 200
+    session.refresh_from_db()
+    decided = session.head_seq
+    assert decided > before
+    services.facilitator_note(session=session, user=teacher, text="Mind the hills")
+    session.refresh_from_db()
+    newest = session.head_seq
+    assert newest > decided
+    page.locator(f"[data-seq='{newest}']").wait_for(state="attached")  # a poll showed it
+    route.fulfill(response=answer)  # the decision's answer (seq `decided`) arrives only now
+    page.wait_for_timeout(700)
+    assert _seq(page) == newest, "the decision's older answer replaced the newer region"
+    assert page.evaluate("window.__coinlabStaleAnswers") == 1

@@ -8,21 +8,16 @@
     var url = region.getAttribute("data-poll-url");
     var every = parseInt(region.getAttribute("data-poll-ms") || "1500", 10);
     var etag = region.getAttribute("data-etag") || "";
-    // Every new region shown (a poll's or a decision's htmx answer) bumps the generation. A poll
-    // answer that arrives after a newer region was shown (the poll left before the decision's
-    // answer came back) is dropped: it would put the previous position back on the screen.
-    var generation = 0;
-    region._coinlabSetEtag = function (t) { etag = t; generation += 1; };
+    region._coinlabSetEtag = function (t) { etag = t; };
     function tick() {
       var headers = { "X-Requested-With": "fetch" };
       if (etag) { headers["If-None-Match"] = etag; }
-      var sentAt = generation;
       window.__coinlabPolls = (window.__coinlabPolls || 0) + 1;
       fetch(url, { headers: headers, cache: "no-store", credentials: "same-origin" })
         .then(function (resp) {
           if (resp.status === 200) {
             return resp.text().then(function (html) {
-              if (sentAt !== generation) { window.__coinlabStalePolls = (window.__coinlabStalePolls || 0) + 1; return; }
+              if (olderThanShown(region, html)) { window.__coinlabStalePolls = (window.__coinlabStalePolls || 0) + 1; return; }
               etag = resp.headers.get("ETag") || "";
               swap(region, html);
             });
@@ -33,6 +28,24 @@
     }
     setTimeout(tick, every);
   }
+
+  // An answer (a poll's, or a decision's htmx answer) can arrive after a newer one was shown:
+  // a poll that left before the decision, or a decision's answer overtaken by a poll that saw
+  // another team's move. The log's seq only grows (an undo is a new event too), so a region
+  // of a smaller seq than the one on the screen is dropped rather than put the previous
+  // position back; the next poll brings the current one.
+  function olderThanShown(region, html) {
+    var m = /data-seq="(\d+)"/.exec(html);
+    var shown = region.querySelector("[data-seq]");
+    return !!(m && shown) && parseInt(m[1], 10) < parseInt(shown.getAttribute("data-seq"), 10);
+  }
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var region = ev.detail.target && ev.detail.target.closest && ev.detail.target.closest("[data-poll-url]");
+    if (region && ev.detail.shouldSwap && olderThanShown(region, ev.detail.serverResponse || "")) {
+      ev.detail.shouldSwap = false;
+      window.__coinlabStaleAnswers = (window.__coinlabStaleAnswers || 0) + 1;
+    }
+  });
 
   // A live region from the shared cache is the same for every member of a team, so it carries
   // no per-request values: the CSRF token travels in the page's hx-headers (X-CSRFToken) and
