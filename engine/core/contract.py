@@ -19,6 +19,18 @@ the platform:
 
 Metrics (``Rules.metrics``) must only contain public quantities: they are sent
 to every seat with each event.
+
+Contract v2 (docs/architecture.md, "The engine contract"):
+
+- every text is a message (:mod:`engine.core.messages`): prompt texts, choice labels and
+  help, fact texts, names;
+- a :class:`Choice` carries its ``kind`` (:class:`ChoiceKind`), structured ``targets``,
+  ``cost``, ``rule`` and ``help``;
+- every fact carries its ``cause`` (:func:`cause_decision`, :func:`cause_rule`,
+  :func:`cause_die`, :func:`cause_event`, :func:`cause_bot`, :func:`cause_facilitator`) and,
+  when it changes a metric, ``deltas`` (metric name -> change);
+- ``setup(seed, {"position": {...}})`` starts from a described position
+  (:class:`PositionError` names the bad field), ``position(state)`` describes one.
 """
 
 from __future__ import annotations
@@ -28,6 +40,7 @@ import json
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 State = Any
@@ -48,16 +61,63 @@ class IllegalChoice(ValueError):
         self.message = message
 
 
+class ChoiceKind(StrEnum):
+    """What a choice is, so the pages can explain and group choices without reading ids."""
+
+    OPERATION = "operation"              # an Operation (Rally, Train, a player-window action)
+    SPECIAL_ACTIVITY = "special_activity"
+    ACTION = "action"                    # a sequence-of-play option (Op & SA, Limited Op, Event)
+    EVENT = "event"                      # play a card's Event
+    EVENT_SIDE = "event_side"            # which side (shaded/unshaded, top/bottom box)
+    SPACE = "space"                      # a target space or tile
+    PIECE = "piece"                      # a piece or piece type to place, move or remove
+    FACTION = "faction"                  # a target faction or seat
+    CARD = "card"                        # a card to keep, play or discard
+    AMOUNT = "amount"                    # a number (how many, how much)
+    OPTION = "option"                    # any other one-of-several option
+    CONFIRM = "confirm"                  # go ahead / roll / reveal
+    PASS = "pass"
+    DONE = "done"                        # finish the current step
+    UNDO = "undo"
+
+
 @dataclass(frozen=True, slots=True)
 class Choice:
-    """One legal answer to a prompt: a stable id, a label and a structured payload."""
+    """One legal answer to a prompt.
+
+    ``id``       stable string (logged; replays exactly).
+    ``label``    a message (or, in games not yet migrated, English text).
+    ``payload``  structured data for the platform (kept for compatibility).
+    ``kind``     a :class:`ChoiceKind` value.
+    ``targets``  what the choice points at: ``{"space": "junin"}``, ``{"piece": "police"}``,
+                 ``{"faction": "farc", "space": ...}``: read targets here, never from the id.
+    ``cost``     what choosing it spends now, per resource: ``{"government": 2}``.
+    ``rule``     the rulebook reference of this choice.
+    ``help``     a message: what this choice does, in one sentence.
+    """
 
     id: str
-    label: str
+    label: Any
     payload: dict = field(default_factory=dict)
+    kind: str = ""
+    targets: dict = field(default_factory=dict)
+    cost: dict | None = None
+    rule: str = ""
+    help: Any = None
 
     def to_dict(self) -> dict:
-        return {"id": self.id, "label": self.label, "payload": self.payload}
+        d = {"id": self.id, "label": self.label, "payload": self.payload}
+        if self.kind:
+            d["kind"] = str(self.kind)
+        if self.targets:
+            d["targets"] = self.targets
+        if self.cost:
+            d["cost"] = self.cost
+        if self.rule:
+            d["rule"] = self.rule
+        if self.help is not None:
+            d["help"] = self.help
+        return d
 
 
 @dataclass(slots=True)
@@ -152,11 +212,89 @@ class Prompt:
         return d
 
 
-def fact(type_: str, text: str, **data: Any) -> Fact:
-    """Build a fact dict: ``fact("track", "Political Will -1 (Terror in Junin)", track=..., ...)``."""
+def fact(type_: str, text: Any, **data: Any) -> Fact:
+    """Build a fact dict: ``fact("track", msg("Political Will {delta:+d}", delta=-1), deltas=...)``.
+
+    ``text`` is a message; ``cause`` (see :func:`cause_rule` and friends) and ``deltas``
+    (metric name -> change) are the structured parts an AAR reads.
+    """
     d = {"type": type_, "text": text}
     d.update(data)
     return d
+
+
+# ---- causes (contract v2): why a fact happened --------------------------------------
+#: The kinds of cause a fact may carry.
+CAUSE_DECISION = "decision"        # the deciding seat's choice
+CAUSE_RULE = "rule"                # an automatic rule step (Propaganda, adversary phase, ...)
+CAUSE_DIE = "die"                  # a die roll
+CAUSE_EVENT = "event"              # an event card's effect
+CAUSE_BOT = "bot"                  # a bot's (Non-player's) decision, with its reason
+CAUSE_FACILITATOR = "facilitator"  # an instructor's override
+CAUSE_KINDS = (CAUSE_DECISION, CAUSE_RULE, CAUSE_DIE, CAUSE_EVENT, CAUSE_BOT, CAUSE_FACILITATOR)
+
+
+def cause_decision(seat: str, choice_id: str) -> dict:
+    return {"kind": CAUSE_DECISION, "seat": seat, "choice": choice_id}
+
+
+def cause_rule(rule: str, step: Any = None) -> dict:
+    """An automatic rule step; ``step`` is a message naming it (e.g. "Resources phase")."""
+    d: dict = {"kind": CAUSE_RULE, "rule": rule}
+    if step is not None:
+        d["step"] = step
+    return d
+
+
+def cause_die(rule: str, roll: Any = None) -> dict:
+    d: dict = {"kind": CAUSE_DIE, "rule": rule}
+    if roll is not None:
+        d["roll"] = roll
+    return d
+
+
+def cause_event(card: Any, side: str = "", title: Any = None) -> dict:
+    d: dict = {"kind": CAUSE_EVENT, "card": card}
+    if side:
+        d["side"] = side
+    if title is not None:
+        d["title"] = title
+    return d
+
+
+def cause_bot(seat: str, reason: Any = None, rule: str = "") -> dict:
+    d: dict = {"kind": CAUSE_BOT, "seat": seat}
+    if reason is not None:
+        d["reason"] = reason
+    if rule:
+        d["rule"] = rule
+    return d
+
+
+def cause_facilitator(reason: Any = None) -> dict:
+    d: dict = {"kind": CAUSE_FACILITATOR}
+    if reason is not None:
+        d["reason"] = reason
+    return d
+
+
+def attribute(facts: list, cause: dict, start: int = 0) -> list:
+    """Give ``cause`` to every fact from index ``start`` on that has none yet (in place)."""
+    for i in range(start, len(facts)):
+        f = facts[i]
+        if "cause" not in f:
+            f["cause"] = cause
+    return facts
+
+
+class PositionError(ValueError):
+    """A described starting position was refused; ``field`` names the bad field
+    (a dotted path such as ``position.spaces.junin.guerrillas``)."""
+
+    def __init__(self, field_path: str, problem: str):
+        super().__init__(f"{field_path}: {problem}")
+        self.field = field_path
+        self.problem = problem
 
 
 def fact_for_seat(f: Fact, seat: str | None) -> Fact | None:
@@ -281,6 +419,27 @@ class Rules(ABC):
 
     def options(self) -> list[OptionInfo]:
         return []
+
+    # ---- contract v2 (optional per game until it migrates) ------------------
+    def preview(self, state: State, seat: str, choice_id: str) -> dict[str, float] | None:
+        """The metric deltas that choosing ``choice_id`` would cause now, when the immediate
+        effect is deterministic and reveals nothing hidden; ``None`` otherwise."""
+        return None
+
+    def position(self, state: State) -> dict:
+        """The current position in the documented JSON shape that ``setup(seed,
+        {"position": ...})`` accepts (public and hidden parts alike: for instructors)."""
+        raise IllegalChoice(f"{self.title or self.key} cannot describe its position yet.",
+                            code="position_unsupported")
+
+    def position_schema(self) -> dict:
+        """A JSON Schema of this game's ``position`` option (documentation and validation)."""
+        return {}
+
+    def catalog(self) -> dict:
+        """Static game content as messages: ``{"cards": [...], "glossary": [...], "panels": [...],
+        "names": [...]}``. Every message in it must be in the translation catalogs."""
+        return {}
 
     def seat_ids(self) -> list[str]:
         return [s.id for s in self.seats]
