@@ -24,6 +24,7 @@ import engine
 from engine import IllegalChoice
 from engine.bots.base import make_bot
 from engine.core import registry
+from engine.core.messages import msg
 from facilitation import eventlog
 from facilitation.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from facilitation.models import (
@@ -459,7 +460,7 @@ def _finish_if_over(session: ClassSession, rules, state) -> bool:
     session.status = Status.FINISHED
     session.finished_at = timezone.now()
     eventlog.append(session, kind="system", payload={"action": "game_over", "result": result},
-                    facts=[engine.fact("game_over", "The game is over.")],
+                    facts=[engine.fact("game_over", msg("The game is over."))],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
     return True
 
@@ -499,6 +500,11 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
     return appended
 
 
+def _seat_title(rules, seat: str):
+    """A seat's title (a message in migrated games) for facts written here; the id if unknown."""
+    return next((s.title for s in rules.seats if s.id == seat), seat)
+
+
 def _decision_payload(p, seat: str, choice) -> dict:
     return {
         "choice": choice.id, "label": choice.label, "choice_payload": choice.payload,
@@ -526,7 +532,7 @@ def session_start(*, session: ClassSession, user) -> ClassSession:
              for s in Seat.objects.filter(session=session).select_related("team")}
     eventlog.append(session, kind="system", actor=user,
                     payload={"action": "start", "scenario": session.scenario_key, "seats": seats},
-                    facts=[engine.fact("session", f"{rules.title}: the session starts.")],
+                    facts=[engine.fact("session", msg("{game}: the session starts.", game=rules.title))],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
     _run_bots(session, rules, state)
     session.save()
@@ -747,7 +753,8 @@ def choice_undo(*, session: ClassSession, user, seat: str, seq: int) -> dict:
     ev = eventlog.append(session, kind="undo", seat=seat, actor=user, parent_seq=target.parent_seq,
                          payload={"undone_seq": target.seq, "back_to": target.parent_seq,
                                   "choice": target.payload.get("choice"), "label": target.payload.get("label")},
-                         facts=[engine.fact("undo", f"{seat} takes back: {target.payload.get('label', '')}")],
+                         facts=[engine.fact("undo", msg("{seat} takes back: {choice}", seat=_seat_title(rules, seat),
+                                                        choice=target.payload.get("label") or ""))],
                          metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     session.save()
     return {"seq": session.head_seq, "events": [ev.seq], "status": session.status, "undone": target.seq}
@@ -852,8 +859,9 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
         ev = eventlog.append(session, kind="facilitator", actor=user, parent_seq=target.parent_seq,
                              payload={"action": "undo_last", "reason": reason, "undone_seq": target.seq,
                                       "back_to": target.parent_seq, "label": target.payload.get("label", "")},
-                             facts=[engine.fact("override", f"The facilitator takes back {target.seat}'s "
-                                                f"'{target.payload.get('label', '')}': {reason}")],
+                             facts=[engine.fact("override", msg("The facilitator takes back {seat}'s '{choice}': {reason}",
+                                                                seat=_seat_title(rules, target.seat),
+                                                                choice=target.payload.get("label") or "", reason=reason))],
                              metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     elif action == "adjust":
         if not isinstance(track, str) or not track:

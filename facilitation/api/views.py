@@ -1,6 +1,13 @@
 """Thin API views: validate input, call a selector or a service, serialize the answer.
 
 Errors: ``{"error": code, "detail": message}`` (see :mod:`facilitation.api.errors`).
+
+Engine texts (prompts, choice labels, facts, seat and game titles) are answered in the
+request's language (``Accept-Language``, or the ``django_language`` cookie) in their usual
+fields (``"text"``, ``"label"``, ``"title"``...), and, when the game gives them as messages, also
+as the structured message under the same key + ``_msg`` (``{"msg": template, "args": {...}}``)
+for clients that render them themselves (``facilitation.text.with_texts``). ETags hold the
+language.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from facilitation.api import serializers as s
 from facilitation.calendar import sessions_to_ics
 from facilitation.errors import NotAllowed, NotFound, ServiceError, ValidationFailed
 from facilitation.models import ClassSession, JoinCode, Seat, Team, TeamIntent
+from facilitation.text import language, with_texts
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -84,7 +92,7 @@ class ScenarioList(APIView):
                         "bots": ["random", *bots],
                         "options": [{"key": o.key, "title": o.title, "kind": o.kind, "default": o.default,
                                      "choices": list(o.choices), "help": o.help} for o in options]})
-        return Response(out)
+        return Response(with_texts(out))
 
 
 # ---- courses ---------------------------------------------------------------------------
@@ -303,11 +311,12 @@ def _page(sess: ClassSession, seat_key: str | None, after: int) -> dict:
     """Events after ``after`` (at most PAGE); ``more`` says whether to ask again with the last seq."""
     events = selectors.session_events(sess, seat_key=seat_key, after=after, limit=PAGE)
     last = events[-1]["seq"] if events else after
-    return {"seq": sess.head_seq, "status": sess.status, "events": events, "more": last < sess.head_seq}
+    return {"seq": sess.head_seq, "status": sess.status, "events": with_texts(events), "more": last < sess.head_seq}
 
 
 def _tag(sess: ClassSession, seat: str, after: int) -> str:
-    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.head_hash}:{sess.status}:{sess.updated_at.isoformat()}"
+    raw = (f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.head_hash}:{sess.status}:{sess.updated_at.isoformat()}"
+           f":{language()}")  # the texts are in the request's language
     return hashlib.sha256(raw.encode()).hexdigest()[:32]
 
 
@@ -427,7 +436,7 @@ class SeatPrompt(APIView):
     def get(self, request, session_id: int, seat_key: str):
         sess, seat = _seat(request, session_id, seat_key)
         return _etag_response(request, _tag(sess, f"prompt:{seat_key}", 0),
-                              lambda: selectors.seat_prompt(sess, seat_key))
+                              lambda: with_texts(selectors.seat_prompt(sess, seat_key)))
 
 
 class SeatSubmit(APIView):

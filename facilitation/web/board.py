@@ -83,6 +83,8 @@ from html import escape as _html_escape
 from pathlib import Path
 from typing import Any
 
+from facilitation.text import rendered, tr
+
 from . import games
 
 LAYOUT_DIR = Path(__file__).resolve().parent / "layouts"
@@ -439,14 +441,9 @@ def _hex_points(x: float, y: float, r: float, turn: float) -> str:
 
 
 def _translator(layout: dict):
-    """Words of a game's layout data in the current language (``layout["i18n"][lang]``)."""
-    try:
-        from django.utils.translation import get_language
-        lang = (get_language() or "en").split("-")[0]
-    except Exception:  # outside Django
-        lang = "en"
-    table = (layout.get("i18n") or {}).get(lang) or {}
-    return lambda text: table.get(text, text) if isinstance(text, str) else text
+    """Words of a game's layout data (piece, marker, track names) in the active language, from
+    the ``.po`` catalogs (the ``makemessages`` command extracts them from the layout files)."""
+    return lambda text: tr(text) if isinstance(text, str | dict) else text
 
 
 _GEOMETRY: dict[tuple, dict] = {}
@@ -589,7 +586,7 @@ def _geometry(board: dict, layout: dict, tr, static_spaces: list[dict], width: f
 # keys hold everything the result is made of (the map's digest, the language, the seats, the
 # space's part of the view, and for the markup the space's choices), so a seat is only ever given
 # what its own view and choices draw; what is kept is copied before it is handed out.
-_BOARDS: dict[int, tuple[Any, dict, str]] = {}
+_BOARDS: dict[tuple[int, str], tuple[Any, dict, str]] = {}
 _SPACES: dict[tuple, dict] = {}
 _MARKUP: dict[tuple, tuple[dict, str, str]] = {}
 _MEMO_MAX = 6000  # per memo: the spaces of 40 four-team sessions in one language are about 4500
@@ -604,15 +601,17 @@ def clear_memo() -> None:
 
 
 def _static_board(rules: Any) -> tuple[dict, str]:
-    """``rules.board()`` and a digest of it, once per Rules object and process."""
-    hit = _BOARDS.get(id(rules))
+    """``rules.board()`` with its engine texts in the active language (``facilitation.text``) and
+    a digest of it, once per Rules object, language and process."""
+    memo = (id(rules), _language())
+    hit = _BOARDS.get(memo)
     if hit is not None and hit[0] is rules:
         return hit[1], hit[2]
-    board = rules.board() or {}
+    board = rendered(rules.board() or {})
     digest = hashlib.sha1(repr(board).encode()).hexdigest()
     if len(_BOARDS) >= 64:
         _BOARDS.clear()
-    _BOARDS[id(rules)] = (rules, board, digest)  # the object is kept: its id is not reused meanwhile
+    _BOARDS[memo] = (rules, board, digest)  # the object is kept: its id is not reused meanwhile
     return board, digest
 
 
@@ -728,7 +727,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     key = getattr(rules, "key", "")
     layout = load_layout(key)
     tr = _translator(layout)
-    seats = seats if seats is not None else [{"id": s.id, "title": s.title} for s in getattr(rules, "seats", ())]
+    seats = seats if seats is not None else [{"id": s.id, "title": tr(s.title)} for s in getattr(rules, "seats", ())]
     faction_index: dict[str, int] = {}
     for i, s in enumerate(seats):
         faction_index[s["id"]] = i

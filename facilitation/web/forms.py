@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.core.registry import scenarios as installed_scenarios
+from facilitation.text import tr
 
 from .models import SessionUISettings
 
@@ -13,7 +14,7 @@ SEAT_TEAM = "team"
 
 
 def scenario_choices() -> list[tuple[str, str]]:
-    return [(s["key"], s["title"]) for s in installed_scenarios()]
+    return [(s["key"], tr(s["title"])) for s in installed_scenarios()]
 
 
 def parse_options(text: str, rules) -> dict:
@@ -73,10 +74,10 @@ class ScheduleForm(forms.Form):
         for i, seat in enumerate(rules.seats):
             pf = f"seat_{seat.id}_by"
             tf = f"seat_{seat.id}_team"
-            self.fields[pf] = forms.ChoiceField(label=_("%(seat)s is played by") % {"seat": seat.title},
+            self.fields[pf] = forms.ChoiceField(label=_("%(seat)s is played by") % {"seat": tr(seat.title)},
                                                 choices=play_choices, initial=SEAT_TEAM)
-            self.fields[tf] = forms.CharField(label=_("Team name for %(seat)s") % {"seat": seat.title},
-                                              max_length=100, required=False, initial=seat.title)
+            self.fields[tf] = forms.CharField(label=_("Team name for %(seat)s") % {"seat": tr(seat.title)},
+                                              max_length=100, required=False, initial=tr(seat.title))
             self.seat_fields.append({"seat": seat, "fi": i, "by": self[pf], "team": self[tf]})
 
     def clean_options(self):

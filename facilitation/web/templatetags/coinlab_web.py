@@ -8,7 +8,7 @@ from django import template
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-from facilitation import selectors
+from facilitation import selectors, text
 from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER
 
 register = template.Library()
@@ -22,6 +22,16 @@ def is_instructor(user) -> bool:
 @register.filter
 def is_reviewer(user) -> bool:
     return selectors.user_has_group(user, ROLE_REVIEWER) or selectors.user_has_group(user, ROLE_INSTRUCTOR)
+
+
+@register.filter
+def tr(value) -> str:
+    """An engine text (a message, a message read back from JSON, or legacy English) in the
+    viewer's language: ``{{ choice.label|tr }}`` (``facilitation.text.tr``). Numbers and other
+    values pass through unchanged (``{{ }}`` still localizes them)."""
+    if isinstance(value, str | dict | list | tuple):
+        return text.tr(value)
+    return value
 
 
 @register.filter

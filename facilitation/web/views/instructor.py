@@ -23,6 +23,7 @@ import engine
 from facilitation import eventlog, live, selectors, services
 from facilitation.errors import NotAllowed, ValidationFailed
 from facilitation.models import ClassSession, Course, JoinCode, Seat, SessionEvent, Team
+from facilitation.text import rendered, tr
 from facilitation.web.board import build as build_board
 
 from ..forms import (
@@ -63,7 +64,7 @@ def session_new(request):
     rules = engine.load(key)
     courses = Course.objects.filter(instructors=request.user)
     initial = {"course_title": courses.first().title if courses.exists() else _("My course"),
-               "title": f"{rules.title}"}
+               "title": tr(rules.title)}
     form = ScheduleForm(request.POST if "schedule" in request.POST else None, rules=rules,
                         bot_kinds=_bot_kinds(rules), initial=initial)
     if request.method == "POST" and "schedule" in request.POST and form.is_valid():
@@ -257,12 +258,12 @@ def _session_summary(session: ClassSession) -> dict:
         return out
     p = rules.prompt(state)
     acting = set(p.seats) if p else set()
-    b = build_board(rules, rules.view(state, None), metrics=rules.metrics(state))
+    b = build_board(rules, rendered(rules.view(state, None)), metrics=rules.metrics(state))
     out["board"] = b
     out["card"] = b["card"]
     key_tracks = [t for t in b["tracks"] if t.get("key")]
     out["metrics"] = {t["name"]: t["value"] for t in (key_tracks or b["tracks"][:6])}
-    out["prompt_text"] = p.text if p else ""
+    out["prompt_text"] = tr(p.text) if p else ""
     steps = seat_steps(p)
     out["steps"] = bool(steps)
     for s in Seat.objects.filter(session=session).select_related("team").prefetch_related("team__members"):

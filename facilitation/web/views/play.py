@@ -28,6 +28,7 @@ from django.views.decorators.http import require_GET, require_POST
 from facilitation import eventlog, live, selectors, services
 from facilitation.errors import NotAllowed, NotFound, ServiceError
 from facilitation.models import ClassSession, Seat, SessionEvent, Team, TeamIntent
+from facilitation.text import rendered
 
 from ..forms import IntentForm
 from ..models import SessionUISettings
@@ -199,7 +200,7 @@ def _live_contexts(session: ClassSession, seats: list[str]) -> dict[str, dict]:
     out = {}
     for seat in seats:
         data = prompts[seat]
-        prompt = data.get("prompt")
+        prompt = rendered(data.get("prompt"))  # its question and choice labels in the viewer's language
         choices = prompt["choices"] if (prompt and data.get("your_turn")) else []
         events = logs[seat]
         log = list(reversed(event_lines(events, titles)))

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from facilitation import eventlog, selectors
 from facilitation.errors import NotAllowed
 from facilitation.models import ClassSession, SessionEvent
+from facilitation.text import tr
 
 from ..forms import AnnotationForm
 from ..models import Annotation, Bookmark
@@ -79,7 +80,7 @@ def _card_marks(session, as_seat) -> list[dict]:
         for f in engine.facts_for_seat(ev.facts or [], as_seat):
             t = str(f.get("type", ""))
             if t in CARD_FACT_TYPES or (t.startswith("card") and "reveal" in t):
-                out.append({"seq": ev.seq, "text": f.get("text", "")})
+                out.append({"seq": ev.seq, "text": tr(f.get("text", ""))})
                 break
     return out
 
