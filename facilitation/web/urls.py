@@ -9,6 +9,7 @@ urlpatterns = [
     path("join/", home.join, name="join"),
     path("join/<str:code>/", home.join_code, name="join_code"),
     path("sessions/new/", instructor.session_new, name="session_new"),
+    path("sessions/pace/", instructor.session_pace, name="session_pace"),
     path("console/", instructor.console, name="console"),
     path("console/live/", instructor.console_live, name="console_live"),
     path("sessions/<int:session_id>/manage/", instructor.manage, name="manage"),

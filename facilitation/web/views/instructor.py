@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -97,6 +97,33 @@ def session_new(request):
         "form": form, "scenarios": scenarios, "scenario": key, "rules": rules,
         "option_infos": rules.options(), "seat_team": SEAT_TEAM,
     })
+
+
+#: Bot-played games behind the scheduling page's length estimate (docs/pacing.md).
+PACE_GAMES = 6
+
+
+@login_required
+@page_errors
+@require_GET
+def session_pace(request):
+    """The expected length of a session of a game (scheduling page; issue #18): a fragment."""
+    _require_instructor(request.user)
+    key = request.GET.get("scenario", "")
+    if key not in dict(scenario_choices()):
+        return HttpResponseBadRequest(_("Unknown game."))
+    rules = engine.load(key)
+    options: dict = {}
+    players = request.GET.get("players", "")
+    if players:
+        if not players.isdigit() or not rules.min_players <= int(players) <= rules.max_players:
+            return HttpResponseBadRequest(_("Players must be a whole number from %(lo)s to %(hi)s.")
+                                          % {"lo": rules.min_players, "hi": rules.max_players})
+        options["players"] = int(players)
+    from facilitation.pacing import session_estimate
+
+    est = session_estimate(key, options, games=PACE_GAMES)
+    return render(request, "web/instructor/_pace.html", {"est": est, "rules": rules})
 
 
 def _session_for_instructor(request, session_id: int) -> ClassSession:
