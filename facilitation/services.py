@@ -41,6 +41,7 @@ from facilitation.models import (
     TeamIntent,
 )
 from facilitation.selectors import course_is_instructor, join_code_check, user_can_create_courses
+from facilitation.signals import session_finished
 
 User = get_user_model()
 Status = ClassSession.Status
@@ -461,7 +462,14 @@ def _finish_if_over(session: ClassSession, rules, state) -> bool:
     eventlog.append(session, kind="system", payload={"action": "game_over", "result": result},
                     facts=[engine.fact("game_over", "The game is over.")],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
+    _announce_finished(session)
     return True
+
+
+def _announce_finished(session: ClassSession) -> None:
+    """Once the end is committed, tell the listeners (the final AAR is built: issue #19)."""
+    session_id = session.pk
+    transaction.on_commit(lambda: session_finished.send(sender=ClassSession, session_id=session_id))
 
 
 def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str] | None = None) -> list[int]:
@@ -804,6 +812,7 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
     session.result = eventlog.jsonable(rules.result(state))
     _facilitator_event(session, user, "end", reason=reason, fact_text="The facilitator ends the session.")
     session.save()
+    _announce_finished(session)
     return session
 
 
