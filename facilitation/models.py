@@ -80,8 +80,31 @@ ROLE_REVIEWER = "reviewer"
 ROLE_GROUPS = (ROLE_INSTRUCTOR, ROLE_STUDENT, ROLE_REVIEWER)
 
 
+#: Join codes are read aloud and typed from a projector: one case, and no characters that look
+#: alike (no 0/O, 1/I/L). 12 of these 31 characters: about 59 bits.
+JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 12
+
+
 def new_join_code() -> str:
-    return secrets.token_urlsafe(12)
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+def normalize_join_code(code: str) -> str:
+    """A code as typed (any case, spaces or dashes between the groups) in its stored form.
+    Codes made before readable codes (mixed case, ``-`` and ``_``) are kept as they are."""
+    raw = (code or "").strip()
+    squeezed = "".join(ch for ch in raw if ch not in " -").upper()
+    if len(squeezed) == JOIN_CODE_LENGTH and all(ch in JOIN_CODE_ALPHABET for ch in squeezed):
+        return squeezed
+    return raw
+
+
+def format_join_code(code: str) -> str:
+    """``ABCDEFGHJKMN`` as ``ABCD-EFGH-JKMN`` (older codes as they are)."""
+    if len(code) == JOIN_CODE_LENGTH and all(ch in JOIN_CODE_ALPHABET for ch in code):
+        return "-".join(code[i:i + 4] for i in range(0, JOIN_CODE_LENGTH, 4))
+    return code
 
 
 class Course(models.Model):
@@ -194,6 +217,11 @@ class JoinCode(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    @property
+    def display(self) -> str:
+        """The code as people read it (groups of four)."""
+        return format_join_code(self.code)
 
     class Meta:
         ordering = ["-created_at"]

@@ -39,6 +39,7 @@ from facilitation.models import (
     SubmissionKey,
     Team,
     TeamIntent,
+    normalize_join_code,
 )
 from facilitation.selectors import course_is_instructor, join_code_check, user_can_create_courses
 from facilitation.signals import session_finished
@@ -120,7 +121,7 @@ def join_code_revoke(*, join_code: JoinCode, user) -> None:
 
 
 def _usable_join_code(code: str, *, lock: bool) -> JoinCode:
-    code = (code or "").strip()
+    code = normalize_join_code(code)
     qs = JoinCode.objects.select_related("course", "team")
     if lock:
         qs = qs.select_for_update(of=("self",))
