@@ -152,3 +152,21 @@ class AnnotationForm(forms.Form):
     KINDS = (("bookmark", _("Bookmark")), ("annotation", _("Annotation")))
     kind = forms.ChoiceField(choices=KINDS, initial="bookmark", label=_("Add"))
     text = forms.CharField(label=_("Text"), max_length=4000, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class RosterAddForm(forms.Form):
+    """Students by user name: one, or a list pasted in (course page, issue #19)."""
+
+    usernames = forms.CharField(
+        label=_("User names"), widget=forms.Textarea(attrs={"rows": 4}), max_length=20_000,
+        help_text=_("One per line, or separated by commas or spaces. Students without an account "
+                    "join with a team's join code instead."))
+    team = forms.ChoiceField(label=_("Also put them on a team"), required=False)
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].choices = list(teams)
+
+
+class UsernameForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150)
