@@ -64,9 +64,24 @@ def session_new(request):
     courses = Course.objects.filter(instructors=request.user)
     initial = {"course_title": courses.first().title if courses.exists() else _("My course"),
                "title": f"{rules.title}"}
-    form = ScheduleForm(request.POST if "schedule" in request.POST else None, rules=rules,
+    # Another game than the one whose form was shown (its button, or the select changed and the
+    # form sent with Enter): show the new game's form, never schedule a game whose options the
+    # instructor has not seen.
+    switching = request.method == "POST" and (
+        "switch" in request.POST or request.POST.get("previous_scenario", key) != key)
+    if switching:
+        # Another game was chosen: keep what was typed (title, course, date, seed, timer...);
+        # a title that was the previous game's own name becomes the new game's.
+        kept = {f: request.POST.get(f, "") for f in ScheduleForm.COMMON_FIELDS if f in request.POST}
+        if "require_rationale" not in request.POST:
+            kept["require_rationale"] = False
+        previous = request.POST.get("previous_scenario", "")
+        if previous in dict(scenarios) and kept.get("title", "").strip() == engine.load(previous).title:
+            kept.pop("title")
+        initial.update(kept)
+    form = ScheduleForm(request.POST if "schedule" in request.POST and not switching else None, rules=rules,
                         bot_kinds=_bot_kinds(rules), initial=initial)
-    if request.method == "POST" and "schedule" in request.POST and form.is_valid():
+    if request.method == "POST" and "schedule" in request.POST and not switching and form.is_valid():
         d = form.cleaned_data
         course = courses.filter(title=d["course_title"].strip()).first()
         ok = True
