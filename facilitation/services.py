@@ -703,6 +703,27 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
         raise Conflict("A concurrent submission won; reload the prompt.", code="stale_seq") from None
 
 
+def _undo_secret(target: SessionEvent) -> bool:
+    """Whether some seat may not see what ``target`` chose: it was marked secret, or some of
+    its facts are hidden from some seat (e.g. where the Directives Base went)."""
+    return bool((target.payload or {}).get("secret")) or any(
+        isinstance(f, dict) and f.get("visible_to") is not None for f in target.facts or [])
+
+
+def _undo_visibility(target: SessionEvent) -> dict:
+    """The payload keys that make an undo as secret as what it undoes (issue 14 item 2): only
+    the seat that decided (and the full record) reads the undone choice's id and label."""
+    return {"secret": True, "visible_to": [target.seat]} if _undo_secret(target) else {}
+
+
+def _undo_fact(target: SessionEvent, type_: str, text: str, public_text: str) -> dict:
+    """The undo's fact: ``text`` names the undone choice; for a secret one, only the deciding
+    seat reads it and every other seat reads ``public_text`` (engine.fact_for_seat)."""
+    if not _undo_secret(target):
+        return engine.fact(type_, text)
+    return engine.fact(type_, text, visible_to=[target.seat], public=engine.fact(type_, public_text))
+
+
 def _undo_target(session: ClassSession, rules, seat: str) -> SessionEvent:
     """The seat's last decision on the current path, if undoing it stays within its own turn."""
     parents = dict(SessionEvent.objects.filter(session=session).values_list("seq", "parent_seq"))
@@ -746,8 +767,10 @@ def choice_undo(*, session: ClassSession, user, seat: str, seq: int) -> dict:
     back_state = eventlog.load_state(session, target.parent_seq, rules)
     ev = eventlog.append(session, kind="undo", seat=seat, actor=user, parent_seq=target.parent_seq,
                          payload={"undone_seq": target.seq, "back_to": target.parent_seq,
-                                  "choice": target.payload.get("choice"), "label": target.payload.get("label")},
-                         facts=[engine.fact("undo", f"{seat} takes back: {target.payload.get('label', '')}")],
+                                  "choice": target.payload.get("choice"), "label": target.payload.get("label"),
+                                  **_undo_visibility(target)},
+                         facts=[_undo_fact(target, "undo", f"{seat} takes back: {target.payload.get('label', '')}",
+                                           f"{seat} takes back a secret decision.")],
                          metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     session.save()
     return {"seq": session.head_seq, "events": [ev.seq], "status": session.status, "undone": target.seq}
@@ -851,9 +874,11 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
         back_state = eventlog.load_state(session, target.parent_seq, rules)
         ev = eventlog.append(session, kind="facilitator", actor=user, parent_seq=target.parent_seq,
                              payload={"action": "undo_last", "reason": reason, "undone_seq": target.seq,
-                                      "back_to": target.parent_seq, "label": target.payload.get("label", "")},
-                             facts=[engine.fact("override", f"The facilitator takes back {target.seat}'s "
-                                                f"'{target.payload.get('label', '')}': {reason}")],
+                                      "back_to": target.parent_seq, "label": target.payload.get("label", ""),
+                                      **_undo_visibility(target)},
+                             facts=[_undo_fact(target, "override", f"The facilitator takes back {target.seat}'s "
+                                               f"'{target.payload.get('label', '')}': {reason}",
+                                               f"The facilitator takes back a secret decision of {target.seat}.")],
                              metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     elif action == "adjust":
         if not isinstance(track, str) or not track:

@@ -39,3 +39,75 @@ def test_etags_are_keyed_with_the_server_secret(peru_session):
         assert _tag(sess, peru_session.seat_a, 0) != api
         assert _etag_of(sess.pk, sess.head_seq, sess.status, peru_session.seat_a,
                         sess.updated_at.isoformat()) != page
+
+
+# ---- item 2: an undo is as secret as what it undoes ---------------------------------------------
+
+
+def _first_secret_decision_undone(game) -> tuple[str, str]:
+    """Tears of Tyranny: a seat keeps its cards in secret (a secret pick); play the first
+    choices until a seat has made a secret one, and let that seat take it back."""
+    s = game.session
+    for _ in range(80):
+        s.refresh_from_db()
+        rules, state = selectors.session_state(s)
+        p = rules.prompt(state)
+        seat = p.seats[0]
+        choice = p.choices_for(seat)[0]
+        out = services.choice_submit(session=s, user=game.users[seat], seat=seat, choice=choice.id, seq=s.head_seq)
+        decided = s.events.get(seq=out["events"][0])
+        if decided.payload.get("secret"):
+            s.refresh_from_db()
+            services.choice_undo(session=s, user=game.users[seat], seat=seat, seq=s.head_seq)
+            return seat, choice.label
+    raise AssertionError("no secret decision in 80 moves")
+
+
+def _texts(obj) -> str:
+    import json
+
+    return json.dumps(obj, ensure_ascii=False)
+
+
+def test_a_students_undo_of_a_secret_decision_stays_secret(tot_four):
+    seat, label = _first_secret_decision_undone(tot_four)
+    sess = tot_four.session
+    sess.refresh_from_db()
+    undo = selectors.session_events(sess, seat_key=None, after=sess.head_seq - 1)[-1]
+    assert undo["kind"] == "undo" and label in _texts(undo), "the full record keeps what was taken back"
+    assert label in _texts(selectors.session_events(sess, seat_key=seat, after=sess.head_seq - 1))
+    for other in set(tot_four.users) - {seat}:
+        seen = selectors.session_events(sess, seat_key=other, after=sess.head_seq - 1)
+        assert seen and seen[-1]["kind"] == "undo", "every seat learns that a decision was taken back"
+        assert label not in _texts(seen), f"{other} reads the secret choice in the undo"
+        assert undo["payload"]["choice"] not in _texts(seen[-1]["payload"])
+        lines = selectors.seat_logs(sess, [other], after=sess.head_seq - 1)[other]
+        assert label not in _texts(lines)
+
+
+def test_the_facilitators_undo_of_a_secret_decision_stays_secret(people, api_for):
+    """Peru opens with Shining Path's secret placement of the Directives Base (rules 1.4.4,
+    6.5.3); the facilitator's ``undo_last`` must not tell the Government where it went."""
+    from tests.conftest import create_peru_game
+
+    game = create_peru_game(people, seed=21)
+    prompt = selectors.seat_prompt(game.session, "shining_path")["prompt"]
+    assert prompt["kind"] == "swap"
+    choice = prompt["choices"][1]
+    services.choice_submit(session=game.session, user=game.owner("shining_path"), seat="shining_path",
+                           choice=choice["id"], seq=game.session.head_seq)
+    game.session.refresh_from_db()
+    ev = services.facilitator_override(session=game.session, user=people.instructor, action="undo_last",
+                                       reason="Misclick")
+    role = {game.seat_a: "student_a", game.seat_b: "student_b"}
+    gov = api_for(role["government"])
+    seen = gov.get(f"/api/sessions/{game.session.pk}/seats/government/events/?after={ev.seq - 1}").json()
+    assert seen["events"] and seen["events"][0]["seq"] == ev.seq
+    assert seen["events"][0]["payload"].get("action") == "undo_last"
+    blob = _texts(seen)
+    assert choice["label"] not in blob and choice["id"] not in blob
+    full = api_for("instructor").get(f"/api/sessions/{game.session.pk}/events/?after={ev.seq - 1}").json()
+    assert choice["label"] in _texts(full), "the instructor's full record names it"
+    own = api_for(role["shining_path"]).get(
+        f"/api/sessions/{game.session.pk}/seats/shining_path/events/?after={ev.seq - 1}").json()
+    assert choice["label"] in _texts(own), "Shining Path reads its own move taken back"
