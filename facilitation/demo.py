@@ -117,7 +117,7 @@ def _demo_game(course, instructor, users, scenario: str, codes: dict) -> dict:
     n_teams = min(LIVE_TEAMS.get(scenario, 2), len(seats), len(STUDENTS))
     team_names = [f"{rules.seats[i].title} team" for i in range(n_teams)]
     # 1. in progress: student teams, a few opening moves played by bots.
-    live, created = _session(course, instructor, f"{rules.title}: live demo", scenario_key=scenario, seed=7,
+    live, created = _session(course, instructor, f"{rules.title}: live demo", scenario_key=scenario,
                              scheduled_start=now - dt.timedelta(minutes=30),
                              scheduled_end=now + dt.timedelta(minutes=90), location="Room 101",
                              teams=team_names, seats=dict(zip(seats, team_names, strict=False)))

@@ -10,7 +10,7 @@ API as ``{"error": code, "detail": message}`` with nothing stored.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -224,11 +224,11 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
     rules = _load_rules(scenario_key)
     title = (title or "").strip() or f"{rules.title} session"
     options = dict(options or {})
-    if seed is None:
-        seed = int.from_bytes(hashlib.sha256(f"{course.pk}:{title}:{timezone.now()}".encode()).digest()[:4],
-                              "big")
+    # Issue 14 item 3: without an explicit (public) seed the game gets 128 random bits, kept
+    # on the server (never in an answer to anyone).
+    secret_seed = secrets.token_hex(16) if seed is None else ""
     try:
-        rules.setup(seed=seed, options=options)
+        rules.setup(seed=int(secret_seed, 16) if secret_seed else seed, options=options)
     except (ValueError, TypeError, KeyError) as exc:
         raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
     if scheduled_start and scheduled_end and scheduled_end <= scheduled_start:
@@ -236,7 +236,7 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
     if decision_timer_seconds is not None and decision_timer_seconds <= 0:
         raise ValidationFailed("The decision timer must be a positive number of seconds.")
     session = ClassSession.objects.create(
-        course=course, title=title, scenario_key=rules.key, options=options, seed=seed,
+        course=course, title=title, scenario_key=rules.key, options=options, seed=seed, secret_seed=secret_seed,
         rules_version=eventlog.rules_fingerprint(rules.key), scheduled_start=scheduled_start, scheduled_end=scheduled_end, location=location or "",
         decision_timer_seconds=decision_timer_seconds, require_rationale=require_rationale,
         snapshot_every=snapshot_every or settings.COINLAB_SNAPSHOT_EVERY, created_by=user)
@@ -270,6 +270,8 @@ def session_update(*, session: ClassSession, user, **fields: Any) -> ClassSessio
     for k, v in fields.items():
         if k in allowed_always or (k in allowed_before and session.status == Status.SCHEDULED):
             setattr(session, k, v)
+            if k == "seed":  # an explicit public seed replaces the secret one; none: a new secret one
+                session.secret_seed = "" if v is not None else secrets.token_hex(16)
         else:
             raise ValidationFailed(f"{k} cannot be changed now.", code="not_editable")
     if session.scheduled_start and session.scheduled_end and session.scheduled_end <= session.scheduled_start:
@@ -486,7 +488,7 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
         seat = next((s for s in p.seats if s in bots), None)
         if seat is None:
             break
-        bot = make_bot(rules, bots[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        bot = make_bot(rules, bots[seat], seat, seed=session.bot_seed(seat))
         decision = bot.choose(state, p)
         choice = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, choice.id)
@@ -942,7 +944,7 @@ def seat_timeout_decide(*, session: ClassSession, seat: str, expected_seq: int |
         return []
     kind = Seat.objects.filter(session=session, seat_key=seat).values_list("bot_kind", flat=True).first()
     kind = kind or default_bot_kind(rules)
-    bot = make_bot(rules, kind, seat, seed=session.seed * 100_003 + session.head_seq)
+    bot = make_bot(rules, kind, seat, seed=session.bot_seed(seat))
     decision = bot.choose(state, p)
     c = p.find(seat, decision.choice_id)
     facts = rules.apply_inplace(state, seat, c.id)
@@ -979,7 +981,7 @@ def session_autoplay(*, session: ClassSession, user, max_events: int | None = No
             _finish_if_over(session, rules, state)
             break
         seat = p.seats[0]
-        bot = make_bot(rules, seats[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        bot = make_bot(rules, seats[seat], seat, seed=session.bot_seed(seat))
         decision = bot.choose(state, p)
         c = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, c.id)

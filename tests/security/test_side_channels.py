@@ -111,3 +111,59 @@ def test_the_facilitators_undo_of_a_secret_decision_stays_secret(people, api_for
     own = api_for(role["shining_path"]).get(
         f"/api/sessions/{game.session.pk}/seats/shining_path/events/?after={ev.seq - 1}").json()
     assert choice["label"] in _texts(own), "Shining Path reads its own move taken back"
+
+
+# ---- item 3: seeds --------------------------------------------------------------------------------
+
+
+def test_a_new_session_gets_128_secret_bits_that_no_answer_carries(people, api_for):
+    from facilitation.models import ClassSession
+    from tests.conftest import create_peru_game
+
+    games = [create_peru_game(people, seed=None, title="same title") for _ in range(2)]
+    secrets_ = [g.session.secret_seed for g in games]
+    for g in games:
+        assert len(g.session.secret_seed) == 32 and int(g.session.secret_seed, 16) >= 0  # 128 bits, hex
+        assert g.session.seed is None
+    assert secrets_[0] != secrets_[1]
+    sid = games[0].session.pk
+    for role in ("instructor", "reviewer", "student_a", "student_b"):
+        client = api_for(role)
+        for url in (f"/api/sessions/{sid}/", f"/api/sessions/{sid}/seats/government/prompt/",
+                    f"/api/sessions/{sid}/events/"):
+            body = client.get(url).content.decode()
+            assert secrets_[0] not in body and str(int(secrets_[0], 16)) not in body, (role, url)
+    # the game replays from its secret seed (verify_session)
+    from facilitation import eventlog
+    from tests.conftest import play_moves
+
+    play_moves(games[0], 6)
+    assert eventlog.verify(ClassSession.objects.get(pk=sid)).ok
+
+
+def test_an_old_session_with_a_public_seed_still_replays(people):
+    """Sessions scheduled before secret seeds (or with an explicit seed) replay from ``seed``."""
+    from facilitation import eventlog
+    from facilitation.models import ClassSession
+    from tests.conftest import create_peru_game, play_moves
+
+    game = create_peru_game(people, seed=7)
+    assert game.session.secret_seed == "" and game.session.engine_seed() == 7
+    play_moves(game, 6)
+    assert eventlog.verify(ClassSession.objects.get(pk=game.session.pk)).ok
+
+
+def test_bot_seeds_do_not_lead_back_to_the_game_seed(people):
+    """A bot's picks show its generator; today's bot seed ``seed * 100003 + head_seq`` inverts
+    (mod 2**64) straight to the game's seed. A bot's seed must be one-way from it."""
+    from tests.conftest import create_peru_game
+
+    sess = create_peru_game(people, seed=None).session
+    seed = sess.engine_seed() % 2**64
+    inverse = pow(100_003, -1, 2**64)
+    seeds = {sess.bot_seed(seat) for seat in ("government", "shining_path")}
+    assert len(seeds) == 2, "each seat's bot has its own seed"
+    for b in seeds:
+        assert ((b - sess.head_seq) * inverse) % 2**64 != seed
+    sess.head_seq += 1
+    assert sess.bot_seed("government") not in seeds, "a new seed for every move"
