@@ -262,7 +262,13 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # Rate limits (coinlab.security), counted in the cache: Redis in production, so they hold
 # across every web process. "N/SECONDS".
 COINLAB_RATE_LIMITS = env_bool("COINLAB_RATE_LIMITS", True)
-COINLAB_RATE_LOGIN_FAIL = os.environ.get("COINLAB_RATE_LOGIN_FAIL", "10/300")
+COINLAB_RATE_LOGIN_FAIL = os.environ.get("COINLAB_RATE_LOGIN_FAIL", "10/300")  # per (user name, address)
+COINLAB_RATE_LOGIN_USER_FAIL = os.environ.get("COINLAB_RATE_LOGIN_USER_FAIL", "50/300")  # per user name
+COINLAB_RATE_LOGIN_IP_FAIL = os.environ.get("COINLAB_RATE_LOGIN_IP_FAIL", "100/300")  # per address
+# django-ratelimit: counters in the default cache; a cache outage lets requests through
+# (passwords and codes are still checked) rather than locking everyone out.
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_FAIL_OPEN = True
 COINLAB_RATE_JOIN_FAIL = os.environ.get("COINLAB_RATE_JOIN_FAIL", "20/600")
 COINLAB_RATE_SUBMIT = os.environ.get("COINLAB_RATE_SUBMIT", "60/10")
 # Behind a proxy, the header that carries the client address (e.g. HTTP_X_FORWARDED_FOR).

@@ -20,7 +20,8 @@ JoinCode
 ClassSession
     One game played by a class: ``course``, ``title``, ``scenario_key``
     (``engine.load`` key), ``options`` (JSON, passed to ``Rules.setup``),
-    ``seed``, ``scheduled_start``/``scheduled_end``, ``location``, ``status``
+    ``seed`` (public, optional) or ``secret_seed`` (128 random bits, see
+    ``engine_seed``), ``scheduled_start``/``scheduled_end``, ``location``, ``status``
     (scheduled/live/paused/finished), ``decision_timer_seconds`` (None = no
     timer), ``require_rationale``, ``snapshot_every``.
     Cache of the log: ``head_seq`` (seq of the last event, 0 = none),
@@ -68,6 +69,7 @@ TeamIntent
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.conf import settings
@@ -141,7 +143,12 @@ class ClassSession(models.Model):
     # uses it to tell rule changes apart from tampering).
     rules_version = models.CharField(max_length=32, blank=True)
     options = models.JSONField(default=dict, blank=True)
-    seed = models.BigIntegerField(default=1)
+    # The game's seed (issue 14 item 3): ``secret_seed``, 128 random bits (hex) from ``secrets``,
+    # never shown to anyone, for every session scheduled without an explicit seed; ``seed``, a
+    # short public seed, only when the instructor asks for one (bot-only simulations, replaying a
+    # known game), and for sessions made before secret seeds (they still replay from it).
+    seed = models.BigIntegerField(null=True, blank=True, default=None)
+    secret_seed = models.CharField(max_length=64, blank=True, default="")
     scheduled_start = models.DateTimeField(null=True, blank=True)
     scheduled_end = models.DateTimeField(null=True, blank=True)
     location = models.CharField(max_length=200, blank=True)
@@ -166,6 +173,21 @@ class ClassSession(models.Model):
 
     def __str__(self) -> str:
         return f"{self.title} ({self.scenario_key}, {self.status})"
+
+    def engine_seed(self) -> int:
+        """The seed handed to ``Rules.setup``: the secret one if any, else the public one."""
+        if self.secret_seed:
+            return int(self.secret_seed, 16)
+        return int(self.seed or 0)
+
+    def bot_seed(self, seat: str) -> int:
+        """A bot's seed for its next move. From a secret seed: one-way (SHA-256), so a bot's
+        observable random picks never lead back to the seed that shuffled the deck. From a
+        public seed (nothing to hide): as before secret seeds, so those games play the same."""
+        if not self.secret_seed:
+            return int(self.seed or 0) * 100_003 + self.head_seq
+        raw = f"coinlab-bot:{self.secret_seed}:{seat}:{self.head_seq}".encode()
+        return int.from_bytes(hashlib.sha256(raw).digest()[:8], "big")
 
 
 class Team(models.Model):
