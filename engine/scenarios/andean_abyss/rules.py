@@ -18,14 +18,35 @@ import pickle
 
 from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo
 
-from . import (
-    events,  # noqa: F401  (registers the event frames: a restored state may be inside one)
-    nonplayer,  # noqa: F401  (registers the section-8 policies)
+# Importing a module registers its frame kinds and policies (frames.FLOW, frames.POLICIES): a
+# restored state may stand inside any frame, so every module that declares one is imported here.
+from . import (  # noqa: F401
+    event_cards_01_40,
+    event_cards_41_65,
+    event_cards_66_72,
+    event_frames,
+    events,
+    np_bot,
+    np_policy,
+    np_turn,
+    operation,
+    ops_govt,
+    ops_insurgent,
+    propaganda,
+    redeploy,
+    sa_auc,
+    sa_cartels,
+    sa_farc,
+    sa_govt,
+    sequence,
+    shipments,
+    transfers,
 )
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FNAME, PIECE_KEYS
-from .game import apply_choice, current_prompt, setup
+from .sequence import apply_choice, current_prompt
+from .setup import setup
 
 # Okabe-Ito palette (colour-blind safe): blue, vermillion, yellow, bluish green
 COLORS = {"govt": "#0072B2", "farc": "#D55E00", "auc": "#F0E442", "cartels": "#009E73"}
@@ -169,7 +190,7 @@ class AndeanAbyss(Rules):
         return out
 
     def bot_kinds(self) -> dict:
-        from .nonplayer import NonPlayerBot
+        from .np_bot import NonPlayerBot
         return {"nonplayer": NonPlayerBot}
 
     def options_for_bots(self, kind: str) -> dict:

@@ -291,7 +291,7 @@ def test_card_36_executor_stays_eligible():
 def test_5_1_card_naming_a_player_faction_to_act_asks_that_seat_even_for_a_non_player_executor():
     """Card 23 shaded executed by a Non-player FARC: the (player) Government picks its 3 Troops."""
     from engine.scenarios.andean_abyss.events import start_event
-    from engine.scenarios.andean_abyss.game import run
+    from engine.scenarios.andean_abyss.sequence import run
 
     from .conftest import RULES
     st = clear(new([23, 1], nonplayers=["farc"]))
@@ -310,7 +310,7 @@ def test_5_1_card_naming_a_player_faction_to_act_asks_that_seat_even_for_a_non_p
 
 def _event(st, f, card, side):
     from engine.scenarios.andean_abyss.events import start_event
-    from engine.scenarios.andean_abyss.game import run
+    from engine.scenarios.andean_abyss.sequence import run
     facts = []
     start_event(st, f, card, side, facts)
     run(st, facts)

@@ -7,14 +7,19 @@ candidates the example names (e.g. Bogota-Yopal reachable from Arauca or Meta Ea
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from engine.core import rng as R
-from engine.scenarios.andean_abyss import nonplayer as NP
 from engine.scenarios.andean_abyss.board import BOARD as BD
 from engine.scenarios.andean_abyss.frames import logging_to
-from engine.scenarios.andean_abyss.nonplayer import PLANS, run_one
-from engine.scenarios.andean_abyss.ops import start_op
+from engine.scenarios.andean_abyss.np_priorities import PLANS
+from engine.scenarios.andean_abyss.np_turn import run_one
+from engine.scenarios.andean_abyss.operation import start_op
 
 from .conftest import RULES, pc, put
+
+AA = importlib.import_module("engine.scenarios.andean_abyss")
 
 F = 1
 # the published result of every roll, in the order the example takes them (a roll is a pick
@@ -67,7 +72,10 @@ def replay(monkeypatch):
         assert got in seq, f"published {got} is not among the candidates {seq}"
         rolls.append((got, sorted(seq)))
         return got
-    monkeypatch.setattr(NP, "rnd", published)
+    for m in pkgutil.iter_modules(AA.__path__):   # every Non-player module that picks with rnd
+        mod = importlib.import_module(f"{AA.__name__}.{m.name}")
+        if m.name.startswith("np_") and hasattr(mod, "rnd"):
+            monkeypatch.setattr(mod, "rnd", published)
     st = example_position()
     op, facts, groups = march(st)
     moved = [f["text"] for f in facts if f["type"] == "move" or "(March into" in f["text"]]
