@@ -11,8 +11,7 @@ from .frames import C, frame, pop, push, resume_once, wait
 from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
 from .redeploy import start_zone
-from .sequence import next_card
-from .state import cap, card_title, is_np, mom
+from .state import cap, card_title, is_np, mom, next_card
 from .victory import finish_game, victory_met
 
 

@@ -13,7 +13,7 @@ from .events import start_event
 from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, wait
 from .np_turn import np_turn
 from .operation import op_possible, start_op
-from .state import OPS, card_title, eligible_options, is_np, is_prop, record_exec
+from .state import OPS, card_title, eligible_options, is_np, is_prop, next_card, record_exec
 from .victory import finish_game
 
 
@@ -105,14 +105,6 @@ def end_card(st: dict, facts: list) -> None:
     st["inel_next"] = []
     st["stay_elig"] = []
     next_card(st, facts)
-
-
-def next_card(st: dict, facts: list) -> None:
-    st["sop"] = None
-    st["cur"] = st["nxt"]
-    st["nxt"] = st["deck"].pop(0) if st["deck"] else None
-    if st["cur"] is not None:
-        st["cards_played"] += 1
 
 
 @frame("elig")

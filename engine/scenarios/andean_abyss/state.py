@@ -96,3 +96,12 @@ def eligible_options(st: dict, fr: dict) -> tuple:
     if final:
         lim = True
     return card, ev, op, lim, final
+
+
+def next_card(st: dict, facts: list) -> None:
+    """2.3.8: the revealed next card becomes the card in play and the deck reveals another."""
+    st["sop"] = None
+    st["cur"] = st["nxt"]
+    st["nxt"] = st["deck"].pop(0) if st["deck"] else None
+    if st["cur"] is not None:
+        st["cards_played"] += 1
