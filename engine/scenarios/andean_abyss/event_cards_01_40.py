@@ -3,8 +3,26 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import (
+    ACTIVE,
+    ALL_FACTIONS,
+    AUC,
+    AUC_UNDERGROUND,
+    CARTELS,
+    CARTELS_BASE,
+    FACTIONS,
+    FARC,
+    FNAME,
+    GOVT,
+    INSURGENTS,
+    PIECE_KEYS,
+    PIECE_NAMES,
+    POLICE,
+    SLOT_OWNER,
+    TROOPS,
+    U,
+)
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, PIECE_KEYS, PIECE_NAMES, U
 from .events import IDS, NAME, SPECIAL, _actor, _transfer, _who, ev_cause, matching, pred_ok, slots
 from .frames import C, frame, pop, push, wait
 from .op_common import sidx, space_choices
@@ -28,7 +46,7 @@ class C5u:
         near = set(fr["used"])
         for j in fr["used"]:
             near.update(P.adj(st, j))
-        return [i for i in sorted(near) if any(st["pc"][i][U(g)] for g in (1, 2, 3))]
+        return [i for i in sorted(near) if any(st["pc"][i][U(g)] for g in INSURGENTS)]
 
     @staticmethod
     def prompt(st, fr):
@@ -38,7 +56,7 @@ class C5u:
             return (f"Occidental & Ecopetrol: place Police on pipelines ({fr['left']} left)", "card 5", chs)
         chs = []
         for i in C5u.act_spaces(st, fr):
-            for g in (1, 2, 3):
+            for g in INSURGENTS:
                 if st["pc"][i][U(g)]:
                     chs.append(C(f"act:{IDS[i]}:{FACTIONS[g]}", f"Activate a {FNAME[g]} Guerrilla in {NAME[i]}"))
         chs.append(C("done", "No more"))
@@ -47,7 +65,7 @@ class C5u:
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
-            if fr["ph"] == "police" and (fr["left"] <= 0 or not st["av"][1]):
+            if fr["ph"] == "police" and (fr["left"] <= 0 or not st["av"][POLICE]):
                 fr["ph"] = "act"
             if fr["ph"] == "act" and (fr["act"] <= 0 or not C5u.act_spaces(st, fr)):
                 pop(st, fr)
@@ -62,7 +80,7 @@ class C5u:
             return
         if fr["ph"] == "police":
             i = sidx(cid)
-            P.place(st, i, 1, 1, facts, "Event 5")
+            P.place(st, i, POLICE, 1, facts, "Event 5")
             if i not in fr["used"]:
                 fr["used"].append(i)
             fr["left"] -= 1
@@ -78,9 +96,9 @@ def sp_c16u(st, fr, s, facts):
     for i in P.spaces(st):
         if not BD.mountain[i]:
             continue
-        cnt = [P.fpieces(st["pc"][i], g) for g in range(4)]
+        cnt = [P.fpieces(st["pc"][i], g) for g in ALL_FACTIONS]
         m = max(cnt)
-        top = [g for g in range(4) if cnt[g] == m]
+        top = [g for g in ALL_FACTIONS if cnt[g] == m]
         g = top[0] if len(top) == 1 else 0
         P.set_res(st, g, 5, facts, f"Event 16 Coffee Prices ({NAME[i]})")
     return False
@@ -93,10 +111,10 @@ def sp_general_offensive(st, fr, s, facts):
     spaces_ = []
     for i in P.spaces(st):
         pc = st["pc"][i]
-        if f == 0:
-            extra = P.guerrillas(pc, 2) if s.get("auc_as_troops") else 0
+        if f == GOVT:
+            extra = P.guerrillas(pc, AUC) if s.get("auc_as_troops") else 0
             can_sweep = not BD.is_loc[i] and i not in st["zones"] and any(
-                pc[U(g)] for g in (1, 2, 3) if only is None or g == only) and P.cubes(pc) + extra > 0
+                pc[U(g)] for g in INSURGENTS if only is None or g == only) and P.cubes(pc) + extra > 0
             fake = {"only": only, "extra_troops": extra, "event": True}
             can_assault = bool(assault_targets(st, i, fake)) and assault_removals(st, i, fake) > 0
             if can_sweep or can_assault:
@@ -119,8 +137,8 @@ class GenOff:
         i = fr["left"][0]
         pc = st["pc"][i]
         chs = []
-        if f == 0:
-            extra = P.guerrillas(pc, 2) if fr["auc"] else 0
+        if f == GOVT:
+            extra = P.guerrillas(pc, AUC) if fr["auc"] else 0
             if not BD.is_loc[i] and i not in st["zones"]:
                 chs.append(C("sweep", f"Free Sweep in place in {NAME[i]}"))
             fake = {"only": fr["only"], "extra_troops": extra, "event": True}
@@ -144,19 +162,19 @@ class GenOff:
             return
         i = fr["left"].pop(0)
         f = fr["f"]
-        extra = P.guerrillas(st["pc"][i], 2) if fr["auc"] else 0
+        extra = P.guerrillas(st["pc"][i], AUC) if fr["auc"] else 0
         if cid == "sweep":
-            push(st, {"k": "sweepsp", "f": 0, "i": i, "auto": fr.get("auto"), "ph": "move", "pol": 0, "nomove": 1,
+            push(st, {"k": "sweepsp", "f": GOVT, "i": i, "auto": fr.get("auto"), "ph": "move", "pol": 0, "nomove": 1,
                       "only": fr["only"], "extra_troops": extra, "event": True})
         elif cid == "assault":
             fake = {"only": fr["only"], "extra_troops": extra, "event": True}
-            push(st, {"k": "assaultsp", "f": 0, "i": i, "left": assault_removals(st, i, fake), "auto": fr.get("auto"),
+            push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": assault_removals(st, i, fake), "auto": fr.get("auto"),
                       "only": fr["only"], "extra_troops": extra, "event": True})
         elif cid == "attack":
             push(st, {"k": "attacksp", "f": f, "i": i, "auto": fr.get("auto"), "ph": "mode"})
         elif cid == "terror":
             terror_in(st, f, i, facts)
-            if f == 2:
+            if f == AUC:
                 fr["terror_n"] = fr.get("terror_n", 0) + 1
         if not fr["left"] and fr.get("terror_n"):
             aid_cut(st, fr["terror_n"], facts)
@@ -181,11 +199,11 @@ class EvMove:
     def dests(st, fr):
         src = fr["src"]
         k = fr["slot"]
-        g = 0 if k < 3 else k // 3
+        g = SLOT_OWNER[k]
         cand = P.adj(st, src) if fr["s"].get("adjacent") else [j for j in P.spaces(st) if j != src]
         out = []
         for j in cand:
-            if g == 0 and j in st["zones"]:
+            if g == GOVT and j in st["zones"]:
                 continue
             if j == BD.ecuador and P.fpieces(st["pc"][j], g) >= 2:
                 continue
@@ -225,7 +243,7 @@ class EvMove:
         j = sidx(cid)
         k = fr["slot"]
         P.move(st, fr["src"], j, k, 1, facts, ev_cause(fr))
-        if fr["s"].get("underground") and k in (4, 7, 10):
+        if fr["s"].get("underground") and k in ACTIVE:
             P.flip(st, j, k // 3, 1, False, facts, ev_cause(fr))
         fr["src"] = None
         fr["left"] -= 1
@@ -251,17 +269,17 @@ def sp_each_attack(st, fr, s, facts):
     """Card 26 unshaded: Cartels Attack FARC in every space with both."""
     sps = [i for i in matching(st, ["cartels_g_and_farc"], fr["v"])]
     for i in reversed(sps):
-        push(st, {"k": "attacksp", "f": 3, "i": i, "auto": fr.get("auto"), "ph": "mode", "only": 1})
+        push(st, {"k": "attacksp", "f": CARTELS, "i": i, "auto": fr.get("auto"), "ph": "mode", "only": 1})
     return bool(sps)
 
 
 def sp_c29u(st, fr, s, facts):
     i = fr["v"]["here"]
-    P.flip(st, i, 1, 99, True, facts, ev_cause(fr))
+    P.flip(st, i, FARC, 99, True, facts, ev_cause(fr))
     fake = {"event": True}
     n = assault_removals(st, i, fake)
     if n > 0 and assault_targets(st, i, fake):
-        push(st, {"k": "assaultsp", "f": 0, "i": i, "left": n, "auto": fr.get("auto"), "event": True})
+        push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": n, "auto": fr.get("auto"), "event": True})
         return True
     return False
 
@@ -295,16 +313,16 @@ def sp_march_then_ambush(st, fr, s, facts):
     """Card 37 shaded: free AUC March, then a free Ambush in one destination."""
     push(st, {"k": "ev", "f": fr["f"], "steps": [{"do": "special", "fn": "ambush_in_dests"}], "pc": 0,
               "v": fr["v"], "auto": fr.get("auto")})
-    start_op(st, 2, "march", lim=False, free=True, facts=facts, auto=fr.get("auto"), no_sa=True)
+    start_op(st, AUC, "march", lim=False, free=True, facts=facts, auto=fr.get("auto"), no_sa=True)
     return True
 
 
 def sp_ambush_in_dests(st, fr, s, facts):
     dests = st.get("last_march") or []
-    cands = [i for i in dests if st["pc"][i][6] and attack_removable(st, 2, i)]
+    cands = [i for i in dests if st["pc"][i][AUC_UNDERGROUND] and attack_removable(st, AUC, i)]
     if not cands:
         return False
-    push(st, {"k": "evpick", "f": 2, "s": {"n": 1, "where": [], "then": [
+    push(st, {"k": "evpick", "f": AUC, "s": {"n": 1, "where": [], "then": [
         {"do": "special", "fn": "ambush_here"}], "upto": True}, "v": dict(fr["v"], only=cands), "chosen": [],
         "auto": fr.get("auto"), "only": cands})
     return True
@@ -312,9 +330,9 @@ def sp_ambush_in_dests(st, fr, s, facts):
 
 def sp_ambush_here(st, fr, s, facts):
     i = fr["v"]["here"]
-    if st["pc"][i][6]:
-        P.flip(st, i, 2, 1, True, facts, "Ambush (Event)")
-    push(st, {"k": "attacksp", "f": 2, "i": i, "auto": fr.get("auto"), "ph": "remove", "left": 2, "roll1": True})
+    if st["pc"][i][AUC_UNDERGROUND]:
+        P.flip(st, i, AUC, 1, True, facts, "Ambush (Event)")
+    push(st, {"k": "attacksp", "f": AUC, "i": i, "auto": fr.get("auto"), "ph": "remove", "left": 2, "roll1": True})
     return True
 
 
@@ -334,7 +352,7 @@ class C40Cube:
     @staticmethod
     def slot(st, fr):
         pc = st["pc"][fr["i"]]
-        return 0 if pc[0] else 1 if pc[1] else None
+        return 0 if pc[TROOPS] else 1 if pc[POLICE] else None
 
     @staticmethod
     def prompt(st, fr):
@@ -373,9 +391,9 @@ def sp_c28s(st, fr, s, facts):
 
 def sp_c35u(st, fr, s, facts):
     i = fr["v"]["here"]
-    n = st["pc"][i][11]
-    P.remove(st, i, 11, n, facts, ev_cause(fr))
-    P.place(st, i, 1, n, facts, ev_cause(fr))
+    n = st["pc"][i][CARTELS_BASE]
+    P.remove(st, i, CARTELS_BASE, n, facts, ev_cause(fr))
+    P.place(st, i, POLICE, n, facts, ev_cause(fr))
     return False
 
 

@@ -5,8 +5,25 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from . import pieces as P
+from .board import (
+    AUC,
+    AUC_ACTIVE,
+    AUC_BASE,
+    AUC_UNDERGROUND,
+    CARTELS,
+    CARTELS_ACTIVE,
+    CARTELS_BASE,
+    CARTELS_GUERRILLAS,
+    CARTELS_UNDERGROUND,
+    FACTIONS,
+    FARC_BASE,
+    FNAME,
+    GOVT,
+    INSURGENT_BASES,
+    INSURGENTS,
+    POLICE,
+)
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME
 from .event_cards_01_40 import sp_flip_under, sp_move_guerrillas
 from .events import IDS, NAME, SPECIAL, _res_die, ev_cause
 from .frames import C, frame, pop, push, resume_once, wait
@@ -15,7 +32,7 @@ from .ops_insurgent import aid_cut, terror_in
 
 
 def sp_c45s(st, fr, s, facts):
-    n = sum(1 for i in P.spaces(st) if P.fpieces(st["pc"][i], 2))
+    n = sum(1 for i in P.spaces(st) if P.fpieces(st["pc"][i], AUC))
     P.set_aid(st, -n, facts, ev_cause(fr))
     _res_die(st, fr, {"who": "govt", "sign": -1}, facts)
     return False
@@ -26,7 +43,7 @@ def sp_c46(st, fr, s, facts):
     g = fr["v"].get("x", fr["f"])
     i = fr["v"]["here"]
     terror_in(st, g, i, facts, any_g=True, markers=2)
-    if g == 2:
+    if g == AUC:
         aid_cut(st, 1, facts)
     steps = [{"do": "remove", "what": "enemy_of_x", "n": 2, "upto": False}]
     if BD.pop[i] > 0:
@@ -58,23 +75,23 @@ class EvLevel:
 
 def sp_c47u(st, fr, s, facts):
     for i in P.spaces(st):
-        P.flip(st, i, 2, 99, True, facts, ev_cause(fr))
+        P.flip(st, i, AUC, 99, True, facts, ev_cause(fr))
     for i in P.spaces(st):
         pc = st["pc"][i]
-        if pc[1] and (pc[7] or (pc[8] and not pc[6])):
+        if pc[POLICE] and (pc[AUC_ACTIVE] or (pc[AUC_BASE] and not pc[AUC_UNDERGROUND])):
             fake = {"police_as_troops": True, "only": 2, "event": True}
             n = assault_removals(st, i, fake)
             while n > 0 and assault_targets(st, i, fake):
-                assault_remove_one(st, i, 2, facts)
+                assault_remove_one(st, i, AUC, facts)
                 n -= 1
     return False
 
 
 def sp_c47s(st, fr, s, facts):
     i = BD.index["cucuta"]
-    P.place(st, i, 6, 2, facts, ev_cause(fr))
-    if st["pc"][i][6]:
-        terror_in(st, 2, i, facts)
+    P.place(st, i, AUC_UNDERGROUND, 2, facts, ev_cause(fr))
+    if st["pc"][i][AUC_UNDERGROUND]:
+        terror_in(st, AUC, i, facts)
         aid_cut(st, 1, facts)
     return sp_flip_under(st, fr, {"faction": "auc", "n": 2}, facts)
 
@@ -85,7 +102,7 @@ def sp_c48u(st, fr, s, facts):
     opts = []
     if st["sup"][i] < 0:
         opts.append(["neutral", "Remove the Opposition (Neutral)", [{"do": "set", "level": 0}]])
-    if st["pc"][i][5]:
+    if st["pc"][i][FARC_BASE]:
         opts.append(["base", "Remove a FARC Base", [{"do": "remove", "what": "farc_base", "n": 1, "upto": False}]])
     if not opts:
         return False
@@ -101,7 +118,7 @@ def sp_c51u(st, fr, s, facts):
             n += 1
             facts.append(fact("marker", f"Sabotage removed from {NAME[i]} ({ev_cause(fr)})", space=IDS[i]))
     if not n:
-        P.set_res(st, 0, 12, facts, ev_cause(fr))
+        P.set_res(st, GOVT, 12, facts, ev_cause(fr))
     return False
 
 
@@ -173,33 +190,33 @@ class C55Ship:
 
 
 def sp_c56s(st, fr, s, facts):
-    n = sum(P.fpieces(st["pc"][i], 3) for i in BD.cities)
-    P.set_res(st, 3, 2 * n, facts, ev_cause(fr))
+    n = sum(P.fpieces(st["pc"][i], CARTELS) for i in BD.cities)
+    P.set_res(st, CARTELS, 2 * n, facts, ev_cause(fr))
     return False
 
 
 def sp_c58u(st, fr, s, facts):
     for i in P.spaces(st):
-        P.remove(st, i, 9, 99, facts, ev_cause(fr))
-        P.remove(st, i, 10, 99, facts, ev_cause(fr))
+        P.remove(st, i, CARTELS_UNDERGROUND, 99, facts, ev_cause(fr))
+        P.remove(st, i, CARTELS_ACTIVE, 99, facts, ev_cause(fr))
     return False
 
 
 def sp_c59u(st, fr, s, facts):
     for i in P.spaces(st):
-        P.flip(st, i, 3, 99, True, facts, ev_cause(fr))
+        P.flip(st, i, CARTELS, 99, True, facts, ev_cause(fr))
     for i in P.spaces(st):
         fake = {"only": 3, "event": True}
         n = assault_removals(st, i, fake)
         while n > 0 and assault_targets(st, i, fake):
-            assault_remove_one(st, i, 3, facts)
+            assault_remove_one(st, i, CARTELS, facts)
             n -= 1
     return False
 
 
 def sp_c59s(st, fr, s, facts):
     for i in P.spaces(st):
-        P.flip(st, i, 3, 99, False, facts, ev_cause(fr))
+        P.flip(st, i, CARTELS, 99, False, facts, ev_cause(fr))
     return sp_move_guerrillas(st, fr, {"what": "cartels_guerrilla", "n": 3, "actor": "cartels"}, facts)
 
 
@@ -215,7 +232,7 @@ def sp_c60u(st, fr, s, facts):
 
 
 def sp_c60s(st, fr, s, facts):
-    push(st, {"k": "bribe", "f": 3, "ph": "a", "n": 0, "done": [], "auto": fr.get("auto"), "free": True,
+    push(st, {"k": "bribe", "f": CARTELS, "ph": "a", "n": 0, "done": [], "auto": fr.get("auto"), "free": True,
               "sel": [], "one": True})
     return True
 
@@ -242,12 +259,12 @@ def sp_c63(st, fr, s, facts):
     n = 0
     for i in P.spaces(st):
         pc = st["pc"][i]
-        g = P.guerrillas(pc, 3)
+        g = P.guerrillas(pc, CARTELS)
         if g:
-            k = min(g - 1, pc[10])
-            P.remove(st, i, 10, k, facts, ev_cause(fr))
-            P.remove(st, i, 9, g - 1 - k, facts, ev_cause(fr))
-            terror_in(st, 3, i, facts)
+            k = min(g - 1, pc[CARTELS_ACTIVE])
+            P.remove(st, i, CARTELS_ACTIVE, k, facts, ev_cause(fr))
+            P.remove(st, i, CARTELS_UNDERGROUND, g - 1 - k, facts, ev_cause(fr))
+            terror_in(st, CARTELS, i, facts)
             n += 1
     return False
 
@@ -287,7 +304,7 @@ def sp_c65_base(st, fr, s, facts):
     if P.can_stack_base(st, i):
         opts.append(["base+", "Place an Insurgent Base here",
                      [{"do": "place", "what": "insurgent_base", "n": 1, "upto": False}]])
-    if any(st["pc"][i][k] for k in (5, 8, 11)):
+    if any(st["pc"][i][k] for k in INSURGENT_BASES):
         opts.append(["base-", "Remove an Insurgent Base here", [{"do": "remove", "what": "insurgent_base", "n": 1,
                                                                   "upto": False}]])
     if not opts:
@@ -298,7 +315,7 @@ def sp_c65_base(st, fr, s, facts):
 
 def sp_ship_any(st, fr, s, facts):
     i = fr["v"]["here"]
-    for g in (1, 2, 3):
+    for g in INSURGENTS:
         if P.guerrillas(st["pc"][i], g) and len(st["ship"]) < 4:
             st["ship"].append([i, g])
             facts.append(fact("shipment", f"Shipment placed with {FNAME[g]} in {NAME[i]} ({ev_cause(fr)})"))
@@ -318,7 +335,7 @@ def sp_unship_here(st, fr, s, facts):
 
 def sp_c62s(st, fr, s, facts):
     for sid in ("guainia", "vaupes", "amazonas"):
-        P.place(st, BD.index[sid], 11, 1, facts, ev_cause(fr))
+        P.place(st, BD.index[sid], CARTELS_BASE, 1, facts, ev_cause(fr))
     return False
 
 
@@ -326,13 +343,13 @@ def sp_c57s(st, fr, s, facts):
     """Card 57 shaded: the Police gives way to an Available Cartels piece, Base or Guerrilla as the
     executor chooses (asked when both fit; a Non-player takes the Base, pol_evchoice)."""
     i = fr["v"]["here"]
-    P.remove(st, i, 1, 1, facts, ev_cause(fr))
+    P.remove(st, i, POLICE, 1, facts, ev_cause(fr))
     pc = st["pc"][i]
-    room = i != BD.ecuador or P.fpieces(pc, 3) < 2          # 1.3.5 Ecuador: 2 pieces a Faction
+    room = i != BD.ecuador or P.fpieces(pc, CARTELS) < 2          # 1.3.5 Ecuador: 2 pieces a Faction
     opts = []
-    if room and st["av"][11] and not BD.is_loc[i] and P.bases(pc) < 2:   # 1.4.2: 2 Bases a space
+    if room and st["av"][CARTELS_BASE] and not BD.is_loc[i] and P.bases(pc) < 2:   # 1.4.2: 2 Bases a space
         opts.append(["base", f"A Cartels Base in {BD.name[i]}", [{"do": "special", "fn": "c57_put", "slot": 11}]])
-    if room and st["av"][9]:
+    if room and st["av"][CARTELS_GUERRILLAS]:
         opts.append(["guerrilla", f"A Cartels Guerrilla in {BD.name[i]}",
                      [{"do": "special", "fn": "c57_put", "slot": 9}]])
     if len(opts) == 2:

@@ -5,8 +5,20 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from . import pieces as P
+from .board import (
+    AUC,
+    CARTELS_ACTIVE,
+    CARTELS_BASE,
+    CARTELS_GUERRILLAS,
+    CARTELS_UNDERGROUND,
+    FACTIONS,
+    FNAME,
+    GOVT,
+    INSURGENTS,
+    A,
+    U,
+)
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, A, U
 from .events import NAME, SPECIAL, ev_cause
 from .frames import C, frame, pop, push, wait
 from .op_common import sidx, space_choices
@@ -15,7 +27,7 @@ from .ops_insurgent import aid_cut, terror_in
 
 
 def c66s_spaces(st, done=()):
-    return [i for i in P.spaces(st) if BD.forest[i] and BD.is_dept[i] and st["pc"][i][11]
+    return [i for i in P.spaces(st) if BD.forest[i] and BD.is_dept[i] and st["pc"][i][CARTELS_BASE]
             and P.bases(st["pc"][i]) < 2 and i not in done]
 
 
@@ -23,9 +35,9 @@ def sp_c66s(st, fr, s, facts):
     """Card 66 shaded: 1 more Cartels Base in each Forest Department with one (stacking
     permitting); when Bases run short the executor picks the Departments."""
     sps = c66s_spaces(st)
-    if len(sps) <= st["av"][11]:
+    if len(sps) <= st["av"][CARTELS_BASE]:
         for i in sps:
-            P.place(st, i, 11, 1, facts, ev_cause(fr))
+            P.place(st, i, CARTELS_BASE, 1, facts, ev_cause(fr))
         return False
     push(st, {"k": "c66pick", "f": fr["f"], "done": [], "why": ev_cause(fr), "auto": fr.get("auto")})
     return True
@@ -37,20 +49,20 @@ class C66Pick:
 
     @staticmethod
     def prompt(st, fr):
-        return (f"Card 66: place a Cartels Base ({st['av'][11]} Available) in which Forest Department?", "card 66",
+        return (f"Card 66: place a Cartels Base ({st['av'][CARTELS_BASE]} Available) in which Forest Department?", "card 66",
                 space_choices(c66s_spaces(st, fr["done"]), "Cartels Base in"))
 
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
-            if not st["av"][11] or not c66s_spaces(st, fr["done"]):
+            if not st["av"][CARTELS_BASE] or not c66s_spaces(st, fr["done"]):
                 pop(st, fr)
             else:
                 wait(fr)
             return
         i = sidx(cid)
         fr["done"].append(i)
-        P.place(st, i, 11, 1, facts, fr["why"])
+        P.place(st, i, CARTELS_BASE, 1, facts, fr["why"])
 
 
 def sp_c68u(st, fr, s, facts):
@@ -100,7 +112,7 @@ class C69:
     @staticmethod
     def own(st, f, i):
         pc = st["pc"][i]
-        return P.cubes(pc) if f == 0 else P.guerrillas(pc, f)
+        return P.cubes(pc) if f == GOVT else P.guerrillas(pc, f)
 
     @staticmethod
     def prompt(st, fr):
@@ -110,9 +122,9 @@ class C69:
             chs.append(C("done", "Nothing"))
             return ("Riverines & Fast Boats: move from which space?", "card 69", chs)
         if fr["ph"] == "dst":
-            ds = [j for j in dept_reach3(st, fr["src"]) if not (f == 0 and j in st["zones"])]
+            ds = [j for j in dept_reach3(st, fr["src"]) if not (f == GOVT and j in st["zones"])]
             return ("Riverines & Fast Boats: to which Department?", "card 69", space_choices(ds, "To"))
-        ops = ("train", "sweep", "assault") if f == 0 else ("rally", "attack", "terror")
+        ops = ("train", "sweep", "assault") if f == GOVT else ("rally", "attack", "terror")
         chs = [C(f"op:{o}", f"Free {o.capitalize()} there") for o in ops]
         chs.append(C("done", "No Operation"))
         return ("Riverines & Fast Boats: free Operation in the destination?", "card 69", chs)
@@ -137,7 +149,7 @@ class C69:
         if fr["ph"] == "dst":
             j = sidx(cid)
             fr["dst"] = j
-            for k in ((0, 1) if f == 0 else (U(f), A(f))):
+            for k in ((0, 1) if f == GOVT else (U(f), A(f))):
                 P.move(st, fr["src"], j, k, 99, facts, "Event 69")
             fr["ph"] = "op"
             wait(fr)
@@ -156,7 +168,7 @@ def sp_c70s(st, fr, s, facts):
             n += 1
     if n:
         P.set_res(st, g, 3 * n, facts, ev_cause(fr))
-        if g == 2:
+        if g == AUC:
             aid_cut(st, n, facts)
     return False
 
@@ -165,7 +177,7 @@ def sp_c71u(st, fr, s, facts):
     """Card 71 unshaded: the executor removes a Guerrilla from Chocó; its Faction loses 5 Resources."""
     i = BD.index["choco"]
     opts = []
-    for g in (1, 2, 3):
+    for g in INSURGENTS:
         if P.guerrillas(st["pc"][i], g):
             opts.append([FACTIONS[g], f"Remove a {FNAME[g]} Guerrilla",
                          [{"do": "special", "fn": "c71_remove", "g": g}]])
@@ -187,9 +199,9 @@ def sp_c72u(st, fr, s, facts):
     Guerrilla (the executor picks the Faction of each; removed when none is Available)."""
     i = fr["v"]["here"]
     pc = st["pc"][i]
-    n = pc[9] + pc[10]
-    P.remove(st, i, 9, 99, facts, ev_cause(fr))
-    P.remove(st, i, 10, 99, facts, ev_cause(fr))
+    n = pc[CARTELS_UNDERGROUND] + pc[CARTELS_ACTIVE]
+    P.remove(st, i, CARTELS_UNDERGROUND, 99, facts, ev_cause(fr))
+    P.remove(st, i, CARTELS_ACTIVE, 99, facts, ev_cause(fr))
     push(st, {"k": "c72rep", "f": fr["f"], "i": i, "left": n, "why": ev_cause(fr), "auto": fr.get("auto")})
     return True
 
@@ -228,7 +240,7 @@ class C72Rep:
 def sp_c72s(st, fr, s, facts):
     """Card 72 shaded: every Available Cartels Guerrilla goes into Cartels Base spaces, spread as
     the executor likes."""
-    if not st["av"][9] or not any(st["pc"][i][11] for i in P.spaces(st)):
+    if not st["av"][CARTELS_GUERRILLAS] or not any(st["pc"][i][CARTELS_BASE] for i in P.spaces(st)):
         return False
     push(st, {"k": "c72place", "f": fr["f"], "why": ev_cause(fr), "auto": fr.get("auto")})
     return True
@@ -240,22 +252,22 @@ class C72Place:
 
     @staticmethod
     def prompt(st, fr):
-        sps = [i for i in P.spaces(st) if st["pc"][i][11]]
-        return (f"Card 72: place a Cartels Guerrilla ({st['av'][9]} left) in which Cartels Base space?", "card 72",
+        sps = [i for i in P.spaces(st) if st["pc"][i][CARTELS_BASE]]
+        return (f"Card 72: place a Cartels Guerrilla ({st['av'][CARTELS_GUERRILLAS]} left) in which Cartels Base space?", "card 72",
                 space_choices(sps, "Cartels Guerrilla to"))
 
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
-            sps = [i for i in P.spaces(st) if st["pc"][i][11]]
-            if not st["av"][9] or not sps:
+            sps = [i for i in P.spaces(st) if st["pc"][i][CARTELS_BASE]]
+            if not st["av"][CARTELS_GUERRILLAS] or not sps:
                 pop(st, fr)
             elif len(sps) == 1:
-                P.place(st, sps[0], 9, st["av"][9], facts, fr["why"])
+                P.place(st, sps[0], CARTELS_UNDERGROUND, st["av"][CARTELS_GUERRILLAS], facts, fr["why"])
             else:
                 wait(fr)
             return
-        P.place(st, sidx(cid), 9, 1, facts, fr["why"])
+        P.place(st, sidx(cid), CARTELS_UNDERGROUND, 1, facts, fr["why"])
 
 
 SPECIAL.update({

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import pieces as P
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, U
+from .board import FACTIONS, FARC_BASE, FNAME, GOVT, U
 from .events import IDS, NAME, matching
 from .frames import C, frame, pop, push, wait
 from .op_common import sidx, space_choices
@@ -144,7 +144,7 @@ class EvZone:
         why = f"Event {fr['card']} {BD.cards[fr['card']]['title']}"
         place_zone(st, i, facts, why)
         if fr["s"].get("base"):
-            P.place(st, i, 5, 1, facts, why)
+            P.place(st, i, FARC_BASE, 1, facts, why)
         for f2 in reversed(st["stack"][:-1]):
             if f2["k"] == "ev":
                 f2["v"]["zone"] = i
@@ -184,4 +184,4 @@ class EvSa:
             return
         fr["left"] -= 1
         k = cid[3:]
-        push(st, {"k": k, "f": 0, "ph": "a", "n": 0, "done": [], "auto": fr.get("auto"), "sel": []})
+        push(st, {"k": k, "f": GOVT, "ph": "a", "n": 0, "done": [], "auto": fr.get("auto"), "sel": []})

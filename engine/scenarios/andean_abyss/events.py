@@ -6,8 +6,27 @@ from engine.core import rng as R
 from engine.core.contract import fact
 
 from . import pieces as P
+from .board import (
+    ACTIVE,
+    AUC,
+    AVAIL_SLOT,
+    BASES,
+    CARTELS,
+    CARTELS_BASE,
+    FACTIONS,
+    FARC,
+    FNAME,
+    GOVT,
+    INSURGENTS,
+    PIECE_KEYS,
+    PIECE_NAMES,
+    SLOT_OWNER,
+    UNDERGROUND,
+    A,
+    B,
+    U,
+)
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, PIECE_KEYS, PIECE_NAMES, A, B, U
 from .frames import C, frame, pop, push, wait
 from .operation import start_op
 from .redeploy import zone_candidates
@@ -54,10 +73,10 @@ def slots(what: str, v: dict) -> list:
         return list(range(12))
     if what == "enemy_of_x":
         g = v.get("x", v["f"])
-        return [k for k in range(12) if (0 if k < 3 else k // 3) != g]
+        return [k for k in range(12) if SLOT_OWNER[k] != g]
     fac, _, kind = what.partition("_")
     g = _who(v, fac)
-    if g == 0:
+    if g == GOVT:
         return {"guerrilla": [], "base": [2], "piece": [0, 1, 2]}.get(kind, [])
     return {"guerrilla": [U(g), A(g)], "base": [B(g)], "piece": [U(g), A(g), B(g)], "active": [A(g)],
             "underground": [U(g)]}[kind]
@@ -110,15 +129,15 @@ PRED = {
     "panama": lambda st, i, v: i == BD.panama,
     "cubes_or_support": lambda st, i, v: P.cubes(st["pc"][i]) > 0 or st["sup"][i] > 0,
     "cubes_and_terror": lambda st, i, v: P.cubes(st["pc"][i]) > 0 and st["ter"][i] > 0,
-    "has_farc_pieces": lambda st, i, v: P.fpieces(st["pc"][i], 1) > 0,
-    "auc_and_cartels": lambda st, i, v: P.fpieces(st["pc"][i], 2) > 0 and P.fpieces(st["pc"][i], 3) > 0,
-    "cartels_base_and_farc_g": lambda st, i, v: st["pc"][i][11] > 0 and P.guerrillas(st["pc"][i], 1) > 0,
-    "cartels_base_and_guerrilla": lambda st, i, v: st["pc"][i][11] > 0 and P.all_guerrillas(st["pc"][i]) > 0,
-    "no_cartels": lambda st, i, v: P.fpieces(st["pc"][i], 3) == 0,
+    "has_farc_pieces": lambda st, i, v: P.fpieces(st["pc"][i], FARC) > 0,
+    "auc_and_cartels": lambda st, i, v: P.fpieces(st["pc"][i], AUC) > 0 and P.fpieces(st["pc"][i], CARTELS) > 0,
+    "cartels_base_and_farc_g": lambda st, i, v: st["pc"][i][CARTELS_BASE] > 0 and P.guerrillas(st["pc"][i], FARC) > 0,
+    "cartels_base_and_guerrilla": lambda st, i, v: st["pc"][i][CARTELS_BASE] > 0 and P.all_guerrillas(st["pc"][i]) > 0,
+    "no_cartels": lambda st, i, v: P.fpieces(st["pc"][i], CARTELS) == 0,
     "no_guerrillas": lambda st, i, v: P.all_guerrillas(st["pc"][i]) == 0,
-    "cartels_g_and_farc": lambda st, i, v: P.guerrillas(st["pc"][i], 3) > 0 and P.fpieces(st["pc"][i], 1) > 0,
-    "farc_adjacent_pipeline": lambda st, i, v: P.guerrillas(st["pc"][i], 1) > 0 or any(
-        P.guerrillas(st["pc"][j], 1) for j in P.adj(st, i)),
+    "cartels_g_and_farc": lambda st, i, v: P.guerrillas(st["pc"][i], CARTELS) > 0 and P.fpieces(st["pc"][i], FARC) > 0,
+    "farc_adjacent_pipeline": lambda st, i, v: P.guerrillas(st["pc"][i], FARC) > 0 or any(
+        P.guerrillas(st["pc"][j], FARC) for j in P.adj(st, i)),
     "ecuador_room_exec": lambda st, i, v: P.ecuador_room(st, i, v["f"]),
 }
 
@@ -207,7 +226,7 @@ def ev_cause(fr):
 
 
 def _res_aid(st, fr, s, facts):
-    P.set_res(st, 0, min(st["aid"], s["cap"]), facts, ev_cause(fr))
+    P.set_res(st, GOVT, min(st["aid"], s["cap"]), facts, ev_cause(fr))
 
 
 def _aid(st, fr, s, facts):
@@ -234,7 +253,7 @@ def _res_per(st, fr, s, facts):
 
 
 def _res_econ(st, fr, s, facts):
-    P.set_res(st, 0, s["mult"] * BD.econ[fr["v"]["here"]], facts, ev_cause(fr))
+    P.set_res(st, GOVT, s["mult"] * BD.econ[fr["v"]["here"]], facts, ev_cause(fr))
 
 
 def _transfer(st, fr, s, facts):
@@ -377,8 +396,8 @@ def _zone(st, fr, s, facts):
     cands = zone_candidates(st, only)
     if not cands:
         return False
-    push(st, {"k": "evzone", "f": 0, "cands": cands, "s": s, "v": fr["v"], "card": fr["v"]["card"],
-              "auto": "np" if is_np(st, 0) or fr.get("auto") else None})
+    push(st, {"k": "evzone", "f": GOVT, "cands": cands, "s": s, "v": fr["v"], "card": fr["v"]["card"],
+              "auto": "np" if is_np(st, GOVT) or fr.get("auto") else None})
     return True
 
 
@@ -422,14 +441,14 @@ class EvPiece:
             i = fr["v"]["here"]
             out = []
             for k in ks:
-                ak = k - 1 if k in (4, 7, 10) else k
-                if k in (4, 7, 10) or not st["av"][ak]:
+                ak = AVAIL_SLOT[k]
+                if k in ACTIVE or not st["av"][ak]:
                     continue
-                if k in (2, 5, 8, 11) and not P.can_stack_base(st, i):
+                if k in BASES and not P.can_stack_base(st, i):
                     continue
                 if k < 3 and i in st["zones"]:
                     continue
-                if i == BD.ecuador and P.fpieces(st["pc"][i], 0 if k < 3 else k // 3) >= 2:
+                if i == BD.ecuador and P.fpieces(st["pc"][i], SLOT_OWNER[k]) >= 2:
                     continue
                 out.append((i, k))
             return out
@@ -452,18 +471,18 @@ class EvPiece:
         i = fr["v"]["here"]
         out = []
         for k in slots(fr["s"]["what"], fr["v"]):
-            ak = k - 1 if k in (4, 7, 10) else k
-            owner = 0 if k < 3 else k // 3
-            if owner != fr["f"] or st["av"][ak] or k in (4, 7, 10):
+            ak = AVAIL_SLOT[k]
+            owner = SLOT_OWNER[k]
+            if owner != fr["f"] or st["av"][ak] or k in ACTIVE:
                 continue
-            if k in (2, 5, 8, 11) and not P.can_stack_base(st, i):
+            if k in BASES and not P.can_stack_base(st, i):
                 continue
             if k < 3 and i in st["zones"]:
                 continue
             for j in P.spaces(st):
                 if j == i:
                     continue
-                for kk in ((ak, ak + 1) if ak in (3, 6, 9) else (ak,)):
+                for kk in ((ak, ak + 1) if ak in UNDERGROUND else (ak,)):
                     if st["pc"][j][kk]:
                         out.append((j, kk))
         return out
@@ -512,7 +531,7 @@ class EvPiece:
                     if P.place(st, i, rk, 1, facts, why + " (replacement)"):
                         break
             if fr["s"].get("replace_other"):
-                gs = [g for g in (1, 2, 3) if g != k // 3 and st["av"][U(g)]]
+                gs = [g for g in INSURGENTS if g != k // 3 and st["av"][U(g)]]
                 if len(gs) == 1:
                     P.place(st, i, U(gs[0]), 1, facts, why + " (replacement)")
                 elif gs:  # the executor picks whose Guerrilla replaces it (card 54)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import AUC, FACTIONS, FARC_BASE, U
 from .board import BOARD as BD
-from .board import FACTIONS, U
 from .np_base import IDS, rnd, rnd_best
 from .np_farc import farc_distance
 from .np_priorities import march_groups, march_room, march_target
@@ -22,12 +22,12 @@ def auc_dest(st, op, groups):
         return op["sel"][0]
     pairs = []
     for j in P.spaces(st):
-        if not march_target(st, 2, j):
+        if not march_target(st, AUC, j):
             continue
         near = [i for _, i, _ in groups if i != j and j in P.adj(st, i)]
         if near:
-            hidden = any(st["pc"][i][U(2)] for i in near) and march_room(st, 2, j) > 0
-            pairs.append(((1 if st["pc"][j][5] else 0, 1 if hidden else 0), f"space:{IDS[j]}"))
+            hidden = any(st["pc"][i][U(AUC)] for i in near) and march_room(st, AUC, j) > 0
+            pairs.append(((1 if st["pc"][j][FARC_BASE] else 0, 1 if hidden else 0), f"space:{IDS[j]}"))
     c = rnd_best(st, pairs)
     return BD.index[c[6:]] if c else None
 
@@ -36,7 +36,7 @@ def auc_march_closer(st, fr, ids):
     """8.6.2 second bullet: the largest AUC group yet to move marches 1 space closer to a FARC
     piece (a Base if possible), leaving 1 Guerrilla with an AUC Base or any FARC piece."""
     best = None
-    for c, i, spare in march_groups(st, 2, ids, fr["moved"]):
+    for c, i, spare in march_groups(st, AUC, ids, fr["moved"]):
         if auc_closer_cands(st, i) and (best is None or spare > best[0]):
             best = (spare, c)
     if best is None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import pieces as P
 from .board import BOARD as BD
+from .board import CARTELS, CARTELS_BASE, CARTELS_UNDERGROUND
 from .np_base import rnd, rnd_best
 from .np_priorities import march_groups, march_target
 from .sa_cartels import cultivate_dests
@@ -14,7 +15,7 @@ def cartels_march_step(st, fr, ids):
     """8.5.2: March into 1 Department or City with fewer than 2 Bases next to a space with 2+
     Cartels Guerrillas (random among them, 8.2), with all adjacent Cartels Guerrillas but the last
     1 where a Cartels Base is."""
-    groups = march_groups(st, 3, ids, fr["moved"])
+    groups = march_groups(st, CARTELS, ids, fr["moved"])
     dst = cartels_dest(st, fr, groups)
     if dst is None:
         return "done" if "done" in ids else None
@@ -35,21 +36,21 @@ def cartels_dest(st, op, groups):
         return op["np_cdest"]
     if op["sel"]:
         return op["sel"][0]
-    cands = [j for j in P.spaces(st) if march_target(st, 3, j)
+    cands = [j for j in P.spaces(st) if march_target(st, CARTELS, j)
              and any(i != j and j in P.adj(st, i) for _, i, _ in groups)]
     return rnd(st, cands) if cands else None
 
 
 def pol_bribe(st, fr, chs, ids):
     if fr["ph"] == "a":
-        if fr.get("free") is None and st["res"][3] < 3:
+        if fr.get("free") is None and st["res"][CARTELS] < 3:
             return "done"
         # 8.5.3: spaces with Cartels and enemy pieces, a player's first, then Government, FARC,
         # AUC; equal spaces by the 8.2 table
         pairs = []
         for c in ids:
             pc = st["pc"][BD.index[c[6:]]] if c.startswith("space:") else None
-            if pc is None or not P.fpieces(pc, 3):
+            if pc is None or not P.fpieces(pc, CARTELS):
                 continue
             key = min(((is_np(st, g), g) for g in range(3) if P.fpieces(pc, g)), default=(2, 9))
             pairs.append(((-int(key[0]), -key[1]), c))
@@ -66,9 +67,9 @@ def cultivate_np_ok(st, op) -> bool:
     """8.5.1 Cultivate bullets: a new Base in a Department selected for Rally, or a Base moved
     from a space with 2 Cartels Bases to a City or Department with none; otherwise Process."""
     dests = cultivate_dests(st, op)
-    if st["av"][11] and any(BD.is_dept[i] and i in op.get("sel", ()) for i in dests):
+    if st["av"][CARTELS_BASE] and any(BD.is_dept[i] and i in op.get("sel", ()) for i in dests):
         return True
-    return any(not st["pc"][i][11] for i in dests) and any(st["pc"][j][11] >= 2 for j in P.spaces(st))
+    return any(not st["pc"][i][CARTELS_BASE] for i in dests) and any(st["pc"][j][CARTELS_BASE] >= 2 for j in P.spaces(st))
 
 
 def pol_cultivate(st, fr, chs, ids):
@@ -78,12 +79,12 @@ def pol_cultivate(st, fr, chs, ids):
         op = st["stack"][fr["opi"]] if fr.get("opi") is not None else {}
         sel = op.get("sel", [])
         best = [c for c in ids if c.startswith("space:") and BD.index[c[6:]] in sel and BD.is_dept[BD.index[c[6:]]]]
-        empty = [c for c in ids if c.startswith("space:") and not st["pc"][BD.index[c[6:]]][11]]
-        pool = (best if best and st["av"][11] else []) or empty or [c for c in ids if c.startswith("space:")]
+        empty = [c for c in ids if c.startswith("space:") and not st["pc"][BD.index[c[6:]]][CARTELS_BASE]]
+        pool = (best if best and st["av"][CARTELS_BASE] else []) or empty or [c for c in ids if c.startswith("space:")]
         return rnd(st, pool)
     if "place" in ids:
         return "place"
-    two = [c for c in ids if c.startswith("from:") and st["pc"][BD.index[c[5:]]][11] >= 2]
+    two = [c for c in ids if c.startswith("from:") and st["pc"][BD.index[c[5:]]][CARTELS_BASE] >= 2]
     # "from a space with 2 Cartels Bases": equal candidates, so 8.2 decides (a single one rolls nothing)
     return (two[0] if len(two) == 1 else rnd(st, two)) if two else None
 
@@ -95,9 +96,9 @@ def pol_process(st, fr, chs, ids):
     if fr["ph"] == "ship":
         # each into a random space with a Cartels Guerrilla and Base, Underground Guerrillas first
         own = [c for c in ids if c.endswith(":cartels")]
-        hidden = [c for c in own if st["pc"][BD.index[c.split(":")[1]]][9]]
+        hidden = [c for c in own if st["pc"][BD.index[c.split(":")[1]]][CARTELS_UNDERGROUND]]
         return rnd(st, hidden or own) if own else ("done" if "done" in ids else ids[0])
     if fr["n"] >= 1:
         return "done"
-    two = [c for c in ids if c.startswith("space:") and st["pc"][BD.index[c[6:]]][11] >= 2]
+    two = [c for c in ids if c.startswith("space:") and st["pc"][BD.index[c[6:]]][CARTELS_BASE] >= 2]
     return rnd(st, two) if two else "done"

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import AUC, CARTELS, FACTIONS, FARC, GOVT, PIECE_KEYS, UNDERGROUND, U
 from .board import BOARD as BD
-from .board import FACTIONS, PIECE_KEYS, U
 from .np_base import rnd
 from .np_govt_sa import govt_sa
 from .ops_govt import assault_targets
@@ -87,9 +87,9 @@ def pol_evlevel(st, fr, chs, ids):
     and the AUC (8.1: toward Support), Passive Opposition for the FARC; the Cartels take the
     greater change in Total Support and Opposition (8.4.3)."""
     f = fr["f"]
-    if f in (0, 2):
+    if f in (GOVT, AUC):
         return "level:1"
-    if f == 1:
+    if f == FARC:
         return "level:-1"
     i = fr["v"].get("here")
     cur = st["sup"][i] if i is not None else 0
@@ -101,14 +101,14 @@ def pol_evchoice(st, fr, chs, ids):
     """Event alternatives (8.4.2: place or relocate as many pieces as allowed; 8.1.2: remove enemy
     Bases first): card 48 removes the FARC Base, 54 replaces rather than removes, 65 places (an
     Insurgent) or removes (the Government), 60 clears the option holding more Cartels pieces."""
-    govt = fr["f"] == 0
+    govt = fr["f"] == GOVT
     for pref in (("alt:base",), ("alt:replace",), ("alt:ship-", "alt:base-") if govt else ("alt:ship+", "alt:base+")):
         for c in pref:
             if c in ids:
                 return c
     if "alt:cities" in ids and "alt:dept" in ids:
-        n = sorted((P.fpieces(st["pc"][i], 3) for i in BD.cities), reverse=True)
-        d = max((P.fpieces(st["pc"][i], 3) for i in BD.depts), default=0)
+        n = sorted((P.fpieces(st["pc"][i], CARTELS) for i in BD.cities), reverse=True)
+        d = max((P.fpieces(st["pc"][i], CARTELS) for i in BD.depts), default=0)
         return "alt:cities" if sum(n[:2]) >= d else "alt:dept"
     return rnd(st, ids)
 
@@ -117,7 +117,7 @@ def pol_evsa(st, fr, chs, ids):
     """Free Special Activities (5.5): as many as allowed (8.4.2); when the card lets a
     Non-player Government pick the kind, the 8.8.7 order."""
     real = [c for c in ids if c != "done"]
-    if fr["f"] == 0 and len(real) > 1:
+    if fr["f"] == GOVT and len(real) > 1:
         s = govt_sa(st, ids)
         if s:
             return s
@@ -128,7 +128,7 @@ def pol_genoff(st, fr, chs, ids):
     """Card 19 General Offensive: the Government Assaults where it can, else Sweeps in place
     (8.8.3 before 8.8.6); an Insurgent Attacks where it has 3+ Guerrillas (8.6.3 / 8.7.3),
     else makes Terror with an Underground Guerrilla (8.5.3-8.7.4), else Attacks, else nothing."""
-    if fr["f"] == 0:
+    if fr["f"] == GOVT:
         order = ("assault", "sweep")
     else:
         i = fr["left"][0]
@@ -151,7 +151,7 @@ def pol_c72rep(st, fr, chs, ids):
     Government executor prefers the AUC to the FARC (whose forces drive its victory, 7.2), an
     Insurgent executor takes FARC, then AUC."""
     opts = [FACTIONS.index(c[8:]) for c in ids if c.startswith("faction:")]
-    sign = -1 if fr["f"] == 0 else 1
+    sign = -1 if fr["f"] == GOVT else 1
     return f"faction:{FACTIONS[min(opts, key=lambda g: (0 if is_np(st, g) else 1, sign * g))]}" if opts else ids[0]
 
 
@@ -159,8 +159,8 @@ def pol_c72place(st, fr, chs, ids):
     """Card 72 shaded: each Guerrilla to a Cartels Base space with the fewest Cartels Guerrillas
     (8.5.1's bare Base spaces first), then random (8.2)."""
     cands = [c for c in ids if c.startswith("space:")]
-    low = min(P.guerrillas(st["pc"][BD.index[c[6:]]], 3) for c in cands)
-    return rnd(st, [c for c in cands if P.guerrillas(st["pc"][BD.index[c[6:]]], 3) == low])
+    low = min(P.guerrillas(st["pc"][BD.index[c[6:]]], CARTELS) for c in cands)
+    return rnd(st, [c for c in cands if P.guerrillas(st["pc"][BD.index[c[6:]]], CARTELS) == low])
 
 
 def pol_c55ship(st, fr, chs, ids):
@@ -198,10 +198,10 @@ def pol_c69(st, fr, chs, ids):
         return rnd(st, [c for c in ids if c.startswith("space:")])
     i = fr.get("dst")
     pc = st["pc"][i] if i is not None else None
-    if f == 0:
+    if f == GOVT:
         if pc is not None and assault_targets(st, i):
             return "op:assault"
-        if pc is not None and sum(pc[k] for k in (3, 6, 9)):
+        if pc is not None and sum(pc[k] for k in UNDERGROUND):
             return "op:sweep"
         return "op:train"
     if pc is not None and pc[U(f)] and st["sup"][i] != 0:
@@ -227,7 +227,7 @@ def pol_evmove(st, fr, chs, ids):
         srcs = [c for c in ids if c.startswith("from:")]
         if not srcs:
             return "done"
-        if fr["f"] == 0:
+        if fr["f"] == GOVT:
             most = max(st["pc"][BD.index[c.split(":")[1]]][PIECE_KEYS.index(c.split(":")[2])] for c in srcs)
             srcs = [c for c in srcs if st["pc"][BD.index[c.split(":")[1]]][PIECE_KEYS.index(c.split(":")[2])] == most]
         return rnd(st, srcs)

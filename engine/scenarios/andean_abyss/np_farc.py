@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import pieces as P
 from .board import BOARD as BD
+from .board import CARTELS, CARTELS_BASE, FARC, FARC_BASE, GOVT
 from .np_base import IDS, NAME, rnd, rnd_best, sp_id
 from .np_priorities import farc_march_origin, march_keep, march_room
 from .ops_insurgent import march_dests, march_origins
@@ -33,7 +34,7 @@ def farc_spare(st, op) -> dict:
     out = {}
     for i in march_origins(st, op):
         if farc_march_origin(st, i):
-            n = P.guerrillas(st["pc"][i], 1) - op["moved"].get(str(i), 0) - march_keep(st, 1, st["pc"][i])
+            n = P.guerrillas(st["pc"][i], FARC) - op["moved"].get(str(i), 0) - march_keep(st, FARC, st["pc"][i])
             if n > 0:
                 out[i] = n
     return out
@@ -79,7 +80,7 @@ def farc_march_next(st, op):
     def pick_origin(j):
         return BD.index[rnd(st, [f"from:{IDS[i]}" for i in origins_to(j)])[5:]]
     if not final_event_card(st):
-        locs = [j for j in BD.locs if not st["sab"][j] and not P.guerrillas(st["pc"][j], 1) and origins_to(j)]
+        locs = [j for j in BD.locs if not st["sab"][j] and not P.guerrillas(st["pc"][j], FARC) and origins_to(j)]
         if locs:
             top = max(BD.econ[j] for j in locs)
             dst = BD.index[rnd(st, [sp_id(j) for j in locs if BD.econ[j] == top])[6:]]
@@ -90,7 +91,7 @@ def farc_march_next(st, op):
             return pick_origin(j), j, 2, f"into {NAME[j]} with every adjacent origin (second bullet)"
     if len(entered) < 3:
         cands = [j for j in P.spaces(st) if farc_bullet2_dest(st, j) and j not in entered and origins_to(j)]
-        hidden = [j for j in cands if march_room(st, 1, j) > 0]
+        hidden = [j for j in cands if march_room(st, FARC, j) > 0]
         pool = hidden or cands
         if pool:
             dst = BD.index[rnd(st, [sp_id(j) for j in pool])[6:]]
@@ -109,7 +110,7 @@ def farc_march_next(st, op):
 def farc_distance(st) -> dict:
     """Steps from each space to the nearest FARC Base (any FARC piece when there is no Base)."""
     sps = P.spaces(st)
-    seeds = [i for i in sps if st["pc"][i][5]] or [i for i in sps if P.fpieces(st["pc"][i], 1)]
+    seeds = [i for i in sps if st["pc"][i][FARC_BASE]] or [i for i in sps if P.fpieces(st["pc"][i], FARC)]
     dist = {i: 0 for i in seeds}
     todo = list(seeds)
     while todo:
@@ -127,13 +128,13 @@ def pol_kidnap(st, fr, chs, ids):
     """8.7.4: Kidnap on LoCs, then Cities (Government), then Departments with Cartels Bases."""
     if fr["ph"] == "a":
         real = [c for c in ids if c.startswith("space:")]
-        real = [c for c in real if (BD.is_city[BD.index[c[6:]]] or BD.is_loc[BD.index[c[6:]]]) and st["res"][0]
-                or st["pc"][BD.index[c[6:]]][11] and (st["res"][3] or any(
-                    x[0] == BD.index[c[6:]] and x[1] == 3 for x in st["ship"]))]
+        real = [c for c in real if (BD.is_city[BD.index[c[6:]]] or BD.is_loc[BD.index[c[6:]]]) and st["res"][GOVT]
+                or st["pc"][BD.index[c[6:]]][CARTELS_BASE] and (st["res"][CARTELS] or any(
+                    x[0] == BD.index[c[6:]] and x[1] == CARTELS for x in st["ship"]))]
         # LoCs, then Cities, then Departments with Cartels Bases; equal spaces by 8.3 / 8.2
         return rnd_best(st, [(-(0 if BD.is_loc[BD.index[c[6:]]] else 1 if BD.is_city[BD.index[c[6:]]] else 2), c)
                              for c in real]) or "done"
-    return "target:govt" if "target:govt" in ids and st["res"][0] else None
+    return "target:govt" if "target:govt" in ids and st["res"][GOVT] else None
 
 
 def pol_kidnap6(st, fr, chs, ids):

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import ACTIVE, GOVT, GOVT_BASE, INSURGENTS, PIECE_KEYS, POLICE, TROOPS, UNDERGROUND, B
 from .board import BOARD as BD
-from .board import PIECE_KEYS, B
 from .np_base import IDS, rnd, rnd_best
 from .np_govt_sa import govt_sa
 from .np_priorities import begin, rank_space, sweep_rank, sweep_spare, target_order
@@ -17,7 +17,7 @@ from .state import cap, final_event_card, is_np, mom
 # ====================================================================== 8.8 Government
 def govt_ops(st, fr, facts=None):
     sps = P.spaces(st)
-    res = st["res"][0]
+    res = st["res"][GOVT]
     cost = 1 if cap(st, 3) == "u" else 3
 
     def assault_gain(i):
@@ -28,9 +28,9 @@ def govt_ops(st, fr, facts=None):
         ts = assault_targets(st, i)
         if n <= 0 or not ts:
             return 0, False
-        act = sum(pc[k] for k in (4, 7, 10))
+        act = sum(pc[k] for k in ACTIVE)
         ship = any(s[0] == i for s in st["ship"]) and act >= 1
-        player_base = any(pc[B(g)] and not P.guerrillas(pc, g) and not is_np(st, g) for g in (1, 2, 3))
+        player_base = any(pc[B(g)] and not P.guerrillas(pc, g) and not is_np(st, g) for g in INSURGENTS)
         return min(n, act), ship or player_base
     total = 0
     special = False
@@ -39,31 +39,31 @@ def govt_ops(st, fr, facts=None):
         total += k
         special = special or s
     if res >= cost and (special or total >= 4):
-        return begin(st, fr, facts, 0, "assault", {"max": max(1, 9 // cost), "sa": ["pre"]}, "8.8.3",
+        return begin(st, fr, facts, GOVT, "assault", {"max": max(1, 9 // cost), "sa": ["pre"]}, "8.8.3",
                      "Assault (would remove a Shipment, a player's Base or 4+ Guerrillas)")
-    avail = st["av"][0] + st["av"][1] + st["av"][2]
+    avail = st["av"][TROOPS] + st["av"][POLICE] + st["av"][GOVT_BASE]
     # 8.8.4 / 8.8.8: Civic Action in a space without Terror that leaves 15+ Resources after
     # paying for its Train space - judged, like the 3rd Train bullet it serves, after the Train
     # has placed its cubes where it may (a City or a Govt-Base Department, 8.1.2 mix)
     can_civic = any(civic_levels(st, i, train_placed(st, i), res - 3) for i in sps)
     if res >= 3 and (avail >= 10 or can_civic):
-        return begin(st, fr, facts, 0, "train", {"max": 3, "sa": ["mid"]}, "8.8.4", "Train (10+ pieces Available or Civic Action)")
+        return begin(st, fr, facts, GOVT, "train", {"max": 3, "sa": ["mid"]}, "8.8.4", "Train (10+ pieces Available or Civic Action)")
     loc_threat = any(BD.is_loc[i] and (P.all_guerrillas(st["pc"][i]) and (
-        sum(st["pc"][i][k] for k in (3, 6, 9)) or P.all_guerrillas(st["pc"][i]) > P.cubes(st["pc"][i]))) for i in sps)
+        sum(st["pc"][i][k] for k in UNDERGROUND) or P.all_guerrillas(st["pc"][i]) > P.cubes(st["pc"][i]))) for i in sps)
     if loc_threat and res >= 3:
-        return begin(st, fr, facts, 0, "patrol", {"max": 99, "sa": ["post"]}, "8.8.5", "Patrol (Guerrillas threaten LoCs)")
+        return begin(st, fr, facts, GOVT, "patrol", {"max": 99, "sa": ["post"]}, "8.8.5", "Patrol (Guerrillas threaten LoCs)")
     scost = 1 if cap(st, 2) == "u" else 3
     if res >= scost and not final_event_card(st) or res >= scost:
-        if any(sweep_rank(st, i) is not None for i in space_candidates(st, 0, "sweep", {"sel": [], "free": False})):
-            return begin(st, fr, facts, 0, "sweep", {"max": max(1, 12 // scost), "sa": ["pre"]}, "8.8.6", "Sweep")
+        if any(sweep_rank(st, i) is not None for i in space_candidates(st, GOVT, "sweep", {"sel": [], "free": False})):
+            return begin(st, fr, facts, GOVT, "sweep", {"max": max(1, 12 // scost), "sa": ["pre"]}, "8.8.6", "Sweep")
     if res >= 3 and avail:
-        return begin(st, fr, facts, 0, "train", {"max": 4, "sa": ["mid"]}, "8.8.4", "Train ('if none' arrow)")
+        return begin(st, fr, facts, GOVT, "train", {"max": 4, "sa": ["mid"]}, "8.8.4", "Train ('if none' arrow)")
     return ("pass", None, None, ("cannot afford an Operation: Pass", "8.1"))
 
 
 def train_mix(st) -> tuple:
     """8.1.2: up to 6 cubes, alternating Police and Troops (Police first when even)."""
-    at, ap = st["av"][0], st["av"][1]
+    at, ap = st["av"][TROOPS], st["av"][POLICE]
     tot = min(6, at + ap)
     p = min(ap, (tot + 1) // 2)
     t = min(at, tot - p)
@@ -75,15 +75,15 @@ def civic_levels(st, i, pc=None, res=None) -> int:
     """8.8.4 / 8.8.8: Support levels Civic Action in Train could buy in space ``i`` (no Terror,
     Troops, Police and Govt Control, never below 15 Resources); 0 when none."""
     pc = st["pc"][i] if pc is None else pc
-    res = st["res"][0] if res is None else res
+    res = st["res"][GOVT] if res is None else res
     if BD.is_loc[i] or BD.pop[i] <= 0 or st["ter"][i] or st["sup"][i] >= 2 or not P.active_space(st, i):
         return 0
     if not P.govt_control(pc):
         return 0
     if cap(st, 1) == "s":
-        if pc[0] < 2 or pc[1] < 2:
+        if pc[TROOPS] < 2 or pc[POLICE] < 2:
             return 0
-    elif not (pc[0] and pc[1]):
+    elif not (pc[TROOPS] and pc[POLICE]):
         return 0
     return max(0, min(2 - st["sup"][i], (res - 15) // 3))
 
@@ -92,10 +92,10 @@ def train_placed(st, i) -> list:
     """Pieces of space ``i`` once a Train has placed its cubes there (3.2.1: Cities and
     Departments with a Govt Base, not a FARC Zone; 8.1.2 mix of the Available cubes)."""
     pc = st["pc"][i]
-    if BD.is_loc[i] or not (BD.is_city[i] or pc[2]) or P.is_zone(st, i):
+    if BD.is_loc[i] or not (BD.is_city[i] or pc[GOVT_BASE]) or P.is_zone(st, i):
         return pc
     t, p = train_mix(st)
-    return [pc[0] + t, pc[1] + p] + pc[2:]
+    return [pc[TROOPS] + t, pc[POLICE] + p] + pc[2:]
 
 
 def train_extra_civic(st, fr, ids):
@@ -107,11 +107,11 @@ def train_extra_civic(st, fr, ids):
             continue
         i = BD.index[c[6:]]
         pc = list(st["pc"][i])
-        if BD.is_city[i] or pc[2]:
+        if BD.is_city[i] or pc[GOVT_BASE]:
             t, p = train_mix(st)
-            pc[0] += t
-            pc[1] += p
-        lv = civic_levels(st, i, pc, st["res"][0] - op_cost(st, 0, "train", i))
+            pc[TROOPS] += t
+            pc[POLICE] += p
+        lv = civic_levels(st, i, pc, st["res"][GOVT] - op_cost(st, GOVT, "train", i))
         if lv > 0:
             pairs.append((lv * BD.pop[i], c))
     return rnd_best(st, pairs)
@@ -120,7 +120,7 @@ def train_extra_civic(st, fr, ids):
 def train_base_dept(st, ids):
     """8.8.4 last bullet: the Department with the highest Population (1+) without a Govt Base,
     with room for a Base and at least 5 cubes."""
-    if not st["av"][2]:
+    if not st["av"][GOVT_BASE]:
         return None
     cands = []
     for c in ids:
@@ -128,7 +128,7 @@ def train_base_dept(st, ids):
             continue
         i = BD.index[c[6:]]
         pc = st["pc"][i]
-        if BD.is_dept[i] and BD.pop[i] > 0 and not pc[2] and P.can_stack_base(st, i) and P.cubes(pc) >= 5:
+        if BD.is_dept[i] and BD.pop[i] > 0 and not pc[GOVT_BASE] and P.can_stack_base(st, i) and P.cubes(pc) >= 5:
             cands.append((BD.pop[i], c))
     if not cands:
         return None
@@ -142,9 +142,9 @@ def train_step(st, fr, ids):
     Action is possible, a Base in the highest-Population Department with 5+ cubes."""
     ph = fr.setdefault("np_ph", "place")
     if ph == "place":
-        if fr["nsp"] < 3 and st["av"][0] + st["av"][1]:
+        if fr["nsp"] < 3 and st["av"][TROOPS] + st["av"][POLICE]:
             pairs = [(r, c) for c in ids if c.startswith("space:")
-                     for r in (rank_space(st, 0, "train", BD.index[c[6:]]),) if r is not None]
+                     for r in (rank_space(st, GOVT, "train", BD.index[c[6:]]),) if r is not None]
             if pairs:
                 fr["nsp"] += 1
                 return rnd_best(st, pairs)
@@ -205,21 +205,21 @@ def patrol_plan(st, fr, ids):
 
     def surplus(i):
         pc = pcs[i]
-        g = P.fpieces(pc, 0)
+        g = P.fpieces(pc, GOVT)
         return g - (sum(pc) - g) - 1
 
     def donor(i):
         return P.cubes(pcs[i]) >= 4 and P.govt_control(pcs[i]) and surplus(i) > 0
     for j in sorted(BD.cities, key=lambda j: -BD.pop[j]):
         pc = pcs[j]
-        if P.cubes(pc) >= 3 and P.govt_control(pc) and pc[0] and pc[1]:
+        if P.cubes(pc) >= 3 and P.govt_control(pc) and pc[TROOPS] and pc[POLICE]:
             continue
-        slots = (1, 0) if not pc[1] else (0, 1) if not pc[0] else (1, 0)
+        slots = (1, 0) if not pc[POLICE] else (0, 1) if not pc[TROOPS] else (1, 0)
         got = pick(j, donor, slots)
         if got:
             return got
     for j in BD.locs:
-        if BD.econ[j] == 3 and not pcs[j][1]:
+        if BD.econ[j] == 3 and not pcs[j][POLICE]:
             got = pick(j, lambda i: True, (1,))
             if got:
                 return got
@@ -263,7 +263,7 @@ def pol_trainx(st, fr, chs, ids):
     # Base, with room and at least 5 cubes
     base = [(BD.pop[BD.index[c[5:]]], c) for c in ids if c.startswith("base:")
             and BD.is_dept[BD.index[c[5:]]] and BD.pop[BD.index[c[5:]]] > 0
-            and not st["pc"][BD.index[c[5:]]][2] and P.cubes(st["pc"][BD.index[c[5:]]]) >= 5]
+            and not st["pc"][BD.index[c[5:]]][GOVT_BASE] and P.cubes(st["pc"][BD.index[c[5:]]]) >= 5]
     if base:
         return max(base)[1]
     return "done"
@@ -275,7 +275,7 @@ def pol_civic(st, fr, chs, ids):
     of Opposition, then the largest increase of Support, then random; then to Active Support,
     highest Population first. (In a Train, the frame offers only the chosen space.)"""
     final = st["props_done"] >= st["props_total"]
-    if not final and st["res"][0] - 3 < 15:
+    if not final and st["res"][GOVT] - 3 < 15:
         return "done"
     pairs = []
     for c in ids:
@@ -294,17 +294,17 @@ def pol_sweepsp(st, fr, chs, ids):
     i = fr["i"]
     pc = st["pc"][i]
     if fr["ph"] == "move":
-        und = sum(pc[k] for k in (3, 6, 9))
+        und = sum(pc[k] for k in UNDERGROUND)
         need = und * (2 if BD.forest[i] else 1)
-        others = sum(pc) - pc[0] - pc[1] - pc[2]
-        if P.cubes(pc) < max(need, others + 1 - pc[2]) or not pc[0]:
+        others = sum(pc) - pc[TROOPS] - pc[POLICE] - pc[GOVT_BASE]
+        if P.cubes(pc) < max(need, others + 1 - pc[GOVT_BASE]) or not pc[TROOPS]:
             for c in ids:
                 # 8.8.6: never remove Government Control, leave a Support space below 3 cubes
                 # or a LoC with fewer cubes than Guerrillas
                 if c.startswith("from:") and sweep_spare(st, BD.index[c[5:]]) > 0:
                     return c
         pol = [c for c in ids if c.startswith("police:")]
-        if pol and not pc[1]:
+        if pol and not pc[POLICE]:
             return pol[0]
         return "done"
     return target_order(st, ids)
@@ -342,7 +342,7 @@ def pol_patrolmv(st, fr, chs, ids):
         j = BD.index[c[6:]]
         pc = st["pc"][j]
         gap = P.all_guerrillas(pc) - P.cubes(pc)
-        key = (BD.is_loc[j], gap > 0, gap, BD.econ[j] == 3 and not pc[1], BD.econ[j])
+        key = (BD.is_loc[j], gap > 0, gap, BD.econ[j] == 3 and not pc[POLICE], BD.econ[j])
         if best is None or key > best[0]:
             best = (key, c)
     return best[1] if best else None
@@ -352,7 +352,7 @@ def pol_basecubes(st, fr, chs, ids):
     """8.1.2: the Government removes Troops and Police alternately, starting with whichever it
     has most of in the space, keeping the last Police as long as possible."""
     pc = st["pc"][fr["i"]]
-    if "piece:troops" in ids and (pc[0] >= pc[1] or pc[1] <= 1):
+    if "piece:troops" in ids and (pc[TROOPS] >= pc[POLICE] or pc[POLICE] <= 1):
         return "piece:troops"
     return "piece:police" if "piece:police" in ids else ids[0]
 

@@ -3,8 +3,20 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import (
+    ACTIVE,
+    CARTELS,
+    CARTELS_BASE,
+    FACTIONS,
+    GOVT,
+    GOVT_BASE,
+    INSURGENTS,
+    POLICE,
+    TROOPS,
+    UNDERGROUND,
+    B,
+)
 from .board import BOARD as BD
-from .board import FACTIONS, B
 from .np_base import IDS, rnd, rnd_best, sp_id
 from .np_priorities import rank_space, target_order
 from .op_common import opf
@@ -16,9 +28,9 @@ from .state import cap, is_np
 def govt_sa(st, chs_ids, op_fr=None):
     """8.8.7: Eradicate (player Cartels with 8+ Bases), else Air Strike, else Air Lift, else Eradicate.
     ``op_fr``: the accompanying Operation's frame (Eradicate never in an Assault space)."""
-    cb = P.count_on_map(st, 11)
+    cb = P.count_on_map(st, CARTELS_BASE)
     order = []
-    if not is_np(st, 3) and cb >= 8:
+    if not is_np(st, CARTELS) and cb >= 8:
         order.append("sa:eradicate")
     order += ["sa:airstrike", "sa:airlift", "sa:eradicate"]
     for o in order:
@@ -90,20 +102,20 @@ def pol_airstrike(st, fr, chs, ids):
 def _lift_surplus(st, i):
     """Troops above those needed to keep Government Control (8.8.7 Air Lift origin)."""
     pc = st["pc"][i]
-    g = P.fpieces(pc, 0)
-    return min(pc[0], g - (sum(pc) - g) - 1)
+    g = P.fpieces(pc, GOVT)
+    return min(pc[TROOPS], g - (sum(pc) - g) - 1)
 
 
 def _would_build_base(st, i):
     pc = st["pc"][i]
-    return BD.is_dept[i] and not pc[2] and P.can_stack_base(st, i) and st["av"][2] > 0
+    return BD.is_dept[i] and not pc[GOVT_BASE] and P.can_stack_base(st, i) and st["av"][GOVT_BASE] > 0
 
 
 def _airlift_dest(st, fr, ids):
     """8.8.7 Air Lift destination for the accompanying Operation."""
     op = opf(st, fr)
     kind = op["op"] if op else "train"
-    n = min(3, st["pc"][fr["src"]][0]) if cap(st, 10) != "s" else 1
+    n = min(3, st["pc"][fr["src"]][TROOPS]) if cap(st, 10) != "s" else 1
     cands = [BD.index[c[6:]] for c in ids]
     if kind in ("assault", "sweep"):
         short = []
@@ -112,28 +124,28 @@ def _airlift_dest(st, fr, ids):
             if BD.is_loc[i] or P.is_zone(st, i):
                 continue
             if kind == "assault":
-                need = sum(pc[k] for k in (4, 7, 10)) + sum(pc[B(g)] for g in (1, 2, 3) if not P.guerrillas(pc, g))
+                need = sum(pc[k] for k in ACTIVE) + sum(pc[B(g)] for g in INSURGENTS if not P.guerrillas(pc, g))
                 if need and assault_removals(st, i) < need:
-                    short.append((P.bases(pc) - pc[2], BD.pop[i], i))
+                    short.append((P.bases(pc) - pc[GOVT_BASE], BD.pop[i], i))
             else:
-                und = sum(pc[k] for k in (3, 6, 9))
+                und = sum(pc[k] for k in UNDERGROUND)
                 have = P.cubes(pc) // 2 if BD.forest[i] else P.cubes(pc)
                 if und and have < und and sweep_dest_ok(st, i):
                     short.append((1 if BD.is_city[i] else 0, 1 if st["sup"][i] > 0 else 0,
                                   1 if P.cubes(pc) else 0, BD.pop[i], i))
         if short:
             return max(short)[-1], "the highest-priority space short of cubes"
-        pol = [i for i in cands if not BD.is_loc[i] and st["pc"][i][1] and not st["pc"][i][0]]
+        pol = [i for i in cands if not BD.is_loc[i] and st["pc"][i][POLICE] and not st["pc"][i][TROOPS]]
         if pol:
             return rnd(st, pol), "Police but no Troops"
         return None, ""
     civic = []
     for i in cands:
         pc = st["pc"][i]
-        if BD.is_loc[i] or BD.pop[i] <= 0 or st["sup"][i] >= 2 or pc[0] or not pc[1]:
+        if BD.is_loc[i] or BD.pop[i] <= 0 or st["sup"][i] >= 2 or pc[TROOPS] or not pc[POLICE]:
             continue
-        g = P.fpieces(pc, 0) + n
-        if g > sum(pc) - P.fpieces(pc, 0):
+        g = P.fpieces(pc, GOVT) + n
+        if g > sum(pc) - P.fpieces(pc, GOVT):
             civic.append((2 - st["sup"][i], BD.pop[i], i))
     if civic:
         return max(civic)[-1], "Troops enable Civic Action"
@@ -141,15 +153,15 @@ def _airlift_dest(st, fr, ids):
             and P.cubes(st["pc"][i]) < 5 <= P.cubes(st["pc"][i]) + n]
     if base:
         return max(base)[-1], "Troops enable a Government Base"
-    pol = [i for i in cands if not BD.is_loc[i] and st["pc"][i][1] and not st["pc"][i][0]]
+    pol = [i for i in cands if not BD.is_loc[i] and st["pc"][i][POLICE] and not st["pc"][i][TROOPS]]
     if pol:
         return rnd(st, pol), "Police but no Troops"
     ctl = []
     for i in cands:
         pc = st["pc"][i]
         if BD.pop[i] >= 1 and not BD.is_loc[i] and not P.govt_control(pc):
-            g = P.fpieces(pc, 0) + n
-            if g > sum(pc) - P.fpieces(pc, 0):
+            g = P.fpieces(pc, GOVT) + n
+            if g > sum(pc) - P.fpieces(pc, GOVT):
                 ctl.append((BD.pop[i], i))
     if ctl:
         return max(ctl)[-1], "add Government Control"
@@ -166,7 +178,7 @@ def pol_airlift(st, fr, chs, ids):
             pc = st["pc"][i]
             if BD.is_loc[i] or P.cubes(pc) < 4 or not P.govt_control(pc):
                 continue
-            key = (_lift_surplus(st, i), 0 if _would_build_base(st, i) else 1, pc[0])
+            key = (_lift_surplus(st, i), 0 if _would_build_base(st, i) else 1, pc[TROOPS])
             if key[0] > 0 and (best is None or key > best[0]):
                 best = (key, c)
         return best[1] if best else ids[0]
@@ -183,7 +195,7 @@ def assault_plan_spaces(st, n) -> set:
     """The Cities and Departments an 8.8.3 Assault of ``n`` spaces would select (all spaces tied
     at the cut-off included, as the 8.2 table has not picked among them yet)."""
     ranked = sorted(((r, i) for i in P.spaces(st) if not BD.is_loc[i]
-                     for r in (rank_space(st, 0, "assault", i),) if r is not None), reverse=True)
+                     for r in (rank_space(st, GOVT, "assault", i),) if r is not None), reverse=True)
     if len(ranked) <= n:
         return {i for _, i in ranked}
     cut = ranked[n - 1][0]
@@ -201,5 +213,5 @@ def pol_eradicate(st, fr, chs, ids):
     for c in ids:
         if c.startswith("space:"):
             i = BD.index[c[6:]]
-            pairs.append(((0 if i in skip else 1, st["pc"][i][11], -BD.pop[i], 1 if st["sup"][i] < 0 else 0), c))
+            pairs.append(((0 if i in skip else 1, st["pc"][i][CARTELS_BASE], -BD.pop[i], 1 if st["sup"][i] < 0 else 0), c))
     return rnd_best(st, pairs)

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import AUC, AUC_UNDERGROUND, CARTELS, FARC, FARC_BASE, FARC_UNDERGROUND, GOVT, PIECE_KEYS, A, B, U
 from .board import BOARD as BD
-from .board import PIECE_KEYS, A, B, U
 from .np_base import avail_pieces, could_base, rnd
 from .np_priorities import ATTACK_ORDER, PLANS, begin, feasible, rank_space
 from .op_common import opf
@@ -36,36 +36,36 @@ def insurgent_flowchart(st, fr, facts=None):
     if st["res"][f] == 0:
         return ("pass", None, None, ("0 Resources: Pass", "8.1"))
     sps = P.spaces(st)
-    if f == 3:
-        if avail_pieces(st, 3) >= 10 or could_base(st, 3):
-            return begin(st, fr, facts, 3, "rally", {"max": 3, "sa": ["cultivate", "process"]}, "8.5.1",
+    if f == CARTELS:
+        if avail_pieces(st, CARTELS) >= 10 or could_base(st, CARTELS):
+            return begin(st, fr, facts, CARTELS, "rally", {"max": 3, "sa": ["cultivate", "process"]}, "8.5.1",
                          "Rally (10+ pieces Available or a Base possible)")
         if len(st["ship"]) < 4:
-            return begin(st, fr, facts, 3, "march", {"max": 3, "sa": ["process"]}, "8.5.2", "March (Shipment available)")
-        return begin(st, fr, facts, 3, "terror", {"max": 3, "sa": ["bribe"]}, "8.5.3", "Terror")
-    if f == 2:
-        if st["av"][U(2)] >= 6 or could_base(st, 2, 3):
-            return begin(st, fr, facts, 2, "rally", {"max": 3, "sa": ["extort"]}, "8.6.1",
+            return begin(st, fr, facts, CARTELS, "march", {"max": 3, "sa": ["process"]}, "8.5.2", "March (Shipment available)")
+        return begin(st, fr, facts, CARTELS, "terror", {"max": 3, "sa": ["bribe"]}, "8.5.3", "Terror")
+    if f == AUC:
+        if st["av"][U(AUC)] >= 6 or could_base(st, AUC, 3):
+            return begin(st, fr, facts, AUC, "rally", {"max": 3, "sa": ["extort"]}, "8.6.1",
                          "Rally (6+ Guerrillas Available or a Base possible)")
-        fb = [i for i in sps if st["pc"][i][5]]
-        with_auc = [i for i in fb if P.guerrillas(st["pc"][i], 2)]
+        fb = [i for i in sps if st["pc"][i][FARC_BASE]]
+        with_auc = [i for i in fb if P.guerrillas(st["pc"][i], AUC)]
         if fb and len(with_auc) * 2 < len(fb):
-            return begin(st, fr, facts, 2, "march", {"max": 3, "sa": ["extort"]}, "8.6.2",
+            return begin(st, fr, facts, AUC, "march", {"max": 3, "sa": ["extort"]}, "8.6.2",
                          "March (fewer than half of FARC Base spaces hold AUC Guerrillas)")
-        if not any(st["pc"][i][6] for i in fb):
-            return begin(st, fr, facts, 2, "attack", {"max": 3, "sa": ["ambush"]}, "8.6.3", "Attack")
-        return begin(st, fr, facts, 2, "terror", {"max": 3, "sa": ["assassinate"]}, "8.6.4", "Terror")
+        if not any(st["pc"][i][AUC_UNDERGROUND] for i in fb):
+            return begin(st, fr, facts, AUC, "attack", {"max": 3, "sa": ["ambush"]}, "8.6.3", "Attack")
+        return begin(st, fr, facts, AUC, "terror", {"max": 3, "sa": ["assassinate"]}, "8.6.4", "Terror")
     # FARC 8.7
-    if st["av"][U(1)] >= 9 or could_base(st, 1):
-        return begin(st, fr, facts, 1, "rally", {"max": 99, "sa": ["extort"]}, "8.7.1",
+    if st["av"][U(FARC)] >= 9 or could_base(st, FARC):
+        return begin(st, fr, facts, FARC, "rally", {"max": 99, "sa": ["extort"]}, "8.7.1",
                      "Rally (9+ Guerrillas Available or a Base possible)")
-    strong = any((BD.is_loc[i] or st["sup"][i] > 0) and (st["pc"][i][3] or P.fpieces(st["pc"][i], 1) >= 3) for i in sps)
+    strong = any((BD.is_loc[i] or st["sup"][i] > 0) and (st["pc"][i][FARC_UNDERGROUND] or P.fpieces(st["pc"][i], FARC) >= 3) for i in sps)
     if not strong:
-        return begin(st, fr, facts, 1, "march", {"max": 4, "sa": ["extort"]}, "8.7.2",
+        return begin(st, fr, facts, FARC, "march", {"max": 4, "sa": ["extort"]}, "8.7.2",
                      "March (no Support space or LoC holds FARC strength)")
-    if st["res"][1] > st["res"][0]:
-        return begin(st, fr, facts, 1, "attack", {"max": 99, "sa": ["ambush"]}, "8.7.3", "Attack (more Resources than Govt)")
-    return begin(st, fr, facts, 1, "terror", {"max": 99, "sa": ["kidnap"]}, "8.7.4", "Terror")
+    if st["res"][FARC] > st["res"][GOVT]:
+        return begin(st, fr, facts, FARC, "attack", {"max": 99, "sa": ["ambush"]}, "8.7.3", "Attack (more Resources than Govt)")
+    return begin(st, fr, facts, FARC, "terror", {"max": 99, "sa": ["kidnap"]}, "8.7.4", "Terror")
 
 
 SA_DEFAULT = {"rally": ["extort", "cultivate", "process"], "march": ["extort", "process"],
@@ -82,7 +82,7 @@ def pol_attacksp(st, fr, chs, ids):
     order = []
     facs = sorted(holders) + [g for g in ATTACK_ORDER[fr["f"]] if g not in holders]
     for g in facs:
-        if g == 0:
+        if g == GOVT:
             order += [2, 1, 0]
         else:
             order += [B(g), U(g), A(g)] if g not in holders else [U(g), A(g), B(g)]
@@ -117,7 +117,7 @@ def pol_rallysp(st, fr, chs, ids):
     if "regroup" in ids and pc[A(f)] and not pc[U(f)] and P.cubes(pc):
         return "regroup"
     elite = fr.get("free") and fr.get("opi") is None  # 8.6.1 Elite Backing: a Base if possible
-    if "base" in ids and (elite or P.guerrillas(pc, f) >= (3 if f == 2 else 2)):
+    if "base" in ids and (elite or P.guerrillas(pc, f) >= (3 if f == AUC else 2)):
         return "base"
     many = [c for c in ids if c.startswith("many:")]
     if many:
@@ -140,11 +140,11 @@ def pol_regroup(st, fr, chs, ids):
 
 def pol_extort(st, fr, chs, ids):
     real = [c for c in ids if c.startswith("space:")]
-    if fr["f"] == 1:
+    if fr["f"] == FARC:
         # 8.7.1: each space with 2+ Underground FARC Guerrillas, and 1 LoC (lowest Econ first)
         done = fr["done"]
         real = [c for c in real if BD.index[c[6:]] not in done]
-        sps = [c for c in real if not BD.is_loc[BD.index[c[6:]]] and st["pc"][BD.index[c[6:]]][3] >= 2]
+        sps = [c for c in real if not BD.is_loc[BD.index[c[6:]]] and st["pc"][BD.index[c[6:]]][FARC_UNDERGROUND] >= 2]
         locs = [] if any(BD.is_loc[j] for j in done) else \
             [c for c in real if BD.is_loc[BD.index[c[6:]]]]
         if locs and not sps:

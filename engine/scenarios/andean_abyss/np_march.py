@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import AUC, CARTELS, FARC, A, U
 from .board import BOARD as BD
-from .board import A, U
 from .np_auc import auc_closer_dest, auc_dest, auc_march_closer
 from .np_base import IDS, rnd
 from .np_cartels import cartels_dest, cartels_march_step
@@ -15,13 +15,13 @@ from .op_common import opf
 
 def march_step(st, fr, ids):
     f = fr["f"]
-    if f == 3:
+    if f == CARTELS:
         return cartels_march_step(st, fr, ids)
-    if f == 1:
+    if f == FARC:
         return farc_march_step(st, fr, ids)
-    if f == 2 and not fr.get("np_closer"):
+    if f == AUC and not fr.get("np_closer"):
         # 8.6.2 first bullet: 1 destination, entered by every adjacent group (one per origin)
-        groups = march_groups(st, 2, ids, fr["moved"])
+        groups = march_groups(st, AUC, ids, fr["moved"])
         dst = auc_dest(st, fr, groups)
         if dst is not None:
             fr["np_adest"] = dst
@@ -31,10 +31,10 @@ def march_step(st, fr, ids):
                     fr.setdefault("np_pref", {})[str(i)] = dst
                     fr["nsp"] += 1
                     return c
-    if fr["nsp"] >= (fr.get("plan") or {}).get("max", 3) and f != 2:
+    if fr["nsp"] >= (fr.get("plan") or {}).get("max", 3) and f != AUC:
         return "done" if "done" in ids else None
     best = None
-    for c, i, spare in (march_groups(st, f, ids, fr["moved"]) if f != 2 else ()):
+    for c, i, spare in (march_groups(st, f, ids, fr["moved"]) if f != AUC else ()):
         if not any(march_target(st, f, j) for j in P.adj(st, i)):
             continue
         if best is None or spare > best[0]:
@@ -42,7 +42,7 @@ def march_step(st, fr, ids):
     if best:
         fr["nsp"] += 1
         return best[1]
-    if f == 2 and not fr.get("np_closer"):
+    if f == AUC and not fr.get("np_closer"):
         c = auc_march_closer(st, fr, ids)
         if c is not None:
             fr["np_closer"] = 1
@@ -59,19 +59,19 @@ def march_dest_plan(st, f, op, src):
     if op is None:
         return None
     nxt = op.get("np_next")
-    if f == 1:
+    if f == FARC:
         if not (nxt and nxt[0] == src):
             nxt = farc_march_next(st, op)
         return nxt[1] if nxt and nxt[0] == src else None
     pref = op.get("np_pref", {}).get(str(src))
     if pref is not None:
         return pref
-    if f == 3:
-        return cartels_dest(st, op, march_groups(st, 3, [f"from:{IDS[i]}" for i in P.spaces(st)], op["moved"]))
-    if f == 2:
-        if op.get("np_closer") or not any(march_target(st, 2, j) for j in P.adj(st, src)):
+    if f == CARTELS:
+        return cartels_dest(st, op, march_groups(st, CARTELS, [f"from:{IDS[i]}" for i in P.spaces(st)], op["moved"]))
+    if f == AUC:
+        if op.get("np_closer") or not any(march_target(st, AUC, j) for j in P.adj(st, src)):
             return auc_closer_dest(st, src)
-        dst = auc_dest(st, op, march_groups(st, 2, [f"from:{IDS[i]}" for i in P.spaces(st)], op["moved"]))
+        dst = auc_dest(st, op, march_groups(st, AUC, [f"from:{IDS[i]}" for i in P.spaces(st)], op["moved"]))
         return dst if dst is not None and dst in P.adj(st, src) else auc_closer_dest(st, src)
     return None
 
@@ -99,7 +99,7 @@ def pol_marchgrp(st, fr, chs, ids):
     keep = march_keep(st, f, pc)
     dst = fr["dst"]
     room = march_room(st, f, dst)
-    if f == 1 and BD.is_loc[dst]:
+    if f == FARC and BD.is_loc[dst]:
         room = 1  # 8.7.2: 1 Guerrilla onto each LoC
     mu_ids = [int(c[2:]) for c in ids if c.startswith("u:")]
     if fr["nu"] is None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import AUC, CARTELS, FARC, FARC_BASE, GOVT, POLICE
 from .board import BOARD as BD
 from .frames import POLICIES
 from .np_auc import pol_assassinate
@@ -66,7 +67,7 @@ def np_policy(st, fr, chs):
 
 def pol_op(st, fr, chs, ids):
     f, op = fr["f"], fr["op"]
-    plan = fr.get("plan") or {"max": 99, "sa": ["mid"] if f == 0 else list(SA_DEFAULT.get(op, []))}
+    plan = fr.get("plan") or {"max": 99, "sa": ["mid"] if f == GOVT else list(SA_DEFAULT.get(op, []))}
     fr.setdefault("nsp", 0)
     if fr["ph"] == "patrol_assault":
         # 8.8.5: Assault on the LoC that removes the most Insurgents; equal LoCs by 8.3
@@ -76,16 +77,16 @@ def pol_op(st, fr, chs, ids):
                 i = BD.index[c[6:]]
                 pairs.append((min(assault_removals(st, i), sum(st["pc"][i][k] for k in (4, 7, 10, 5, 8, 11))), c))
         return rnd_best(st, pairs) or "none"
-    if f == 0 and op == "train":
+    if f == GOVT and op == "train":
         return train_step(st, fr, ids)
     want_sa = [f"sa:{s}" for s in plan.get("sa", []) if f"sa:{s}" in ids and (s != "cultivate" or cultivate_np_ok(st, fr))]
-    if f == 0 and fr["sa"] is None:
+    if f == GOVT and fr["sa"] is None:
         pre = (plan.get("sa") or [""])[0]
         if pre == "pre" or (pre == "mid" and fr["sel"]) or (pre == "post" and fr.get("np_moves_done")):
             s = govt_sa(st, ids, fr)
             if s:
                 return s
-    if f != 0 and fr["sa"] is None and op in ("rally", "march", "terror") and fr["sel"]:
+    if f != GOVT and fr["sa"] is None and op in ("rally", "march", "terror") and fr["sel"]:
         for s in want_sa:
             # 8.5-8.7: "Then" Extort / Cultivate / Process / Assassinate ...: after the Operation's spaces
             if s != "sa:ambush" and not cand_spaces(ids) and op != "march":
@@ -94,7 +95,7 @@ def pol_op(st, fr, chs, ids):
         return patrol_step(st, fr, ids)
     if op == "march":
         c = march_step(st, fr, ids)
-        if c == "done" and f != 0 and fr["sa"] is None:   # 8.5.2 / 8.6.2 / 8.7.2: then the SA
+        if c == "done" and f != GOVT and fr["sa"] is None:   # 8.5.2 / 8.6.2 / 8.7.2: then the SA
             for s in want_sa:
                 if s != "sa:ambush":
                     return s
@@ -108,18 +109,18 @@ def pol_op(st, fr, chs, ids):
             r = rank_space(st, f, op, BD.index[c[6:]])
             if r is not None:
                 ranked.append((r, c))
-        if ranked and f == 1 and op == "terror" and any(r[0] == 2 for r, _ in ranked):
+        if ranked and f == FARC and op == "terror" and any(r[0] == 2 for r, _ in ranked):
             # 8.7.4 second bullet: Kidnap spaces only "until there are 3 such spaces (including
             # LoCs)"; past that, a Kidnap space is taken only as a space of the last bullet
             if sum(1 for j in fr["sel"] if kidnap_could(st, j)) >= 3:
                 ranked = [((1,) + r[1:] if r[0] == 2 else r, c) for r, c in ranked
                           if r[0] != 2 or (BD.pop[BD.index[c[6:]]] > 0 and st["sup"][BD.index[c[6:]]] > -2)]
-        if ranked and f == 2 and op == "terror":
+        if ranked and f == AUC and op == "terror":
             # 8.6.4: 1 space with a FARC Base and fewer Police than AUC Guerrillas, then 1 other
             # with any FARC piece, then others; each a random pick among its candidates (8.2)
             def bullet(c):
                 pc = st["pc"][BD.index[c[6:]]]
-                return 0 if pc[5] and pc[1] < P.guerrillas(pc, 2) else 1 if P.fpieces(pc, 1) else 2
+                return 0 if pc[FARC_BASE] and pc[POLICE] < P.guerrillas(pc, AUC) else 1 if P.fpieces(pc, FARC) else 2
             stage = fr.get("np_stage", 0)
             want = next(w for w in range(stage, 3) if w == 2 or any(bullet(c) <= w for _, c in ranked))
             fr["np_stage"] = min(want + 1, 2)
@@ -130,13 +131,13 @@ def pol_op(st, fr, chs, ids):
             tied = [c for r, c in ranked if r == top]
             # a FARC bullet naming "all such spaces" (rank 2+) takes them all: the order needs
             # no dice; a limited choice among equal spaces goes by 8.2 / 8.3 (rnd)
-            other = ((op == "rally" and f in (1, 3)) or (op == "attack" and f == 1)) and top[0] <= 1
-            if other and f == 3 and any(BD.is_dept[j] and BD.pop[j] > 0 and P.bases(st["pc"][j]) < 2
-                                        and P.guerrillas(st["pc"][j], 3) > st["pc"][j][1] for j in fr["sel"]):
+            other = ((op == "rally" and f in (FARC, CARTELS)) or (op == "attack" and f == FARC)) and top[0] <= 1
+            if other and f == CARTELS and any(BD.is_dept[j] and BD.pop[j] > 0 and P.bases(st["pc"][j]) < 2
+                                        and P.guerrillas(st["pc"][j], CARTELS) > st["pc"][j][POLICE] for j in fr["sel"]):
                 fr["np_other"] = 1     # 8.5.1: a Rally space already lets Cultivate place a Base
             if not (other and fr.get("np_other")):     # no roll for a space that will not be taken
                 best = ((top, 0), tied[0] if plan["max"] >= 99 and top[0] >= 2 else rnd(st, tied))
-        if best is not None and ((op == "rally" and f in (1, 3)) or (op == "attack" and f == 1)) \
+        if best is not None and ((op == "rally" and f in (FARC, CARTELS)) or (op == "attack" and f == FARC)) \
                 and best[0][0][0] <= 1:
             # 8.7.1 / 8.5.1: only 1 "other" Rally space beyond the listed priorities; 8.7.3:
             # only 1 space with an Underground Guerrilla (for the Ambush) beyond the 3+ ones
@@ -147,11 +148,11 @@ def pol_op(st, fr, chs, ids):
         if best is not None:
             fr["nsp"] += 1
             return best[1]
-    if f != 0 and fr["sa"] is None:
+    if f != GOVT and fr["sa"] is None:
         for s in want_sa:
             if s != "sa:ambush":
                 return s
-    if f == 0 and fr["sa"] is None and (plan.get("sa") or [""])[0] in ("mid", "post"):
+    if f == GOVT and fr["sa"] is None and (plan.get("sa") or [""])[0] in ("mid", "post"):
         s = govt_sa(st, ids, fr)
         if s:
             return s
@@ -184,7 +185,7 @@ def derive_plan(st, fr) -> tuple:
     Insurgent plans are fixed per Operation (8.5-8.7); the Government's per 8.8.3-8.8.6 (Train as
     in its first box, 3 spaces)."""
     f, op = fr["f"], fr["op"]
-    if f != 0:
+    if f != GOVT:
         plan, rule = PLANS[f].get(op, ({"max": 99, "sa": list(SA_DEFAULT.get(op, []))}, "8.1.2"))
         return dict(plan), rule
     if op == "assault":
@@ -201,12 +202,12 @@ def derive_counters(st, fr) -> None:
     moved, Special Activity taken) instead of being remembered by the bot."""
     op = fr["op"]
     fr["nsp"] = len(fr.get("groups", ())) if op == "march" else len(fr["sel"])
-    if op == "train" and fr["f"] == 0:
+    if op == "train" and fr["f"] == GOVT:
         fr["np_ph"] = "place" if fr["sa"] is None else "civic"
-    if op == "march" and fr["f"] == 2 and fr.get("groups"):
+    if op == "march" and fr["f"] == AUC and fr.get("groups"):
         # 8.6.2: the "1 space closer" group is the one that entered no first-bullet target
-        fr["np_closer"] = int(any(not march_target(st, 2, int(g.split(">")[1])) and
-                                  not P.fpieces(st["pc"][int(g.split(">")[1])], 1) for g in fr["groups"]))
+        fr["np_closer"] = int(any(not march_target(st, AUC, int(g.split(">")[1])) and
+                                  not P.fpieces(st["pc"][int(g.split(">")[1])], FARC) for g in fr["groups"]))
     f = fr["f"]
-    if (op == "rally" and f in (1, 3)) or (op == "attack" and f == 1):
+    if (op == "rally" and f in (FARC, CARTELS)) or (op == "attack" and f == FARC):
         fr["np_other"] = int(any((rank_space(st, f, op, i) or (9,))[0] <= 1 for i in fr["sel"]))

@@ -3,8 +3,24 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import (
+    AUC,
+    AUC_BASE,
+    CARTELS,
+    CARTELS_BASE,
+    FACTIONS,
+    FARC,
+    FARC_BASE,
+    GOVT,
+    GOVT_BASE,
+    POLICE,
+    TROOPS,
+    UNDERGROUND,
+    A,
+    B,
+    U,
+)
 from .board import BOARD as BD
-from .board import FACTIONS, A, B, U
 from .np_base import IDS
 from .op_targets import space_candidates
 from .ops_govt import assault_removals, assault_targets, sweep_dest_ok, sweep_sources
@@ -37,12 +53,12 @@ def feasible(st, f, op) -> bool:
 
 def march_target(st, f, i):
     pc = st["pc"][i]
-    if f == 3:
-        return not BD.is_loc[i] and P.bases(pc) < 2 and any(P.guerrillas(st["pc"][j], 3) >= 2 for j in P.adj(st, i))
-    if f == 2:
-        return not BD.is_loc[i] and P.fpieces(pc, 1) and not P.guerrillas(pc, 2)
+    if f == CARTELS:
+        return not BD.is_loc[i] and P.bases(pc) < 2 and any(P.guerrillas(st["pc"][j], CARTELS) >= 2 for j in P.adj(st, i))
+    if f == AUC:
+        return not BD.is_loc[i] and P.fpieces(pc, FARC) and not P.guerrillas(pc, AUC)
     if BD.is_loc[i]:
-        return not st["sab"][i] and not P.guerrillas(pc, 1) and not final_event_card(st)
+        return not st["sab"][i] and not P.guerrillas(pc, FARC) and not final_event_card(st)
     return BD.pop[i] > 0 and st["sup"][i] >= 0 and P.control(st, i) != "farc"
 
 
@@ -52,22 +68,22 @@ def rank_space(st, f, op, i):
     if op == "rally":
         # 8.5.1 / 8.6.1 / 8.7.1 bullets in order; ties random (8.2)
         g = P.guerrillas(pc, f)
-        if pc[B(f)] and P.cubes(pc) and pc[A(f)] and (f == 1 or not pc[U(f)]):
+        if pc[B(f)] and P.cubes(pc) and pc[A(f)] and (f == FARC or not pc[U(f)]):
             return (5, 0)      # flip Underground (Cartels/AUC: where all are Active)
         # replace 2 Guerrillas with a Base (8.5.1 / 8.7.1: 2 Guerrillas "without Shipments")
-        free = g - (sum(1 for x in st["ship"] if x[0] == i and x[1] == f) if f in (1, 3) else 0)
-        if free >= (3 if f == 2 else 2) and P.bases(pc) < 2 and st["av"][B(f)]:
+        free = g - (sum(1 for x in st["ship"] if x[0] == i and x[1] == f) if f in (FARC, CARTELS) else 0)
+        if free >= (3 if f == AUC else 2) and P.bases(pc) < 2 and st["av"][B(f)]:
             return (4, 0)
         if not st["av"][U(f)]:
             return None
-        if f == 2 and pc[5]:
+        if f == AUC and pc[FARC_BASE]:
             return (3, 0)      # AUC: FARC Base spaces, then AUC Base spaces
-        if pc[B(f)] and (f != 3 or g == 0):
+        if pc[B(f)] and (f != CARTELS or g == GOVT):
             return (2, 0)      # Base spaces (Cartels: only those without Cartels Guerrillas)
-        if f == 3:             # 8.5.1 last bullet: 1 Department where Cultivate could then place a Base
-            ok = BD.is_dept[i] and BD.pop[i] > 0 and P.bases(pc) < 2 and g + 1 > pc[1]
+        if f == CARTELS:             # 8.5.1 last bullet: 1 Department where Cultivate could then place a Base
+            ok = BD.is_dept[i] and BD.pop[i] > 0 and P.bases(pc) < 2 and g + 1 > pc[POLICE]
             return (1, 0) if ok else None
-        if g in (1, 2) and (f != 2 or st["av"][B(2)]):
+        if g in (FARC, AUC) and (f != AUC or st["av"][B(AUC)]):
             return (1, 0)      # the "other" space: where 1 or 2 Guerrillas already are
         return (0, 0)          # otherwise random
     if op == "attack":
@@ -76,41 +92,41 @@ def rank_space(st, f, op, i):
         if not tgt:
             return None
         ship = any(s[0] == i and s[1] != f for s in st["ship"])
-        if f == 1:
+        if f == FARC:
             # 8.7.3: everywhere with 3+ FARC Guerrillas, then 1 City or Department (else LoC)
             # with an Underground Guerrilla for the Ambush
-            if g >= 3:
+            if g >= CARTELS:
                 return (3, 1 if ship else 0, g)
             if pc[U(f)]:       # equal candidates: random (8.2), not by Guerrilla count
                 return (0 if BD.is_loc[i] else 1, 1 if ship else 0)
             return None
-        if f == 2 and not ship and not any(k <= 5 for k in tgt):
+        if f == AUC and not ship and not any(k <= 5 for k in tgt):
             return None        # 8.6.3: the AUC targets Shipments, then FARC, then Government only
-        if g >= 3 or pc[U(f)]:
+        if g >= CARTELS or pc[U(f)]:
             return (g, 1 if ship else 0)   # 8.6.3 (and Cartels by Event): most Guerrillas first
         return None
     if op == "terror":
         if BD.is_loc[i]:
-            return (3, BD.econ[i]) if f == 1 and not st["sab"][i] else None
+            return (3, BD.econ[i]) if f == FARC and not st["sab"][i] else None
         if BD.pop[i] <= 0:
-            return (2, 0) if f == 1 and kidnap_could(st, i) else None
+            return (2, 0) if f == FARC and kidnap_could(st, i) else None
         s = st["sup"][i]
-        if f == 1:
+        if f == FARC:
             # 8.7.4: after the LoCs, spaces where Kidnap could take Resources or a Shipment (at
             # any level: the bullet names none), then the other spaces with Population not at
             # Active Opposition
             if kidnap_could(st, i):
                 return (2, BD.pop[i])
             return (1, BD.pop[i]) if s > -2 else None
-        if f == 2:
-            if pc[5] and pc[1] < P.guerrillas(pc, 2):
+        if f == AUC:
+            if pc[FARC_BASE] and pc[POLICE] < P.guerrillas(pc, AUC):
                 return (3, BD.pop[i])
-            if is_np(st, 0) and s > 0:
+            if is_np(st, GOVT) and s > 0:
                 return None
-            return (2 if P.fpieces(pc, 1) else 1, BD.pop[i]) if s != 0 else (0, BD.pop[i])
+            return (2 if P.fpieces(pc, FARC) else 1, BD.pop[i]) if s != 0 else (0, BD.pop[i])
         # Cartels 8.5.3: Support, then Opposition, then Neutral spaces (Opposition first with a
         # Non-player Government and a player FARC); spaces of one level are equal (8.2 picks)
-        order = (-1, 1, 0) if (is_np(st, 0) and not is_np(st, 1)) else (1, -1, 0)
+        order = (-1, 1, 0) if (is_np(st, GOVT) and not is_np(st, FARC)) else (1, -1, 0)
         return (3 - order.index(1 if s > 0 else -1 if s < 0 else 0), 0)
     if op == "assault":
         n = assault_removals(st, i)
@@ -124,13 +140,13 @@ def rank_space(st, f, op, i):
     if op == "train":
         if P.is_zone(st, i) or BD.is_loc[i]:
             return None
-        if not (BD.is_city[i] or pc[2]):
+        if not (BD.is_city[i] or pc[GOVT_BASE]):
             return None
-        g = pc[0] + pc[1] + pc[2]
+        g = pc[TROOPS] + pc[POLICE] + pc[GOVT_BASE]
         others = sum(pc) - g
         change = BD.pop[i] if (g <= others and g + 6 > others) else -1   # 8.8.4: most Population
         # then Police or Troops where there are none yet (Police first), then random (8.2)
-        return (change, 2 if not pc[1] else 1 if not pc[0] else 0)
+        return (change, 2 if not pc[POLICE] else 1 if not pc[TROOPS] else 0)
     if op == "sweep":
         return sweep_rank(st, i)
     return (0,)
@@ -142,8 +158,8 @@ def sweep_spare(st, j) -> int:
     (+1 with 7th Special Forces shaded)."""
     pc = st["pc"][j]
     n = 0
-    while n < pc[0]:
-        after = [pc[0] - n - 1] + pc[1:]
+    while n < pc[TROOPS]:
+        after = [pc[TROOPS] - n - 1] + pc[1:]
         if P.govt_control(pc) and not P.govt_control(after):
             break
         if st["sup"][j] > 0 and P.cubes(after) < 3:
@@ -161,11 +177,11 @@ def sweep_rank(st, i):
     if BD.is_loc[i] or not sweep_dest_ok(st, i):
         return None
     pc = st["pc"][i]
-    und = sum(pc[k] for k in (3, 6, 9))
+    und = sum(pc[k] for k in UNDERGROUND)
     inflow = sum(sweep_spare(st, j) for j in sweep_sources(st, i, None))
     cubes = P.cubes(pc) + inflow
     all_act = und > 0 and (cubes // 2 if BD.forest[i] else cubes) >= und
-    g = P.fpieces(pc, 0)
+    g = P.fpieces(pc, GOVT)
     others = sum(pc) - g
     add_ctl = BD.pop[i] > 0 and not P.govt_control(pc) and g + inflow > others
     if not (und or add_ctl):
@@ -178,11 +194,11 @@ def kidnap_could(st, i) -> bool:
     """4.3.3 / 8.7.4: FARC Guerrillas outnumber Police and a target has Resources or a
     Shipment: the Government in a City or on a LoC, the Cartels where they have a Base."""
     pc = st["pc"][i]
-    if P.guerrillas(pc, 1) <= pc[1]:
+    if P.guerrillas(pc, FARC) <= pc[POLICE]:
         return False
-    if (BD.is_city[i] or BD.is_loc[i]) and st["res"][0] > 0:
+    if (BD.is_city[i] or BD.is_loc[i]) and st["res"][GOVT] > 0:
         return True
-    return bool(pc[11]) and (st["res"][3] > 0 or any(x[0] == i and x[1] == 3 for x in st["ship"]))
+    return bool(pc[CARTELS_BASE]) and (st["res"][CARTELS] > 0 or any(x[0] == i and x[1] == CARTELS for x in st["ship"]))
 
 
 def assault_priority(st, i, n):
@@ -212,7 +228,7 @@ def assault_priority(st, i, n):
         if s_[0] == i and s_[1] in gone and not pc[U(s_[1])]:
             ships += 1
     ins = sum(pc[3:])
-    g0 = P.fpieces(pc, 0)
+    g0 = P.fpieces(pc, GOVT)
     gain = BD.pop[i] if (g0 <= ins and g0 > ins - removed) else 0
     last = 1 if removed >= ins and ins > 0 else 0
     return (bases, gain, ships, last)
@@ -233,7 +249,7 @@ def march_groups(st, f, ids, moved) -> list:
         if not c.startswith("from:"):
             continue
         i = BD.index[c[5:]]
-        if f == 1 and not farc_march_origin(st, i):
+        if f == FARC and not farc_march_origin(st, i):
             continue
         pc = st["pc"][i]
         spare = P.guerrillas(pc, f) - moved.get(str(i), 0) - march_keep(st, f, pc)
@@ -246,21 +262,21 @@ def march_keep(st, f, pc) -> int:
     """Guerrillas a Non-player leaves in a March origin: FARC 1 where any Faction has a Base
     (8.7.2), AUC 1 with an AUC Base or any FARC piece (8.6.2), Cartels 1 with a Cartels Base
     (8.5.2)."""
-    if f == 1:
+    if f == FARC:
         return 1 if P.bases(pc) else 0
-    if f == 2:
-        return 1 if pc[8] or P.fpieces(pc, 1) else 0
-    return 1 if pc[11] else 0
+    if f == AUC:
+        return 1 if pc[AUC_BASE] or P.fpieces(pc, FARC) else 0
+    return 1 if pc[CARTELS_BASE] else 0
 
 
 def march_room(st, f, dst) -> int:
     """3.3.2: how many Guerrillas may March into ``dst`` and stay Underground (99: any)."""
     dpc = st["pc"][dst]
     s = st["sup"][dst]
-    exposed = BD.is_loc[dst] or s > 0 or (f == 2 and s < 0)
+    exposed = BD.is_loc[dst] or s > 0 or (f == AUC and s < 0)
     if not exposed:
         return 99
-    return max(0, 3 - P.cubes(dpc) - (P.guerrillas(dpc, 1) if f == 2 else 0))
+    return max(0, 3 - P.cubes(dpc) - (P.guerrillas(dpc, FARC) if f == AUC else 0))
 
 
 def target_order(st, ids):

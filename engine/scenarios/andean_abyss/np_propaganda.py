@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import AUC, AUC_BASE, CARTELS, FARC, GOVT, GOVT_BASE, POLICE, TROOPS
 from .board import BOARD as BD
 from .np_base import IDS, rnd, rnd_best
 from .np_priorities import rank_space
@@ -17,13 +18,13 @@ def pol_agitate(st, fr, chs, ids):
     for c in ids:
         if c.startswith("space:"):
             i = BD.index[c[6:]]
-            if st["ter"][i] and (st["res"][1] < st["ter"][i] + 1 or st["sup"][i] <= -2):
+            if st["ter"][i] and (st["res"][FARC] < st["ter"][i] + 1 or st["sup"][i] <= -2):
                 continue  # 8.7.5: remove Terror only if a shift would be achieved
             pairs.append(((-st["ter"][i], 1 if st["sup"][i] > 0 else 0, BD.pop[i]), c))
     if not pairs:
         return "done"
     need = sum(st["ter"][BD.index[c[6:]]] + st["sup"][BD.index[c[6:]]] + 2 for _, c in pairs)
-    if st["res"][1] >= need and not mom(st, 22):
+    if st["res"][FARC] >= need and not mom(st, 22):
         return max(pairs)[1]   # enough to Agitate everywhere: the order changes nothing, no dice
     return rnd_best(st, pairs)
 
@@ -43,12 +44,12 @@ def pol_redeploy(st, fr, chs, ids):
             j = BD.index[c[6:]]
             pc = st["pc"][j]
             if P.cubes(pc) < 3 or not P.govt_control(pc):   # 3+ cubes and Government Control
-                need.append(((1 if pc[2] else 0), BD.pop[j], c))
+                need.append(((1 if pc[GOVT_BASE] else 0), BD.pop[j], c))
         if need:
             return max(need)[2]
         # then 1 Troop to each City (or Base Department) that only has Police
         only_police = [(BD.pop[BD.index[c[6:]]], c) for c in ids if c.startswith("space:")
-                       and st["pc"][BD.index[c[6:]]][1] and not st["pc"][BD.index[c[6:]]][0]]
+                       and st["pc"][BD.index[c[6:]]][POLICE] and not st["pc"][BD.index[c[6:]]][TROOPS]]
         if only_police:
             return max(only_police)[1]
         b = f"space:{IDS[BD.bogota]}"
@@ -63,7 +64,7 @@ def pol_redeploy(st, fr, chs, ids):
         dst = fr.get("np_dest")
         if dst is None:
             # a player seat's bot: the same step again from the state (nothing moved since)
-            srcs = [f"police:{IDS[i]}" for i in P.spaces(st) if st["pc"][i][1] and any(j != i for j in fr["pdest"])]
+            srcs = [f"police:{IDS[i]}" for i in P.spaces(st) if st["pc"][i][POLICE] and any(j != i for j in fr["pdest"])]
             plan = police_redeploy_step(st, fr, srcs)
             dst = plan[1] if plan and plan[0] == fr["src"] else None
         fr["np_dest"] = None
@@ -85,7 +86,7 @@ def police_redeploy_step(st, fr, ids):
     pcs = st["pc"]
 
     def unmoved(i):
-        return pcs[i][1] - moved.get(str(i), 0)
+        return pcs[i][POLICE] - moved.get(str(i), 0)
 
     def sources(j):
         out = []
@@ -93,21 +94,21 @@ def police_redeploy_step(st, fr, ids):
             if not c.startswith("police:"):
                 continue
             i = BD.index[c[7:]]
-            if i == j or unmoved(i) <= 0 or (not BD.is_loc[i] and pcs[i][1] <= 1):
+            if i == j or unmoved(i) <= 0 or (not BD.is_loc[i] and pcs[i][POLICE] <= 1):
                 continue
             out.append((unmoved(i), i))
         return max(out)[1] if out else None
 
     def others(pc):
-        return sum(pc) - P.fpieces(pc, 0)
+        return sum(pc) - P.fpieces(pc, GOVT)
 
     bullets = [
-        lambda j, pc: (BD.is_dept[j] and BD.pop[j] >= 1 and not pc[2] and not P.govt_control(pc)
-                       and others(pc) - P.fpieces(pc, 0) < 3),
-        lambda j, pc: not BD.is_loc[j] and pc[1] < max(P.guerrillas(pc, 2), P.guerrillas(pc, 3)),
-        lambda j, pc: not BD.is_loc[j] and BD.pop[j] >= 1 and not pc[1],
-        lambda j, pc: BD.is_loc[j] and BD.econ[j] == 3 and not pc[1],
-        lambda j, pc: BD.is_dept[j] and st["sup"][j] > 0 and not pc[2] and P.cubes(pc) < 3,
+        lambda j, pc: (BD.is_dept[j] and BD.pop[j] >= 1 and not pc[GOVT_BASE] and not P.govt_control(pc)
+                       and others(pc) - P.fpieces(pc, GOVT) < 3),
+        lambda j, pc: not BD.is_loc[j] and pc[POLICE] < max(P.guerrillas(pc, AUC), P.guerrillas(pc, CARTELS)),
+        lambda j, pc: not BD.is_loc[j] and BD.pop[j] >= 1 and not pc[POLICE],
+        lambda j, pc: BD.is_loc[j] and BD.econ[j] == 3 and not pc[POLICE],
+        lambda j, pc: BD.is_dept[j] and st["sup"][j] > 0 and not pc[GOVT_BASE] and P.cubes(pc) < 3,
     ]
     for test in bullets:
         want = sorted((j for j in dests if test(j, pcs[j])), key=lambda j: -BD.pop[j])
@@ -126,8 +127,8 @@ def pol_zoneout(st, fr, chs, ids):
         j = BD.index[c[6:]]
         pc = st["pc"][j]
         if not BD.is_loc[j] and P.cubes(pc) < 3:
-            need.append(((1 if pc[2] else 0), BD.pop[j], c))
-        elif BD.is_loc[j] and not pc[1] and BD.econ[j] == 3:
+            need.append(((1 if pc[GOVT_BASE] else 0), BD.pop[j], c))
+        elif BD.is_loc[j] and not pc[POLICE] and BD.econ[j] == 3:
             need.append((0, 0, c))
     if need:
         return max(need)[2]
@@ -144,8 +145,8 @@ def pol_elite(st, fr, chs, ids):
 
     def key(c):
         i = BD.index[c[6:]]
-        base = st["av"][8] and P.guerrillas(st["pc"][i], 2) >= 2 and P.can_stack_base(st, i)
-        return (1 if base else 0, rank_space(st, 2, "rally", i) or (-1, 0))
+        base = st["av"][AUC_BASE] and P.guerrillas(st["pc"][i], AUC) >= 2 and P.can_stack_base(st, i)
+        return (1 if base else 0, rank_space(st, AUC, "rally", i) or (-1, 0))
     top = max(key(c) for c in real)
     return rnd(st, [c for c in real if key(c) == top])
 
@@ -160,7 +161,7 @@ def pol_zone(st, fr, chs, ids):
 
     def key(c):
         i = BD.index[c[6:]]
-        return (P.fpieces(st["pc"][i], 0), BD.pop[i])
+        return (P.fpieces(st["pc"][i], GOVT), BD.pop[i])
     low = min(key(c) for c in cands)
     return rnd(st, [c for c in cands if key(c) == low])
 

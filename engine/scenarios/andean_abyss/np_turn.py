@@ -7,8 +7,8 @@ import pickle
 from engine.core.contract import fact
 
 from . import pieces as P
+from .board import ALL_FACTIONS, AUC, FACTIONS, FARC, FNAME, GOVT, INSURGENT_PIECES
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME
 from .events import start_event
 from .frames import C, frame, logging_to, wait
 from .np_base import CAPS, why
@@ -63,13 +63,13 @@ def run_one(st, facts):
 def govt_likes(st, after) -> bool:
     """Derived default Government Event Instruction (rules notes): take the unshaded text if it helps."""
     ts0, ts1 = P.total_support(st), P.total_support(after)
-    ins0 = sum(P.count_on_map(st, k) for k in (3, 4, 5, 6, 7, 8, 9, 10, 11))
-    ins1 = sum(P.count_on_map(after, k) for k in (3, 4, 5, 6, 7, 8, 9, 10, 11))
+    ins0 = sum(P.count_on_map(st, k) for k in INSURGENT_PIECES)
+    ins1 = sum(P.count_on_map(after, k) for k in INSURGENT_PIECES)
     g0 = sum(P.count_on_map(st, k) for k in (0, 1, 2))
     g1 = sum(P.count_on_map(after, k) for k in (0, 1, 2))
     if ts1 < ts0 or g1 < g0 - 1:
         return False
-    return ts1 > ts0 or ins1 < ins0 or after["res"][0] > st["res"][0] or after["aid"] > st["aid"] or g1 > g0
+    return ts1 > ts0 or ins1 < ins0 or after["res"][GOVT] > st["res"][GOVT] or after["aid"] > st["aid"] or g1 > g0
 
 
 def insurgent_ok_vs_np_govt(st, f, after) -> bool:
@@ -81,11 +81,11 @@ def insurgent_ok_vs_np_govt(st, f, after) -> bool:
     moved = any(st["pc"][i][3 * f:3 * f + 3] != after["pc"][i][3 * f:3 * f + 3] for i in range(BD.n))
     if moved:
         return True
-    if f == 2 and P.total_support(after) > P.total_support(st):
+    if f == AUC and P.total_support(after) > P.total_support(st):
         return True
-    if f == 1 and P.total_opposition(after) > P.total_opposition(st):
+    if f == FARC and P.total_opposition(after) > P.total_opposition(st):
         return True
-    for g in range(4):
+    for g in ALL_FACTIONS:
         if g == f or is_np(st, g):
             continue
         if after["res"][g] < st["res"][g]:
@@ -105,11 +105,11 @@ def np_decide(st: dict, fr: dict) -> tuple:
     card = BD.cards[st["cur"]]
     _, ev_ok, op_ok, lim, _ = eligible_options(st, fr)
     reasons = []
-    if f == 0 and is_prop(st["nxt"]) is False and st["nxt"] in CAPS and st["cur"] not in CAPS:
+    if f == GOVT and is_prop(st["nxt"]) is False and st["nxt"] in CAPS and st["cur"] not in CAPS:
         return ("pass", None, None, [("Pass to be Eligible for the Capability on the next card", "8.8.1")])
-    side = "unshaded" if (f == 0 or card.get("single")) else "shaded"
+    side = "unshaded" if (f == GOVT or card.get("single")) else "shaded"
     if ev_ok:
-        if f == 0:
+        if f == GOVT:
             want = True
         elif pos == 1:
             want = FACTIONS.index(card["order"][0]) == f
@@ -123,10 +123,10 @@ def np_decide(st: dict, fr: dict) -> tuple:
                 reasons.append((f"Event {card['n']} would have no effect: Operations instead", "8.1"))
             elif card.get("momentum") and side == "shaded" and is_prop(st["nxt"]) and card["n"] not in (22, 67):
                 reasons.append(("Momentum Event with Propaganda next would not matter: Operations", "8.1"))
-            elif f == 0 and not (eff["capability"] or govt_likes(st, eff["st"])):
+            elif f == GOVT and not (eff["capability"] or govt_likes(st, eff["st"])):
                 reasons.append(("Event would not help the Government (derived Event Instruction): Operations",
                                 "8.8.2"))
-            elif f != 0 and is_np(st, 0) and not insurgent_ok_vs_np_govt(st, f, eff["st"]):
+            elif f != GOVT and is_np(st, GOVT) and not insurgent_ok_vs_np_govt(st, f, eff["st"]):
                 reasons.append(("Event fails the Non-player Government restrictions: Operations", "8.1"))
             else:
                 reasons.append((f"executes Event {card['n']} {card['title']} ({side})", "8.1" if f else "8.8.2"))
@@ -134,7 +134,7 @@ def np_decide(st: dict, fr: dict) -> tuple:
     if not op_ok:
         reasons.append(("no Operation allowed here: Pass", "8.1"))
         return ("pass", None, None, reasons)
-    d = govt_ops(st, fr) if f == 0 else insurgent_ops(st, fr)
+    d = govt_ops(st, fr) if f == GOVT else insurgent_ops(st, fr)
     return (d[0], d[1], d[2], reasons + [d[3]])
 
 
@@ -142,8 +142,8 @@ def discord_applies(st: dict, fr: dict) -> bool:
     """8.1 Insurgent Discord: 2 players, Government a player, 2nd Eligible Non-player Insurgent
     with at least 1 Resource and the Event open to it."""
     f = fr["f"]
-    players = len({st["ctl"][g] for g in range(4) if g not in st["np"]})
-    if players != 2 or 0 in st["np"] or f == 0 or fr["pos"] != 2 or st["res"][f] < 1:
+    players = len({st["ctl"][g] for g in ALL_FACTIONS if g not in st["np"]})
+    if players != 2 or 0 in st["np"] or f == GOVT or fr["pos"] != 2 or st["res"][f] < 1:
         return False
     return eligible_options(st, fr)[1]
 
@@ -155,7 +155,7 @@ def np_turn(st: dict, fr: dict, facts: list) -> None:
     if discord_applies(st, fr):
         from .frames import push
         why(st, facts, f, "Insurgent Discord: the Government chooses Event or Operations", "8.1")
-        push(st, {"k": "discord", "f": 0, "np": f, "elig": len(st["stack"]) - 1})
+        push(st, {"k": "discord", "f": GOVT, "np": f, "elig": len(st["stack"]) - 1})
         return
     kind, arg, plan, reasons = np_decide(st, fr)
     np_execute(st, fr, facts, kind, arg, plan, reasons)
@@ -210,7 +210,7 @@ class Discord:
 
 def do_pass(st, fr, facts):
     f = fr["f"]
-    P.set_res(st, f, 3 if f == 0 else 1, facts, "Pass, 2.3.3")
+    P.set_res(st, f, 3 if f == GOVT else 1, facts, "Pass, 2.3.3")
     facts.append(fact("pass", f"{FNAME[f]} passes", faction=FACTIONS[f]))
     fr["done"] = 0
     st["sop"]["i"] += 1

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from .board import BOARD as BD
+from .board import GOVT
 from .frames import C
 from .state import cap, mom
 
@@ -42,7 +43,7 @@ def space_choices(ids, verb: str) -> list:
 
 # ====================================================================== costs
 def op_cost(st: dict, f: int, op: str, i: int) -> int:
-    if f == 0:
+    if f == GOVT:
         if op == "sweep" and cap(st, 2) == "u":
             return 1
         if op == "assault" and cap(st, 3) == "u":

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from . import pieces as P
+from .board import AUC_ACTIVE, AUC_BASE, CARTELS_ACTIVE, CARTELS_BASE, FARC_ACTIVE, FARC_BASE, A, U
 from .board import BOARD as BD
-from .board import A, U
 from .op_common import op_cost
 from .ops_govt import assault_removals, assault_targets, sweep_dest_ok
 from .ops_insurgent import attack_targets, rally_space_ok
@@ -41,7 +41,7 @@ def space_candidates(st: dict, f: int, op: str, fr: dict, first: bool = False) -
             if is_loc[i] or not sweep_dest_ok(st, i):
                 continue
         elif op == "assault":
-            if not (pc[4] or pc[7] or pc[10] or pc[5] or pc[8] or pc[11]):
+            if not (pc[FARC_ACTIVE] or pc[AUC_ACTIVE] or pc[CARTELS_ACTIVE] or pc[FARC_BASE] or pc[AUC_BASE] or pc[CARTELS_BASE]):
                 continue
             if mom(st, 17) and BD.is_dept[i]:
                 continue

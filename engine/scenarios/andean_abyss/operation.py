@@ -5,8 +5,20 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from . import pieces as P
+from .board import (
+    AUC,
+    CARTELS,
+    CARTELS_ACTIVE,
+    CARTELS_BASE,
+    CARTELS_UNDERGROUND,
+    FACTIONS,
+    FARC,
+    FNAME,
+    GOVT,
+    GOVT_BASE,
+    TROOPS,
+)
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME
 from .frames import C, frame, pop, push, wait
 from .op_common import IDS, NAME, op_cost, ship_lenders, ship_owners, sidx, space_choices
 from .op_targets import space_candidates
@@ -30,10 +42,10 @@ def op_possible(st: dict, f: int, op: str, lim: bool) -> bool:
     if space_candidates(st, f, op, fr, first=True):
         return True
     # 4.1: an Air Lift may come first and make the Assault or Sweep possible
-    if f == 0 and not lim and op in ("assault", "sweep") and res >= op_cost(st, 0, op, 0) and airlift_from(st):
+    if f == GOVT and not lim and op in ("assault", "sweep") and res >= op_cost(st, GOVT, op, 0) and airlift_from(st):
         return True
     # 3.1 note: Insurgents at 0 Resources may Extort / Process first, then pay
-    if not lim and f in (1, 2) and res == 0 and op in ("rally", "attack", "terror"):
+    if not lim and f in (FARC, AUC) and res == 0 and op in ("rally", "attack", "terror"):
         return any(extort_ok(st, f, i) for i in P.spaces(st)) and space_candidates(
             st, f, op, {"sel": [], "free": True}, first=True)
     return False
@@ -72,7 +84,7 @@ def sa_possible(st: dict, f: int, sa: str, fr: dict, op: str) -> bool:
     if sa == "airlift":
         m27 = mom(st, 27)
         zones = st["zones"]
-        return any(pcs[i][0] and i not in zones and not (m27 and P.all_guerrillas(pcs[i])) for i in sps)
+        return any(pcs[i][TROOPS] and i not in zones and not (m27 and P.all_guerrillas(pcs[i])) for i in sps)
     if sa == "airstrike":
         if op not in ("patrol", "sweep", "assault") or mom(st, 12):
             return False
@@ -81,7 +93,7 @@ def sa_possible(st: dict, f: int, sa: str, fr: dict, op: str) -> bool:
                    for i in sps)
     if sa == "eradicate":
         m27 = mom(st, 27)
-        return any(BD.is_dept[i] and (pcs[i][9] or pcs[i][10] or pcs[i][11])
+        return any(BD.is_dept[i] and (pcs[i][CARTELS_UNDERGROUND] or pcs[i][CARTELS_ACTIVE] or pcs[i][CARTELS_BASE])
                    and not (m27 and P.all_guerrillas(pcs[i])) for i in sps)
     if sa == "extort":
         return any(extort_ok(st, f, i) for i in sps)
@@ -92,9 +104,9 @@ def sa_possible(st: dict, f: int, sa: str, fr: dict, op: str) -> bool:
     if sa == "cultivate":
         return op in ("rally", "march") and bool(cultivate_dests(st, fr))
     if sa == "process":
-        return op in ("rally", "march") and any(pcs[i][11] for i in sps)
+        return op in ("rally", "march") and any(pcs[i][CARTELS_BASE] for i in sps)
     if sa == "bribe":
-        return st["res"][3] >= 3 and any(any(pcs[i][k] for k in range(9)) for i in sps)
+        return st["res"][CARTELS] >= 3 and any(any(pcs[i][k] for k in range(9)) for i in sps)
     return False
 
 
@@ -172,7 +184,7 @@ class Op:
                 return
             i = sidx(cid)
             fr["ph"] = "finish"
-            push(st, {"k": "assaultsp", "f": 0, "i": i, "left": assault_removals(st, i), "auto": fr.get("auto")})
+            push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": assault_removals(st, i), "auto": fr.get("auto")})
             return
         if cid == "done":
             if op == "patrol":
@@ -183,12 +195,12 @@ class Op:
                 return
             elif op == "train":
                 fr["ph"] = "finish"
-                push(st, {"k": "trainx", "f": 0, "opi": len(st["stack"]) - 1, "auto": fr.get("auto")})
+                push(st, {"k": "trainx", "f": GOVT, "opi": len(st["stack"]) - 1, "auto": fr.get("auto")})
                 return
             fr["ph"] = "finish"
             return
         if op == "patrol":
-            push(st, {"k": "patrolmv", "f": 0, "src": sidx(cid), "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "slot": None})
+            push(st, {"k": "patrolmv", "f": GOVT, "src": sidx(cid), "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "slot": None})
             return
         Op.select(st, fr, facts, cid)
 
@@ -202,7 +214,7 @@ class Op:
             # card 13 unshaded: a free Assault in every LoC; the Government picks the targets
             for i in reversed(BD.locs):
                 if assault_targets(st, i) and assault_removals(st, i) > 0:
-                    push(st, {"k": "assaultsp", "f": 0, "i": i, "left": assault_removals(st, i),
+                    push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": assault_removals(st, i),
                               "auto": fr.get("auto")})
         else:
             fr["ph"] = "patrol_assault"
@@ -220,14 +232,14 @@ class Op:
         if not fr["free"]:
             P.set_res(st, f, -op_cost(st, f, op, i), facts, f"{op.capitalize()} in {NAME[i]}")
         if op == "train":
-            if BD.is_city[i] or st["pc"][i][2]:
-                push(st, {"k": "trainsp", "f": 0, "i": i, "auto": fr.get("auto")})
+            if BD.is_city[i] or st["pc"][i][GOVT_BASE]:
+                push(st, {"k": "trainsp", "f": GOVT, "i": i, "auto": fr.get("auto")})
             else:
                 wait(fr)
         elif op == "sweep":
-            push(st, {"k": "sweepsp", "f": 0, "i": i, "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "ph": "move", "pol": 0})
+            push(st, {"k": "sweepsp", "f": GOVT, "i": i, "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "ph": "move", "pol": 0})
         elif op == "assault":
-            push(st, {"k": "assaultsp", "f": 0, "i": i, "left": assault_removals(st, i), "auto": fr.get("auto")})
+            push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": assault_removals(st, i), "auto": fr.get("auto")})
         elif op == "rally":
             push(st, {"k": "rallysp", "f": f, "i": i, "opi": len(st["stack"]) - 1, "auto": fr.get("auto")})
         elif op == "attack":
@@ -248,7 +260,7 @@ def finish_op(st: dict, fr: dict, facts: list) -> None:
     pop(st, fr)
     if fr["op"] == "march":
         st["last_march"] = list(fr["sel"])
-    if f == 2 and fr["terror_n"]:
+    if f == AUC and fr["terror_n"]:
         aid_cut(st, fr["terror_n"], facts)
     # 2.3.6 Ship: paid Operation without Special Activity, by a player Faction, once per card
     s = st["sop"]

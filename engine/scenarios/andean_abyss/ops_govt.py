@@ -6,7 +6,20 @@ from engine.core.contract import fact
 
 from . import pieces as P
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, PIECE_KEYS, PIECE_NAMES, A, B, U
+from .board import (
+    FACTIONS,
+    FNAME,
+    GOVT,
+    GOVT_BASE,
+    INSURGENTS,
+    PIECE_KEYS,
+    PIECE_NAMES,
+    POLICE,
+    TROOPS,
+    A,
+    B,
+    U,
+)
 from .frames import C, frame, pop, push, resume_once, wait
 from .op_common import IDS, NAME, blocked_target, opf, sidx, space_choices
 from .state import cap, mom
@@ -14,7 +27,7 @@ from .state import cap, mom
 
 def assault_removals(st: dict, i: int, fr: dict | None = None) -> int:
     pc = st["pc"][i]
-    troops, police = pc[0], pc[1]
+    troops, police = pc[TROOPS], pc[POLICE]
     fr = fr or {}
     if fr.get("police_as_troops"):
         troops, police = police, 0
@@ -36,7 +49,7 @@ def assault_targets(st: dict, i: int, fr: dict | None = None) -> list:
     pc = st["pc"][i]
     fr = fr or {}
     out = []
-    for g in (1, 2, 3):
+    for g in INSURGENTS:
         if fr.get("only") is not None and g != fr["only"]:
             continue
         if blocked_target(st, g) and not fr.get("event"):
@@ -59,7 +72,7 @@ class TrainSp:
     @staticmethod
     def prompt(st, fr):
         i = fr["i"]
-        at, ap = st["av"][0], st["av"][1]
+        at, ap = st["av"][TROOPS], st["av"][POLICE]
         chs = []
         for t in range(0, min(6, at) + 1):
             for p in range(0, min(6 - t, ap) + 1):
@@ -86,8 +99,8 @@ class TrainSp:
             wait(fr)
             return
         t, p = (int(x) for x in cid[4:].split("-"))
-        P.place(st, fr["i"], 0, t, facts, "Train")
-        P.place(st, fr["i"], 1, p, facts, "Train")
+        P.place(st, fr["i"], TROOPS, t, facts, "Train")
+        P.place(st, fr["i"], POLICE, p, facts, "Train")
         pop(st, fr)
 
 
@@ -101,8 +114,8 @@ def civic_ok(st: dict, i: int, phase: bool, one_cube_used: bool = True) -> bool:
     if not P.govt_control(pc):
         return False
     if cap(st, 1) == "s":
-        return pc[0] >= 2 and pc[1] >= 2
-    if pc[0] and pc[1]:
+        return pc[TROOPS] >= 2 and pc[POLICE] >= 2
+    if pc[TROOPS] and pc[POLICE]:
         return True
     return phase and cap(st, 1) == "u" and not one_cube_used and P.cubes(pc) > 0
 
@@ -121,9 +134,9 @@ class TrainX:
         chs = []
         for i in sel:
             pc = st["pc"][i]
-            if P.cubes(pc) >= 3 and st["av"][2] and P.can_stack_base(st, i):
+            if P.cubes(pc) >= 3 and st["av"][GOVT_BASE] and P.can_stack_base(st, i):
                 chs.append(C(f"base:{IDS[i]}", f"Replace 3 cubes with a Govt Base in {NAME[i]}", space=IDS[i]))
-            if civic_ok(st, i, False) and st["res"][0] >= 3:
+            if civic_ok(st, i, False) and st["res"][GOVT] >= 3:
                 chs.append(C(f"civic:{IDS[i]}", f"Civic Action in {NAME[i]}", space=IDS[i]))
         chs.append(C("done", "Neither"))
         return ("Train: build a Base or buy Civic Action in one selected space?", "3.2.1", chs)
@@ -140,9 +153,9 @@ class TrainX:
         kind, sid = cid.split(":")
         i = BD.index[sid]
         if kind == "base":
-            push(st, {"k": "basecubes", "f": 0, "i": i, "left": 3, "auto": fr.get("auto")})
+            push(st, {"k": "basecubes", "f": GOVT, "i": i, "left": 3, "auto": fr.get("auto")})
         else:
-            push(st, {"k": "civic", "f": 0, "phase": False, "only": i, "auto": fr.get("auto"), "one_cube": 1})
+            push(st, {"k": "civic", "f": GOVT, "phase": False, "only": i, "auto": fr.get("auto"), "one_cube": 1})
 
 
 @frame("basecubes")
@@ -161,13 +174,13 @@ class BaseCubes:
         if cid is None:
             pc = st["pc"][i]
             if fr["left"] <= 0:
-                P.place(st, i, 2, 1, facts, "Train")
+                P.place(st, i, GOVT_BASE, 1, facts, "Train")
                 pop(st, fr)
-            elif not (pc[0] and pc[1]):
-                s = 0 if pc[0] else 1
+            elif not (pc[TROOPS] and pc[POLICE]):
+                s = 0 if pc[TROOPS] else 1
                 P.remove(st, i, s, fr["left"], facts, "replaced by a Base (Train)")
                 fr["left"] = 0
-                P.place(st, i, 2, 1, facts, "Train")
+                P.place(st, i, GOVT_BASE, 1, facts, "Train")
                 pop(st, fr)
             else:
                 wait(fr)
@@ -183,7 +196,7 @@ class Civic:
 
     @staticmethod
     def cands(st, fr):
-        if st["res"][0] < 3:
+        if st["res"][GOVT] < 3:
             return []
         if fr.get("only") is not None:
             i = fr["only"]
@@ -209,9 +222,9 @@ class Civic:
             return
         i = sidx(cid)
         pc = st["pc"][i]
-        if not (pc[0] and pc[1]) and cap(st, 1) == "u":
+        if not (pc[TROOPS] and pc[POLICE]) and cap(st, 1) == "u":
             fr["one_cube_used"] = 1
-        P.set_res(st, 0, -3, facts, f"Civic Action in {NAME[i]}")
+        P.set_res(st, GOVT, -3, facts, f"Civic Action in {NAME[i]}")
         if st["ter"][i]:
             st["ter"][i] -= 1
             facts.append(fact("marker", f"Civic Action removes a Terror marker in {NAME[i]}", space=IDS[i]))
@@ -243,7 +256,7 @@ def patrol_origins(st: dict, fr: dict) -> list:
     zones = st["zones"]
     for i in P.spaces(st):
         pc = st["pc"][i]
-        if pc[0] + pc[1] - fr["moved"].get(str(i), 0) <= 0:
+        if pc[TROOPS] + pc[POLICE] - fr["moved"].get(str(i), 0) <= 0:
             continue
         if fixed is not None:
             if fixed in patrol_reach(st, i):
@@ -274,8 +287,8 @@ class PatrolMv:
     def step(st, fr, facts, cid):
         if cid is None:
             pc = st["pc"][fr["src"]]
-            if fr["slot"] is None and not (pc[0] and pc[1]):
-                fr["slot"] = 0 if pc[0] else 1
+            if fr["slot"] is None and not (pc[TROOPS] and pc[POLICE]):
+                fr["slot"] = 0 if pc[TROOPS] else 1
             wait(fr)
             return
         if cid.startswith("piece:"):
@@ -301,7 +314,7 @@ def patrol_activate(st: dict, fr: dict, facts: list) -> bool:
     for i in BD.locs:
         pc = st["pc"][i]
         n = P.cubes(pc)
-        und = [g for g in (1, 2, 3) if pc[U(g)]]
+        und = [g for g in INSURGENTS if pc[U(g)]]
         if not n or not und:
             continue
         if n >= sum(pc[U(g)] for g in und) or len(und) == 1:
@@ -310,7 +323,7 @@ def patrol_activate(st: dict, fr: dict, facts: list) -> bool:
         else:
             ask.append([i, n])
     if ask:
-        push(st, {"k": "patrolact", "f": 0, "ask": ask, "auto": fr.get("auto")})
+        push(st, {"k": "patrolact", "f": GOVT, "ask": ask, "auto": fr.get("auto")})
         return True
     return False
 
@@ -323,7 +336,7 @@ class PatrolAct:
     def prompt(st, fr):
         i, n = fr["ask"][0]
         pc = st["pc"][i]
-        chs = [C(f"target:{FACTIONS[g]}", f"Activate a {FNAME[g]} Guerrilla") for g in (1, 2, 3) if pc[U(g)]]
+        chs = [C(f"target:{FACTIONS[g]}", f"Activate a {FNAME[g]} Guerrilla") for g in INSURGENTS if pc[U(g)]]
         return (f"Patrol on {NAME[i]}: whose Guerrilla is Activated ({n} left)?", "3.2.2", chs)
 
     @staticmethod
@@ -335,7 +348,7 @@ class PatrolAct:
         while fr["ask"]:
             i, n = fr["ask"][0]
             pc = st["pc"][i]
-            und = [g for g in (1, 2, 3) if pc[U(g)]]
+            und = [g for g in INSURGENTS if pc[U(g)]]
             if n <= 0 or not und:
                 fr["ask"].pop(0)
                 continue
@@ -355,11 +368,11 @@ def sweep_sources(st: dict, i: int, op: dict) -> list:
     sel = set(op["sel"]) if op else set()
     out = set()
     for j in P.adj(st, i):
-        if st["pc"][j][0] and j not in sel:
+        if st["pc"][j][TROOPS] and j not in sel:
             out.add(j)
         if BD.is_loc[j] and not P.all_guerrillas(st["pc"][j]):
             for k in P.adj(st, j):
-                if k != i and st["pc"][k][0] and k not in sel:
+                if k != i and st["pc"][k][TROOPS] and k not in sel:
                     out.add(k)
     return sorted(out)
 
@@ -372,12 +385,12 @@ class SweepSp:
     def prompt(st, fr):
         i = fr["i"]
         if fr["ph"] == "move":
-            room = i != BD.ecuador or P.fpieces(st["pc"][i], 0) < 2
+            room = i != BD.ecuador or P.fpieces(st["pc"][i], GOVT) < 2
             chs = [C(f"from:{IDS[j]}", f"Move 1 Troops from {NAME[j]}", space=IDS[j])
                    for j in (sweep_sources(st, i, opf(st, fr)) if room else [])]
             if cap(st, 11) == "u" and not fr["pol"]:
                 for j in P.adj(st, i):
-                    if st["pc"][j][1]:
+                    if st["pc"][j][POLICE]:
                         chs.append(C(f"police:{IDS[j]}", f"Move 1 Police from {NAME[j]} (NDSC)", space=IDS[j]))
             chs.append(C("done", "Done moving; Activate"))
             return (f"Sweep into {NAME[i]}: move Troops", "3.2.3", chs)
@@ -387,7 +400,7 @@ class SweepSp:
     @staticmethod
     def targets(st, fr):
         pc = st["pc"][fr["i"]]
-        return [g for g in (1, 2, 3) if pc[U(g)] and (fr.get("event") or not blocked_target(st, g))
+        return [g for g in INSURGENTS if pc[U(g)] and (fr.get("event") or not blocked_target(st, g))
                 and (fr.get("only") is None or g == fr["only"])]
 
     @staticmethod
@@ -413,11 +426,11 @@ class SweepSp:
             SweepSp.to_act(st, fr, facts)
             return
         if cid.startswith("from:"):
-            P.move(st, sidx(cid), i, 0, 1, facts, "Sweep")
+            P.move(st, sidx(cid), i, TROOPS, 1, facts, "Sweep")
             wait(fr)
             return
         if cid.startswith("police:"):
-            P.move(st, sidx(cid), i, 1, 1, facts, "Sweep (NDSC)")
+            P.move(st, sidx(cid), i, POLICE, 1, facts, "Sweep (NDSC)")
             fr["pol"] = 1
             wait(fr)
             return
@@ -432,7 +445,7 @@ class SweepSp:
         if i == BD.panama:
             n = 0
         else:
-            n = max(pc[0], pc[1]) if cap(st, 11) == "s" else pc[0] + pc[1]
+            n = max(pc[TROOPS], pc[POLICE]) if cap(st, 11) == "s" else pc[TROOPS] + pc[POLICE]
             n += fr.get("extra_troops", 0)
             if BD.forest[i]:
                 n //= 2

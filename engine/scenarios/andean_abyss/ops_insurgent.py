@@ -6,8 +6,8 @@ from engine.core import rng as R
 from engine.core.contract import fact
 
 from . import pieces as P
+from .board import ALL_FACTIONS, AUC, FARC, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, PIECE_NAMES, A, B, U
 from .board import BOARD as BD
-from .board import FNAME, PIECE_KEYS, PIECE_NAMES, A, B, U
 from .frames import C, frame, pop, push, resume_once, wait
 from .op_common import IDS, NAME, opf, sidx, space_choices
 from .state import mark_sa
@@ -18,9 +18,9 @@ def rally_space_ok(st: dict, f: int, i: int, elite: bool = False, total_g: int |
     if BD.is_loc[i] or not P.active_space(st, i):
         return False
     s = st["sup"][i]
-    if f == 1 and s > 0:
+    if f == FARC and s > 0:
         return False
-    if f == 2 and s < 0:
+    if f == AUC and s < 0:
         return False
     pc = st["pc"][i]
     if not P.ecuador_room(st, i, f):
@@ -41,7 +41,7 @@ def rally_space_ok(st: dict, f: int, i: int, elite: bool = False, total_g: int |
 def attack_targets(st: dict, f: int, i: int, only=None) -> list:
     pc = st["pc"][i]
     out = []
-    for g in range(4):
+    for g in ALL_FACTIONS:
         if g == f or (only is not None and g != only):
             continue
         if P.fpieces(pc, g):
@@ -261,8 +261,8 @@ class MarchGrp:
 def activate_after_march(st, f, dst, nu, na, op, facts):
     pc = st["pc"][dst]
     s = st["sup"][dst]
-    exposed = BD.is_loc[dst] or s > 0 or (f == 2 and s < 0)
-    count = nu + na + P.cubes(pc) + (P.guerrillas(pc, 1) if f == 2 else 0)
+    exposed = BD.is_loc[dst] or s > 0 or (f == AUC and s < 0)
+    count = nu + na + P.cubes(pc) + (P.guerrillas(pc, FARC) if f == AUC else 0)
     if exposed and count > 3 and not op.get("no_activate"):
         k = P.flip(st, dst, f, nu, True, facts, "March 3.3.2")
         op.setdefault("moved_a", {})
@@ -277,12 +277,12 @@ def attack_removable(st: dict, f: int, i: int, only=None) -> list:
     """Enemy slots removable now: cubes/Guerrillas, then Bases once the Faction has none (3.3.3)."""
     pc = st["pc"][i]
     out = []
-    for g in range(4):
+    for g in ALL_FACTIONS:
         if g == f or (only is not None and g != only):
             continue
-        if g == 0:
+        if g == GOVT:
             units = [s for s in (0, 1) if pc[s]]
-            out.extend(units if units else ([2] if pc[2] else []))
+            out.extend(units if units else ([2] if pc[GOVT_BASE] else []))
         else:
             units = [s for s in (U(g), A(g)) if pc[s]]
             out.extend(units if units else ([B(g)] if pc[B(g)] else []))
@@ -307,7 +307,7 @@ class AttackSp:
         if fr["ph"] == "mode":
             chs = [C("attack", "Attack (roll a die)")]
             op = opf(st, fr)
-            if f in (1, 2) and op and op["sa"] is None and op["sa_ok"] and st["pc"][i][U(f)]:
+            if f in (FARC, AUC) and op and op["sa"] is None and op["sa_ok"] and st["pc"][i][U(f)]:
                 chs.append(C("ambush", "Ambush: Activate 1 Underground Guerrilla, automatic success"))
             return (f"Attack in {NAME[i]}", "3.3.3", chs)
         chs = [C(f"target:{PIECE_KEYS[s]}", f"Remove {PIECE_NAMES[s]}") for s in attack_removable(st, f, i, fr.get("only"))]
@@ -320,7 +320,7 @@ class AttackSp:
         if cid is None:
             if fr["ph"] == "mode":
                 op = opf(st, fr)
-                if not (f in (1, 2) and op and op["sa"] is None and op["sa_ok"] and st["pc"][i][U(f)]) and not fr.get("ambush"):
+                if not (f in (FARC, AUC) and op and op["sa"] is None and op["sa_ok"] and st["pc"][i][U(f)]) and not fr.get("ambush"):
                     AttackSp.resolve(st, fr, facts, False)
                     return
                 if fr.get("ambush"):
@@ -396,7 +396,7 @@ def terror_in(st: dict, f: int, i: int, facts: list, any_g: bool = False, marker
         P.add_sabotage(st, i, facts)
         return
     P.add_terror(st, i, facts, markers)
-    if f == 1:
+    if f == FARC:
         P.shift(st, i, -1, facts, "FARC Terror 3.3.4")
     elif st["sup"][i] > 0:
         P.shift(st, i, -1, facts, f"{FNAME[f]} Terror 3.3.4")

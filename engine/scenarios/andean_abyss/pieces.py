@@ -11,7 +11,35 @@ from engine.coin.support import shifted
 from engine.coin.tracks import clamp
 from engine.core.contract import fact
 
-from .board import BOARD, FACTIONS, FNAME, GBASE, PIECE_NAMES, POLICE, SUPPORT_NAMES, TROOPS, A, B, U
+from .board import (
+    ACTIVE,
+    ALL_FACTIONS,
+    AUC_ACTIVE,
+    AUC_BASE,
+    AUC_UNDERGROUND,
+    AVAIL_SLOT,
+    BOARD,
+    CARTELS,
+    CARTELS_ACTIVE,
+    CARTELS_BASE,
+    CARTELS_UNDERGROUND,
+    FACTIONS,
+    FARC_ACTIVE,
+    FARC_BASE,
+    FARC_UNDERGROUND,
+    FNAME,
+    GOVT,
+    GOVT_BASE,
+    INSURGENTS,
+    PIECE_NAMES,
+    POLICE,
+    SLOT_OWNER,
+    SUPPORT_NAMES,
+    TROOPS,
+    A,
+    B,
+    U,
+)
 
 BD = BOARD
 N = BD.n
@@ -44,20 +72,20 @@ def guerrillas(pc: list, f: int) -> int:
 
 
 def all_guerrillas(pc: list) -> int:
-    return pc[3] + pc[4] + pc[6] + pc[7] + pc[9] + pc[10]
+    return pc[FARC_UNDERGROUND] + pc[FARC_ACTIVE] + pc[AUC_UNDERGROUND] + pc[AUC_ACTIVE] + pc[CARTELS_UNDERGROUND] + pc[CARTELS_ACTIVE]
 
 
 def cubes(pc: list) -> int:
-    return pc[0] + pc[1]
+    return pc[TROOPS] + pc[POLICE]
 
 
 def bases(pc: list) -> int:
-    return pc[2] + pc[5] + pc[8] + pc[11]
+    return pc[GOVT_BASE] + pc[FARC_BASE] + pc[AUC_BASE] + pc[CARTELS_BASE]
 
 
 def fpieces(pc: list, f: int) -> int:
-    if f == 0:
-        return pc[0] + pc[1] + pc[2]
+    if f == GOVT:
+        return pc[TROOPS] + pc[POLICE] + pc[GOVT_BASE]
     return pc[3 * f] + pc[3 * f + 1] + pc[3 * f + 2]
 
 
@@ -66,12 +94,12 @@ def total_pieces(pc: list) -> int:
 
 
 def govt_control(pc: list) -> bool:
-    g = pc[0] + pc[1] + pc[2]
+    g = pc[TROOPS] + pc[POLICE] + pc[GOVT_BASE]
     return g > sum(pc) - g
 
 
 def farc_control(pc: list) -> bool:
-    f = pc[3] + pc[4] + pc[5]
+    f = pc[FARC_UNDERGROUND] + pc[FARC_ACTIVE] + pc[FARC_BASE]
     return f > sum(pc) - f
 
 
@@ -80,12 +108,12 @@ def control(st: dict, i: int) -> str:
     if BD.is_loc[i]:
         return ""
     pc = st["pc"][i]
-    c = controller({FACTIONS[f]: fpieces(pc, f) for f in range(4)})
+    c = controller({FACTIONS[f]: fpieces(pc, f) for f in ALL_FACTIONS})
     return c if c in ("govt", "farc") else ""
 
 
 def enemies_of(f: int) -> tuple:
-    return tuple(g for g in range(4) if g != f)
+    return tuple(g for g in ALL_FACTIONS if g != f)
 
 
 def is_zone(st: dict, i: int) -> bool:
@@ -105,14 +133,14 @@ def ecuador_room(st: dict, i: int, f: int) -> bool:
 # ---------------------------------------------------------------- pieces
 def place(st: dict, i: int, slot: int, n: int, facts: list, why: str = "") -> int:
     """Place up to ``n`` pieces of ``slot`` from Available (1.4.1); returns how many."""
-    avail_slot = slot - 1 if slot in (4, 7, 10) else slot
-    f = 0 if slot < 3 else slot // 3
-    if slot in (4, 7, 10):  # placing is always Underground (1.4.3)
+    avail_slot = AVAIL_SLOT[slot]
+    f = SLOT_OWNER[slot]
+    if slot in ACTIVE:  # placing is always Underground (1.4.3)
         slot -= 1
     k = min(n, st["av"][avail_slot])
-    if f == 0 and is_zone(st, i):
+    if f == GOVT and is_zone(st, i):
         k = 0
-    if slot in (GBASE, 5, 8, 11):
+    if slot in (GOVT_BASE, 5, 8, 11):
         k = min(k, 2 - bases(st["pc"][i])) if not BD.is_loc[i] else 0
     if i == BD.ecuador:
         k = min(k, 2 - fpieces(st["pc"][i], f))
@@ -132,7 +160,7 @@ def remove(st: dict, i: int, slot: int, n: int, facts: list, why: str = "", oop:
     if k <= 0:
         return 0
     pc[slot] -= k
-    avail_slot = slot - 1 if slot in (4, 7, 10) else slot
+    avail_slot = AVAIL_SLOT[slot]
     if oop:
         st["oop"][avail_slot] += k
     else:
@@ -176,15 +204,15 @@ def remove_piece_of(st: dict, i: int, f: int, facts: list, why: str = "", underg
                     prefer_police: bool = True) -> int:
     """Remove one piece of faction f, Bases last (3.2.4 note); returns slot or -1."""
     pc = st["pc"][i]
-    if f == 0:
+    if f == GOVT:
         order = (POLICE, TROOPS) if prefer_police else (TROOPS, POLICE)
         for s in order:
             if pc[s]:
                 remove(st, i, s, 1, facts, why)
                 return s
-        if pc[GBASE]:
-            remove(st, i, GBASE, 1, facts, why)
-            return GBASE
+        if pc[GOVT_BASE]:
+            remove(st, i, GOVT_BASE, 1, facts, why)
+            return GOVT_BASE
         return -1
     if pc[A(f)]:
         remove(st, i, A(f), 1, facts, why)
@@ -213,7 +241,7 @@ def fix_shipments(st: dict, i: int, facts: list) -> None:
             continue
         if guerrillas(pc, s[1]):
             continue
-        for g in (1, 2, 3):
+        for g in INSURGENTS:
             if guerrillas(pc, g):
                 facts.append(fact("shipment", f"Shipment in {BD.name[i]} passes from {FNAME[s[1]]} to {FNAME[g]}",
                                   space=BD.ids[i], owner=g))
@@ -329,11 +357,11 @@ def count_on_map(st: dict, slot: int) -> int:
 
 
 def opposition_plus_bases(st: dict) -> int:
-    return total_opposition(st) + count_on_map(st, 5)
+    return total_opposition(st) + count_on_map(st, FARC_BASE)
 
 
 def margins(st: dict) -> list:
     """7.3 victory margins, Government, FARC, AUC, Cartels."""
-    cb = count_on_map(st, 11)
+    cb = count_on_map(st, CARTELS_BASE)
     return [total_support(st) - 60, opposition_plus_bases(st) - 25,
-            count_on_map(st, 8) - count_on_map(st, 5), min(cb - 10, st["res"][3] - 40)]
+            count_on_map(st, AUC_BASE) - count_on_map(st, FARC_BASE), min(cb - 10, st["res"][CARTELS] - 40)]

@@ -5,8 +5,21 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from . import pieces as P
+from .board import (
+    ALL_FACTIONS,
+    AUC,
+    BASES,
+    CARTELS,
+    CARTELS_BASE,
+    FACTIONS,
+    FARC,
+    FARC_BASE,
+    FNAME,
+    GOVT,
+    INSURGENTS,
+    B,
+)
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, B
 from .frames import C, frame, pop, push, resume_once, wait
 from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
@@ -36,7 +49,7 @@ class Prop:
                 met = victory_met(st)
                 ends = False
                 seats = {}
-                for f in range(4):
+                for f in ALL_FACTIONS:
                     s = st["ctl"][f] if f not in st["np"] else f"np{f}"
                     seats.setdefault(s, []).append(met[f])
                 ends = any(all(v) for v in seats.values())
@@ -45,7 +58,7 @@ class Prop:
                 m = P.margins(st)  # 7.3 margins as they stand at the check (Playbook tutorial figures)
                 facts.append(fact("propaganda", "Victory Phase (6.1): " + ", ".join(
                     f"{FNAME[f]} {'meets' if met[f] else 'does not meet'} its condition ({m[f]:+d})"
-                    for f in range(4)), phase="victory", margins={FACTIONS[f]: m[f] for f in range(4)}))
+                    for f in ALL_FACTIONS), phase="victory", margins={FACTIONS[f]: m[f] for f in ALL_FACTIONS}))
                 if ends:
                     finish_game(st, facts, "victory check (7.2)", winner_check=True)
                     return
@@ -58,28 +71,28 @@ class Prop:
                 pc = st["pc"][i]
                 g, c = P.all_guerrillas(pc), P.cubes(pc)
                 farc_city = any(BD.is_city[j] and P.control(st, j) == "farc" for j in P.adj(st, i))
-                if g > c or farc_city or (cap(st, 7) == "s" and g >= 1 and g == c):
+                if g > c or farc_city or (cap(st, 7) == "s" and g >= FARC and g == c):
                     if P.add_sabotage(st, i, facts):
                         facts[-1]["cause"] = "Sabotage Phase 6.2"
             return
         if ph == "sabotage7":
             fr["ph"] = "resources"
             if cap(st, 7) == "u" and (sum(st["ter"]) or sum(st["sab"])):
-                push(st, {"k": "seventh", "f": 0, "left": 3, "auto": "np" if is_np(st, 0) else None})
+                push(st, {"k": "seventh", "f": GOVT, "left": 3, "auto": "np" if is_np(st, GOVT) else None})
             return
         if ph == "resources":
             fr["ph"] = "drugs"
             earn = sum(BD.econ[i] for i in BD.locs if not st["sab"][i])
             if st["pres"] != 0:
                 earn += st["aid"]
-            P.set_res(st, 0, earn, facts, "Government Earnings 6.3.1" + (" (Samper: no Aid)" if st["pres"] == 0 else ""))
+            P.set_res(st, GOVT, earn, facts, "Government Earnings 6.3.1" + (" (Samper: no Aid)" if st["pres"] == 0 else ""))
             for f in (1, 2):
                 P.set_res(st, f, P.count_on_map(st, B(f)), facts, "Insurgent Earnings 6.3.2")
             mult = 4 if mom(st, 67) else 3
-            P.set_res(st, 3, mult * P.count_on_map(st, 11), facts, f"Cartels Earnings {mult} x Bases 6.3.2")
+            P.set_res(st, CARTELS, mult * P.count_on_map(st, CARTELS_BASE), facts, f"Cartels Earnings {mult} x Bases 6.3.2")
             return
         if ph == "drugs":
-            for f in (1, 2, 3):
+            for f in INSURGENTS:
                 if any(s[1] == f for s in st["ship"]):
                     push(st, {"k": "drugs", "f": f, "auto": "np" if is_np(st, f) else None})
                     return
@@ -87,14 +100,14 @@ class Prop:
             return
         if ph == "civic":
             fr["ph"] = "agitate"
-            if civic_spaces(st) and st["res"][0] >= 3:
-                push(st, {"k": "civic", "f": 0, "phase": True, "auto": "np" if is_np(st, 0) else None, "one_cube": 0})
+            if civic_spaces(st) and st["res"][GOVT] >= 3:
+                push(st, {"k": "civic", "f": GOVT, "phase": True, "auto": "np" if is_np(st, GOVT) else None, "one_cube": 0})
             return
         if ph == "agitate":
             fr["ph"] = "election"
-            if agitate_spaces(st) and st["res"][1] >= 1:
-                push(st, {"k": "agitate", "f": 1, "extra": 3 if mom(st, 22) else 0, "done": [],
-                          "auto": "np" if is_np(st, 1) else None})
+            if agitate_spaces(st) and st["res"][FARC] >= 1:
+                push(st, {"k": "agitate", "f": FARC, "extra": 3 if mom(st, 22) else 0, "done": [],
+                          "auto": "np" if is_np(st, FARC) else None})
             return
         if ph == "election":
             fr["ph"] = "elite"
@@ -114,15 +127,15 @@ class Prop:
         if ph == "elite":
             fr["ph"] = "redeploy"
             cands = [i for i in P.spaces(st) if not BD.is_loc[i] and st["sup"][i] >= 0 and P.control(st, i) == ""
-                     and rally_space_ok(st, 2, i, elite=True)]
+                     and rally_space_ok(st, AUC, i, elite=True)]
             if cands:
-                push(st, {"k": "elite", "f": 2, "auto": "np" if is_np(st, 2) else None})
+                push(st, {"k": "elite", "f": AUC, "auto": "np" if is_np(st, AUC) else None})
             return
         if ph == "redeploy":
             fr["ph"] = "reset"
             if final:
                 return
-            push(st, {"k": "redeploy", "f": 0, "auto": "np" if is_np(st, 0) else None, "ph": "must"})
+            push(st, {"k": "redeploy", "f": GOVT, "auto": "np" if is_np(st, GOVT) else None, "ph": "must"})
             return
         if ph == "reset":
             pop(st, fr)
@@ -136,7 +149,7 @@ class Prop:
                 facts.append(fact("momentum", "Momentum ends: " + ", ".join(card_title(c) for c in st["mom"])))
             st["mom"] = []
             for pc in st["pc"]:
-                for f in (1, 2, 3):
+                for f in INSURGENTS:
                     pc[3 * f] += pc[3 * f + 1]
                     pc[3 * f + 1] = 0
             facts.append(fact("propaganda", "Reset (6.6): all Eligible, markers removed, Guerrillas Underground"))
@@ -151,16 +164,16 @@ class Deploy:
     @staticmethod
     def cands(st, fr):
         f, slot = fr["f"], fr["todo"][0]
-        base = slot in (2, 5, 8, 11)
+        base = slot in BASES
         out = []
         for i in P.spaces(st):
             if base and not P.can_stack_base(st, i):
                 continue
-            if f == 1 and not BD.is_dept[i]:
+            if f == FARC and not BD.is_dept[i]:
                 continue
-            if f == 0 and (BD.is_loc[i] or st["pc"][i][5] or i in st["zones"]):
+            if f == GOVT and (BD.is_loc[i] or st["pc"][i][FARC_BASE] or i in st["zones"]):
                 continue
-            if f == 3 and base:
+            if f == CARTELS and base:
                 left = sum(1 for s_ in fr["todo"] if s_ == 11)
                 if 4 - fr["pop_bases"] >= left and not (BD.is_dept[i] and BD.pop[i] > 0):
                     continue
@@ -198,7 +211,7 @@ def agitate_spaces(st: dict, extra: bool = False) -> list:
         if st["sup"][i] == -2 and not st["ter"][i]:
             continue
         c = P.control(st, i)
-        if c == "farc" or (extra and c != "govt" and P.fpieces(st["pc"][i], 1)):
+        if c == "farc" or (extra and c != "govt" and P.fpieces(st["pc"][i], FARC)):
             out.append(i)
     return out
 
@@ -285,7 +298,7 @@ class Agitate:
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
-            if st["res"][1] >= 1 and Agitate.cands(st, fr)[0]:
+            if st["res"][FARC] >= 1 and Agitate.cands(st, fr)[0]:
                 wait(fr)
             else:
                 pop(st, fr)
@@ -299,7 +312,7 @@ class Agitate:
             fr["extra"] -= 1
         if i not in fr["done"]:
             fr["done"].append(i)
-        P.set_res(st, 1, -1, facts, "Agitation 6.4.2")
+        P.set_res(st, FARC, -1, facts, "Agitation 6.4.2")
         if st["ter"][i]:
             st["ter"][i] -= 1
             facts.append(fact("marker", f"Agitation removes a Terror marker in {BD.name[i]}", space=BD.ids[i]))
@@ -314,7 +327,7 @@ class Elite:
     @staticmethod
     def prompt(st, fr):
         chs = [C(f"space:{BD.ids[i]}", f"Free Rally in {BD.name[i]}", space=BD.ids[i]) for i in P.spaces(st)
-               if not BD.is_loc[i] and st["sup"][i] >= 0 and P.control(st, i) == "" and rally_space_ok(st, 2, i, elite=True)]
+               if not BD.is_loc[i] and st["sup"][i] >= 0 and P.control(st, i) == "" and rally_space_ok(st, AUC, i, elite=True)]
         chs.append(C("none", "No Elite Backing"))
         return ("AUC: Elite Backing - free Rally in one space without Opposition or Control?", "6.4.5", chs)
 
@@ -328,4 +341,4 @@ class Elite:
             return
         fr["went"] = 1
         i = BD.index[cid[6:]]
-        push(st, {"k": "rallysp", "f": 2, "i": i, "free": True, "auto": fr.get("auto")})
+        push(st, {"k": "rallysp", "f": AUC, "i": i, "free": True, "auto": fr.get("auto")})

@@ -6,6 +6,7 @@ from engine.core.contract import fact
 
 from . import pieces as P
 from .board import BOARD as BD
+from .board import FARC, FARC_BASE, GOVT, GOVT_BASE, POLICE, TROOPS
 from .frames import C, frame, pop, push, wait
 from .op_common import IDS, NAME, sidx, space_choices
 from .state import is_np
@@ -17,7 +18,7 @@ class Redeploy:
 
     @staticmethod
     def must_from(st):
-        return [i for i in P.spaces(st) if st["pc"][i][0] and (BD.is_loc[i] or (BD.is_dept[i] and not st["pc"][i][2]))]
+        return [i for i in P.spaces(st) if st["pc"][i][TROOPS] and (BD.is_loc[i] or (BD.is_dept[i] and not st["pc"][i][GOVT_BASE]))]
 
     @staticmethod
     def dests(st, troops: bool):
@@ -26,7 +27,7 @@ class Redeploy:
             if P.is_zone(st, i):
                 continue
             if troops:
-                if (BD.is_city[i] or st["pc"][i][2]) and P.control(st, i) == "govt":
+                if (BD.is_city[i] or st["pc"][i][GOVT_BASE]) and P.control(st, i) == "govt":
                     out.append(i)
             elif BD.is_loc[i] or P.control(st, i) == "govt":
                 out.append(i)
@@ -43,9 +44,9 @@ class Redeploy:
             chs = []
             for i in P.spaces(st):
                 pc = st["pc"][i]
-                if pc[0] and any(j != i for j in fr["tdest"]):  # 6.5.2: any other Troops
+                if pc[TROOPS] and any(j != i for j in fr["tdest"]):  # 6.5.2: any other Troops
                     chs.append(C(f"troops:{BD.ids[i]}", f"Move Troops from {BD.name[i]}", space=BD.ids[i]))
-                if pc[1] and any(j != i for j in fr["pdest"]):
+                if pc[POLICE] and any(j != i for j in fr["pdest"]):
                     chs.append(C(f"police:{BD.ids[i]}", f"Move Police from {BD.name[i]}", space=BD.ids[i]))
             chs.append(C("done", "Done redeploying"))
             return ("Redeploy: optionally move Troops to Govt-Controlled Cities/Bases and Police to LoCs or Govt-Controlled spaces",
@@ -69,7 +70,7 @@ class Redeploy:
         if fr["ph"] == "must":
             src = Redeploy.must_from(st)[0]
             j = BD.index[cid[6:]]
-            P.move(st, src, j, 0, 1, facts, "Redeploy 6.5.1")
+            P.move(st, src, j, TROOPS, 1, facts, "Redeploy 6.5.1")
             if not Redeploy.must_from(st):
                 fr["ph"] = "from"
             wait(fr)
@@ -101,28 +102,28 @@ def zone_candidates(st: dict, only=None) -> list:
     cands = [i for i in P.spaces(st) if BD.is_dept[i] and i not in st["zones"] and (only is None or i in only)]
     if not cands:
         return []
-    best = max(P.fpieces(st["pc"][i], 1) for i in cands)
-    return [i for i in cands if P.fpieces(st["pc"][i], 1) == best]
+    best = max(P.fpieces(st["pc"][i], FARC) for i in cands)
+    return [i for i in cands if P.fpieces(st["pc"][i], FARC) == best]
 
 
 def start_zone(st: dict, facts: list, only, why: str, then_base: bool = False) -> None:
     cands = zone_candidates(st, only)
     if not cands:
         return
-    push(st, {"k": "zone", "f": 0, "cands": cands, "why": why, "base": then_base,
-              "auto": "np" if is_np(st, 0) else None})
+    push(st, {"k": "zone", "f": GOVT, "cands": cands, "why": why, "base": then_base,
+              "auto": "np" if is_np(st, GOVT) else None})
 
 
 def place_zone(st: dict, i: int, facts: list, why: str) -> None:
     st["zones"].append(i)
     facts.append(fact("zone", f"FARC Zone placed in {NAME[i]} ({why})", space=IDS[i]))
     pc = st["pc"][i]
-    if pc[0] or pc[1]:
+    if pc[TROOPS] or pc[POLICE]:
         # 6.4.4: the Government Redeploys the cubes (6.5 destinations); Control is judged now
         td = [j for j in Redeploy.dests(st, True) if j != i] or [BD.bogota]
         pd = [j for j in Redeploy.dests(st, False) if j != i]
-        push(st, {"k": "zoneout", "f": 0, "i": i, "td": td, "pd": pd, "auto": "np" if is_np(st, 0) else None})
-    P.remove(st, i, 2, 2, facts, "no Government Bases in a FARC Zone 6.4.4")
+        push(st, {"k": "zoneout", "f": GOVT, "i": i, "td": td, "pd": pd, "auto": "np" if is_np(st, GOVT) else None})
+    P.remove(st, i, GOVT_BASE, 2, facts, "no Government Bases in a FARC Zone 6.4.4")
 
 
 @frame("zoneout")
@@ -133,7 +134,7 @@ class ZoneOut:
     @staticmethod
     def slot(st, fr):
         pc = st["pc"][fr["i"]]
-        return 0 if pc[0] else 1 if pc[1] else None
+        return 0 if pc[TROOPS] else 1 if pc[POLICE] else None
 
     @staticmethod
     def prompt(st, fr):
@@ -186,7 +187,7 @@ class Zone:
     def do(st, fr, i, facts):
         place_zone(st, i, facts, fr["why"])
         if fr.get("base"):
-            P.place(st, i, 5, 1, facts, fr["why"])
+            P.place(st, i, FARC_BASE, 1, facts, fr["why"])
         pop(st, fr)
         fr["zone"] = i
         st.setdefault("last_zone", None)

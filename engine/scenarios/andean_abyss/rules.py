@@ -43,8 +43,8 @@ from . import (  # noqa: F401
     transfers,
 )
 from . import pieces as P
+from .board import ACTIVE, ALL_FACTIONS, FACTIONS, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, POLICE, TROOPS
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, PIECE_KEYS
 from .sequence import apply_choice, current_prompt
 from .setup import setup
 
@@ -101,16 +101,16 @@ class AndeanAbyss(Rules):
             "terror": {BD.ids[i]: n for i, n in enumerate(state["ter"]) if n},
             "sabotage": [BD.ids[i] for i, n in enumerate(state["sab"]) if n],
             "farc_zones": [BD.ids[i] for i in state["zones"]],
-            "available": {PIECE_KEYS[k]: n for k, n in enumerate(state["av"]) if k not in (4, 7, 10)},
+            "available": {PIECE_KEYS[k]: n for k, n in enumerate(state["av"]) if k not in ACTIVE},
             "out_of_play": {PIECE_KEYS[k]: n for k, n in enumerate(state["oop"]) if n},
-            "resources": {FACTIONS[f]: state["res"][f] for f in range(4)}, "aid": state["aid"],
+            "resources": {FACTIONS[f]: state["res"][f] for f in ALL_FACTIONS}, "aid": state["aid"],
             "el_presidente": ("samper", "pastrana", "uribe")[state["pres"]],
             "capabilities": dict(state["caps"]), "momentum": list(state["mom"]),
             "shipments": [{"space": BD.ids[s[0]], "owner": FACTIONS[s[1]]} for s in state["ship"]],
-            "eligible": {FACTIONS[f]: state["elig"][f] for f in range(4)},
+            "eligible": {FACTIONS[f]: state["elig"][f] for f in ALL_FACTIONS},
             "ecuador_is_space": bool(state["fm"] & 1), "panama_is_space": bool(state["fm"] & 2),
             "control": {BD.ids[i]: P.control(state, i) for i in P.spaces(state) if P.control(state, i)},
-            "seats": {FACTIONS[f]: state["ctl"][f] for f in range(4)},
+            "seats": {FACTIONS[f]: state["ctl"][f] for f in ALL_FACTIONS},
             "nonplayers": [FACTIONS[f] for f in state["np"]],
             "metrics": self.metrics(state), "result": state["over"],
         }
@@ -133,14 +133,14 @@ class AndeanAbyss(Rules):
                 pop_f += BD.pop[i]
         out["pop_govt_control"] = pop_g
         out["pop_farc_control"] = pop_f
-        for f in range(4):
+        for f in ALL_FACTIONS:
             k = FACTIONS[f]
             out[f"{k}_resources"] = state["res"][f]
             out[f"{k}_margin"] = m[f]
-            if f == 0:
-                out["govt_bases"] = P.count_on_map(state, 2)
-                out["govt_troops"] = P.count_on_map(state, 0)
-                out["govt_police"] = P.count_on_map(state, 1)
+            if f == GOVT:
+                out["govt_bases"] = P.count_on_map(state, GOVT_BASE)
+                out["govt_troops"] = P.count_on_map(state, TROOPS)
+                out["govt_police"] = P.count_on_map(state, POLICE)
             else:
                 out[f"{k}_bases"] = P.count_on_map(state, 3 * f + 2)
                 out[f"{k}_guerrillas"] = P.count_on_map(state, 3 * f) + P.count_on_map(state, 3 * f + 1)
@@ -183,7 +183,7 @@ class AndeanAbyss(Rules):
 
     def active_seats(self, state: dict) -> list:
         out = []
-        for f in range(4):
+        for f in ALL_FACTIONS:
             s = state["ctl"][f]
             if s not in out:
                 out.append(s)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from . import pieces as P
-from .board import PIECE_KEYS, PIECE_NAMES
+from .board import AUC, PIECE_KEYS, PIECE_NAMES, POLICE
 from .frames import C, frame, wait
 from .op_common import IDS, NAME
 from .ops_insurgent import attack_targets
@@ -14,7 +14,7 @@ from .sa_farc import TerrorSA, terror_sa_spaces
 
 def assassinate_spaces(st: dict, fr: dict) -> list:
     """4.4.2: AUC Guerrillas outnumber Police and an enemy piece is there."""
-    return terror_sa_spaces(st, fr, lambda pc, i: P.guerrillas(pc, 2) > pc[1] and bool(attack_targets(st, 2, i)))
+    return terror_sa_spaces(st, fr, lambda pc, i: P.guerrillas(pc, AUC) > pc[POLICE] and bool(attack_targets(st, AUC, i)))
 
 
 @frame("assassinate")
@@ -42,7 +42,7 @@ class Assassinate(TerrorSA):
         before = len(st["ship"])
         P.remove(st, i, PIECE_KEYS.index(cid[7:]), 1, facts, "Assassinate")
         for _ in range(before - len(st["ship"])):
-            if len(st["ship"]) < 4 and P.guerrillas(st["pc"][i], 2):
+            if len(st["ship"]) < 4 and P.guerrillas(st["pc"][i], AUC):
                 st["ship"].append([i, 2])
                 facts.append(fact("shipment", f"Commandeer: AUC takes a Shipment in {NAME[i]}", space=IDS[i]))
         fr["ph"] = "a"

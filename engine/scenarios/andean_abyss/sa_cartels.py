@@ -6,7 +6,7 @@ from engine.core.contract import fact
 
 from . import pieces as P
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, PIECE_KEYS, PIECE_NAMES, U
+from .board import CARTELS, CARTELS_BASE, FACTIONS, FNAME, INSURGENTS, PIECE_KEYS, PIECE_NAMES, POLICE, U
 from .frames import C, frame, pop, wait
 from .op_common import IDS, NAME, opf, sidx, space_choices
 
@@ -15,13 +15,13 @@ from .op_common import IDS, NAME, opf, sidx, space_choices
 def cultivate_dests(st: dict, fr: dict) -> list:
     op = opf(st, fr) or fr
     out = []
-    has_base_elsewhere = any(st["pc"][j][11] for j in P.spaces(st))
+    has_base_elsewhere = any(st["pc"][j][CARTELS_BASE] for j in P.spaces(st))
     for i in P.spaces(st):
         pc = st["pc"][i]
-        if BD.is_loc[i] or BD.pop[i] <= 0 or P.guerrillas(pc, 3) <= pc[1] or not P.can_stack_base(st, i):
+        if BD.is_loc[i] or BD.pop[i] <= 0 or P.guerrillas(pc, CARTELS) <= pc[POLICE] or not P.can_stack_base(st, i):
             continue
-        place_ok = BD.is_dept[i] and op.get("op") == "rally" and i in op["sel"] and st["av"][11]
-        if place_ok or any(st["pc"][j][11] for j in P.spaces(st) if j != i) and has_base_elsewhere:
+        place_ok = BD.is_dept[i] and op.get("op") == "rally" and i in op["sel"] and st["av"][CARTELS_BASE]
+        if place_ok or any(st["pc"][j][CARTELS_BASE] for j in P.spaces(st) if j != i) and has_base_elsewhere:
             out.append(i)
     return out
 
@@ -37,10 +37,10 @@ class Cultivate:
         i = fr["i"]
         op = opf(st, fr) or fr
         chs = []
-        if BD.is_dept[i] and op.get("op") == "rally" and i in op["sel"] and st["av"][11]:
+        if BD.is_dept[i] and op.get("op") == "rally" and i in op["sel"] and st["av"][CARTELS_BASE]:
             chs.append(C("place", "Place a new Cartels Base"))
         chs += [C(f"from:{IDS[j]}", f"Relocate the Base from {NAME[j]}", space=IDS[j]) for j in P.spaces(st)
-                if j != i and st["pc"][j][11]]
+                if j != i and st["pc"][j][CARTELS_BASE]]
         return ("Cultivate: place or relocate a Base?", "4.5.1", chs)
 
     @staticmethod
@@ -58,9 +58,9 @@ class Cultivate:
             return
         i = fr["i"]
         if cid == "place":
-            P.place(st, i, 11, 1, facts, "Cultivate")
+            P.place(st, i, CARTELS_BASE, 1, facts, "Cultivate")
         else:
-            P.move(st, sidx(cid), i, 11, 1, facts, "Cultivate")
+            P.move(st, sidx(cid), i, CARTELS_BASE, 1, facts, "Cultivate")
         pop(st, fr)
 
 
@@ -70,7 +70,7 @@ class Process:
 
     @staticmethod
     def ship_spaces(st):
-        return [i for i in P.spaces(st) if st["pc"][i][11] and P.all_guerrillas(st["pc"][i])]
+        return [i for i in P.spaces(st) if st["pc"][i][CARTELS_BASE] and P.all_guerrillas(st["pc"][i])]
 
     @staticmethod
     def prompt(st, fr):
@@ -83,7 +83,7 @@ class Process:
         if fr["ph"] == "ship":
             chs = []
             for i in Process.ship_spaces(st):
-                for g in (1, 2, 3):
+                for g in INSURGENTS:
                     if P.guerrillas(st["pc"][i], g):
                         chs.append(C(f"ship:{IDS[i]}:{FACTIONS[g]}", f"Shipment under a {FNAME[g]} Guerrilla in {NAME[i]}",
                                      space=IDS[i], owner=FACTIONS[g]))
@@ -91,7 +91,7 @@ class Process:
                 chs.append(C("done", "Done"))
             return ("Process: where does the Shipment go?", "4.5.2", chs)
         chs = [C(f"space:{IDS[i]}", f"Remove a Cartels Base in {NAME[i]}", space=IDS[i]) for i in P.spaces(st)
-               if st["pc"][i][11]]
+               if st["pc"][i][CARTELS_BASE]]
         chs.append(C("done", "Done"))
         return ("Process: remove which Bases?", "4.5.2", chs)
 
@@ -118,10 +118,10 @@ class Process:
             fr["n"] += 1
             return Process.step(st, fr, facts, None)
         i = sidx(cid)
-        P.remove(st, i, 11, 1, facts, "Process")
-        P.set_res(st, 3, 3, facts, "Process 4.5.2")
+        P.remove(st, i, CARTELS_BASE, 1, facts, "Process")
+        P.set_res(st, CARTELS, 3, facts, "Process 4.5.2")
         fr["n"] += 1
-        if any(st["pc"][j][11] for j in P.spaces(st)):
+        if any(st["pc"][j][CARTELS_BASE] for j in P.spaces(st)):
             wait(fr)
         else:
             pop(st, fr)
@@ -146,7 +146,7 @@ class Bribe:
     def prompt(st, fr):
         if fr["ph"] == "a":
             chs = (space_choices(bribe_spaces(st, fr["done"]), "Bribe in")
-                   if st["res"][3] >= 3 or fr.get("free") else [])
+                   if st["res"][CARTELS] >= 3 or fr.get("free") else [])
             chs.append(C("done", "Done bribing"))
             return ("Cartels Bribe: which space (3 Resources)?", "4.5.4", chs)
         pc = st["pc"][fr["i"]]
@@ -167,7 +167,7 @@ class Bribe:
     def step(st, fr, facts, cid):
         if cid is None:
             if fr["ph"] == "a" and (len(fr["done"]) >= (1 if fr.get("one") else 3)
-                                    or (st["res"][3] < 3 and not fr.get("free")) or not bribe_spaces(st, fr["done"])):
+                                    or (st["res"][CARTELS] < 3 and not fr.get("free")) or not bribe_spaces(st, fr["done"])):
                 pop(st, fr)
                 return
             wait(fr)
@@ -184,7 +184,7 @@ class Bribe:
             fr["units"] = 0
             fr["ph"] = "b"
             if not fr.get("free"):
-                P.set_res(st, 3, -3, facts, f"Bribe in {NAME[i]}")
+                P.set_res(st, CARTELS, -3, facts, f"Bribe in {NAME[i]}")
             wait(fr)
             return
         i = fr["i"]

@@ -6,8 +6,21 @@ from engine.core import rng as R
 from engine.core.contract import fact
 
 from . import pieces as P
+from .board import (
+    AUC,
+    AUC_BASE,
+    AUC_GUERRILLAS,
+    CARTELS,
+    CARTELS_BASE,
+    FACTIONS,
+    FARC,
+    FNAME,
+    PIECE_KEYS,
+    PIECE_NAMES,
+    POLICE,
+    U,
+)
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, PIECE_KEYS, PIECE_NAMES, U
 from .frames import C, frame, pop, push, wait
 from .op_common import IDS, NAME, op_cost, opf, sidx, space_choices
 from .op_targets import space_candidates
@@ -84,8 +97,8 @@ def terror_sa_spaces(st: dict, fr: dict, ok) -> list:
 
 def kidnap_spaces(st: dict, fr: dict) -> list:
     """4.3.3: FARC Guerrillas outnumber Police, in a City, on a LoC or with a Cartels Base."""
-    return terror_sa_spaces(st, fr, lambda pc, i: P.guerrillas(pc, 1) > pc[1]
-                            and (BD.is_city[i] or BD.is_loc[i] or bool(pc[11])))
+    return terror_sa_spaces(st, fr, lambda pc, i: P.guerrillas(pc, FARC) > pc[POLICE]
+                            and (BD.is_city[i] or BD.is_loc[i] or bool(pc[CARTELS_BASE])))
 
 
 class TerrorSA:
@@ -143,7 +156,7 @@ class Kidnap(TerrorSA):
         ts = []
         if BD.is_city[i] or BD.is_loc[i]:
             ts.append(0)
-        if st["pc"][i][11]:
+        if st["pc"][i][CARTELS_BASE]:
             ts.append(3)
         if len(ts) > 1:
             fr["ts"] = ts
@@ -160,8 +173,8 @@ class Kidnap(TerrorSA):
     def hit(st, fr, g, facts):
         i = fr["i"]
         fr["ph"] = "a"
-        held = [s for s in st["ship"] if s[0] == i and s[1] == 3]
-        if g == 3 and held:
+        held = [s for s in st["ship"] if s[0] == i and s[1] == CARTELS]
+        if g == CARTELS and held:
             held[0][1] = 1
             facts.append(fact("shipment", f"Drug Ransom: FARC takes a Cartels Shipment in {NAME[i]}", space=IDS[i]))
             return
@@ -169,18 +182,18 @@ class Kidnap(TerrorSA):
         facts.append(fact("die", f"Kidnap in {NAME[i]}: rolled {die}", value=die, barrier=True))
         take = min(die, st["res"][g])
         P.set_res(st, g, -take, facts, f"Kidnap in {NAME[i]}")
-        P.set_res(st, 1, take, facts, f"Kidnap in {NAME[i]}")
+        P.set_res(st, FARC, take, facts, f"Kidnap in {NAME[i]}")
         if die == 6:
             opts = kidnap6_options(st, i)
             if len(opts) > 1:  # 4.3.3: AUC places the piece, so the AUC seat picks which
-                push(st, {"k": "kidnap6", "f": 2, "i": i, "auto": "np" if is_np(st, 2) else None})
+                push(st, {"k": "kidnap6", "f": AUC, "i": i, "auto": "np" if is_np(st, AUC) else None})
             elif opts:
                 P.place(st, i, opts[0], 1, facts, "Kidnap roll of 6: AUC grows")
 
 
 def kidnap6_options(st: dict, i: int) -> list:
-    out = [6] if st["av"][6] else []
-    if st["av"][8] and P.can_stack_base(st, i):
+    out = [6] if st["av"][AUC_GUERRILLAS] else []
+    if st["av"][AUC_BASE] and P.can_stack_base(st, i):
         out.append(8)
     return out
 

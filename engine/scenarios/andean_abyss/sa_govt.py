@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from . import pieces as P
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, A, B
+from .board import CARTELS, CARTELS_BASE, FACTIONS, FARC_UNDERGROUND, FNAME, GOVT, INSURGENTS, TROOPS, A, B
 from .frames import C, frame, pop, wait
 from .op_common import sidx, space_choices
 from .state import cap, mom
@@ -12,7 +12,7 @@ from .state import cap, mom
 
 # ====================================================================== 4.2 Government SAs
 def airlift_from(st: dict) -> list:
-    return [i for i in P.spaces(st) if st["pc"][i][0] and not P.is_zone(st, i)
+    return [i for i in P.spaces(st) if st["pc"][i][TROOPS] and not P.is_zone(st, i)
             and not (mom(st, 27) and P.all_guerrillas(st["pc"][i]))]
 
 
@@ -27,12 +27,12 @@ class AirLift:
         if fr["ph"] == "b":
             ds = [j for j in P.spaces(st) if j != fr["src"] and not P.is_zone(st, j)
                   and not (mom(st, 27) and P.all_guerrillas(st["pc"][j]))
-                  and P.ecuador_room(st, j, 0)]
+                  and P.ecuador_room(st, j, GOVT)]
             return ("Air Lift: to which space?", "4.2.1", space_choices(ds, "Air Lift to"))
-        mx = st["pc"][fr["src"]][0]
+        mx = st["pc"][fr["src"]][TROOPS]
         mx = mx if cap(st, 10) == "u" else 1 if cap(st, 10) == "s" else min(3, mx)
         if fr["dst"] == BD.ecuador:  # card 33: at most 2 pieces per Faction in Ecuador
-            mx = min(mx, 2 - P.fpieces(st["pc"][BD.ecuador], 0))
+            mx = min(mx, 2 - P.fpieces(st["pc"][BD.ecuador], GOVT))
         return ("Air Lift: how many Troops?", "4.2.1", [C(f"n:{n}", f"{n} Troops", n=n) for n in range(1, mx + 1)])
 
     @staticmethod
@@ -47,7 +47,7 @@ class AirLift:
             fr["dst"] = sidx(cid)
             fr["ph"] = "c"
         else:
-            P.move(st, fr["src"], fr["dst"], 0, int(cid[2:]), facts, "Air Lift")
+            P.move(st, fr["src"], fr["dst"], TROOPS, int(cid[2:]), facts, "Air Lift")
             pop(st, fr)
             return
         wait(fr)
@@ -56,7 +56,7 @@ class AirLift:
 def airstrike_targets(st: dict, i: int) -> list:
     pc = st["pc"][i]
     out = []
-    for g in (1, 2, 3):
+    for g in INSURGENTS:
         if pc[A(g)] or (pc[B(g)] and not P.guerrillas(pc, g)):
             out.append(g)
     return out
@@ -111,7 +111,7 @@ class AirStrike:
 
 
 def eradicate_spaces(st: dict) -> list:
-    return [i for i in P.spaces(st) if BD.is_dept[i] and P.fpieces(st["pc"][i], 3)
+    return [i for i in P.spaces(st) if BD.is_dept[i] and P.fpieces(st["pc"][i], CARTELS)
             and not (mom(st, 27) and P.all_guerrillas(st["pc"][i]))]
 
 
@@ -139,10 +139,10 @@ class Eradicate:
             i = sidx(cid)
             fr["i"] = i
             P.set_aid(st, 4, facts, "Eradicate 4.2.3")
-            P.remove(st, i, 11, 2, facts, "Eradicate")
+            P.remove(st, i, CARTELS_BASE, 2, facts, "Eradicate")
             opts = [j for j in (i, *P.adj(st, i)) if BD.is_dept[j] and P.can_shift(st, j, -1)]
             if not opts:
-                P.place(st, i, 3, 1, facts, "Eradicate: no shift possible")
+                P.place(st, i, FARC_UNDERGROUND, 1, facts, "Eradicate: no shift possible")
                 pop(st, fr)
                 return
             fr["opts"] = opts

@@ -7,8 +7,8 @@ from engine.core import rng as R
 from engine.core.contract import IllegalChoice, fact
 
 from . import pieces as P
+from .board import ALL_FACTIONS, FACTIONS, FNAME, GOVT
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME
 from .events import start_event
 from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, wait
 from .np_turn import np_turn
@@ -86,7 +86,7 @@ def start_card(st: dict, facts: list) -> None:
             return
         st["last_prop"] = True
         st["sop"] = {"prop": True}
-        push(st, {"k": "prop", "ph": "victory", "f": 0})
+        push(st, {"k": "prop", "ph": "victory", "f": GOVT})
         return
     st["last_prop"] = False
     c = BD.cards[card]
@@ -101,7 +101,7 @@ def end_card(st: dict, facts: list) -> None:
     """2.3.7 Adjust Eligibility, 2.3.8 next card."""
     s = st["sop"]
     new = adjust(range(4), s["executed"], st["stay_elig"], st["inel_next"])
-    st["elig"] = [new[f] for f in range(4)]
+    st["elig"] = [new[f] for f in ALL_FACTIONS]
     st["inel_next"] = []
     st["stay_elig"] = []
     next_card(st, facts)
@@ -118,7 +118,7 @@ class Elig:
         chs = []
         if is_np(st, f):
             return (f"{FNAME[f]} (Non-player) acts per section 8", "8.1", [C("np:act", "Resolve the Non-player flowchart")])
-        chs.append(C("pass", f"Pass (+{3 if f == 0 else 1} Resources)"))
+        chs.append(C("pass", f"Pass (+{3 if f == GOVT else 1} Resources)"))
         if ev:
             if card.get("single"):
                 chs.append(C("event", f"Event: {card['unshaded']['text']}", card=card["n"]))
@@ -126,7 +126,7 @@ class Elig:
                 chs.append(C("event:unshaded", f"Unshaded Event: {card['unshaded']['text']}", card=card["n"]))
                 chs.append(C("event:shaded", f"Shaded Event: {card['shaded']['text']}", card=card["n"]))
         if op:
-            for o in OPS[0 if f == 0 else 1]:
+            for o in OPS[0 if f == GOVT else 1]:
                 if final and o in ("sweep", "march"):
                     continue
                 if op_possible(st, f, o, lim):
@@ -148,7 +148,7 @@ class Elig:
             wait(fr)
             return
         if cid == "pass":
-            P.set_res(st, f, 3 if f == 0 else 1, facts, "Pass, 2.3.3")
+            P.set_res(st, f, 3 if f == GOVT else 1, facts, "Pass, 2.3.3")
             facts.append(fact("pass", f"{FNAME[f]} passes", faction=FACTIONS[f]))
             st["sop"]["i"] += 1
             pop(st, fr)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from engine.core import rng as R
 
+from .board import AUC, CARTELS, FACTIONS, INV_SLOT, SLOT_OWNER
 from .board import BOARD as BD
-from .board import FACTIONS, INV_SLOT
 from .frames import push
 from .sequence import run
 from .state import PROP
@@ -26,15 +26,15 @@ def seat_map(options: dict) -> tuple[list, list]:
         third = options.get("third", "auc")  # 1.5: the 3rd player may take the Cartels instead
         if mode == "pair":
             if third == "cartels":
-                ctl[2] = "cartels"
+                ctl[AUC] = "cartels"
             else:
-                ctl[3] = "auc"
+                ctl[CARTELS] = "auc"
         else:
             np = np or (["auc"] if third == "cartels" else ["cartels"])
     elif players == 2:
         if mode == "pair":
-            ctl[2] = "govt"
-            ctl[3] = "farc"
+            ctl[AUC] = "govt"
+            ctl[CARTELS] = "farc"
         else:
             np = np or ["auc", "cartels"]
     else:
@@ -114,7 +114,7 @@ def setup(seed: int, options: dict | None) -> dict:
         i = BD.index[sid]
         for k, n in pcs.items():
             slot = INV_SLOT[k]
-            owner = 0 if slot < 3 else slot // 3
+            owner = SLOT_OWNER[slot]
             if open_dep and owner not in npf:
                 continue  # 2.1 Open Deployment: player Factions place their own forces
             st["pc"][i][slot] += n

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME
+from .board import FACTIONS, FNAME, GOVT
 from .frames import C, frame, pop, push, wait
 from .op_common import IDS, NAME, ship_lenders, ship_owners
 from .op_targets import space_candidates
@@ -47,7 +47,7 @@ class Ship:
             return (f"{FNAME[f]}: which Shipment is removed?", "2.3.6", chs)
         chs = [C("noship", "Do not Ship")]
         if ship_owners(st, f) or ship_lenders(st, f, fr.get("refused", ())):
-            for o in OPS[0 if f == 0 else 1]:
+            for o in OPS[0 if f == GOVT else 1]:
                 if final_event_card(st) and o in ("sweep", "march"):
                     continue
                 fake = {"sel": [], "free": True}

@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from . import pieces as P
-from .board import FACTIONS, FNAME
+from .board import ALL_FACTIONS, FACTIONS, FNAME
 from .frames import C, frame, pop, wait
 from .op_common import IDS, NAME
 
@@ -17,7 +17,7 @@ def transfer_targets(st: dict, f: int) -> list:
         return []
     if not st["res"][f] and not any(x[1] == f for x in st["ship"]):
         return []
-    return [g for g in range(4) if g != f and st["ctl"][g] != st["ctl"][f]]
+    return [g for g in ALL_FACTIONS if g != f and st["ctl"][g] != st["ctl"][f]]
 
 
 def transfer_donors(st: dict, f: int, fr: dict) -> list:
@@ -26,7 +26,7 @@ def transfer_donors(st: dict, f: int, fr: dict) -> list:
     if st["opts"].get("transfers") is False or f in st["np"]:
         return []
     out = []
-    for g in range(4):
+    for g in ALL_FACTIONS:
         if g == f or g in st["np"] or st["ctl"][g] == st["ctl"][f] or g in fr.get("asked", ()):
             continue
         if st["res"][g] or any(x[1] == g and P.guerrillas(st["pc"][x[0]], f) for x in st["ship"]):

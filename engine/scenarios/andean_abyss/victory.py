@@ -5,20 +5,20 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from . import pieces as P
-from .board import FACTIONS
+from .board import ALL_FACTIONS, FACTIONS
 
 
 # ====================================================================== 6.0 Propaganda
 def victory_met(st: dict) -> list:
     m = P.margins(st)
-    return [m[f] > 0 for f in range(4)]
+    return [m[f] > 0 for f in ALL_FACTIONS]
 
 
 def finish_game(st: dict, facts: list, why: str, winner_check: bool = False) -> None:
     m = P.margins(st)
     # 1.5.1: a player running two Factions uses the lower margin
     seat_margin = {}
-    for f in range(4):
+    for f in ALL_FACTIONS:
         s = st["ctl"][f] if f not in st["np"] else f"np:{FACTIONS[f]}"
         seat_margin[s] = min(seat_margin.get(s, 999), m[f])
     # 7.1 ties: Non-players, then Cartels, then AUC, then FARC (the Government last); the same
@@ -29,7 +29,7 @@ def finish_game(st: dict, facts: list, why: str, winner_check: bool = False) -> 
         s = st["ctl"][f] if f not in st["np"] else f"np:{FACTIONS[f]}"
         return (-seat_margin[s], 0 if f in st["np"] else 1, tie[FACTIONS[f]])
     ranking = sorted(range(4), key=key)
-    res = {"reason": why, "margins": {FACTIONS[f]: m[f] for f in range(4)},
+    res = {"reason": why, "margins": {FACTIONS[f]: m[f] for f in ALL_FACTIONS},
            "ranking": [FACTIONS[f] for f in ranking], "winner": FACTIONS[ranking[0]]}
     if winner_check:
         res["victory_check"] = True
@@ -40,7 +40,7 @@ def finish_game(st: dict, facts: list, why: str, winner_check: bool = False) -> 
         res["players_lose"] = True
         res["winner"] = FACTIONS[np_won[0]]
     if len(st["np"]) == 3:  # 8.9 1-player victory
-        pf = [f for f in range(4) if f not in st["np"]][0]
+        pf = [f for f in ALL_FACTIONS if f not in st["np"]][0]
         deg = m[pf] - max(m[f] for f in st["np"])
         res["solo_margin"] = deg
         res["solo_result"] = ("Failure" if deg <= 0 else "Stalemate" if deg <= 3 else
