@@ -99,6 +99,16 @@ SLOT_OWNER = tuple(GOVT if k < FARC_UNDERGROUND else k // 3 for k in range(12))
 AVAIL_SLOT = tuple(k - 1 if k in ACTIVE else k for k in range(12))
 
 
+#: 1.3.5 which of Ecuador / Panamá are spaces now: the state's ``"foreign"`` value.
+FOREIGN_IN_PLAY = ("", "ecuador", "panama", "ecuador+panama")
+
+
+def foreign_with(current: str, which: str) -> str:
+    """The ``"foreign"`` value once ``which`` ("ecuador" or "panama") has become a space too."""
+    names = {n for n in current.split("+") if n} | {which}
+    return "+".join(n for n in ("ecuador", "panama") if n in names)
+
+
 SUPPORT_NAMES = SUPPORT_LEVEL_NAMES  # engine/coin/support.py: the five levels, +2 .. -2
 
 
@@ -144,15 +154,11 @@ class Board:
                                "terrain": s.get("terrain", s["kind"]), "population": s.get("pop", 0),
                                "econ": s.get("econ", 0), "adjacent": [self.ids[j] for j in self.adj_all[i]],
                                "x": s["x"], "y": s["y"]} for i, s in enumerate(self.spaces))
-        # adjacency per foreign mask (bit 1: Ecuador is a space, bit 2: Panamá is a space)
-        self.adj_by_mask = []
-        for mask in range(4):
-            hide = set()
-            if not mask & 1:
-                hide.add(self.ecuador)
-            if not mask & 2:
-                hide.add(self.panama)
-            self.adj_by_mask.append([tuple(j for j in a if j not in hide) for a in self.adj_all])
+        # adjacency for each set of foreign spaces in play (1.3.5; the state's "foreign" key)
+        self.adj_by_foreign = {}
+        for key in FOREIGN_IN_PLAY:
+            hide = {self.index[s] for s in ("ecuador", "panama") if s not in key.split("+")}
+            self.adj_by_foreign[key] = [tuple(j for j in a if j not in hide) for a in self.adj_all]
         self.bogota = self.index["bogota"]
         self.cities = [i for i in range(self.n) if self.is_city[i]]
         self.locs = [i for i in range(self.n) if self.is_loc[i]]

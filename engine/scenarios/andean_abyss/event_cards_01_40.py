@@ -244,7 +244,7 @@ class EvMove:
         k = fr["slot"]
         P.move(st, fr["src"], j, k, 1, facts, ev_cause(fr))
         if fr["s"].get("underground") and k in ACTIVE:
-            P.flip(st, j, k // 3, 1, False, facts, ev_cause(fr))
+            P.flip(st, j, SLOT_OWNER[k], 1, False, facts, ev_cause(fr))
         fr["src"] = None
         fr["left"] -= 1
         wait(fr) if fr["left"] > 0 and EvMove.sources(st, fr) else pop(st, fr)

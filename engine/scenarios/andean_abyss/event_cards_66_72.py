@@ -11,6 +11,7 @@ from .board import (
     CARTELS_BASE,
     CARTELS_GUERRILLAS,
     CARTELS_UNDERGROUND,
+    CUBES,
     FACTIONS,
     FNAME,
     GOVT,
@@ -149,7 +150,7 @@ class C69:
         if fr["ph"] == "dst":
             j = sidx(cid)
             fr["dst"] = j
-            for k in ((0, 1) if f == GOVT else (U(f), A(f))):
+            for k in (CUBES if f == GOVT else (U(f), A(f))):
                 P.move(st, fr["src"], j, k, 99, facts, "Event 69")
             fr["ph"] = "op"
             wait(fr)

@@ -25,6 +25,7 @@ from .board import (
     A,
     B,
     U,
+    foreign_with,
 )
 from .board import BOARD as BD
 from .frames import C, frame, pop, push, wait
@@ -310,9 +311,9 @@ def _underground(st, fr, s, facts):
 
 
 def _foreign(st, fr, s, facts):
-    bit = 1 if s["which"] == "ecuador" else 2
-    if not st["fm"] & bit:
-        st["fm"] |= bit
+    now = foreign_with(st["foreign"], s["which"])
+    if now != st["foreign"]:
+        st["foreign"] = now
         facts.append(fact("map", f"{s['which'].capitalize()} is now a space for the rest of the game ({ev_cause(fr)})"))
 
 
@@ -446,7 +447,7 @@ class EvPiece:
                     continue
                 if k in BASES and not P.can_stack_base(st, i):
                     continue
-                if k < 3 and i in st["zones"]:
+                if SLOT_OWNER[k] == GOVT and i in st["zones"]:
                     continue
                 if i == BD.ecuador and P.fpieces(st["pc"][i], SLOT_OWNER[k]) >= 2:
                     continue
@@ -477,7 +478,7 @@ class EvPiece:
                 continue
             if k in BASES and not P.can_stack_base(st, i):
                 continue
-            if k < 3 and i in st["zones"]:
+            if SLOT_OWNER[k] == GOVT and i in st["zones"]:
                 continue
             for j in P.spaces(st):
                 if j == i:
@@ -522,7 +523,7 @@ class EvPiece:
         if fr["mode"] == "place":
             P.place(st, i, k, 1, facts, why)
         elif fr["mode"] == "flip":
-            P.flip(st, i, k // 3, 1, False, facts, why)
+            P.flip(st, i, SLOT_OWNER[k], 1, False, facts, why)
         else:
             P.remove(st, i, k, 1, facts, why)
             rep = fr["s"].get("replace")
@@ -531,7 +532,7 @@ class EvPiece:
                     if P.place(st, i, rk, 1, facts, why + " (replacement)"):
                         break
             if fr["s"].get("replace_other"):
-                gs = [g for g in INSURGENTS if g != k // 3 and st["av"][U(g)]]
+                gs = [g for g in INSURGENTS if g != SLOT_OWNER[k] and st["av"][U(g)]]
                 if len(gs) == 1:
                     P.place(st, i, U(gs[0]), 1, facts, why + " (replacement)")
                 elif gs:  # the executor picks whose Guerrilla replaces it (card 54)

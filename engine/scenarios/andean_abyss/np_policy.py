@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import pieces as P
-from .board import AUC, CARTELS, FARC, FARC_BASE, GOVT, POLICE
+from .board import ACTIVE, AUC, CARTELS, FARC, FARC_BASE, GOVT, INSURGENT_BASES, POLICE
 from .board import BOARD as BD
 from .frames import POLICIES
 from .np_auc import pol_assassinate
@@ -75,7 +75,7 @@ def pol_op(st, fr, chs, ids):
         for c in ids:
             if c.startswith("space:"):
                 i = BD.index[c[6:]]
-                pairs.append((min(assault_removals(st, i), sum(st["pc"][i][k] for k in (4, 7, 10, 5, 8, 11))), c))
+                pairs.append((min(assault_removals(st, i), sum(st["pc"][i][k] for k in ACTIVE + INSURGENT_BASES)), c))
         return rnd_best(st, pairs) or "none"
     if f == GOVT and op == "train":
         return train_step(st, fr, ids)

@@ -33,11 +33,11 @@ def begin(st, fr, facts, f, op, plan, rule, text):
 
 
 PLANS = {
-    3: {"rally": ({"max": 3, "sa": ["cultivate", "process"]}, "8.5.1"), "march": ({"max": 3, "sa": ["process"]}, "8.5.2"),
+    CARTELS: {"rally": ({"max": 3, "sa": ["cultivate", "process"]}, "8.5.1"), "march": ({"max": 3, "sa": ["process"]}, "8.5.2"),
         "terror": ({"max": 3, "sa": ["bribe"]}, "8.5.3")},
-    2: {"rally": ({"max": 3, "sa": ["extort"]}, "8.6.1"), "march": ({"max": 3, "sa": ["extort"]}, "8.6.2"),
+    AUC: {"rally": ({"max": 3, "sa": ["extort"]}, "8.6.1"), "march": ({"max": 3, "sa": ["extort"]}, "8.6.2"),
         "attack": ({"max": 3, "sa": ["ambush"]}, "8.6.3"), "terror": ({"max": 3, "sa": ["assassinate"]}, "8.6.4")},
-    1: {"rally": ({"max": 99, "sa": ["extort"]}, "8.7.1"), "march": ({"max": 4, "sa": ["extort"]}, "8.7.2"),
+    FARC: {"rally": ({"max": 99, "sa": ["extort"]}, "8.7.1"), "march": ({"max": 4, "sa": ["extort"]}, "8.7.2"),
         "attack": ({"max": 99, "sa": ["ambush"]}, "8.7.3"), "terror": ({"max": 99, "sa": ["kidnap"]}, "8.7.4")},
 }
 
@@ -289,4 +289,4 @@ def target_order(st, ids):
 
 # 8.7.3 (FARC: AUC, Government, Cartels), 8.6.3 (AUC: FARC, Government - never the Cartels but
 # to take a Shipment); Cartels by Event
-ATTACK_ORDER = {1: (2, 0, 3), 2: (1, 0), 3: (1, 2, 0)}
+ATTACK_ORDER = {FARC: (AUC, GOVT, CARTELS), AUC: (FARC, GOVT), CARTELS: (FARC, AUC, GOVT)}

@@ -7,7 +7,7 @@ import pickle
 from engine.core.contract import fact
 
 from . import pieces as P
-from .board import ALL_FACTIONS, AUC, FACTIONS, FARC, FNAME, GOVT, INSURGENT_PIECES
+from .board import ALL_FACTIONS, AUC, FACTIONS, FARC, FNAME, GOVT, GOVT_PIECES, INSURGENT_PIECES, A, B, U
 from .board import BOARD as BD
 from .events import start_event
 from .frames import C, frame, logging_to, wait
@@ -34,7 +34,7 @@ def event_effect(st: dict, f: int, side: str) -> dict | None:
                 run_one(cp, facts)
     except Exception:  # an Event that cannot be resolved counts as ineffective
         return None
-    keys = ("pc", "sup", "ter", "sab", "zones", "res", "aid", "ship", "fm", "oop", "stay_elig", "mom", "caps")
+    keys = ("pc", "sup", "ter", "sab", "zones", "res", "aid", "ship", "foreign", "oop", "stay_elig", "mom", "caps")
     changed = any(cp[k] != st[k] for k in keys) or bool(newly_ineligible(st, f, cp))
     return {"changed": changed, "st": cp, "capability": BD.cards[st["cur"]].get("capability", False)}
 
@@ -65,8 +65,8 @@ def govt_likes(st, after) -> bool:
     ts0, ts1 = P.total_support(st), P.total_support(after)
     ins0 = sum(P.count_on_map(st, k) for k in INSURGENT_PIECES)
     ins1 = sum(P.count_on_map(after, k) for k in INSURGENT_PIECES)
-    g0 = sum(P.count_on_map(st, k) for k in (0, 1, 2))
-    g1 = sum(P.count_on_map(after, k) for k in (0, 1, 2))
+    g0 = sum(P.count_on_map(st, k) for k in GOVT_PIECES)
+    g1 = sum(P.count_on_map(after, k) for k in GOVT_PIECES)
     if ts1 < ts0 or g1 < g0 - 1:
         return False
     return ts1 > ts0 or ins1 < ins0 or after["res"][GOVT] > st["res"][GOVT] or after["aid"] > st["aid"] or g1 > g0
@@ -74,11 +74,11 @@ def govt_likes(st, after) -> bool:
 
 def insurgent_ok_vs_np_govt(st, f, after) -> bool:
     """8.1: with a Non-player Government, Insurgent Non-players take only Events meeting these tests."""
-    pieces_before = sum(st["pc"][i][k] for i in range(BD.n) for k in (3 * f, 3 * f + 1, 3 * f + 2))
-    pieces_after = sum(after["pc"][i][k] for i in range(BD.n) for k in (3 * f, 3 * f + 1, 3 * f + 2))
+    pieces_before = sum(st["pc"][i][k] for i in range(BD.n) for k in (U(f), A(f), B(f)))
+    pieces_after = sum(after["pc"][i][k] for i in range(BD.n) for k in (U(f), A(f), B(f)))
     if pieces_after > pieces_before or after["res"][f] > st["res"][f]:
         return True
-    moved = any(st["pc"][i][3 * f:3 * f + 3] != after["pc"][i][3 * f:3 * f + 3] for i in range(BD.n))
+    moved = any(st["pc"][i][U(f):B(f) + 1] != after["pc"][i][U(f):B(f) + 1] for i in range(BD.n))
     if moved:
         return True
     if f == AUC and P.total_support(after) > P.total_support(st):

@@ -51,7 +51,7 @@ def space_candidates(st: dict, f: int, op: str, fr: dict, first: bool = False) -
             if is_loc[i] or not rally_space_ok(st, f, i, total_g=total_g):
                 continue
         elif op == "attack":
-            if not (pc[3 * f] or pc[3 * f + 1]) or not attack_targets(st, f, i):
+            if not (pc[U(f)] or pc[A(f)]) or not attack_targets(st, f, i):
                 continue
         elif op == "terror":
             if not pc[U(f)] or not P.active_space(st, i):

@@ -288,7 +288,7 @@ class PatrolMv:
         if cid is None:
             pc = st["pc"][fr["src"]]
             if fr["slot"] is None and not (pc[TROOPS] and pc[POLICE]):
-                fr["slot"] = 0 if pc[TROOPS] else 1
+                fr["slot"] = TROOPS if pc[TROOPS] else POLICE
             wait(fr)
             return
         if cid.startswith("piece:"):

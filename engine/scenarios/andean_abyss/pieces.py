@@ -18,6 +18,7 @@ from .board import (
     AUC_BASE,
     AUC_UNDERGROUND,
     AVAIL_SLOT,
+    BASES,
     BOARD,
     CARTELS,
     CARTELS_ACTIVE,
@@ -28,6 +29,7 @@ from .board import (
     FARC_BASE,
     FARC_UNDERGROUND,
     FNAME,
+    FOREIGN_IN_PLAY,
     GOVT,
     GOVT_BASE,
     INSURGENTS,
@@ -36,6 +38,7 @@ from .board import (
     SLOT_OWNER,
     SUPPORT_NAMES,
     TROOPS,
+    UNDERGROUND,
     A,
     B,
     U,
@@ -47,28 +50,26 @@ N = BD.n
 
 def active_space(st: dict, i: int) -> bool:
     """1.3.5: Ecuador and Panamá are spaces only after cards 33 / 71 (shaded)."""
-    if i == BD.ecuador:
-        return bool(st["fm"] & 1)
-    if i == BD.panama:
-        return bool(st["fm"] & 2)
+    if i == BD.ecuador or i == BD.panama:
+        return i in _SPACES_BY_FOREIGN[st["foreign"]]
     return True
 
 
 def adj(st: dict, i: int) -> tuple:
-    return BD.adj_by_mask[st["fm"]][i]
+    return BD.adj_by_foreign[st["foreign"]][i]
 
 
-_SPACES_BY_MASK = [tuple(i for i in range(N) if (i != BD.ecuador or m & 1) and (i != BD.panama or m & 2))
-                   for m in range(4)]
+_SPACES_BY_FOREIGN = {key: tuple(i for i in range(N) if i not in BD.foreign or BD.ids[i] in key.split("+"))
+                      for key in FOREIGN_IN_PLAY}
 
 
 def spaces(st: dict) -> tuple:
     """The spaces in play (1.3.5: Ecuador / Panamá only once their cards made them spaces)."""
-    return _SPACES_BY_MASK[st["fm"]]
+    return _SPACES_BY_FOREIGN[st["foreign"]]
 
 
 def guerrillas(pc: list, f: int) -> int:
-    return pc[3 * f] + pc[3 * f + 1]
+    return pc[U(f)] + pc[A(f)]
 
 
 def all_guerrillas(pc: list) -> int:
@@ -86,7 +87,7 @@ def bases(pc: list) -> int:
 def fpieces(pc: list, f: int) -> int:
     if f == GOVT:
         return pc[TROOPS] + pc[POLICE] + pc[GOVT_BASE]
-    return pc[3 * f] + pc[3 * f + 1] + pc[3 * f + 2]
+    return pc[U(f)] + pc[A(f)] + pc[B(f)]
 
 
 def total_pieces(pc: list) -> int:
@@ -140,7 +141,7 @@ def place(st: dict, i: int, slot: int, n: int, facts: list, why: str = "") -> in
     k = min(n, st["av"][avail_slot])
     if f == GOVT and is_zone(st, i):
         k = 0
-    if slot in (GOVT_BASE, 5, 8, 11):
+    if slot in BASES:
         k = min(k, 2 - bases(st["pc"][i])) if not BD.is_loc[i] else 0
     if i == BD.ecuador:
         k = min(k, 2 - fpieces(st["pc"][i], f))
@@ -167,7 +168,7 @@ def remove(st: dict, i: int, slot: int, n: int, facts: list, why: str = "", oop:
         st["av"][avail_slot] += k
     facts.append(fact("remove", f"{k} {PIECE_NAMES[slot]} removed from {BD.name[i]}" + (f" ({why})" if why else ""),
                       space=BD.ids[i], piece=slot, n=k))
-    if slot >= 3 and slot % 3 != 2:
+    if slot in UNDERGROUND or slot in ACTIVE:   # a Guerrilla left
         fix_shipments(st, i, facts)
     return k
 
@@ -181,8 +182,8 @@ def move(st: dict, src: int, dst: int, slot: int, n: int, facts: list, why: str 
     st["pc"][dst][slot] += k
     facts.append(fact("move", f"{k} {PIECE_NAMES[slot]} moved {BD.name[src]} -> {BD.name[dst]}" +
                       (f" ({why})" if why else ""), src=BD.ids[src], dst=BD.ids[dst], piece=slot, n=k))
-    if slot >= 3:
-        carry_shipments(st, src, dst, slot // 3, k)
+    if SLOT_OWNER[slot] != GOVT:
+        carry_shipments(st, src, dst, SLOT_OWNER[slot], k)
     return k
 
 

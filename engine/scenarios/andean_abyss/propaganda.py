@@ -17,7 +17,9 @@ from .board import (
     FNAME,
     GOVT,
     INSURGENTS,
+    A,
     B,
+    U,
 )
 from .board import BOARD as BD
 from .frames import C, frame, pop, push, resume_once, wait
@@ -150,8 +152,8 @@ class Prop:
             st["mom"] = []
             for pc in st["pc"]:
                 for f in INSURGENTS:
-                    pc[3 * f] += pc[3 * f + 1]
-                    pc[3 * f + 1] = 0
+                    pc[U(f)] += pc[A(f)]
+                    pc[A(f)] = 0
             facts.append(fact("propaganda", "Reset (6.6): all Eligible, markers removed, Guerrillas Underground"))
             next_card(st, facts)
             return
@@ -199,7 +201,7 @@ class Deploy:
         i = BD.index[cid[6:]]
         slot = fr["todo"].pop(0)
         P.place(st, i, slot, 1, facts, "Open Deployment 2.1")
-        if slot == 11 and BD.is_dept[i] and BD.pop[i] > 0:
+        if slot == CARTELS_BASE and BD.is_dept[i] and BD.pop[i] > 0:
             fr["pop_bases"] += 1
 
 

@@ -52,7 +52,7 @@ class Redeploy:
             return ("Redeploy: optionally move Troops to Govt-Controlled Cities/Bases and Police to LoCs or Govt-Controlled spaces",
                     "6.5.2", chs)
         src = fr["src"]
-        ds = fr["tdest"] if fr["slot"] == 0 else fr["pdest"]
+        ds = fr["tdest"] if fr["slot"] == TROOPS else fr["pdest"]
         chs = [C(f"space:{BD.ids[j]}", f"To {BD.name[j]}", space=BD.ids[j]) for j in ds if j != src]
         return (f"Redeploy: where does the cube from {BD.name[src]} go?", "6.5", chs)
 
@@ -81,14 +81,14 @@ class Redeploy:
                 return
             kind, sid = cid.split(":")
             fr["src"] = BD.index[sid]
-            fr["slot"] = 0 if kind == "troops" else 1
+            fr["slot"] = TROOPS if kind == "troops" else POLICE
             fr["ph"] = "to"
             fr["n"] = fr.get("n", 0) + 1
             wait(fr)
             return
         j = BD.index[cid[6:]]
         P.move(st, fr["src"], j, fr["slot"], 1, facts, "Redeploy 6.5")
-        if fr["slot"] == 1:      # Police arrivals, so a Police moves once (8.8.9; read by the bots)
+        if fr["slot"] == POLICE:      # Police arrivals, so a Police moves once (8.8.9; read by the bots)
             fr.setdefault("parr", {})[str(j)] = fr.get("parr", {}).get(str(j), 0) + 1
         fr["ph"] = "from" if fr["n"] < 60 else "from"
         if fr["n"] >= 60:
@@ -139,8 +139,8 @@ class ZoneOut:
     @staticmethod
     def prompt(st, fr):
         slot = ZoneOut.slot(st, fr)
-        what = "Troops" if slot == 0 else "Police"
-        ds = fr["td"] if slot == 0 else fr["pd"]
+        what = "Troops" if slot == TROOPS else "Police"
+        ds = fr["td"] if slot == TROOPS else fr["pd"]
         return (f"Government: Redeploy 1 {what} cube out of the FARC Zone in {NAME[fr['i']]}: to where?",
                 "6.4.4", space_choices(ds, f"{what} to"))
 
@@ -151,7 +151,7 @@ class ZoneOut:
             if slot is None:
                 pop(st, fr)
                 return
-            ds = fr["td"] if slot == 0 else fr["pd"]
+            ds = fr["td"] if slot == TROOPS else fr["pd"]
             if len(ds) <= 1:  # a single destination (or none: Police are removed to Available)
                 n = st["pc"][fr["i"]][slot]
                 if ds:

@@ -43,7 +43,7 @@ from . import (  # noqa: F401
     transfers,
 )
 from . import pieces as P
-from .board import ACTIVE, ALL_FACTIONS, FACTIONS, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, POLICE, TROOPS
+from .board import ACTIVE, ALL_FACTIONS, FACTIONS, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, POLICE, TROOPS, A, B, U
 from .board import BOARD as BD
 from .sequence import apply_choice, current_prompt
 from .setup import setup
@@ -108,7 +108,7 @@ class AndeanAbyss(Rules):
             "capabilities": dict(state["caps"]), "momentum": list(state["mom"]),
             "shipments": [{"space": BD.ids[s[0]], "owner": FACTIONS[s[1]]} for s in state["ship"]],
             "eligible": {FACTIONS[f]: state["elig"][f] for f in ALL_FACTIONS},
-            "ecuador_is_space": bool(state["fm"] & 1), "panama_is_space": bool(state["fm"] & 2),
+            "ecuador_is_space": "ecuador" in state["foreign"], "panama_is_space": "panama" in state["foreign"],
             "control": {BD.ids[i]: P.control(state, i) for i in P.spaces(state) if P.control(state, i)},
             "seats": {FACTIONS[f]: state["ctl"][f] for f in ALL_FACTIONS},
             "nonplayers": [FACTIONS[f] for f in state["np"]],
@@ -142,8 +142,8 @@ class AndeanAbyss(Rules):
                 out["govt_troops"] = P.count_on_map(state, TROOPS)
                 out["govt_police"] = P.count_on_map(state, POLICE)
             else:
-                out[f"{k}_bases"] = P.count_on_map(state, 3 * f + 2)
-                out[f"{k}_guerrillas"] = P.count_on_map(state, 3 * f) + P.count_on_map(state, 3 * f + 1)
+                out[f"{k}_bases"] = P.count_on_map(state, B(f))
+                out[f"{k}_guerrillas"] = P.count_on_map(state, U(f)) + P.count_on_map(state, A(f))
         return out
 
     def result(self, state: dict) -> dict | None:

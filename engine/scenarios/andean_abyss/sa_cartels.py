@@ -6,7 +6,19 @@ from engine.core.contract import fact
 
 from . import pieces as P
 from .board import BOARD as BD
-from .board import CARTELS, CARTELS_BASE, FACTIONS, FNAME, INSURGENTS, PIECE_KEYS, PIECE_NAMES, POLICE, U
+from .board import (
+    CARTELS,
+    CARTELS_BASE,
+    CUBES,
+    FACTIONS,
+    FNAME,
+    INSURGENTS,
+    PIECE_KEYS,
+    PIECE_NAMES,
+    POLICE,
+    SLOT_OWNER,
+    U,
+)
 from .frames import C, frame, pop, wait
 from .op_common import IDS, NAME, opf, sidx, space_choices
 
@@ -197,11 +209,11 @@ class Bribe:
             P.remove(st, i, s, 1, facts, "Bribe")
             fr["ph"] = "a"
             return Bribe.step(st, fr, facts, None)
-        fr["cat"] = "cube" if s < 3 else "guer"
+        fr["cat"] = "cube" if s in CUBES else "guer"
         if kind == "rm":
             P.remove(st, i, s, 1, facts, "Bribe")
         else:
-            g = s // 3
+            g = SLOT_OWNER[s]
             P.flip(st, i, g, 1, s == U(g), facts, "Bribe")
         fr["units"] += 1
         if fr["units"] >= 2:

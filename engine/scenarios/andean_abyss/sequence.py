@@ -126,7 +126,7 @@ class Elig:
                 chs.append(C("event:unshaded", f"Unshaded Event: {card['unshaded']['text']}", card=card["n"]))
                 chs.append(C("event:shaded", f"Shaded Event: {card['shaded']['text']}", card=card["n"]))
         if op:
-            for o in OPS[0 if f == GOVT else 1]:
+            for o in OPS[f]:
                 if final and o in ("sweep", "march"):
                     continue
                 if op_possible(st, f, o, lim):

@@ -96,7 +96,7 @@ def setup(seed: int, options: dict | None) -> dict:
         "v": 1, "seq": 0, "scn": key, "opts": {k: options[k] for k in options if k != "script"},
         "rng": R.new_rng(seed, options.get("script")),
         "pc": [[0] * 12 for _ in range(BD.n)], "av": list(BD.inventory), "oop": [0] * 12,
-        "sup": [0] * BD.n, "ter": [0] * BD.n, "sab": [0] * BD.n, "zones": [], "fm": 0,
+        "sup": [0] * BD.n, "ter": [0] * BD.n, "sab": [0] * BD.n, "zones": [], "foreign": "",
         "res": [base["resources"][f] for f in FACTIONS], "aid": base["aid"],
         "pres": BD.setup["presidents"].index(base["president"]),
         "caps": {}, "mom": [], "ship": [],

@@ -47,7 +47,7 @@ class Ship:
             return (f"{FNAME[f]}: which Shipment is removed?", "2.3.6", chs)
         chs = [C("noship", "Do not Ship")]
         if ship_owners(st, f) or ship_lenders(st, f, fr.get("refused", ())):
-            for o in OPS[0 if f == GOVT else 1]:
+            for o in OPS[f]:
                 if final_event_card(st) and o in ("sweep", "march"):
                     continue
                 fake = {"sel": [], "free": True}

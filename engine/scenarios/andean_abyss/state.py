@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
+from .board import AUC, CARTELS, FARC, GOVT
 from .board import BOARD as BD
 
 PROP = 73  # Propaganda cards are 73..76
 
 
-OPS = {0: ("train", "patrol", "sweep", "assault"), 1: ("rally", "march", "attack", "terror"),
-       2: ("rally", "march", "attack", "terror"), 3: ("rally", "march", "attack", "terror")}
+# 3.0 the Operations and 4.0 the Special Activities of each Faction
+OPS = {GOVT: ("train", "patrol", "sweep", "assault"), FARC: ("rally", "march", "attack", "terror"),
+       AUC: ("rally", "march", "attack", "terror"), CARTELS: ("rally", "march", "attack", "terror")}
 
 
-SAS = {0: ("airlift", "airstrike", "eradicate"), 1: ("extort", "ambush", "kidnap"),
-       2: ("extort", "ambush", "assassinate"), 3: ("cultivate", "process", "bribe")}
+SAS = {GOVT: ("airlift", "airstrike", "eradicate"), FARC: ("extort", "ambush", "kidnap"),
+       AUC: ("extort", "ambush", "assassinate"), CARTELS: ("cultivate", "process", "bribe")}
 
 
 # ====================================================================== helpers
