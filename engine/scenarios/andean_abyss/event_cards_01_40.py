@@ -24,7 +24,7 @@ from .board import (
 )
 from .board import BOARD as BD
 from .events import IDS, NAME, SPECIAL, _actor, _transfer, _who, ev_cause, matching, pred_ok, slots
-from .frames import C, frame, pop, push, wait
+from .frames import C, frame, pop, push, targets, wait
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_govt import assault_removals, assault_targets
@@ -85,7 +85,7 @@ class C5u:
                 fr["used"].append(i)
             fr["left"] -= 1
         else:
-            _, sid, g = cid.split(":")
+            sid, g = targets(cid)
             P.flip(st, BD.index[sid], FACTIONS.index(g), 1, True, facts, "Event 5")
             fr["act"] -= 1
         return C5u.step(st, fr, facts, None)
@@ -233,7 +233,7 @@ class EvMove:
             pop(st, fr)
             return
         if cid.startswith("from:"):
-            _, sid, key = cid.split(":")
+            sid, key = targets(cid)
             fr["src"], fr["slot"] = BD.index[sid], PIECE_KEYS.index(key)
             if not EvMove.dests(st, fr):
                 fr["src"] = None

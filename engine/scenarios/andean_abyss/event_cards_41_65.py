@@ -26,7 +26,7 @@ from .board import (
 from .board import BOARD as BD
 from .event_cards_01_40 import sp_flip_under, sp_move_guerrillas
 from .events import IDS, NAME, SPECIAL, _res_die, ev_cause
-from .frames import C, frame, pop, push, resume_once, wait
+from .frames import C, frame, pop, push, resume_once, target, targets, wait
 from .ops_govt import assault_removals, assault_remove_one, assault_targets
 from .ops_insurgent import aid_cut, terror_in
 
@@ -69,7 +69,7 @@ class EvLevel:
         if cid is None:
             wait(fr)
             return
-        P.set_support(st, fr["v"]["here"], int(cid[6:]), facts, "Event 46 Limpieza")
+        P.set_support(st, fr["v"]["here"], int(target(cid)), facts, "Event 46 Limpieza")
         pop(st, fr)
 
 
@@ -179,7 +179,7 @@ class C55Ship:
             else:
                 wait(fr)
             return
-        _, sid, g = cid.split(":")
+        sid, g = targets(cid)
         i, g = BD.index[sid], FACTIONS.index(g)
         for sh in st["ship"]:
             if sh[0] == i and sh[1] == g:
@@ -251,7 +251,7 @@ class EvChoice:
             resume_once(st, fr)
             return
         fr["went"] = 1
-        alt = next(o for o in fr["opts"] if o[0] == cid[4:])
+        alt = next(o for o in fr["opts"] if o[0] == target(cid))
         push(st, {"k": "ev", "f": fr["f"], "steps": alt[2], "pc": 0, "v": fr["v"], "auto": fr.get("auto")})
 
 

@@ -21,7 +21,7 @@ from .board import (
 )
 from .board import BOARD as BD
 from .events import NAME, SPECIAL, ev_cause
-from .frames import C, frame, pop, push, wait
+from .frames import C, frame, pop, push, target, wait
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_insurgent import aid_cut, terror_in
@@ -156,7 +156,7 @@ class C69:
             wait(fr)
             return
         fr["ph"] = "end"
-        start_op(st, f, cid[3:], lim=False, free=True, facts=facts, auto=fr.get("auto"), no_sa=True,
+        start_op(st, f, target(cid), lim=False, free=True, facts=facts, auto=fr.get("auto"), no_sa=True,
                  only_spaces=[fr["dst"]])
 
 
@@ -234,7 +234,7 @@ class C72Rep:
                 return
             wait(fr)
             return
-        P.place(st, fr["i"], U(FACTIONS.index(cid[8:])), 1, facts, fr["why"])
+        P.place(st, fr["i"], U(FACTIONS.index(target(cid))), 1, facts, fr["why"])
         fr["left"] -= 1
 
 

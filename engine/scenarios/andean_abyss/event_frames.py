@@ -6,7 +6,7 @@ from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FARC_BASE, FNAME, GOVT, U
 from .events import IDS, NAME, matching
-from .frames import C, frame, pop, push, wait
+from .frames import C, frame, pop, push, target, wait
 from .op_common import sidx, space_choices
 from .redeploy import place_zone
 from .sa_govt import airlift_from, airstrike_spaces, eradicate_spaces
@@ -97,7 +97,7 @@ class RepPick:
         if cid is None:
             wait(fr)
             return
-        P.place(st, fr["i"], U(FACTIONS.index(cid[8:])), 1, facts, fr["why"])
+        P.place(st, fr["i"], U(FACTIONS.index(target(cid))), 1, facts, fr["why"])
         pop(st, fr)
 
 
@@ -115,7 +115,7 @@ class EvFaction:
         if cid is None:
             wait(fr)
             return
-        fr["v"]["x"] = FACTIONS.index(cid[8:])
+        fr["v"]["x"] = FACTIONS.index(target(cid))
         # propagate to the parent script frame
         for f2 in reversed(st["stack"][:-1]):
             if f2["k"] == "ev":
@@ -183,5 +183,5 @@ class EvSa:
             pop(st, fr)
             return
         fr["left"] -= 1
-        k = cid[3:]
+        k = target(cid)
         push(st, {"k": k, "f": GOVT, "ph": "a", "n": 0, "done": [], "auto": fr.get("auto"), "sel": []})

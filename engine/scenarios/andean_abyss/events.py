@@ -28,7 +28,7 @@ from .board import (
     foreign_with,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, wait
+from .frames import C, frame, pop, push, targets, wait
 from .operation import start_op
 from .redeploy import zone_candidates
 from .state import is_np
@@ -513,7 +513,7 @@ class EvPiece:
         if cid == "done":
             pop(st, fr)
             return
-        _, sid, key = cid.split(":")
+        sid, key = targets(cid)
         i, k = BD.index[sid], PIECE_KEYS.index(key)
         if cid.startswith("take:"):
             P.remove(st, i, k, 1, facts, "taken off the map to be placed (1.4.1)")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import AUC, FACTIONS, FARC_BASE, U
 from .board import BOARD as BD
+from .frames import target
 from .np_base import IDS, rnd, rnd_best
 from .np_farc import farc_distance
 from .np_priorities import march_groups, march_room, march_target
@@ -29,7 +30,7 @@ def auc_dest(st, op, groups):
             hidden = any(st["pc"][i][U(AUC)] for i in near) and march_room(st, AUC, j) > 0
             pairs.append(((1 if st["pc"][j][FARC_BASE] else 0, 1 if hidden else 0), f"space:{IDS[j]}"))
     c = rnd_best(st, pairs)
-    return BD.index[c[6:]] if c else None
+    return BD.index[target(c)] if c else None
 
 
 def auc_march_closer(st, fr, ids):
@@ -41,7 +42,7 @@ def auc_march_closer(st, fr, ids):
             best = (spare, c)
     if best is None:
         return None
-    fr.setdefault("np_pref", {})[str(BD.index[best[1][5:]])] = auc_closer_dest(st, BD.index[best[1][5:]])
+    fr.setdefault("np_pref", {})[str(BD.index[target(best[1])])] = auc_closer_dest(st, BD.index[target(best[1])])
     return best[1]
 
 
@@ -68,7 +69,7 @@ def pol_assassinate(st, fr, chs, ids):
     if fr["ph"] == "a":
         op = opf(st, fr)
         sel = op["sel"] if op else ()
-        real = [c for c in ids if c.startswith("space:") and BD.index[c[6:]] in sel]
+        real = [c for c in ids if c.startswith("space:") and BD.index[target(c)] in sel]
         return real[0] if real else "done"
     holders = [g for g in (1, 3) if any(x[0] == fr["i"] and x[1] == g for x in st["ship"])]
     first = tuple(f"{FACTIONS[g]}_{k}" for g in holders for k in ("underground", "active"))

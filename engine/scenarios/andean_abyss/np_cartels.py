@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import BOARD as BD
 from .board import CARTELS, CARTELS_BASE, CARTELS_UNDERGROUND
+from .frames import target
 from .np_base import rnd, rnd_best
 from .np_priorities import march_groups, march_target
 from .sa_cartels import cultivate_dests
@@ -49,7 +50,7 @@ def pol_bribe(st, fr, chs, ids):
         # AUC; equal spaces by the 8.2 table
         pairs = []
         for c in ids:
-            pc = st["pc"][BD.index[c[6:]]] if c.startswith("space:") else None
+            pc = st["pc"][BD.index[target(c)]] if c.startswith("space:") else None
             if pc is None or not P.fpieces(pc, CARTELS):
                 continue
             key = min(((is_np(st, g), g) for g in range(3) if P.fpieces(pc, g)), default=(2, 9))
@@ -78,13 +79,13 @@ def pol_cultivate(st, fr, chs, ids):
     if fr["ph"] == "a":
         op = st["stack"][fr["opi"]] if fr.get("opi") is not None else {}
         sel = op.get("sel", [])
-        best = [c for c in ids if c.startswith("space:") and BD.index[c[6:]] in sel and BD.is_dept[BD.index[c[6:]]]]
-        empty = [c for c in ids if c.startswith("space:") and not st["pc"][BD.index[c[6:]]][CARTELS_BASE]]
+        best = [c for c in ids if c.startswith("space:") and BD.index[target(c)] in sel and BD.is_dept[BD.index[target(c)]]]
+        empty = [c for c in ids if c.startswith("space:") and not st["pc"][BD.index[target(c)]][CARTELS_BASE]]
         pool = (best if best and st["av"][CARTELS_BASE] else []) or empty or [c for c in ids if c.startswith("space:")]
         return rnd(st, pool)
     if "place" in ids:
         return "place"
-    two = [c for c in ids if c.startswith("from:") and st["pc"][BD.index[c[5:]]][CARTELS_BASE] >= 2]
+    two = [c for c in ids if c.startswith("from:") and st["pc"][BD.index[target(c)]][CARTELS_BASE] >= 2]
     # "from a space with 2 Cartels Bases": equal candidates, so 8.2 decides (a single one rolls nothing)
     return (two[0] if len(two) == 1 else rnd(st, two)) if two else None
 
@@ -96,9 +97,9 @@ def pol_process(st, fr, chs, ids):
     if fr["ph"] == "ship":
         # each into a random space with a Cartels Guerrilla and Base, Underground Guerrillas first
         own = [c for c in ids if c.endswith(":cartels")]
-        hidden = [c for c in own if st["pc"][BD.index[c.split(":")[1]]][CARTELS_UNDERGROUND]]
+        hidden = [c for c in own if st["pc"][BD.index[target(c)]][CARTELS_UNDERGROUND]]
         return rnd(st, hidden or own) if own else ("done" if "done" in ids else ids[0])
     if fr["n"] >= 1:
         return "done"
-    two = [c for c in ids if c.startswith("space:") and st["pc"][BD.index[c[6:]]][CARTELS_BASE] >= 2]
+    two = [c for c in ids if c.startswith("space:") and st["pc"][BD.index[target(c)]][CARTELS_BASE] >= 2]
     return rnd(st, two) if two else "done"

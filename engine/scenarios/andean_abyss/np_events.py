@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import AUC, CARTELS, FACTIONS, FARC, GOVT, PIECE_KEYS, UNDERGROUND, U
 from .board import BOARD as BD
+from .frames import target, targets
 from .np_base import rnd
 from .np_govt_sa import govt_sa
 from .ops_govt import assault_targets
@@ -32,7 +33,7 @@ def pol_evpiece(st, fr, chs, ids):
         order = ("base", "police", "troops", "underground", "active")
 
     def key(c):
-        piece = c.split(":")[2]
+        piece = targets(c)[1]
         own = piece.startswith(FACTIONS[me]) or (me == 0 and piece in ("troops", "police", "govt_base"))
         rank = next((k for k, w in enumerate(order) if piece.endswith(w)), 9)
         if fr["mode"] != "place" and own:
@@ -49,13 +50,13 @@ def pol_evpick(st, fr, chs, ids):
         return None
     then = fr["s"].get("then", [])
     if any(t.get("do") in ("shift", "set") for t in then):
-        top = max(BD.pop[BD.index[c[6:]]] for c in real)
-        real = [c for c in real if BD.pop[BD.index[c[6:]]] == top]
+        top = max(BD.pop[BD.index[target(c)]] for c in real)
+        real = [c for c in real if BD.pop[BD.index[target(c)]] == top]
     left = fr["s"].get("n", 1) - len(fr.get("chosen", ()))
     if not fr["s"].get("repeat") and then and all(t.get("do") == "sabotage" for t in then) \
-            and all(BD.is_loc[BD.index[c[6:]]] for c in real):
-        top = max(BD.econ[BD.index[c[6:]]] for c in real)
-        group = [c for c in real if BD.econ[BD.index[c[6:]]] == top]
+            and all(BD.is_loc[BD.index[target(c)]] for c in real):
+        top = max(BD.econ[BD.index[target(c)]] for c in real)
+        group = [c for c in real if BD.econ[BD.index[target(c)]] == top]
         if len(group) <= left:
             return group[0]    # 8.3 highest Econ first, and all of them get Sabotaged: no dice
     return rnd(st, real)
@@ -78,7 +79,7 @@ def pol_evfaction(st, fr, chs, ids):
     me = f"faction:{FACTIONS[fr['f']]}"
     if me in ids:
         return me
-    opts = [FACTIONS.index(c[8:]) for c in ids if c.startswith("faction:")]
+    opts = [FACTIONS.index(target(c)) for c in ids if c.startswith("faction:")]
     return f"faction:{FACTIONS[min(opts, key=lambda g: faction_rank(st, g))]}" if opts else ids[0]
 
 
@@ -142,7 +143,7 @@ def pol_genoff(st, fr, chs, ids):
 def pol_reppick(st, fr, chs, ids):
     """Card 54 replacement: another Non-player's Guerrilla before a player's (8.4 note:
     Non-players assist one another), then FARC, AUC, Cartels."""
-    opts = [FACTIONS.index(c[8:]) for c in ids if c.startswith("faction:")]
+    opts = [FACTIONS.index(target(c)) for c in ids if c.startswith("faction:")]
     return f"faction:{FACTIONS[min(opts, key=lambda g: (0 if is_np(st, g) else 1, g))]}" if opts else ids[0]
 
 
@@ -150,7 +151,7 @@ def pol_c72rep(st, fr, chs, ids):
     """Card 72 unshaded: a Non-player's Guerrilla rather than a player's (8.4 note); then a
     Government executor prefers the AUC to the FARC (whose forces drive its victory, 7.2), an
     Insurgent executor takes FARC, then AUC."""
-    opts = [FACTIONS.index(c[8:]) for c in ids if c.startswith("faction:")]
+    opts = [FACTIONS.index(target(c)) for c in ids if c.startswith("faction:")]
     sign = -1 if fr["f"] == GOVT else 1
     return f"faction:{FACTIONS[min(opts, key=lambda g: (0 if is_np(st, g) else 1, sign * g))]}" if opts else ids[0]
 
@@ -159,14 +160,14 @@ def pol_c72place(st, fr, chs, ids):
     """Card 72 shaded: each Guerrilla to a Cartels Base space with the fewest Cartels Guerrillas
     (8.5.1's bare Base spaces first), then random (8.2)."""
     cands = [c for c in ids if c.startswith("space:")]
-    low = min(P.guerrillas(st["pc"][BD.index[c[6:]]], CARTELS) for c in cands)
-    return rnd(st, [c for c in cands if P.guerrillas(st["pc"][BD.index[c[6:]]], CARTELS) == low])
+    low = min(P.guerrillas(st["pc"][BD.index[target(c)]], CARTELS) for c in cands)
+    return rnd(st, [c for c in cands if P.guerrillas(st["pc"][BD.index[target(c)]], CARTELS) == low])
 
 
 def pol_c55ship(st, fr, chs, ids):
     """Card 55 unshaded (Government): player-owned Shipments first, then random (8.2)."""
     own = [c for c in ids if c.startswith("ship:")]
-    pl = [c for c in own if not is_np(st, FACTIONS.index(c.split(":")[2]))]
+    pl = [c for c in own if not is_np(st, FACTIONS.index(targets(c)[1]))]
     return rnd(st, pl or own)
 
 
@@ -175,11 +176,11 @@ def pol_c5u(st, fr, chs, ids):
     (8.4.2); then Activate player Guerrillas before Non-players', FARC, AUC, Cartels (8.8.3)."""
     sps = [c for c in ids if c.startswith("space:")]
     if sps:
-        top = max(BD.econ[BD.index[c[6:]]] for c in sps)
-        return rnd(st, [c for c in sps if BD.econ[BD.index[c[6:]]] == top])
+        top = max(BD.econ[BD.index[target(c)]] for c in sps)
+        return rnd(st, [c for c in sps if BD.econ[BD.index[target(c)]] == top])
     acts = [c for c in ids if c.startswith("act:")]
     if acts:
-        return min(acts, key=lambda c: faction_rank(st, FACTIONS.index(c.split(":")[2])))
+        return min(acts, key=lambda c: faction_rank(st, FACTIONS.index(targets(c)[1])))
     return "done" if "done" in ids else ids[0]
 
 
@@ -192,8 +193,8 @@ def pol_c69(st, fr, chs, ids):
         sps = [c for c in ids if c.startswith("space:")]
         if not sps:
             return "done"
-        most = max(P.fpieces(st["pc"][BD.index[c[6:]]], f) for c in sps)
-        return rnd(st, [c for c in sps if P.fpieces(st["pc"][BD.index[c[6:]]], f) == most])
+        most = max(P.fpieces(st["pc"][BD.index[target(c)]], f) for c in sps)
+        return rnd(st, [c for c in sps if P.fpieces(st["pc"][BD.index[target(c)]], f) == most])
     if fr["ph"] == "dst":
         return rnd(st, [c for c in ids if c.startswith("space:")])
     i = fr.get("dst")
@@ -228,7 +229,7 @@ def pol_evmove(st, fr, chs, ids):
         if not srcs:
             return "done"
         if fr["f"] == GOVT:
-            most = max(st["pc"][BD.index[c.split(":")[1]]][PIECE_KEYS.index(c.split(":")[2])] for c in srcs)
-            srcs = [c for c in srcs if st["pc"][BD.index[c.split(":")[1]]][PIECE_KEYS.index(c.split(":")[2])] == most]
+            most = max(st["pc"][BD.index[target(c)]][PIECE_KEYS.index(targets(c)[1])] for c in srcs)
+            srcs = [c for c in srcs if st["pc"][BD.index[target(c)]][PIECE_KEYS.index(targets(c)[1])] == most]
         return rnd(st, srcs)
     return rnd(st, [c for c in ids if c.startswith("space:")])

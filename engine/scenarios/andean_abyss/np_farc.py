@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import BOARD as BD
 from .board import CARTELS, CARTELS_BASE, FARC, FARC_BASE, GOVT
+from .frames import target
 from .np_base import IDS, NAME, rnd, rnd_best, sp_id
 from .np_priorities import farc_march_origin, march_keep, march_room
 from .ops_insurgent import march_dests, march_origins
@@ -94,7 +95,7 @@ def farc_march_next(st, op):
         hidden = [j for j in cands if march_room(st, FARC, j) > 0]
         pool = hidden or cands
         if pool:
-            dst = BD.index[rnd(st, [sp_id(j) for j in pool])[6:]]
+            dst = BD.index[target(rnd(st, [sp_id(j) for j in pool]))]
             how = "the Guerrillas stay Underground there" if hidden else "no candidate keeps them Underground"
             return (pick_origin(dst), dst, 2,
                     f"into {NAME[dst]}, Support or Neutral without FARC Control ({how}; space {len(entered) + 1} of up to 3)")
@@ -128,11 +129,11 @@ def pol_kidnap(st, fr, chs, ids):
     """8.7.4: Kidnap on LoCs, then Cities (Government), then Departments with Cartels Bases."""
     if fr["ph"] == "a":
         real = [c for c in ids if c.startswith("space:")]
-        real = [c for c in real if (BD.is_city[BD.index[c[6:]]] or BD.is_loc[BD.index[c[6:]]]) and st["res"][GOVT]
-                or st["pc"][BD.index[c[6:]]][CARTELS_BASE] and (st["res"][CARTELS] or any(
-                    x[0] == BD.index[c[6:]] and x[1] == CARTELS for x in st["ship"]))]
+        real = [c for c in real if (BD.is_city[BD.index[target(c)]] or BD.is_loc[BD.index[target(c)]]) and st["res"][GOVT]
+                or st["pc"][BD.index[target(c)]][CARTELS_BASE] and (st["res"][CARTELS] or any(
+                    x[0] == BD.index[target(c)] and x[1] == CARTELS for x in st["ship"]))]
         # LoCs, then Cities, then Departments with Cartels Bases; equal spaces by 8.3 / 8.2
-        return rnd_best(st, [(-(0 if BD.is_loc[BD.index[c[6:]]] else 1 if BD.is_city[BD.index[c[6:]]] else 2), c)
+        return rnd_best(st, [(-(0 if BD.is_loc[BD.index[target(c)]] else 1 if BD.is_city[BD.index[target(c)]] else 2), c)
                              for c in real]) or "done"
     return "target:govt" if "target:govt" in ids and st["res"][GOVT] else None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import ACTIVE, GOVT, GOVT_BASE, INSURGENTS, PIECE_KEYS, POLICE, TROOPS, UNDERGROUND, B
 from .board import BOARD as BD
+from .frames import target
 from .np_base import IDS, rnd, rnd_best
 from .np_govt_sa import govt_sa
 from .np_priorities import begin, rank_space, sweep_rank, sweep_spare, target_order
@@ -105,7 +106,7 @@ def train_extra_civic(st, fr, ids):
     for c in ids:
         if not c.startswith("space:"):
             continue
-        i = BD.index[c[6:]]
+        i = BD.index[target(c)]
         pc = list(st["pc"][i])
         if BD.is_city[i] or pc[GOVT_BASE]:
             t, p = train_mix(st)
@@ -126,7 +127,7 @@ def train_base_dept(st, ids):
     for c in ids:
         if not c.startswith("space:"):
             continue
-        i = BD.index[c[6:]]
+        i = BD.index[target(c)]
         pc = st["pc"][i]
         if BD.is_dept[i] and BD.pop[i] > 0 and not pc[GOVT_BASE] and P.can_stack_base(st, i) and P.cubes(pc) >= 5:
             cands.append((BD.pop[i], c))
@@ -144,7 +145,7 @@ def train_step(st, fr, ids):
     if ph == "place":
         if fr["nsp"] < 3 and st["av"][TROOPS] + st["av"][POLICE]:
             pairs = [(r, c) for c in ids if c.startswith("space:")
-                     for r in (rank_space(st, GOVT, "train", BD.index[c[6:]]),) if r is not None]
+                     for r in (rank_space(st, GOVT, "train", BD.index[target(c)]),) if r is not None]
             if pairs:
                 fr["nsp"] += 1
                 return rnd_best(st, pairs)
@@ -174,7 +175,7 @@ def patrol_plan(st, fr, ids):
     space with most cubes able to reach it; then from Govt-Controlled spaces with 4+ cubes (largest
     surplus above Control first) until Cities have 3+ cubes, Govt Control, Troops and Police; then
     1 Police to each 3-Econ LoC without Police."""
-    origins = [BD.index[c[5:]] for c in ids if c.startswith("from:")]
+    origins = [BD.index[target(c)] for c in ids if c.startswith("from:")]
     pcs = st["pc"]
     moved = fr["moved"]
 
@@ -254,16 +255,16 @@ def pol_trainx(st, fr, chs, ids):
     civ = []
     for c in ids:
         if c.startswith("civic:"):
-            lv = civic_levels(st, BD.index[c[6:]])
+            lv = civic_levels(st, BD.index[target(c)])
             if lv:
-                civ.append((lv * BD.pop[BD.index[c[6:]]], c))
+                civ.append((lv * BD.pop[BD.index[target(c)]], c))
     if civ:  # Train is never in the final Propaganda Round
         return max(civ)[1]
     # 8.8.4: a Base only in the highest-Population Department (Population 1+) without a Govt
     # Base, with room and at least 5 cubes
-    base = [(BD.pop[BD.index[c[5:]]], c) for c in ids if c.startswith("base:")
-            and BD.is_dept[BD.index[c[5:]]] and BD.pop[BD.index[c[5:]]] > 0
-            and not st["pc"][BD.index[c[5:]]][GOVT_BASE] and P.cubes(st["pc"][BD.index[c[5:]]]) >= 5]
+    base = [(BD.pop[BD.index[target(c)]], c) for c in ids if c.startswith("base:")
+            and BD.is_dept[BD.index[target(c)]] and BD.pop[BD.index[target(c)]] > 0
+            and not st["pc"][BD.index[target(c)]][GOVT_BASE] and P.cubes(st["pc"][BD.index[target(c)]]) >= 5]
     if base:
         return max(base)[1]
     return "done"
@@ -280,7 +281,7 @@ def pol_civic(st, fr, chs, ids):
     pairs = []
     for c in ids:
         if c.startswith("space:"):
-            i = BD.index[c[6:]]
+            i = BD.index[target(c)]
             s = st["sup"][i]
             if s < 1:
                 key = (1, 0 if st["ter"][i] else 1, BD.pop[i] * -min(s, 0), BD.pop[i])
@@ -301,7 +302,7 @@ def pol_sweepsp(st, fr, chs, ids):
             for c in ids:
                 # 8.8.6: never remove Government Control, leave a Support space below 3 cubes
                 # or a LoC with fewer cubes than Guerrillas
-                if c.startswith("from:") and sweep_spare(st, BD.index[c[5:]]) > 0:
+                if c.startswith("from:") and sweep_spare(st, BD.index[target(c)]) > 0:
                     return c
         pol = [c for c in ids if c.startswith("police:")]
         if pol and not pc[POLICE]:
@@ -339,7 +340,7 @@ def pol_patrolmv(st, fr, chs, ids):
     for c in ids:
         if not c.startswith("space:"):
             continue
-        j = BD.index[c[6:]]
+        j = BD.index[target(c)]
         pc = st["pc"][j]
         gap = P.all_guerrillas(pc) - P.cubes(pc)
         key = (BD.is_loc[j], gap > 0, gap, BD.econ[j] == 3 and not pc[POLICE], BD.econ[j])

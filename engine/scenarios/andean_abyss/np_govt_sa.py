@@ -17,6 +17,7 @@ from .board import (
     B,
 )
 from .board import BOARD as BD
+from .frames import target
 from .np_base import IDS, rnd, rnd_best, sp_id
 from .np_priorities import rank_space, target_order
 from .op_common import opf
@@ -77,14 +78,14 @@ def airstrike_pick(st, spaces=None):
         pairs.append(((1 if BD.is_loc[i] else 0, BD.econ[i] if BD.is_loc[i] else BD.pop[i], 0 if is_np(st, g) else 1),
                       sp_id(i)))
     c = rnd_best(st, pairs)
-    return (BD.index[c[6:]], tgt[c]) if c else None
+    return (BD.index[target(c)], tgt[c]) if c else None
 
 
 def pol_airstrike(st, fr, chs, ids):
     """8.8.7 Air Strike: the target of :func:`airstrike_pick` (card 27 unshaded may give more
     than one strike: the same order each time)."""
     if fr["ph"] == "a":
-        got = airstrike_pick(st, [BD.index[c[6:]] for c in ids if c.startswith("space:")])
+        got = airstrike_pick(st, [BD.index[target(c)] for c in ids if c.startswith("space:")])
         if got is None:
             real = [c for c in ids if c.startswith("space:")]
             return rnd(st, real) if real else None
@@ -116,7 +117,7 @@ def _airlift_dest(st, fr, ids):
     op = opf(st, fr)
     kind = op["op"] if op else "train"
     n = min(3, st["pc"][fr["src"]][TROOPS]) if cap(st, 10) != "s" else 1
-    cands = [BD.index[c[6:]] for c in ids]
+    cands = [BD.index[target(c)] for c in ids]
     if kind in ("assault", "sweep"):
         short = []
         for i in cands:
@@ -174,7 +175,7 @@ def pol_airlift(st, fr, chs, ids):
     if fr["ph"] == "a":
         best = None
         for c in ids:
-            i = BD.index[c[6:]]
+            i = BD.index[target(c)]
             pc = st["pc"][i]
             if BD.is_loc[i] or P.cubes(pc) < 4 or not P.govt_control(pc):
                 continue
@@ -186,7 +187,7 @@ def pol_airlift(st, fr, chs, ids):
         i, _ = _airlift_dest(st, fr, ids)
         return f"space:{IDS[i]}" if i is not None else None
     sur = _lift_surplus(st, fr["src"])
-    top = max(int(c[2:]) for c in ids)
+    top = max(int(target(c)) for c in ids)
     want = min(top, sur) if sur > 0 else top
     return f"n:{want}" if f"n:{want}" in ids else f"n:{top}"
 
@@ -212,6 +213,6 @@ def pol_eradicate(st, fr, chs, ids):
     pairs = []
     for c in ids:
         if c.startswith("space:"):
-            i = BD.index[c[6:]]
+            i = BD.index[target(c)]
             pairs.append(((0 if i in skip else 1, st["pc"][i][CARTELS_BASE], -BD.pop[i], 1 if st["sup"][i] < 0 else 0), c))
     return rnd_best(st, pairs)

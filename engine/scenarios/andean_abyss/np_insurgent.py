@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import AUC, AUC_UNDERGROUND, CARTELS, FARC, FARC_BASE, FARC_UNDERGROUND, GOVT, PIECE_KEYS, A, B, U
 from .board import BOARD as BD
+from .frames import target
 from .np_base import avail_pieces, could_base, rnd
 from .np_priorities import ATTACK_ORDER, PLANS, begin, feasible, rank_space
 from .op_common import opf
@@ -121,7 +122,7 @@ def pol_rallysp(st, fr, chs, ids):
         return "base"
     many = [c for c in ids if c.startswith("many:")]
     if many:
-        return max(many, key=lambda c: int(c[5:]))
+        return max(many, key=lambda c: int(target(c)))
     if "place" in ids:
         return "place"
     return ids[0]
@@ -132,7 +133,7 @@ def pol_regroup(st, fr, chs, ids):
         return "done"
     for c in ids:
         if c.startswith("from:"):
-            j = BD.index[c[5:]]
+            j = BD.index[target(c)]
             if not st["pc"][j][B(fr["f"])]:
                 return c
     return "done"
@@ -143,13 +144,13 @@ def pol_extort(st, fr, chs, ids):
     if fr["f"] == FARC:
         # 8.7.1: each space with 2+ Underground FARC Guerrillas, and 1 LoC (lowest Econ first)
         done = fr["done"]
-        real = [c for c in real if BD.index[c[6:]] not in done]
-        sps = [c for c in real if not BD.is_loc[BD.index[c[6:]]] and st["pc"][BD.index[c[6:]]][FARC_UNDERGROUND] >= 2]
+        real = [c for c in real if BD.index[target(c)] not in done]
+        sps = [c for c in real if not BD.is_loc[BD.index[target(c)]] and st["pc"][BD.index[target(c)]][FARC_UNDERGROUND] >= 2]
         locs = [] if any(BD.is_loc[j] for j in done) else \
-            [c for c in real if BD.is_loc[BD.index[c[6:]]]]
+            [c for c in real if BD.is_loc[BD.index[target(c)]]]
         if locs and not sps:
             # the lowest Econ first; equal LoCs by 8.3
-            low = min(BD.econ[BD.index[c[6:]]] for c in locs)
-            locs = [rnd(st, [c for c in locs if BD.econ[BD.index[c[6:]]] == low])]
+            low = min(BD.econ[BD.index[target(c)]] for c in locs)
+            locs = [rnd(st, [c for c in locs if BD.econ[BD.index[target(c)]] == low])]
         real = sps + locs
     return real[0] if real else "done"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import AUC, CARTELS, FARC, A, U
 from .board import BOARD as BD
+from .frames import target
 from .np_auc import auc_closer_dest, auc_dest, auc_march_closer
 from .np_base import IDS, rnd
 from .np_cartels import cartels_dest, cartels_march_step
@@ -90,10 +91,10 @@ def pol_marchgrp(st, fr, chs, ids):
         pref = march_dest_plan(st, f, op, src)
         if pref is not None and f"space:{IDS[pref]}" in ids:
             return f"space:{IDS[pref]}"
-        cands = [c for c in ids if c.startswith("space:") and march_target(st, f, BD.index[c[6:]])]
+        cands = [c for c in ids if c.startswith("space:") and march_target(st, f, BD.index[target(c)])]
         cands = cands or [c for c in ids if c.startswith("space:")]
         if pc[U(f)]:
-            hidden = [c for c in cands if march_room(st, f, BD.index[c[6:]]) > 0]
+            hidden = [c for c in cands if march_room(st, f, BD.index[target(c)]) > 0]
             cands = hidden or cands
         return rnd(st, cands)
     keep = march_keep(st, f, pc)
@@ -101,7 +102,7 @@ def pol_marchgrp(st, fr, chs, ids):
     room = march_room(st, f, dst)
     if f == FARC and BD.is_loc[dst]:
         room = 1  # 8.7.2: 1 Guerrilla onto each LoC
-    mu_ids = [int(c[2:]) for c in ids if c.startswith("u:")]
+    mu_ids = [int(target(c)) for c in ids if c.startswith("u:")]
     if fr["nu"] is None:
         mu = max(mu_ids)
         free_u = max(0, mu - keep)                       # the one left behind is Underground
@@ -110,7 +111,7 @@ def pol_marchgrp(st, fr, chs, ids):
         # Activation unavoidable: Active Guerrillas move first, Underground ones only when no
         # Active one can go
         return "u:0" if pc[A(f)] else f"u:{free_u}"
-    nas = [int(c[2:]) for c in ids if c.startswith("a:")]
+    nas = [int(target(c)) for c in ids if c.startswith("a:")]
     left_u = pc[U(f)] - fr["nu"]
     keep_a = max(0, keep - left_u)                       # Underground ones stay behind first
     n = max(0, min(max(nas), pc[A(f)] - keep_a))

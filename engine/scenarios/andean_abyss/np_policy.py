@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import ACTIVE, AUC, CARTELS, FARC, FARC_BASE, GOVT, INSURGENT_BASES, POLICE
 from .board import BOARD as BD
-from .frames import POLICIES
+from .frames import POLICIES, target
 from .np_auc import pol_assassinate
 from .np_base import cand_spaces, rnd, rnd_best
 from .np_cartels import cultivate_np_ok, pol_bribe, pol_cultivate, pol_process
@@ -74,7 +74,7 @@ def pol_op(st, fr, chs, ids):
         pairs = []
         for c in ids:
             if c.startswith("space:"):
-                i = BD.index[c[6:]]
+                i = BD.index[target(c)]
                 pairs.append((min(assault_removals(st, i), sum(st["pc"][i][k] for k in ACTIVE + INSURGENT_BASES)), c))
         return rnd_best(st, pairs) or "none"
     if f == GOVT and op == "train":
@@ -106,7 +106,7 @@ def pol_op(st, fr, chs, ids):
         for c in ids:
             if not c.startswith("space:"):
                 continue
-            r = rank_space(st, f, op, BD.index[c[6:]])
+            r = rank_space(st, f, op, BD.index[target(c)])
             if r is not None:
                 ranked.append((r, c))
         if ranked and f == FARC and op == "terror" and any(r[0] == 2 for r, _ in ranked):
@@ -114,12 +114,12 @@ def pol_op(st, fr, chs, ids):
             # LoCs)"; past that, a Kidnap space is taken only as a space of the last bullet
             if sum(1 for j in fr["sel"] if kidnap_could(st, j)) >= 3:
                 ranked = [((1,) + r[1:] if r[0] == 2 else r, c) for r, c in ranked
-                          if r[0] != 2 or (BD.pop[BD.index[c[6:]]] > 0 and st["sup"][BD.index[c[6:]]] > -2)]
+                          if r[0] != 2 or (BD.pop[BD.index[target(c)]] > 0 and st["sup"][BD.index[target(c)]] > -2)]
         if ranked and f == AUC and op == "terror":
             # 8.6.4: 1 space with a FARC Base and fewer Police than AUC Guerrillas, then 1 other
             # with any FARC piece, then others; each a random pick among its candidates (8.2)
             def bullet(c):
-                pc = st["pc"][BD.index[c[6:]]]
+                pc = st["pc"][BD.index[target(c)]]
                 return 0 if pc[FARC_BASE] and pc[POLICE] < P.guerrillas(pc, AUC) else 1 if P.fpieces(pc, FARC) else 2
             stage = fr.get("np_stage", 0)
             want = next(w for w in range(stage, 3) if w == 2 or any(bullet(c) <= w for _, c in ranked))

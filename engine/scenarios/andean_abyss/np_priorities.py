@@ -21,6 +21,7 @@ from .board import (
     U,
 )
 from .board import BOARD as BD
+from .frames import target
 from .np_base import IDS
 from .op_targets import space_candidates
 from .ops_govt import assault_removals, assault_targets, sweep_dest_ok, sweep_sources
@@ -248,7 +249,7 @@ def march_groups(st, f, ids, moved) -> list:
     for c in ids:
         if not c.startswith("from:"):
             continue
-        i = BD.index[c[5:]]
+        i = BD.index[target(c)]
         if f == FARC and not farc_march_origin(st, i):
             continue
         pc = st["pc"][i]

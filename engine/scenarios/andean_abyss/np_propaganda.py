@@ -5,6 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import AUC, AUC_BASE, CARTELS, FARC, GOVT, GOVT_BASE, POLICE, TROOPS
 from .board import BOARD as BD
+from .frames import target
 from .np_base import IDS, rnd, rnd_best
 from .np_priorities import rank_space
 from .ops_govt import civic_ok
@@ -17,13 +18,13 @@ def pol_agitate(st, fr, chs, ids):
     pairs = []
     for c in ids:
         if c.startswith("space:"):
-            i = BD.index[c[6:]]
+            i = BD.index[target(c)]
             if st["ter"][i] and (st["res"][FARC] < st["ter"][i] + 1 or st["sup"][i] <= -2):
                 continue  # 8.7.5: remove Terror only if a shift would be achieved
             pairs.append(((-st["ter"][i], 1 if st["sup"][i] > 0 else 0, BD.pop[i]), c))
     if not pairs:
         return "done"
-    need = sum(st["ter"][BD.index[c[6:]]] + st["sup"][BD.index[c[6:]]] + 2 for _, c in pairs)
+    need = sum(st["ter"][BD.index[target(c)]] + st["sup"][BD.index[target(c)]] + 2 for _, c in pairs)
     if st["res"][FARC] >= need and not mom(st, 22):
         return max(pairs)[1]   # enough to Agitate everywhere: the order changes nothing, no dice
     return rnd_best(st, pairs)
@@ -41,15 +42,15 @@ def pol_redeploy(st, fr, chs, ids):
         for c in ids:
             if not c.startswith("space:"):
                 continue
-            j = BD.index[c[6:]]
+            j = BD.index[target(c)]
             pc = st["pc"][j]
             if P.cubes(pc) < 3 or not P.govt_control(pc):   # 3+ cubes and Government Control
                 need.append(((1 if pc[GOVT_BASE] else 0), BD.pop[j], c))
         if need:
             return max(need)[2]
         # then 1 Troop to each City (or Base Department) that only has Police
-        only_police = [(BD.pop[BD.index[c[6:]]], c) for c in ids if c.startswith("space:")
-                       and st["pc"][BD.index[c[6:]]][POLICE] and not st["pc"][BD.index[c[6:]]][TROOPS]]
+        only_police = [(BD.pop[BD.index[target(c)]], c) for c in ids if c.startswith("space:")
+                       and st["pc"][BD.index[target(c)]][POLICE] and not st["pc"][BD.index[target(c)]][TROOPS]]
         if only_police:
             return max(only_police)[1]
         b = f"space:{IDS[BD.bogota]}"
@@ -93,7 +94,7 @@ def police_redeploy_step(st, fr, ids):
         for c in ids:
             if not c.startswith("police:"):
                 continue
-            i = BD.index[c[7:]]
+            i = BD.index[target(c)]
             if i == j or unmoved(i) <= 0 or (not BD.is_loc[i] and pcs[i][POLICE] <= 1):
                 continue
             out.append((unmoved(i), i))
@@ -124,7 +125,7 @@ def pol_zoneout(st, fr, chs, ids):
     Population first) has fewer than 3 cubes, then Police where there are none; else Bogota."""
     need = []
     for c in ids:
-        j = BD.index[c[6:]]
+        j = BD.index[target(c)]
         pc = st["pc"][j]
         if not BD.is_loc[j] and P.cubes(pc) < 3:
             need.append(((1 if pc[GOVT_BASE] else 0), BD.pop[j], c))
@@ -144,7 +145,7 @@ def pol_elite(st, fr, chs, ids):
         return "none"
 
     def key(c):
-        i = BD.index[c[6:]]
+        i = BD.index[target(c)]
         base = st["av"][AUC_BASE] and P.guerrillas(st["pc"][i], AUC) >= 2 and P.can_stack_base(st, i)
         return (1 if base else 0, rank_space(st, AUC, "rally", i) or (-1, 0))
     top = max(key(c) for c in real)
@@ -160,7 +161,7 @@ def pol_zone(st, fr, chs, ids):
         return ids[0]
 
     def key(c):
-        i = BD.index[c[6:]]
+        i = BD.index[target(c)]
         return (P.fpieces(st["pc"][i], GOVT), BD.pop[i])
     low = min(key(c) for c in cands)
     return rnd(st, [c for c in cands if key(c) == low])
@@ -170,7 +171,7 @@ def pol_seventh(st, fr, chs, ids):
     """8.8.9 Sabotage Phase with 7th Special Forces unshaded: Sabotage off the three 3-Econ LoCs,
     then Terror where Civic Action would come first (8.8.8: toward Passive Support, largest
     Opposition reduction, then Support increase), then other Sabotage, highest Econ first."""
-    cands = [BD.index[c[6:]] for c in ids if c.startswith("space:")]
+    cands = [BD.index[target(c)] for c in ids if c.startswith("space:")]
     if not cands:
         return "done"
 

@@ -19,7 +19,7 @@ from .board import (
     TROOPS,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, wait
+from .frames import C, frame, pop, push, target, wait
 from .op_common import IDS, NAME, op_cost, ship_lenders, ship_owners, sidx, space_choices
 from .op_targets import space_candidates
 from .ops_govt import assault_removals, assault_targets, patrol_activate, patrol_origins
@@ -167,12 +167,12 @@ class Op:
             push(st, {"k": "give", "f": f, "to": None})
             return
         if cid.startswith("ask:"):
-            g = FACTIONS.index(cid[4:])
+            g = FACTIONS.index(target(cid))
             fr.setdefault("asked", []).append(g)
             push(st, {"k": "give", "f": g, "to": f, "asked": 1})
             return
         if cid.startswith("sa:"):
-            sa = cid[3:]
+            sa = target(cid)
             fr["sa"] = sa
             mark_sa(st, f)
             facts.append(fact("sa", f"{FNAME[f]} Special Activity: {sa.capitalize()}", faction=FACTIONS[f], sa=sa))

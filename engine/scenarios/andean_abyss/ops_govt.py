@@ -20,7 +20,7 @@ from .board import (
     B,
     U,
 )
-from .frames import C, frame, pop, push, resume_once, wait
+from .frames import C, frame, pop, push, resume_once, target, targets, verb, wait
 from .op_common import IDS, NAME, blocked_target, opf, sidx, space_choices
 from .state import cap, mom
 
@@ -94,11 +94,11 @@ class TrainSp:
             wait(fr)
             return
         if cid.startswith("take:"):
-            _, sid, nm = cid.split(":")
+            sid, nm = targets(cid)
             P.remove(st, BD.index[sid], 0 if nm == "troops" else 1, 1, facts, "taken off the map to be placed (1.4.1)")
             wait(fr)
             return
-        t, p = (int(x) for x in cid[4:].split("-"))
+        t, p = (int(x) for x in target(cid).split("-"))
         P.place(st, fr["i"], TROOPS, t, facts, "Train")
         P.place(st, fr["i"], POLICE, p, facts, "Train")
         pop(st, fr)
@@ -150,7 +150,7 @@ class TrainX:
             pop(st, fr)
             return
         fr["went"] = 1
-        kind, sid = cid.split(":")
+        kind, sid = verb(cid), target(cid)
         i = BD.index[sid]
         if kind == "base":
             push(st, {"k": "basecubes", "f": GOVT, "i": i, "left": 3, "auto": fr.get("auto")})
@@ -185,7 +185,7 @@ class BaseCubes:
             else:
                 wait(fr)
             return
-        s = PIECE_KEYS.index(cid[6:])
+        s = PIECE_KEYS.index(target(cid))
         P.remove(st, i, s, 1, facts, "replaced by a Base (Train)")
         fr["left"] -= 1
 
@@ -292,7 +292,7 @@ class PatrolMv:
             wait(fr)
             return
         if cid.startswith("piece:"):
-            fr["slot"] = PIECE_KEYS.index(cid[6:])
+            fr["slot"] = PIECE_KEYS.index(target(cid))
             wait(fr)
             return
         j = sidx(cid)
@@ -343,7 +343,7 @@ class PatrolAct:
     def step(st, fr, facts, cid):
         if cid is not None:
             i, n = fr["ask"][0]
-            P.flip(st, i, FACTIONS.index(cid[7:]), 1, True, facts, "Patrol")
+            P.flip(st, i, FACTIONS.index(target(cid)), 1, True, facts, "Patrol")
             fr["ask"][0][1] = n - 1
         while fr["ask"]:
             i, n = fr["ask"][0]
@@ -434,7 +434,7 @@ class SweepSp:
             fr["pol"] = 1
             wait(fr)
             return
-        g = FACTIONS.index(cid[7:])
+        g = FACTIONS.index(target(cid))
         P.flip(st, i, g, 1, True, facts, "Sweep")
         fr["left"] -= 1
 
@@ -490,5 +490,5 @@ class AssaultSp:
                 return
             wait(fr)
             return
-        assault_remove_one(st, i, FACTIONS.index(cid[7:]), facts)
+        assault_remove_one(st, i, FACTIONS.index(target(cid)), facts)
         fr["left"] -= 1

@@ -8,7 +8,7 @@ from engine.core.contract import fact
 from . import pieces as P
 from .board import ALL_FACTIONS, AUC, FARC, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, PIECE_NAMES, A, B, U
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, resume_once, wait
+from .frames import C, frame, pop, push, resume_once, target, wait
 from .op_common import IDS, NAME, opf, sidx, space_choices
 from .state import mark_sa
 
@@ -111,7 +111,7 @@ class RallySp:
             P.remove(st, i, U(f), 2 - k, facts, "replaced by a Base (Rally)")
             P.place(st, i, B(f), 1, facts, "Rally")
         elif cid.startswith("many:"):
-            P.place(st, i, U(f), int(cid[5:]), facts, "Rally")
+            P.place(st, i, U(f), int(target(cid)), facts, "Rally")
         elif cid == "regroup":
             push(st, {"k": "regroup", "f": f, "i": i, "auto": fr.get("auto"), "n": 0})
 
@@ -223,14 +223,14 @@ class MarchGrp:
             wait(fr)
             return
         if cid.startswith("u:"):
-            fr["nu"] = int(cid[2:])
+            fr["nu"] = int(target(cid))
             mu, ma = MarchGrp.movable(st, fr)
             if ma == 0:
                 MarchGrp.go(st, fr, facts, fr["nu"], 0)
                 return
             wait(fr)
             return
-        MarchGrp.go(st, fr, facts, fr["nu"], int(cid[2:]))
+        MarchGrp.go(st, fr, facts, fr["nu"], int(target(cid)))
 
     @staticmethod
     def go(st, fr, facts, nu, na):
@@ -344,7 +344,7 @@ class AttackSp:
         if cid == "done":
             AttackSp.captured(st, fr, facts)
             return
-        s = PIECE_KEYS.index(cid[7:])
+        s = PIECE_KEYS.index(target(cid))
         before = [list(x) for x in st["ship"] if x[0] == i]
         ids_before = [id(x) for x in st["ship"]]
         P.remove(st, i, s, 1, facts, f"{FNAME[f]} Attack")

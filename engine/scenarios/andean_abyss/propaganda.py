@@ -22,7 +22,7 @@ from .board import (
     U,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, resume_once, wait
+from .frames import C, frame, pop, push, resume_once, target, wait
 from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
 from .redeploy import start_zone
@@ -198,7 +198,7 @@ class Deploy:
             else:
                 wait(fr)
             return
-        i = BD.index[cid[6:]]
+        i = BD.index[target(cid)]
         slot = fr["todo"].pop(0)
         P.place(st, i, slot, 1, facts, "Open Deployment 2.1")
         if slot == CARTELS_BASE and BD.is_dept[i] and BD.pop[i] > 0:
@@ -240,7 +240,7 @@ class Seventh:
         if cid == "done":
             pop(st, fr)
             return
-        i = BD.index[cid[6:]]
+        i = BD.index[target(cid)]
         if st["sab"][i]:
             st["sab"][i] = 0
         else:
@@ -308,7 +308,7 @@ class Agitate:
         if cid == "done":
             pop(st, fr)
             return
-        i = BD.index[cid[6:]]
+        i = BD.index[target(cid)]
         _, extra = Agitate.cands(st, fr)
         if i in extra and i not in fr["done"]:
             fr["extra"] -= 1
@@ -342,5 +342,5 @@ class Elite:
             pop(st, fr)
             return
         fr["went"] = 1
-        i = BD.index[cid[6:]]
+        i = BD.index[target(cid)]
         push(st, {"k": "rallysp", "f": AUC, "i": i, "free": True, "auto": fr.get("auto")})

@@ -7,7 +7,7 @@ from engine.core.contract import fact
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FARC, FARC_BASE, GOVT, GOVT_BASE, POLICE, TROOPS
-from .frames import C, frame, pop, push, wait
+from .frames import C, frame, pop, push, target, verb, wait
 from .op_common import IDS, NAME, sidx, space_choices
 from .state import is_np
 
@@ -69,7 +69,7 @@ class Redeploy:
             return
         if fr["ph"] == "must":
             src = Redeploy.must_from(st)[0]
-            j = BD.index[cid[6:]]
+            j = BD.index[target(cid)]
             P.move(st, src, j, TROOPS, 1, facts, "Redeploy 6.5.1")
             if not Redeploy.must_from(st):
                 fr["ph"] = "from"
@@ -79,14 +79,14 @@ class Redeploy:
             if cid == "done":
                 pop(st, fr)
                 return
-            kind, sid = cid.split(":")
+            kind, sid = verb(cid), target(cid)
             fr["src"] = BD.index[sid]
             fr["slot"] = TROOPS if kind == "troops" else POLICE
             fr["ph"] = "to"
             fr["n"] = fr.get("n", 0) + 1
             wait(fr)
             return
-        j = BD.index[cid[6:]]
+        j = BD.index[target(cid)]
         P.move(st, fr["src"], j, fr["slot"], 1, facts, "Redeploy 6.5")
         if fr["slot"] == POLICE:      # Police arrivals, so a Police moves once (8.8.9; read by the bots)
             fr.setdefault("parr", {})[str(j)] = fr.get("parr", {}).get(str(j), 0) + 1

@@ -6,7 +6,7 @@ from engine.core.contract import fact
 
 from . import pieces as P
 from .board import AUC, PIECE_KEYS, PIECE_NAMES, POLICE
-from .frames import C, frame, wait
+from .frames import C, frame, target, wait
 from .op_common import IDS, NAME
 from .ops_insurgent import attack_targets
 from .sa_farc import TerrorSA, terror_sa_spaces
@@ -40,7 +40,7 @@ class Assassinate(TerrorSA):
     def target_picked(st, fr, facts, cid):
         i = fr["i"]
         before = len(st["ship"])
-        P.remove(st, i, PIECE_KEYS.index(cid[7:]), 1, facts, "Assassinate")
+        P.remove(st, i, PIECE_KEYS.index(target(cid)), 1, facts, "Assassinate")
         for _ in range(before - len(st["ship"])):
             if len(st["ship"]) < 4 and P.guerrillas(st["pc"][i], AUC):
                 st["ship"].append([i, 2])

@@ -19,7 +19,7 @@ from .board import (
     SLOT_OWNER,
     U,
 )
-from .frames import C, frame, pop, wait
+from .frames import C, frame, pop, target, targets, verb, wait
 from .op_common import IDS, NAME, opf, sidx, space_choices
 
 
@@ -122,7 +122,7 @@ class Process:
             fr["ph"] = cid
             return Process.step(st, fr, facts, None)
         if fr["ph"] == "ship":
-            _, sid, g = cid.split(":")
+            sid, g = targets(cid)
             i = BD.index[sid]
             st["ship"].append([i, FACTIONS.index(g)])
             facts.append(fact("shipment", f"Process: Shipment placed in {NAME[i]} under a {FNAME[FACTIONS.index(g)]} Guerrilla",
@@ -203,7 +203,7 @@ class Bribe:
         if cid == "done":
             fr["ph"] = "a"
             return Bribe.step(st, fr, facts, None)
-        kind, key = cid.split(":")
+        kind, key = verb(cid), target(cid)
         s = PIECE_KEYS.index(key)
         if kind == "base":
             P.remove(st, i, s, 1, facts, "Bribe")

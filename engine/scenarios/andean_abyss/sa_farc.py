@@ -21,7 +21,7 @@ from .board import (
     U,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, wait
+from .frames import C, frame, pop, push, target, wait
 from .op_common import IDS, NAME, op_cost, opf, sidx, space_choices
 from .op_targets import space_candidates
 from .ops_insurgent import terror_in
@@ -167,7 +167,7 @@ class Kidnap(TerrorSA):
 
     @staticmethod
     def target_picked(st, fr, facts, cid):
-        Kidnap.hit(st, fr, FACTIONS.index(cid[7:]), facts)
+        Kidnap.hit(st, fr, FACTIONS.index(target(cid)), facts)
 
     @staticmethod
     def hit(st, fr, g, facts):
@@ -212,5 +212,5 @@ class Kidnap6:
         if cid is None:
             wait(fr)
             return
-        P.place(st, fr["i"], PIECE_KEYS.index(cid[6:]), 1, facts, "Kidnap roll of 6: AUC grows")
+        P.place(st, fr["i"], PIECE_KEYS.index(target(cid)), 1, facts, "Kidnap roll of 6: AUC grows")
         pop(st, fr)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from . import pieces as P
 from .board import BOARD as BD
 from .board import CARTELS, CARTELS_BASE, FACTIONS, FARC_UNDERGROUND, FNAME, GOVT, INSURGENTS, TROOPS, A, B
-from .frames import C, frame, pop, wait
+from .frames import C, frame, pop, target, wait
 from .op_common import sidx, space_choices
 from .state import cap, mom
 
@@ -47,7 +47,7 @@ class AirLift:
             fr["dst"] = sidx(cid)
             fr["ph"] = "c"
         else:
-            P.move(st, fr["src"], fr["dst"], TROOPS, int(cid[2:]), facts, "Air Lift")
+            P.move(st, fr["src"], fr["dst"], TROOPS, int(target(cid)), facts, "Air Lift")
             pop(st, fr)
             return
         wait(fr)
@@ -95,7 +95,7 @@ class AirStrike:
             fr["ph"] = "b"
             wait(fr)
             return
-        AirStrike.hit(st, fr, FACTIONS.index(cid[7:]), facts)
+        AirStrike.hit(st, fr, FACTIONS.index(target(cid)), facts)
 
     @staticmethod
     def hit(st, fr, g, facts):

@@ -10,7 +10,7 @@ from . import pieces as P
 from .board import ALL_FACTIONS, FACTIONS, FNAME, GOVT
 from .board import BOARD as BD
 from .events import start_event
-from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, wait
+from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, target, wait
 from .np_turn import np_turn
 from .operation import op_possible, start_op
 from .state import OPS, card_title, eligible_options, is_np, is_prop, next_card, record_exec
@@ -165,7 +165,7 @@ class Elig:
         if cid.startswith("op:"):
             _, ev, _, lim, _ = eligible_options(st, fr)
             record_exec(st, f, "op")
-            start_op(st, f, cid[3:], lim=lim, free=False, facts=facts)
+            start_op(st, f, target(cid), lim=lim, free=False, facts=facts)
             return
         raise IllegalChoice(f"unknown choice {cid}")
 

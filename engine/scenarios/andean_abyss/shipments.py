@@ -5,8 +5,8 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, GOVT
-from .frames import C, frame, pop, push, wait
+from .board import FACTIONS, FNAME
+from .frames import C, frame, pop, push, target, targets, wait
 from .op_common import IDS, NAME, ship_lenders, ship_owners
 from .op_targets import space_candidates
 from .operation import start_op
@@ -72,18 +72,18 @@ class Ship:
             pop(st, fr)
             return
         if cid.startswith("ask:"):
-            g = FACTIONS.index(cid[4:])
+            g = FACTIONS.index(target(cid))
             push(st, {"k": "shipask", "f": g, "to": f, "op": fr["op"]})
             return
         if not fr.get("op"):
-            fr["op"] = cid[5:]
+            fr["op"] = target(cid)
             ks = Ship.distinct(st, f)
             if len(ks) != 1 or ship_lenders(st, f, fr.get("refused", ())):
                 wait(fr)  # 2.3.6 / 4.5.3: the owner picks which Shipment, or asks another Faction
                 return
             k = ks[0]
         else:
-            _, sid, g = cid.split(":")
+            sid, g = targets(cid)
             k = next(k for k in Ship.distinct(st, f)
                      if st["ship"][k][0] == BD.index[sid] and st["ship"][k][1] == FACTIONS.index(g))
         Ship.go(st, fr, facts, k)
@@ -128,5 +128,5 @@ class ShipAsk:
             parent.setdefault("refused", []).append(fr["f"])
             facts.append(fact("shipment", f"{FNAME[fr['f']]} refuses to remove a Shipment for {FNAME[fr['to']]}"))
             return
-        _, sid, _ = cid.split(":")
+        sid = target(cid)
         parent["lent"] = next(k for k, s_ in enumerate(st["ship"]) if s_[0] == BD.index[sid] and s_[1] == fr["f"])

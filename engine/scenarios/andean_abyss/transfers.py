@@ -6,7 +6,7 @@ from engine.core.contract import fact
 
 from . import pieces as P
 from .board import ALL_FACTIONS, FACTIONS, FNAME
-from .frames import C, frame, pop, wait
+from .frames import C, frame, pop, target, wait
 from .op_common import IDS, NAME
 
 
@@ -65,16 +65,16 @@ class Give:
             return
         f = fr["f"]
         if cid.startswith("to:"):
-            fr["to"] = FACTIONS.index(cid[3:])
+            fr["to"] = FACTIONS.index(target(cid))
             wait(fr)
             return
         g = fr["to"]
         if cid.startswith("n:"):
-            n = int(cid[2:])
+            n = int(target(cid))
             P.set_res(st, f, -n, facts, f"transfer to {FNAME[g]} (1.5.2)")
             P.set_res(st, g, n, facts, f"transfer from {FNAME[f]} (1.5.2)")
         else:
-            x = st["ship"][int(cid[5:])]
+            x = st["ship"][int(target(cid))]
             x[1] = g
             facts.append(fact("shipment", f"{FNAME[f]} gives the Shipment in {NAME[x[0]]} to {FNAME[g]} (1.5.2)",
                               space=IDS[x[0]], owner=FACTIONS[g]))
