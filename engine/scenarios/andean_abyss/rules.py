@@ -32,6 +32,7 @@ from . import (  # noqa: F401
     operation,
     ops_govt,
     ops_insurgent,
+    positions,
     propaganda,
     redeploy,
     sa_auc,
@@ -156,6 +157,14 @@ class AndeanAbyss(Rules):
         st = self.copy(data)
         st["ship"] = [list(s) for s in st["ship"]]
         return st
+
+    # ------------------------------------------------------------------ positions (contract v2)
+    def position(self, state: dict) -> dict:
+        """The position in the shape ``setup(seed, {"position": ...})`` accepts (positions.py)."""
+        return positions.describe(state)
+
+    def position_schema(self) -> dict:
+        return positions.schema()
 
     # ------------------------------------------------------------------ extras
     def options(self) -> list:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.core import rng as R
 
+from . import positions
 from .board import AUC, CARTELS, FACTIONS, INV_SLOT, SLOT_OWNER
 from .board import BOARD as BD
 from .frames import push
@@ -85,6 +86,7 @@ def build_deck(st: dict, scn: dict, options: dict) -> list:
 
 def setup(seed: int, options: dict | None) -> dict:
     options = dict(options or {})
+    position = options.pop("position", None)
     key = options.get("scenario", "short" if options.get("short") else "full")
     scns = BD.setup["scenarios"]
     if key not in scns:
@@ -133,6 +135,8 @@ def setup(seed: int, options: dict | None) -> dict:
     st["nxt"] = deck.pop(0) if deck else None
     st["deck"] = deck
     st["cards_played"] = 1
+    if position is not None:
+        positions.apply(st, position)
     facts: list = []
     run(st, facts)
     return st
