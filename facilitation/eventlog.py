@@ -297,7 +297,7 @@ def merges_parameters(cursor) -> bool:
 
 
 def initial_state(rules: Rules, session: ClassSession) -> Any:
-    return rules.setup(seed=session.seed, options=dict(session.options or {}))
+    return rules.setup(seed=session.engine_seed(), options=dict(session.options or {}))
 
 
 def load_state(session: ClassSession, seq: int, rules: Rules | None = None) -> Any:

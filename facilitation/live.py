@@ -108,8 +108,34 @@ def _predraw_on_commit(session_id: int) -> None:
         return
 
     def send() -> None:
-        from facilitation.tasks import live_predraw
+        _send_predraw(session_id)
 
+    send._coinlab_predraw = session_id
+    transaction.on_commit(send)
+
+
+# Each process keeps ONE producer of Celery's pool for its pre-draw messages instead of taking
+# one and giving it back for every commit (issue #8: 0.1-0.2 ms of CPU a send), and its threads
+# take turns with it under a lock (a send is a fraction of a millisecond, a few per second).
+# Not one per thread (issue 20): a server that starts a thread per request (Django's
+# ThreadedWSGIServer, the browser tests' live server) would take a producer for every thread
+# that commits and never give it back when the thread ends; after ``broker_pool_limit`` (10)
+# such threads the pool is empty and every later send, the pre-draw's or any other task's,
+# waited for one forever with the request's database connection open. Nor does a thread ever
+# wait forever now: if the pool has no producer to give within PRODUCER_WAIT seconds the
+# pre-draw is not queued (the polls draw themselves) and a warning is logged.
+# A send that fails gives the producer back as Celery does after any send (the pool then
+# revives its channel, on a new connection if need be); the next send takes one again. Kept
+# with the process id, so a forked process never uses its parent's.
+PRODUCER_WAIT = 5.0
+_send_lock = threading.Lock()
+_held: dict = {"pid": None, "producer": None}
+
+
+def _send_predraw(session_id: int) -> None:
+    from facilitation.tasks import live_predraw
+
+    with _send_lock:
         try:
             live_predraw.apply_async(args=[session_id], retry=False, producer=_producer())
         except Exception:  # noqa: BLE001 - a lost pre-draw only means the polls draw themselves
@@ -118,35 +144,24 @@ def _predraw_on_commit(session_id: int) -> None:
             _drop_producer()
             logging.getLogger(__name__).warning("live pre-draw of session %s not queued", session_id, exc_info=True)
 
-    send._coinlab_predraw = session_id
-    transaction.on_commit(send)
-
-
-# Each process (and thread) keeps one producer of Celery's pool for its pre-draw messages instead
-# of taking one and giving it back for every commit (issue #8: 0.1-0.2 ms of CPU a send). A
-# send that fails gives it back as Celery does after any send (the pool then revives its
-# channel, on a new connection if need be); the next send takes one again. Kept with the
-# process id, so a forked process never uses its parent's.
-_held = threading.local()
-
 
 def _producer():
-    held = getattr(_held, "producer", None)
-    if held is not None and held[0] == os.getpid():
-        return held[1]
+    """The process's producer (taken from Celery's pool on first use); call it under ``_send_lock``."""
+    if _held["producer"] is not None and _held["pid"] == os.getpid():
+        return _held["producer"]
     from coinlab.celery import app
 
-    producer = app.producer_pool.acquire(block=True)
-    _held.producer = (os.getpid(), producer)
+    producer = app.producer_pool.acquire(block=True, timeout=PRODUCER_WAIT)
+    _held.update(pid=os.getpid(), producer=producer)
     return producer
 
 
 def _drop_producer() -> None:
-    held = getattr(_held, "producer", None)
-    _held.producer = None
-    if held is not None and held[0] == os.getpid():
+    producer, pid = _held["producer"], _held["pid"]
+    _held.update(pid=None, producer=None)
+    if producer is not None and pid == os.getpid():
         try:
-            held[1].release()
+            producer.release()
         except Exception:  # noqa: BLE001 - a connection already gone is replaced by the pool
             pass
 

@@ -12,12 +12,12 @@ language.
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth import login as auth_login
 from django.http import HttpResponse
+from django.utils.crypto import salted_hmac
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -315,9 +315,12 @@ def _page(sess: ClassSession, seat_key: str | None, after: int) -> dict:
 
 
 def _tag(sess: ClassSession, seat: str, after: int) -> str:
-    raw = (f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.head_hash}:{sess.status}:{sess.updated_at.isoformat()}"
-           f":{language()}")  # the texts are in the request's language
-    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+    """An ETag that changes with the session's version (``head_seq``, ``status``, ``updated_at``)
+    and the language of its texts, and says nothing else: an HMAC keyed with the server's secret, never a hash of the log's head
+    hash (which covers hidden payloads: a guessable hash over it let a student test guesses of
+    the other side's secret moves offline, issue 14 item 1)."""
+    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.status}:{sess.updated_at.isoformat()}:{language()}"
+    return salted_hmac("coinlab.api.etag", raw, algorithm="sha256").hexdigest()[:32]
 
 
 class SessionTeams(APIView):

@@ -8,7 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -65,9 +65,24 @@ def session_new(request):
     courses = Course.objects.filter(instructors=request.user)
     initial = {"course_title": courses.first().title if courses.exists() else _("My course"),
                "title": tr(rules.title)}
-    form = ScheduleForm(request.POST if "schedule" in request.POST else None, rules=rules,
+    # Another game than the one whose form was shown (its button, or the select changed and the
+    # form sent with Enter): show the new game's form, never schedule a game whose options the
+    # instructor has not seen.
+    switching = request.method == "POST" and (
+        "switch" in request.POST or request.POST.get("previous_scenario", key) != key)
+    if switching:
+        # Another game was chosen: keep what was typed (title, course, date, seed, timer...);
+        # a title that was the previous game's own name becomes the new game's.
+        kept = {f: request.POST.get(f, "") for f in ScheduleForm.COMMON_FIELDS if f in request.POST}
+        if "require_rationale" not in request.POST:
+            kept["require_rationale"] = False
+        previous = request.POST.get("previous_scenario", "")
+        if previous in dict(scenarios) and kept.get("title", "").strip() == tr(engine.load(previous).title):
+            kept.pop("title")
+        initial.update(kept)
+    form = ScheduleForm(request.POST if "schedule" in request.POST and not switching else None, rules=rules,
                         bot_kinds=_bot_kinds(rules), initial=initial)
-    if request.method == "POST" and "schedule" in request.POST and form.is_valid():
+    if request.method == "POST" and "schedule" in request.POST and not switching and form.is_valid():
         d = form.cleaned_data
         course = courses.filter(title=d["course_title"].strip()).first()
         ok = True
@@ -98,6 +113,33 @@ def session_new(request):
         "form": form, "scenarios": scenarios, "scenario": key, "rules": rules,
         "option_infos": rules.options(), "seat_team": SEAT_TEAM,
     })
+
+
+#: Bot-played games behind the scheduling page's length estimate (docs/pacing.md).
+PACE_GAMES = 6
+
+
+@login_required
+@page_errors
+@require_GET
+def session_pace(request):
+    """The expected length of a session of a game (scheduling page; issue #18): a fragment."""
+    _require_instructor(request.user)
+    key = request.GET.get("scenario", "")
+    if key not in dict(scenario_choices()):
+        return HttpResponseBadRequest(_("Unknown game."))
+    rules = engine.load(key)
+    options: dict = {}
+    players = request.GET.get("players", "")
+    if players:
+        if not players.isdigit() or not rules.min_players <= int(players) <= rules.max_players:
+            return HttpResponseBadRequest(_("Players must be a whole number from %(lo)s to %(hi)s.")
+                                          % {"lo": rules.min_players, "hi": rules.max_players})
+        options["players"] = int(players)
+    from facilitation.pacing import session_estimate
+
+    est = session_estimate(key, options, games=PACE_GAMES)
+    return render(request, "web/instructor/_pace.html", {"est": est, "rules": rules})
 
 
 def _session_for_instructor(request, session_id: int) -> ClassSession:

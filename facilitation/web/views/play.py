@@ -19,7 +19,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.cache import patch_vary_headers
-from django.utils.crypto import constant_time_compare
+from django.utils.crypto import constant_time_compare, salted_hmac
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
@@ -50,8 +50,9 @@ def _etag(session: ClassSession, seat: str) -> str:
 
 
 def _etag_of(session_id: int, head_seq: int, status: str, seat: str, updated_at: str) -> str:
+    # Keyed with the server's secret (issue 14 item 1): a tag says only that the page changed.
     raw = f"{session_id}:{head_seq}:{status}:{seat}:{get_language()}:{updated_at}"
-    return f'W/"{hashlib.sha1(raw.encode()).hexdigest()[:20]}"'
+    return f'W/"{salted_hmac("coinlab.play.etag", raw, algorithm="sha256").hexdigest()[:20]}"'
 
 
 def _from_cache(request, session_id: int):
