@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.core.registry import scenarios as installed_scenarios
@@ -80,6 +81,9 @@ class ScheduleForm(forms.Form):
     def __init__(self, *args, rules, bot_kinds: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
+        # read and written in the viewer's time zone (facilitation.web.timezones): say which
+        self.fields["scheduled_start"].help_text = _("In your time zone, %(zone)s.") % {
+            "zone": timezone.get_current_timezone_name()}
         self.option_fields = []
         self.advanced_option_fields = []
         for info in rules.options():

@@ -212,3 +212,16 @@ def test_report_bundle_holds_text_not_messages(message_toy):
     assert "Government takes back: Troops" in facts
     assert [s["title"] for s in b["scenario"]["seats"]] == ["Government", "Shining Path"]
     assert b["events"][-1]["payload"]["label"] == "Troops"
+
+
+def test_a_refusal_written_as_a_message_reads_in_the_request_language():
+    from facilitation.api.errors import exception_handler
+    from facilitation.errors import ValidationFailed
+
+    with translation.override("es"):
+        exc = ValidationFailed(roundtrip(msg("{seat} takes back a secret decision.", seat=msg("Government"))),
+                               code="illegal_choice")
+        body = exception_handler(exc, {}).data
+    assert exc.message == body["detail"] == "Gobierno deshace una decisión secreta."
+    assert body["detail_msg"]["msg"] == "{seat} takes back a secret decision."
+    assert "detail_msg" not in exception_handler(ValidationFailed("plain"), {}).data

@@ -7,6 +7,7 @@ import datetime as dt
 from django import template
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 
 from facilitation import selectors, text
 from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER
@@ -32,6 +33,18 @@ def tr(value) -> str:
     if isinstance(value, str | dict | list | tuple):
         return text.tr(value)
     return value
+
+
+@register.filter
+def when(value) -> str:
+    """A date and time in the viewer's locale and time zone, with the zone's name
+    (``facilitation.web.timezones``): "27/11/2026 9:30 CET"."""
+    moment = as_datetime(value)
+    if moment is None:
+        return ""
+    if timezone.is_aware(moment):
+        moment = timezone.localtime(moment)
+    return f"{date_format(moment, 'SHORT_DATETIME_FORMAT')} {moment.tzname() or ''}".strip()
 
 
 @register.filter
