@@ -276,6 +276,14 @@ class PeruRules(Rules):
             "locs": sorted(LOCS),
         }
 
+    def board_map(self):
+        from engine.scenarios.peru.board_view import board_map
+        return board_map()
+
+    def board_view(self, state, seat):
+        from engine.scenarios.peru.board_view import board_view
+        return board_view(self, state, seat)
+
     def cards_played(self, state: dict) -> int:
         return len(state["played"])
 
