@@ -93,6 +93,7 @@ class FactionInfo:
     id: str
     name: Msg
     color: str
+    abbreviation: str = ""  # drawn on the map (control tags), explained in the legend
 
 
 @dataclass(frozen=True, slots=True)
@@ -165,6 +166,8 @@ class BoardMap:
     piece_types: tuple[PieceType, ...]
     spaces: tuple[SpaceGeometry, ...]
     legend_notes: tuple[Msg, ...] = ()
+    has_control: bool = False  # spaces are controlled by a faction (COIN 1.7)
+    has_support: bool = False  # spaces have Support/Opposition (COIN 1.6)
 
     def space(self, space_id: str) -> SpaceGeometry:
         return self._index()[space_id]

@@ -35,6 +35,7 @@ from .board import BOARD as BD
 LAYOUT = Path(__file__).resolve().parent / "data" / "board_layout.json"
 
 FACTION_NAMES = {"govt": msg("Government"), "farc": msg("FARC"), "auc": msg("AUC"), "cartels": msg("Cartels")}
+ABBR = {"govt": "GOV", "farc": "FARC", "auc": "AUC", "cartels": "CART"}
 COLORS = {"govt": "#0072B2", "farc": "#D55E00", "auc": "#F0E442", "cartels": "#009E73"}
 TERRAIN = {"forest": msg("Forest"), "grassland": msg("Grassland"), "mountain": msg("Mountain")}
 
@@ -78,7 +79,7 @@ def board_map() -> BoardMap:
             facts=tuple(facts), css=f"terrain-{s.get('terrain') or kind}"))
     return BoardMap(
         game="andean_abyss", width=float(layout["width"]), height=float(layout["height"]),
-        factions=tuple(FactionInfo(f, FACTION_NAMES[f], COLORS[f]) for f in ("govt", "farc", "auc", "cartels")),
+        factions=tuple(FactionInfo(f, FACTION_NAMES[f], COLORS[f], ABBR[f]) for f in ("govt", "farc", "auc", "cartels")),
         piece_types=(
             PieceType("troops", "govt", msg("Troops"), Shape.CUBE, "T"),
             PieceType("police", "govt", msg("Police"), Shape.CUBE, "P"),
@@ -93,6 +94,7 @@ def board_map() -> BoardMap:
         ),
         spaces=tuple(spaces),
         legend_notes=(msg("Lines of Communication are drawn as brown roads between towns."),),
+        has_control=True, has_support=True,
     )
 
 

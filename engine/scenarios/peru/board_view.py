@@ -64,8 +64,8 @@ def board_map() -> BoardMap:
             css=f"terrain-{s['terrain']}"))
     return BoardMap(
         game="peru", width=float(layout["width"]), height=float(layout["height"]),
-        factions=(FactionInfo(GOV, msg("Government"), "#0072B2"),
-                  FactionInfo(SP, msg("Shining Path"), "#D55E00")),
+        factions=(FactionInfo(GOV, msg("Government"), "#0072B2", "GOV"),
+                  FactionInfo(SP, msg("Shining Path"), "#D55E00", "SP")),
         piece_types=(
             PieceType("troops", GOV, msg("Troops"), Shape.CUBE, "T"),
             PieceType("police", GOV, msg("Police"), Shape.CUBE, "P"),
@@ -74,6 +74,7 @@ def board_map() -> BoardMap:
             PieceType("bases", SP, msg("Bases"), Shape.BASE, "B"),
         ),
         spaces=tuple(spaces),
+        has_control=True, has_support=True,
     )
 
 
