@@ -478,30 +478,41 @@ def map_svg(board_map: BoardMap, view: BoardView, *, title: str = "", changed: I
     return MapDrawing(board_map, view, title=title, changed=changed, gettext=gettext, ngettext=ngettext).svg()
 
 
-def changed_spaces(before: BoardView | None, after: BoardView) -> dict[str, list[str]]:
+def changed_spaces(before: BoardView | None, after: BoardView, board_map: BoardMap | None = None,
+                   text: Callable[[Any], str] = render) -> dict[str, list[str]]:
     """The spaces whose pieces, control, support or markers differ, with what changed in words."""
     if before is None:
         return {}
     old = {s.id: s for s in before.spaces}
+    types = {p.id: p for p in board_map.piece_types} if board_map else {}
     out: dict[str, list[str]] = {}
+
+    def counts(sp: SpaceView) -> dict[tuple, int]:
+        c: dict[tuple, int] = {}
+        for p in sp.pieces:
+            k = (p.type, p.owner, p.state)
+            c[k] = c.get(k, 0) + p.count
+        return c
+
     for s in after.spaces:
         o = old.get(s.id)
         if o is None or o == s:
             continue
         notes = []
-        counts_b = {(p.type, p.owner, p.state): p.count for p in o.pieces}
-        counts_a = {(p.type, p.owner, p.state): p.count for p in s.pieces}
+        counts_b, counts_a = counts(o), counts(s)
         for k in sorted(set(counts_a) | set(counts_b)):
             d = counts_a.get(k, 0) - counts_b.get(k, 0)
             if d:
-                notes.append(f"{d:+d} {k[0]}" + (f" ({k[2].value})" if k[2] != PieceState.NONE else ""))
+                name = text(types[k[0]].name) if k[0] in types else k[0].replace("_", " ")
+                notes.append(f"{d:+d} {name}" + (f" ({k[2].value})" if k[2] != PieceState.NONE else ""))
         if o.control != s.control:
             notes.append(f"control {o.control or '-'} -> {s.control or '-'}")
         if o.support != s.support:
-            notes.append(f"{(o.support or Support.NEUTRAL).value} -> {(s.support or Support.NEUTRAL).value}")
+            notes.append(f"{SUPPORT_LONG[o.support or Support.NEUTRAL]} -> {SUPPORT_LONG[s.support or Support.NEUTRAL]}")
         if o.markers != s.markers:
             notes.append("markers")
-        out[s.id] = notes
+        if notes:
+            out[s.id] = notes
     return out
 
 
