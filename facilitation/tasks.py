@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import threading
+
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from kombu.exceptions import OperationalError as BrokerError
 
 from facilitation import eventlog
@@ -51,9 +56,80 @@ def live_predraw(session_id: int) -> int:
     (facilitation.live, "drawing the new version's regions ahead of the polls"); idempotent.
     Queue "live" (``CELERY_TASK_ROUTES``). Returns how many regions it stored (0 when the
     polls were faster or nothing is cacheable)."""
-    from facilitation.web.views.instructor import predraw_console_summary
-    from facilitation.web.views.play import predraw_regions
+    # the drawing lives in facilitation.rendering.regions, which the page views import too; no
+    # task imports a view (tests/test_layering.py)
+    from facilitation.rendering.regions import predraw_console_summary, predraw_regions
 
     stored = predraw_regions(session_id)
     # the instructors' consoles: the session's summary row of the new version (issue #8)
     return stored + int(predraw_console_summary(session_id))
+
+
+# ---- drawing the new version's regions ahead of the polls ----------------------------------
+#
+# Every new version changes every seat's region, and each team's browsers ask for it within a
+# poll interval. So once the transaction that made the version commits, one Celery task (queue
+# "live", facilitation.tasks.live_predraw) draws the region of every team seat into the keys the
+# polls read; a poll that comes first draws its own region as before (the key holds the version,
+# so neither can store a stale or another seat's region). One task per session and commit:
+# further saves in the same transaction find the callback already queued (a rolled-back
+# transaction or savepoint drops its callbacks, so nothing is sent for it). In embedded mode
+# (no broker, tasks eager) nothing is queued: the polls draw on demand, as a drawing in the
+# committing request would only make that request slower.
+
+
+def _predraw_on_commit(session_id: int) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    conn = transaction.get_connection()
+    if conn.in_atomic_block and any(getattr(cb, "_coinlab_predraw", None) == session_id
+                                    for _sids, cb, *_rest in conn.run_on_commit):
+        return
+
+    def send() -> None:
+        try:
+            live_predraw.apply_async(args=[session_id], retry=False, producer=_producer())
+        except Exception:  # noqa: BLE001 - a lost pre-draw only means the polls draw themselves
+            import logging
+
+            _drop_producer()
+            logging.getLogger(__name__).warning("live pre-draw of session %s not queued", session_id, exc_info=True)
+
+    send._coinlab_predraw = session_id
+    transaction.on_commit(send)
+
+
+# Each process (and thread) keeps one producer of Celery's pool for its pre-draw messages instead
+# of taking one and giving it back for every commit (issue #8: 0.1-0.2 ms of CPU a send). A
+# send that fails gives it back as Celery does after any send (the pool then revives its
+# channel, on a new connection if need be); the next send takes one again. Kept with the
+# process id, so a forked process never uses its parent's.
+_held = threading.local()
+
+
+def _producer():
+    held = getattr(_held, "producer", None)
+    if held is not None and held[0] == os.getpid():
+        return held[1]
+    from coinlab.celery import app
+
+    producer = app.producer_pool.acquire(block=True)
+    _held.producer = (os.getpid(), producer)
+    return producer
+
+
+def _drop_producer() -> None:
+    held = getattr(_held, "producer", None)
+    _held.producer = None
+    if held is not None and held[0] == os.getpid():
+        try:
+            held[1].release()
+        except Exception:  # noqa: BLE001 - a connection already gone is replaced by the pool
+            pass
+
+
+@receiver(post_save, sender=ClassSession, dispatch_uid="coinlab-session-predraw")
+def _predraw_new_version(sender, instance: ClassSession, **kwargs) -> None:
+    """A saved session row is a new version (``facilitation.live`` publishes it): draw its
+    regions ahead of the polls once the transaction commits."""
+    _predraw_on_commit(instance.pk)

@@ -207,8 +207,8 @@ def phase_views(session: ClassSession, rules, bundle: dict) -> dict[int, dict]:
     state at those points is loaded through ``eventlog.load_state`` (nearest
     snapshot, then replay along the parent path).
     """
-    from facilitation.reports.builder.analysis import _is_phase
     from facilitation.rendering.aar_maps import snapshot_points
+    from facilitation.reports.builder.analysis import _is_phase
 
     spec = spec_for(session.scenario_key)
     b = normalize(bundle)

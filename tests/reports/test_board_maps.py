@@ -28,7 +28,7 @@ def _setup_drawing(game: str) -> tuple[MapDrawing, str]:
     return d, d.svg()
 
 
-def _png(svg: str, path) -> "PIL.Image.Image":  # noqa: F821
+def _png(svg: str, path) -> PIL.Image.Image:  # noqa: F821
     """The SVG as the AAR's PDF draws it (WeasyPrint), rasterised by pdftoppm."""
     import weasyprint
     from PIL import Image

@@ -2,15 +2,22 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
-import dataclasses
-
 import engine
-from engine.core.boardview import BoardMap, BoardView, FactionInfo, PieceStack, SpaceGeometry, SpaceShape, SpaceView
+from engine.core.boardview import (
+    BoardMap,
+    BoardView,
+    FactionInfo,
+    PieceStack,
+    SpaceGeometry,
+    SpaceShape,
+    SpaceView,
+)
 from engine.core.messages import msg
-from facilitation.reports.builder.report import build_report
 from facilitation.rendering.mapsvg import map_svg
+from facilitation.reports.builder.report import build_report
 
 T0 = dt.datetime(2026, 11, 25, 9, 0, tzinfo=dt.UTC)
 

@@ -5,7 +5,7 @@ from django.template.loader import render_to_string
 
 import engine
 from engine.core.registry import scenarios
-from facilitation.web import board
+from facilitation.rendering import board
 
 
 @pytest.mark.parametrize("key", [s["key"] for s in scenarios()])

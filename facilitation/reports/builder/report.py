@@ -10,11 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from facilitation.rendering.aar_maps import draw_snapshots, snapshot_points
 from facilitation.reports.builder import charts as charts_mod
 from facilitation.reports.builder.analysis import Analysis, analyse, fmt_delta, fmt_num, humanize
 from facilitation.reports.builder.bundle import normalize
 from facilitation.reports.builder.specs import ScenarioSpec, spec_for
-from facilitation.rendering.aar_maps import draw_snapshots, snapshot_points
 
 
 @dataclass

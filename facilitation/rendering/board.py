@@ -5,7 +5,7 @@ into plain drawable primitives (spaces with positions, piece stacks with
 counts and Underground/Active state, markers, tracks, the current card,
 capabilities, what the seat holds). Nothing here knows any particular game:
 positions come from ``board()`` itself or, failing that, from the game's own map
-layout data in ``facilitation/web/layouts/<key>.json``; anything still missing is
+layout data in ``facilitation/rendering/layouts/<key>.json``; anything still missing is
 laid out on a grid.
 
 Only data that the seat's view contains is drawn, so a seat's page can never
@@ -83,7 +83,7 @@ from html import escape as _html_escape
 from pathlib import Path
 from typing import Any
 
-from . import games
+from facilitation.web import games
 
 LAYOUT_DIR = Path(__file__).resolve().parent / "layouts"
 
