@@ -472,6 +472,11 @@ class Rules(ABC):
         ``view(state, seat)`` so it never shows more than the seat's view."""
         raise NotImplementedError(f"{self.title or self.key} has no typed board view.")
 
+    def board_view_of(self, view: dict, seat: str | None):
+        """The typed board view of ``view``, a ``view(state, seat)`` this game produced for
+        ``seat`` (for callers that hold the view already: the live page)."""
+        raise NotImplementedError(f"{self.title or self.key} has no typed board view.")
+
     def cards_played(self, state: State) -> int:
         """How many cards have been played so far (for cards/s benchmarks)."""
         return 0

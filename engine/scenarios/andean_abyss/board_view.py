@@ -100,7 +100,11 @@ def board_map() -> BoardMap:
 
 def board_view(rules, state: dict, seat: str | None) -> BoardView:
     """One seat's board (``seat=None``: the full view)."""
-    v = rules.view(state, seat)
+    return from_view(rules.view(state, seat), seat)
+
+
+def from_view(v: dict, seat: str | None) -> BoardView:
+    """The typed board of a view this game's ``view(state, seat)`` produced for ``seat``."""
     shipments: dict[str, dict[str, int]] = {}
     for s in v.get("shipments") or []:
         own = shipments.setdefault(s["space"], {})
@@ -110,6 +114,8 @@ def board_view(rules, state: dict, seat: str | None) -> BoardView:
     spaces = []
     for g in board_map().spaces:
         here = v["spaces"].get(g.id)
+        if here is None and v.get(f"{g.id}_is_space"):  # Ecuador or Panama made a space (events)
+            here = {}
         if here is None:  # Ecuador or Panama while not a space
             continue
         pieces = [PieceStack(*PIECES[k][:2], int(n), PIECES[k][2]) for k, n in here.items() if n and k in PIECES]
@@ -165,4 +171,4 @@ def _card_title(cid):
     return msg(c["title"]) if c else msg("Propaganda!")
 
 
-__all__ = ["board_map", "board_view"]
+__all__ = ["board_map", "board_view", "from_view"]

@@ -199,6 +199,10 @@ class AndeanAbyss(Rules):
         from engine.scenarios.andean_abyss.board_view import board_view
         return board_view(self, state, seat)
 
+    def board_view_of(self, view, seat):
+        from engine.scenarios.andean_abyss.board_view import from_view
+        return from_view(view, seat)
+
     def cards_played(self, state: dict) -> int:
         return state["cards_played"]
 

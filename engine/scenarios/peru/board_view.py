@@ -105,7 +105,11 @@ def _space(sid: str, d: dict) -> SpaceView:
 
 def board_view(rules, state: dict, seat: str | None) -> BoardView:
     """One seat's board (``seat=None``: the full view)."""
-    v = rules.view(state, seat)
+    return from_view(rules.view(state, seat), seat)
+
+
+def from_view(v: dict, seat: str | None) -> BoardView:
+    """The typed board of a view this game's ``view(state, seat)`` produced for ``seat``."""
     spaces = tuple(_space(sid, v["spaces"][sid]) for sid in (s.id for s in board_map().spaces))
     res = v["resources"]
     tracks = (
@@ -113,7 +117,7 @@ def board_view(rules, state: dict, seat: str | None) -> BoardView:
               (Threshold(10, msg("Government wins above 10")),)),
         Track("government_resources", msg("Government Resources"), res[GOV], 0, 20),
         Track("shining_path_resources", msg("Shining Path Resources"), res[SP], 0, 20),
-        Track("hunt", msg("Hunt for Guzman"), v["hunt"], 0, v["hunt_boxes"] - 1,
+        Track("hunt_track", msg("Hunt for Guzman"), v["hunt"], 0, v["hunt_boxes"] - 1,
               (Threshold(v["hunt_boxes"] - 1, msg("Guzman captured")),)),
     )
     av = v["available"]
@@ -135,13 +139,13 @@ def board_view(rules, state: dict, seat: str | None) -> BoardView:
     ]
     cards = []
     if v.get("current_card"):
-        cards.append(CardShown(str(v["current_card"]), _card_title(rules, v["current_card"]), "current",
+        cards.append(CardShown(str(v["current_card"]), _card_title(v["current_card"]), "current",
                                str(v["current_card"])))
     if v.get("president"):
-        cards.append(CardShown(str(v["president"]), _card_title(rules, v["president"]), "president",
+        cards.append(CardShown(str(v["president"]), _card_title(v["president"]), "president",
                                str(v["president"])))
     for cid in v.get("capabilities") or {}:
-        cards.append(CardShown(str(cid), _card_title(rules, cid), "capability", str(cid)))
+        cards.append(CardShown(str(cid), _card_title(cid), "capability", str(cid)))
     markers = (Marker("guzman_captured", msg("Guzman captured")),) if v.get("captured") else ()
     return BoardView("peru", seat, spaces, tracks, tuple(boxes), tuple(cards), markers)
 
@@ -150,9 +154,9 @@ def _faction_name(fid):
     return {GOV: msg("Government"), SP: msg("Shining Path")}.get(fid, fid)
 
 
-def _card_title(rules, cid):
+def _card_title(cid):
     c = CARDS.get(str(cid)) or {}
     return msg(c["title"]) if c.get("title") else msg("Card {number}", number=str(cid))
 
 
-__all__ = ["board_map", "board_view"]
+__all__ = ["board_map", "board_view", "from_view"]

@@ -81,9 +81,9 @@ def board_map() -> BoardMap:
         factions=tuple(FactionInfo(s, SEAT_NAMES[s], c.panels[s]["color"]) for s in SEAT_ORDER)
         + (FactionInfo(ADVERSARY, msg("Adversary"), "#444444"),),
         piece_types=(
-            PieceType("cell", ADVERSARY, msg("Adversary Cell"), Shape.CYLINDER, "C"),
-            PieceType("outpost", ADVERSARY, msg("Adversary Outpost"), Shape.CUBE, "O"),
-            PieceType("garrison", ADVERSARY, msg("Adversary Garrison"), Shape.BASE, "G"),
+            PieceType("cell", ADVERSARY, msg("Adversary Cells"), Shape.CYLINDER, "C"),
+            PieceType("outpost", ADVERSARY, msg("Adversary Outposts"), Shape.CUBE, "O"),
+            PieceType("garrison", ADVERSARY, msg("Adversary Garrisons"), Shape.BASE, "G"),
             PieceType("guerrilla", "", msg("Guerrillas"), Shape.CYLINDER, "g"),
             PieceType("base", "", msg("Base"), Shape.BASE, "B"),
             PieceType("presence", "", msg("Presence"), Shape.CUBE, "P"),
@@ -104,7 +104,11 @@ def _is_hq(seat: str, n: int) -> bool:
 
 def board_view(rules, state: dict, seat: str | None) -> BoardView:
     """One seat's board (``seat=None``: the full view)."""
-    v = rules.view(state, seat)
+    return from_view(rules.view(state, seat), seat)
+
+
+def from_view(v: dict, seat: str | None) -> BoardView:
+    """The typed board of a view this game's ``view(state, seat)`` produced for ``seat``."""
     tiles = v["tiles"]
     spaces = []
     for g in board_map().spaces:
@@ -165,4 +169,4 @@ _DECKS = {"event": msg("Event deck"), "terrain": msg("Terrain deck"), "major": m
           "minor": msg("Minor capability deck")}
 
 
-__all__ = ["board_map", "board_view"]
+__all__ = ["board_map", "board_view", "from_view"]
