@@ -143,8 +143,8 @@ def _space_geometry(g: SpaceGeometry, tr, small: bool) -> dict:
 
 def _geometry(board_map: BoardMap, tr, layout: dict) -> dict:
     """Per space its position, shape, names and fixed facts, the edges and the group labels."""
-    small_r = float(layout.get("small_below") or 40)
-    spaces = [_space_geometry(g, tr, g.shape == SpaceShape.HEX and g.r < small_r) for g in board_map.spaces]
+    # hex tiles use the compact drawing (name near the top, pieces scaled to the tile)
+    spaces = [_space_geometry(g, tr, g.shape == SpaceShape.HEX) for g in board_map.spaces]
     index = {sp["id"]: sp for sp in spaces}
     edges, seen = [], set()
     for sp in spaces:
@@ -166,7 +166,7 @@ def _geometry(board_map: BoardMap, tr, layout: dict) -> dict:
         # replaces), between the neighbours' names and the pieces
         centre = min(members, key=lambda m: (m["x"] - gx) ** 2 + (m["y"] - gy) ** 2)
         size = round(max(9.0, centre["r"] * 0.42), 1)
-        group_labels.append({"text": name, "x": centre["x"], "y": round(centre["y"] + centre["r"] * 0.06, 1),
+        group_labels.append({"text": name, "x": centre["x"], "y": round(centre["y"] - centre["r"] * 0.22, 1),
                              "size": size, "space": centre["id"]})
         centre["group_centre"] = True
     return {"spaces": spaces, "edges": edges, "group_labels": group_labels}
