@@ -95,18 +95,23 @@ def course_reviewer_revoke(*, course: Course, user, reviewer) -> None:
     course.reviewers.remove(reviewer)
 
 
+MAX_JOIN_CODE_USES = 1000
+
+
 @transaction.atomic
 def join_code_create(*, course: Course, user, team: Team | None = None, days: int | None = None,
-                     max_uses: int = 0) -> JoinCode:
-    """A new unguessable join code for the course (and optionally one team), valid ``days`` days."""
+                     max_uses: int | None = None) -> JoinCode:
+    """A new unguessable join code for the course (and optionally one team), valid ``days`` days,
+    for at most ``max_uses`` students (default ``COINLAB_JOIN_CODE_MAX_USES``)."""
     _require_course_instructor(user, course)
     if team is not None and team.session.course_id != course.pk:
         raise ValidationFailed("That team belongs to another course.")
     days = settings.COINLAB_JOIN_CODE_DAYS if days is None else days
     if not 0 < days <= 365:
         raise ValidationFailed("A join code is valid for 1 to 365 days.")
-    if max_uses < 0:
-        raise ValidationFailed("max_uses must be 0 (unlimited) or more.")
+    max_uses = settings.COINLAB_JOIN_CODE_MAX_USES if max_uses is None else max_uses
+    if not 0 < max_uses <= MAX_JOIN_CODE_USES:
+        raise ValidationFailed(f"A join code admits 1 to {MAX_JOIN_CODE_USES} students.", code="bad_max_uses")
     return JoinCode.objects.create(course=course, team=team, created_by=user, max_uses=max_uses,
                                    expires_at=timezone.now() + dt.timedelta(days=days))
 
@@ -173,12 +178,23 @@ def course_join(*, user, code: str) -> JoinCode:
     if not user or not user.is_authenticated:
         raise NotAllowed("Log in to join a course.")
     jc = _usable_join_code(code, lock=True)
+    if jc.team_id:
+        session = ClassSession.objects.get(pk=jc.team.session_id)
+        elsewhere = Team.objects.filter(session=session, members=user).exclude(pk=jc.team_id)
+        if elsewhere.exists() and session.status != Status.SCHEDULED:
+            # Issue 14 item 7: a code never moves a student to another team once the game has
+            # begun (across sides, unlogged); that is the facilitator's logged decision.
+            raise Conflict("You are already on a team of this session, which has started: ask the facilitator "
+                           "to move you.", code="team_change_needs_facilitator")
     user_add_role(user=user, role=ROLE_STUDENT)
     jc.course.students.add(user)
     if jc.team_id:
         for other in Team.objects.filter(session=jc.team.session, members=user).exclude(pk=jc.team_id):
             other.members.remove(user)
-        jc.team.members.add(user)
+        if not jc.team.members.filter(pk=user.pk).exists():
+            jc.team.members.add(user)
+            _log_team_change(jc.team.session, user, action="team_join", member=user, team=jc.team,
+                             via="join code")
     jc.uses += 1
     jc.save(update_fields=["uses"])
     return jc
@@ -291,20 +307,48 @@ def team_create(*, session: ClassSession, user, name: str, color: str = "") -> T
     return Team.objects.create(session=session, name=name, color=color or "")
 
 
+def _log_team_change(session: ClassSession, actor, *, action: str, member, team: Team | None,
+                     left: Team | None = None, via: str = "") -> None:
+    """Once a session has started, a change of who plays for which team is an event of the log
+    (issue 14 item 7): ``team_join`` / ``team_move`` / ``team_leave``, with the facilitator (or
+    the student joining) as actor. Before the start there is no game to change, after the end
+    no game to play."""
+    locked = _lock(session.pk)  # the row's status now (``session`` may be an old copy)
+    if locked.status not in (Status.LIVE, Status.PAUSED):
+        return
+    name = member.get_username()
+    text = {"team_join": f"{name} joins team {team.name if team else ''}",
+            "team_move": f"{name} moves from team {left.name if left else ''} to team {team.name if team else ''}",
+            "team_leave": f"{name} leaves team {left.name if left else ''}"}[action]
+    _facilitator_event(locked, actor, action, member=name, team=team.name if team else "",
+                       left=left.name if left else "", via=via, fact_text=text + ".")
+    locked.save()
+
+
 @transaction.atomic
 def team_member_add(*, team: Team, user, member) -> None:
+    """Put a student on a team (leaving any other team of that session); logged once the game
+    has started."""
     _require_course_instructor(user, team.session.course)
     user_add_role(user=member, role=ROLE_STUDENT)
     team.session.course.students.add(member)
+    left = None
     for other in Team.objects.filter(session=team.session, members=member).exclude(pk=team.pk):
         other.members.remove(member)
-    team.members.add(member)
+        left = other
+    if not team.members.filter(pk=member.pk).exists():
+        team.members.add(member)
+        _log_team_change(team.session, user, action="team_move" if left else "team_join", member=member,
+                         team=team, left=left, via="facilitator")
 
 
 @transaction.atomic
 def team_member_remove(*, team: Team, user, member) -> None:
     _require_course_instructor(user, team.session.course)
-    team.members.remove(member)
+    if team.members.filter(pk=member.pk).exists():
+        team.members.remove(member)
+        _log_team_change(team.session, user, action="team_leave", member=member, team=None, left=team,
+                         via="facilitator")
 
 
 @transaction.atomic

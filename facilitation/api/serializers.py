@@ -119,7 +119,8 @@ class CourseIn(StrictSerializer):
 class JoinCodeIn(StrictSerializer):
     team = serializers.IntegerField(required=False, allow_null=True, default=None)
     days = serializers.IntegerField(required=False, min_value=1, max_value=365, default=None)
-    max_uses = serializers.IntegerField(required=False, min_value=0, max_value=1_000_000, default=0)
+    max_uses = serializers.IntegerField(required=False, min_value=1, max_value=1000, default=None,
+                                        help_text="How many students may use it (default 40).")
 
 
 class UsernameIn(StrictSerializer):
