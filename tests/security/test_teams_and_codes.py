@@ -50,3 +50,19 @@ def test_join_codes_have_a_use_limit_and_the_page_shows_it(peru_session, api_for
     c.force_login(g.people.instructor)
     page = c.get(f"/sessions/{g.session.pk}/manage/").content.decode()
     assert f'data-max-uses="{jc.max_uses}"' in page and "used 0 of 40 times" in page
+
+
+def test_reviewers_cannot_annotate_or_bookmark(peru_session):
+    from facilitation.web.models import Annotation, Bookmark
+
+    g = peru_session
+    c = Client()
+    c.force_login(g.people.reviewer)
+    for kind in ("bookmark", "annotation"):
+        r = c.post(f"/sessions/{g.session.pk}/replay/annotate/", {"seq": 1, "kind": kind, "text": "reviewer note"})
+        assert r.status_code == 403, (kind, r.status_code)
+    assert not Bookmark.objects.exists() and not Annotation.objects.exists()
+    inst = Client()
+    inst.force_login(g.people.instructor)
+    inst.post(f"/sessions/{g.session.pk}/replay/annotate/", {"seq": 1, "kind": "bookmark", "text": "teacher note"})
+    assert Bookmark.objects.get().text == "teacher note"
