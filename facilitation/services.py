@@ -10,6 +10,7 @@ API as ``{"error": code, "detail": message}`` with nothing stored.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import secrets
 from typing import Any
 
@@ -44,6 +45,26 @@ from facilitation.selectors import course_is_instructor, join_code_check, user_c
 
 User = get_user_model()
 Status = ClassSession.Status
+
+#: The longest rationale, note, reason or statement of intent, on every path (page, API, undo,
+#: console): issue 14 item 9.
+TEXT_MAX = 5000
+
+
+def clean_text(value: Any, *, field: str, limit: int = TEXT_MAX) -> str:
+    """``value`` as stored text: a string without NUL (PostgreSQL refuses it in text and JSON),
+    at most ``limit`` characters, stripped. Anything else is a 400 naming the field."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValidationFailed(f"{field} must be text.", code="malformed")
+    if "\x00" in value:
+        raise ValidationFailed(f"{field} may not contain NUL characters.", code="malformed")
+    value = value.strip()
+    if len(value) > limit:
+        raise ValidationFailed(f"{field} is too long ({len(value)} characters; at most {limit}).",
+                               code="too_long")
+    return value
 
 MAX_DECISION_MS = 7 * 24 * 3600 * 1000
 
@@ -700,17 +721,23 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     """
     if not isinstance(choice, str) or not choice:
         raise ValidationFailed("choice must be a choice id (a non-empty string).", code="malformed")
-    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128:
+    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128 or "\x00" in idempotency_key:
         raise ValidationFailed("idempotency_key must be a string of at most 128 characters.", code="malformed")
-    rationale = (rationale or "").strip()
-    request_sig = {"seat": seat, "choice": choice, "seq": seq}
+    if "\x00" in choice or len(choice) > 1000:
+        raise ValidationFailed("choice must be a choice id.", code="malformed")
+    rationale = clean_text(rationale, field="rationale")
+    # The rationale is part of the request a key stands for (issue 14 item 12): the same key
+    # with another rationale is a different request (409), not a repeat that drops it.
+    request_sig = {"seat": seat, "choice": choice, "seq": seq,
+                   "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
     try:
         with transaction.atomic():
             session, seats, prior = _lock_for_move(session.pk, user, idempotency_key)
             _check_seat_owner(user, session, seat, seats)
             if prior is not None:
                 prior_user, prior_request, prior_response = prior
-                if prior_user != user.pk or prior_request != request_sig:
+                if prior_user != user.pk or prior_request != {k: v for k, v in request_sig.items()
+                                                              if k in prior_request or k != "rationale"}:
                     raise Conflict("This idempotency key was already used for a different request.",
                                    code="idempotency_key_reused")
                 return {**prior_response, "replayed": True}
@@ -835,6 +862,7 @@ def _facilitator_event(session: ClassSession, user, action: str, **payload) -> S
 @transaction.atomic
 def session_pause(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status != Status.LIVE:
         raise Conflict(f"Only a live session can be paused (it is {session.status}).", code="not_live")
@@ -861,6 +889,7 @@ def session_resume(*, session: ClassSession, user) -> ClassSession:
 def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     """End the session now (the game may be unfinished: ``result`` then stays as the engine says)."""
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status == Status.FINISHED:
         raise Conflict("The session is already finished.", code="session_finished")
@@ -879,7 +908,7 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
 @transaction.atomic
 def facilitator_note(*, session: ClassSession, user, text: str) -> SessionEvent:
     _require_course_instructor(user, session.course)
-    text = (text or "").strip()
+    text = clean_text(text, field="text")
     if not text:
         raise ValidationFailed("A note needs some text.", code="text_required")
     session = _lock(session.pk)
@@ -900,7 +929,7 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
     ``adjust``: set a track to a value through ``Rules.adjust`` (replayed from the log).
     """
     _require_course_instructor(user, session.course)
-    reason = (reason or "").strip()
+    reason = clean_text(reason, field="reason")
     if not reason:
         raise ValidationFailed("An override needs a reason (it goes into the log and the AAR).",
                                code="reason_required")
@@ -951,7 +980,7 @@ def team_intent_set(*, session: ClassSession, team: Team, user, statement: str) 
         raise ValidationFailed("That team is not in this session.")
     if not (team.members.filter(pk=user.pk).exists() or course_is_instructor(user, session.course)):
         raise NotAllowed("Only the team's members may state its intent.")
-    statement = (statement or "").strip()
+    statement = clean_text(statement, field="statement")
     if not statement:
         raise ValidationFailed("The statement of intent is empty.", code="text_required")
     if session.status == Status.FINISHED:

@@ -207,7 +207,7 @@ class SubmitIn(StrictSerializer):
     choice = serializers.CharField(max_length=200)
     seq = serializers.IntegerField(min_value=0)
     idempotency_key = serializers.CharField(required=False, allow_blank=True, default="", max_length=128)
-    rationale = serializers.CharField(required=False, allow_blank=True, default="", max_length=5000)
+    rationale = serializers.CharField(required=False, allow_blank=True, default="", max_length=5000)  # = services.TEXT_MAX
     decision_ms = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
 
 
