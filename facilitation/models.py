@@ -15,7 +15,8 @@ Course
 JoinCode
     An invitation: ``course``, ``team`` (optional: joining puts the student on
     that team), ``code`` (unguessable, ``secrets.token_urlsafe``), ``expires_at``,
-    ``max_uses`` (0 = unlimited), ``uses``, ``revoked``, ``created_by``.
+    ``max_uses`` (a limit on every new code; 0 = unlimited on older codes), ``uses``,
+    ``revoked``, ``created_by``.
 
 ClassSession
     One game played by a class: ``course``, ``title``, ``scenario_key``
@@ -233,7 +234,9 @@ class JoinCode(models.Model):
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="join_codes")
     code = models.CharField(max_length=64, unique=True, default=new_join_code)
     expires_at = models.DateTimeField()
-    max_uses = models.PositiveIntegerField(default=0)
+    # How many students may use the code (issue 14 item 7: every new code has a limit, shown to
+    # the instructor as "uses / max_uses"; 0, unlimited, only on codes made before that).
+    max_uses = models.PositiveIntegerField(default=40)
     uses = models.PositiveIntegerField(default=0)
     revoked = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,

@@ -10,6 +10,7 @@ API as ``{"error": code, "detail": message}`` with nothing stored.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import secrets
 from typing import Any
 
@@ -46,6 +47,26 @@ from facilitation.signals import session_finished
 
 User = get_user_model()
 Status = ClassSession.Status
+
+#: The longest rationale, note, reason or statement of intent, on every path (page, API, undo,
+#: console): issue 14 item 9.
+TEXT_MAX = 5000
+
+
+def clean_text(value: Any, *, field: str, limit: int = TEXT_MAX) -> str:
+    """``value`` as stored text: a string without NUL (PostgreSQL refuses it in text and JSON),
+    at most ``limit`` characters, stripped. Anything else is a 400 naming the field."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValidationFailed(f"{field} must be text.", code="malformed")
+    if "\x00" in value:
+        raise ValidationFailed(f"{field} may not contain NUL characters.", code="malformed")
+    value = value.strip()
+    if len(value) > limit:
+        raise ValidationFailed(f"{field} is too long ({len(value)} characters; at most {limit}).",
+                               code="too_long")
+    return value
 
 MAX_DECISION_MS = 7 * 24 * 3600 * 1000
 
@@ -158,18 +179,23 @@ def course_reviewer_revoke(*, course: Course, user, reviewer) -> None:
     course.reviewers.remove(reviewer)
 
 
+MAX_JOIN_CODE_USES = 1000
+
+
 @transaction.atomic
 def join_code_create(*, course: Course, user, team: Team | None = None, days: int | None = None,
-                     max_uses: int = 0) -> JoinCode:
-    """A new unguessable join code for the course (and optionally one team), valid ``days`` days."""
+                     max_uses: int | None = None) -> JoinCode:
+    """A new unguessable join code for the course (and optionally one team), valid ``days`` days,
+    for at most ``max_uses`` students (default ``COINLAB_JOIN_CODE_MAX_USES``)."""
     _require_course_instructor(user, course)
     if team is not None and team.session.course_id != course.pk:
         raise ValidationFailed("That team belongs to another course.")
     days = settings.COINLAB_JOIN_CODE_DAYS if days is None else days
     if not 0 < days <= 365:
         raise ValidationFailed("A join code is valid for 1 to 365 days.")
-    if max_uses < 0:
-        raise ValidationFailed("max_uses must be 0 (unlimited) or more.")
+    max_uses = settings.COINLAB_JOIN_CODE_MAX_USES if max_uses is None else max_uses
+    if not 0 < max_uses <= MAX_JOIN_CODE_USES:
+        raise ValidationFailed(f"A join code admits 1 to {MAX_JOIN_CODE_USES} students.", code="bad_max_uses")
     return JoinCode.objects.create(course=course, team=team, created_by=user, max_uses=max_uses,
                                    expires_at=timezone.now() + dt.timedelta(days=days))
 
@@ -236,12 +262,23 @@ def course_join(*, user, code: str) -> JoinCode:
     if not user or not user.is_authenticated:
         raise NotAllowed("Log in to join a course.")
     jc = _usable_join_code(code, lock=True)
+    if jc.team_id:
+        session = ClassSession.objects.get(pk=jc.team.session_id)
+        elsewhere = Team.objects.filter(session=session, members=user).exclude(pk=jc.team_id)
+        if elsewhere.exists() and session.status != Status.SCHEDULED:
+            # Issue 14 item 7: a code never moves a student to another team once the game has
+            # begun (across sides, unlogged); that is the facilitator's logged decision.
+            raise Conflict("You are already on a team of this session, which has started: ask the facilitator "
+                           "to move you.", code="team_change_needs_facilitator")
     user_add_role(user=user, role=ROLE_STUDENT)
     jc.course.students.add(user)
     if jc.team_id:
         for other in Team.objects.filter(session=jc.team.session, members=user).exclude(pk=jc.team_id):
             other.members.remove(user)
-        jc.team.members.add(user)
+        if not jc.team.members.filter(pk=user.pk).exists():
+            jc.team.members.add(user)
+            _log_team_change(jc.team.session, user, action="team_join", member=user, team=jc.team,
+                             via="join code")
     jc.uses += 1
     jc.save(update_fields=["uses"])
     return jc
@@ -354,20 +391,48 @@ def team_create(*, session: ClassSession, user, name: str, color: str = "") -> T
     return Team.objects.create(session=session, name=name, color=color or "")
 
 
+def _log_team_change(session: ClassSession, actor, *, action: str, member, team: Team | None,
+                     left: Team | None = None, via: str = "") -> None:
+    """Once a session has started, a change of who plays for which team is an event of the log
+    (issue 14 item 7): ``team_join`` / ``team_move`` / ``team_leave``, with the facilitator (or
+    the student joining) as actor. Before the start there is no game to change, after the end
+    no game to play."""
+    locked = _lock(session.pk)  # the row's status now (``session`` may be an old copy)
+    if locked.status not in (Status.LIVE, Status.PAUSED):
+        return
+    name = member.get_username()
+    text = {"team_join": f"{name} joins team {team.name if team else ''}",
+            "team_move": f"{name} moves from team {left.name if left else ''} to team {team.name if team else ''}",
+            "team_leave": f"{name} leaves team {left.name if left else ''}"}[action]
+    _facilitator_event(locked, actor, action, member=name, team=team.name if team else "",
+                       left=left.name if left else "", via=via, fact_text=text + ".")
+    locked.save()
+
+
 @transaction.atomic
 def team_member_add(*, team: Team, user, member) -> None:
+    """Put a student on a team (leaving any other team of that session); logged once the game
+    has started."""
     _require_course_instructor(user, team.session.course)
     user_add_role(user=member, role=ROLE_STUDENT)
     team.session.course.students.add(member)
+    left = None
     for other in Team.objects.filter(session=team.session, members=member).exclude(pk=team.pk):
         other.members.remove(member)
-    team.members.add(member)
+        left = other
+    if not team.members.filter(pk=member.pk).exists():
+        team.members.add(member)
+        _log_team_change(team.session, user, action="team_move" if left else "team_join", member=member,
+                         team=team, left=left, via="facilitator")
 
 
 @transaction.atomic
 def team_member_remove(*, team: Team, user, member) -> None:
     _require_course_instructor(user, team.session.course)
-    team.members.remove(member)
+    if team.members.filter(pk=member.pk).exists():
+        team.members.remove(member)
+        _log_team_change(team.session, user, action="team_leave", member=member, team=None, left=team,
+                         via="facilitator")
 
 
 @transaction.atomic
@@ -726,17 +791,23 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     """
     if not isinstance(choice, str) or not choice:
         raise ValidationFailed("choice must be a choice id (a non-empty string).", code="malformed")
-    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128:
+    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128 or "\x00" in idempotency_key:
         raise ValidationFailed("idempotency_key must be a string of at most 128 characters.", code="malformed")
-    rationale = (rationale or "").strip()
-    request_sig = {"seat": seat, "choice": choice, "seq": seq}
+    if "\x00" in choice or len(choice) > 1000:
+        raise ValidationFailed("choice must be a choice id.", code="malformed")
+    rationale = clean_text(rationale, field="rationale")
+    # The rationale is part of the request a key stands for (issue 14 item 12): the same key
+    # with another rationale is a different request (409), not a repeat that drops it.
+    request_sig = {"seat": seat, "choice": choice, "seq": seq,
+                   "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
     try:
         with transaction.atomic():
             session, seats, prior = _lock_for_move(session.pk, user, idempotency_key)
             _check_seat_owner(user, session, seat, seats)
             if prior is not None:
                 prior_user, prior_request, prior_response = prior
-                if prior_user != user.pk or prior_request != request_sig:
+                if prior_user != user.pk or prior_request != {k: v for k, v in request_sig.items()
+                                                              if k in prior_request or k != "rationale"}:
                     raise Conflict("This idempotency key was already used for a different request.",
                                    code="idempotency_key_reused")
                 return {**prior_response, "replayed": True}
@@ -861,6 +932,7 @@ def _facilitator_event(session: ClassSession, user, action: str, **payload) -> S
 @transaction.atomic
 def session_pause(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status != Status.LIVE:
         raise Conflict(f"Only a live session can be paused (it is {session.status}).", code="not_live")
@@ -887,6 +959,7 @@ def session_resume(*, session: ClassSession, user) -> ClassSession:
 def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     """End the session now (the game may be unfinished: ``result`` then stays as the engine says)."""
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status == Status.FINISHED:
         raise Conflict("The session is already finished.", code="session_finished")
@@ -906,7 +979,7 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
 @transaction.atomic
 def facilitator_note(*, session: ClassSession, user, text: str) -> SessionEvent:
     _require_course_instructor(user, session.course)
-    text = (text or "").strip()
+    text = clean_text(text, field="text")
     if not text:
         raise ValidationFailed("A note needs some text.", code="text_required")
     session = _lock(session.pk)
@@ -927,7 +1000,7 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
     ``adjust``: set a track to a value through ``Rules.adjust`` (replayed from the log).
     """
     _require_course_instructor(user, session.course)
-    reason = (reason or "").strip()
+    reason = clean_text(reason, field="reason")
     if not reason:
         raise ValidationFailed("An override needs a reason (it goes into the log and the AAR).",
                                code="reason_required")
@@ -978,7 +1051,7 @@ def team_intent_set(*, session: ClassSession, team: Team, user, statement: str) 
         raise ValidationFailed("That team is not in this session.")
     if not (team.members.filter(pk=user.pk).exists() or course_is_instructor(user, session.course)):
         raise NotAllowed("Only the team's members may state its intent.")
-    statement = (statement or "").strip()
+    statement = clean_text(statement, field="statement")
     if not statement:
         raise ValidationFailed("The statement of intent is empty.", code="text_required")
     if session.status == Status.FINISHED:
