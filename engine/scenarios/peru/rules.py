@@ -2,8 +2,19 @@
 
 from __future__ import annotations
 
-from engine.coin.flow import Flow
-from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo, fact
+from engine.core.contract import (
+    IllegalChoice,
+    OptionInfo,
+    Prompt,
+    Rules,
+    SeatInfo,
+    attribute,
+    cause_decision,
+    cause_facilitator,
+    cause_rule,
+)
+from engine.core.flow import Flow
+from engine.core.messages import msg
 
 from . import events, ops, ops_gov, ops_sp, propaganda, sa_gov, sa_sp, sequence  # noqa: F401
 from .data import (
@@ -19,7 +30,20 @@ from .data import (
     NAME,
     POP,
 )
-from .state import GOV, GPICK_KIND, SP, SetupError, capture, cubes, d_location, guerrillas, new_state, rondas
+from .state import (
+    GOV,
+    GPICK_KIND,
+    SP,
+    SetupError,
+    capture,
+    cubes,
+    d_location,
+    guerrillas,
+    new_state,
+    rondas,
+    track_fact,
+)
+from .texts import OP, OP_HELP, SA, SA_HELP
 
 #: Tracks a facilitator may set (``Rules.adjust``): name -> (label, low, high). Aliases below.
 ADJUSTABLE = {
@@ -32,7 +56,40 @@ ADJUST_ALIASES = {"pw": "political_will", "will": "political_will", "government"
                   "shining_path": "shining_path_resources", "hunt": "hunt_track",
                   "resources:government": "government_resources",
                   "resources:shining_path": "shining_path_resources"}
-ADJUST_CAUSE = "facilitator override"
+ADJUST_CAUSE = msg("facilitator override")
+#: choices whose id names a secret (the Directives Base's space, 1.4.4): their facts' cause
+#: names the choice without it
+SECRET_CHOICES = ("swap:",)
+LIMITED_OP_ENDS = cause_rule("2.3.4", msg("A Limited Operation ends after its one space"))
+
+
+def _finish_definitions() -> None:
+    """Names, help texts and costs of the Operations and Special Activities (one place)."""
+    from .ops import OPS, SAS, gov_cost, sp_cost
+    from .ops_sp import terror_cost
+
+    def cost(seat, n):
+        return {seat: n} if n else None
+
+    space_cost = {
+        "sweep": lambda st, fr, sid: cost(GOV, gov_cost(fr)),
+        "assault": lambda st, fr, sid: cost(GOV, gov_cost(fr)),
+        "rally": lambda st, fr, sid: cost(SP, sp_cost(st, fr, sid, 1)),
+        "march": lambda st, fr, sid: cost(SP, sp_cost(st, fr, sid, 0 if sid in LOCS else 1)),
+        "attack": lambda st, fr, sid: cost(SP, sp_cost(st, fr, sid, 1)),
+        "terror": lambda st, fr, sid: cost(SP, terror_cost(st, fr, sid)),
+    }
+    for name, d in OPS.items():
+        d.label = OP[name]
+        d.op_help = OP_HELP[name]
+        d.help = OP_HELP[name]
+        d.space_cost = space_cost.get(name)
+    for name, d in SAS.items():
+        d.label = SA[name]
+        d.help = SA_HELP[name]
+
+
+_finish_definitions()
 
 FLOW = Flow(ops.FRAME_KINDS + ops_sp.FRAME_KINDS + sequence.FRAME_KINDS + propaganda.FRAME_KINDS
             + events.FRAME_KINDS + [GPICK_KIND])
@@ -61,7 +118,9 @@ def _end_finished_limited_ops(state: dict, facts: list) -> None:
         a = FLOW.ask(state)
         if len(a.choices) != 1 or a.choices[0].id != "done":
             return
+        start = len(facts)
         ops.end_op(state, fr, facts)
+        attribute(facts, LIMITED_OP_ENDS, start)
         FLOW.settle(state, facts)
 
 
@@ -102,7 +161,8 @@ class PeruRules(Rules):
             state["tn"] = state.get("tn", 0) + 1
             state["ls"] = seat
         state["n"] += 1
-        FLOW.act(state, choice_id, facts)
+        cause = cause_decision(seat, choice_id.split(":", 1)[0] if choice_id.startswith(SECRET_CHOICES) else choice_id)
+        FLOW.act(state, choice_id, facts, cause)
         _end_finished_limited_ops(state, facts)
         return facts
 
@@ -141,11 +201,13 @@ class PeruRules(Rules):
             seat = GOV if name == "government_resources" else SP
             old = state["res"][seat]
             state["res"][seat] = v
-        facts.append(fact("track", f"{label} set from {old} to {v} ({ADJUST_CAUSE})", track=name,
-                          delta=v - old, value=v, cause=ADJUST_CAUSE))
+        f = track_fact(name, old, v, ADJUST_CAUSE)
+        f["text"] = msg("{track} set from {old} to {value} ({why})", track=f["text"]["args"]["track"], old=old, value=v,
+                        why=ADJUST_CAUSE)
+        facts.append(f)
         if name == "hunt_track" and v >= CAPTURED:
             capture(state, facts)
-        return facts
+        return attribute(facts, cause_facilitator(ADJUST_CAUSE))
 
     def copy(self, state: dict) -> dict:
         n = dict(state)
