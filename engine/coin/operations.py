@@ -93,6 +93,9 @@ class OperationKit:
         self.help_done = help_done
         self.help_pass = help_pass
         self.help_skip = help_skip
+        # space choices and "<Operation> in <space>" messages, built once (both are immutable)
+        self._space_choice: dict = {}
+        self._in_space: dict = {}
 
     def register_op(self, d: OpDef) -> OpDef:
         self.OPS[d.name] = d
@@ -223,11 +226,16 @@ class OperationKit:
         choices: list[Choice] = []
         if not (fr["lim"] and fr["sel"]) and len(fr["sel"]) < fr.get("maxsel", 99):
             cost = d.space_cost
+            cache = self._space_choice
             for sid in d.spaces(state, fr):
-                t = {"space": sid}
-                choices.append(Choice(f"space:{sid}", msg("{operation} in {space}", operation=d.label,
-                                                          space=self.space_name[sid]), t, ChoiceKind.SPACE, t,
-                                      cost(state, fr, sid) if cost is not None else None, d.rule, d.help))
+                c = cost(state, fr, sid) if cost is not None else None
+                key = (d.name, sid, tuple(c.items()) if c else None)
+                ch = cache.get(key)
+                if ch is None:
+                    t = {"space": sid}
+                    ch = cache[key] = Choice(f"space:{sid}", self.in_space(d, sid), t, ChoiceKind.SPACE, t, c,
+                                             d.rule, d.help)
+                choices.append(ch)
         if d.extra:
             choices.extend(d.extra(state, fr))
         choices.extend(self.sa_choices(state, fr))
@@ -241,6 +249,14 @@ class OperationKit:
             text = msg("{operation}: choose a space or finish", operation=d.label) if fr["sel"] else \
                 msg("{operation}: choose a space", operation=d.label)
         return Ask(fr["seat"], text, d.rule, choices, {"op": fr["op"], "selected": list(fr["sel"])})
+
+    def in_space(self, d: OpDef, sid: str):
+        """The message "<Operation> in <space>" (cached)."""
+        key = (d.name, sid)
+        m = self._in_space.get(key)
+        if m is None:
+            m = self._in_space[key] = msg("{operation} in {space}", operation=d.label, space=self.space_name[sid])
+        return m
 
     def _op_act(self, state: dict, fr: dict, cid: str, facts: list) -> None:
         d = self.OPS[fr["op"]]
@@ -261,7 +277,7 @@ class OperationKit:
         sid = cid.split(":", 1)[1]
         fr["sel"].append(sid)
         d.select(state, fr, sid, facts)
-        self.refresh(state, facts, msg("{operation} in {space}", operation=d.label, space=self.space_name[sid]))
+        self.refresh(state, facts, self.in_space(d, sid))
 
     def _sa_ask(self, state: dict, fr: dict) -> Ask:
         d = self.SAS[fr["sa"]]

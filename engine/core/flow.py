@@ -22,8 +22,8 @@ fact already carries one (a die roll's ``cause_die``, an event effect's ``cause_
 - facts of an automatic frame get ``cause_rule(kind.rule, step=kind.title)`` (or what
   ``kind.cause(state, frame)`` returns, for kinds whose steps differ, e.g. the phases of a
   Propaganda round);
-- facts of a decision get the ``cause`` given to :meth:`Flow.act` (the game's
-  ``Rules.apply_unchecked`` passes ``cause_decision(seat, choice_id)``).
+- facts of a decision get ``cause_decision(seat, choice_id)`` (the game's
+  ``Rules.apply_unchecked`` passes the deciding seat to :meth:`Flow.act`).
 
 Step-driven kinds (Andean Abyss). A kind may instead declare
 ``prompt(state, frame) -> (text, rule, [Choice])`` and
@@ -44,7 +44,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.contract import Choice, attribute, cause_rule, fact
+from engine.core.contract import Choice, attribute, cause_decision, cause_rule, fact
 from engine.core.messages import msg
 
 
@@ -76,11 +76,16 @@ class FrameKind:
     # step-driven kinds (see the module docstring)
     prompt: Callable[[dict, dict], tuple] | None = None
     step: Callable[[dict, dict, list, str | None], None] | None = None
+    static_cause: dict | None = None   # set from rule/title (one shared dict: facts never mutate a cause)
+
+    def __post_init__(self) -> None:
+        if self.auto is not None and self.cause is None:
+            self.static_cause = cause_rule(self.rule, step=self.title)
 
     def auto_cause(self, state: dict, frame: dict) -> dict:
         if self.cause is not None:
             return self.cause(state, frame)
-        return cause_rule(self.rule, step=self.title)
+        return self.static_cause
 
 
 class Flow:
@@ -113,14 +118,16 @@ class Flow:
             return None
         return self.kinds[fr["k"]].ask(state, fr)
 
-    def act(self, state: dict, choice_id: str, facts: list, cause: dict | None = None) -> None:
-        """Apply ``choice_id`` to the frame on top, stamp its facts with ``cause``, then
-        :meth:`settle`."""
+    def act(self, state: dict, choice_id: str, facts: list, seat: str | None = None,
+            logged_id: str | None = None) -> None:
+        """Apply ``choice_id`` to the frame on top, then :meth:`settle`. With ``seat``, the facts
+        the choice produced get ``cause_decision(seat, logged_id or choice_id)`` (``logged_id``:
+        the id without a secret part, for choices whose id names hidden information)."""
         fr = state["stack"][-1]
         start = len(facts)
         self.kinds[fr["k"]].act(state, fr, choice_id, facts)
-        if cause is not None:
-            attribute(facts, cause, start)
+        if seat is not None and len(facts) > start:
+            attribute(facts, cause_decision(seat, logged_id or choice_id), start)
         self.settle(state, facts)
 
     def settle(self, state: dict, facts: list) -> None:
@@ -133,9 +140,10 @@ class Flow:
             kind = self.kinds[fr["k"]]
             if kind.auto is not None:
                 start = len(facts)
-                cause = kind.auto_cause(state, fr)
+                cause = kind.static_cause or kind.cause(state, fr)
                 kind.auto(state, fr, facts)
-                attribute(facts, cause, start)
+                if len(facts) > start:
+                    attribute(facts, cause, start)
                 continue
             if kind.never_empty:
                 return

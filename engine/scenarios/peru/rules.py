@@ -9,7 +9,6 @@ from engine.core.contract import (
     Rules,
     SeatInfo,
     attribute,
-    cause_decision,
     cause_facilitator,
     cause_rule,
 )
@@ -161,8 +160,8 @@ class PeruRules(Rules):
             state["tn"] = state.get("tn", 0) + 1
             state["ls"] = seat
         state["n"] += 1
-        cause = cause_decision(seat, choice_id.split(":", 1)[0] if choice_id.startswith(SECRET_CHOICES) else choice_id)
-        FLOW.act(state, choice_id, facts, cause)
+        FLOW.act(state, choice_id, facts, seat,
+                 choice_id.split(":", 1)[0] if choice_id.startswith(SECRET_CHOICES) else None)
         _end_finished_limited_ops(state, facts)
         return facts
 
