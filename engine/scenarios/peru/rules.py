@@ -16,6 +16,7 @@ from engine.core.flow import Flow
 from engine.core.messages import msg
 
 from . import events, ops, ops_gov, ops_sp, propaganda, sa_gov, sa_sp, sequence  # noqa: F401
+from . import position as positions
 from .data import (
     CAPTURED,
     CARDS,
@@ -42,7 +43,15 @@ from .state import (
     rondas,
     track_fact,
 )
-from .texts import OP, OP_HELP, SA, SA_HELP
+from .texts import CARD_SIDE_NAME, CARD_TEXT, CARD_TITLE, OP, OP_HELP, SA, SA_HELP, SEAT, catalog_names
+
+#: 7.0 victory conditions, per faction
+VICTORY = {
+    GOV: msg("The Government wins at once if Political Will is 18 or more at a Political Will Phase, or at the end "
+             "of the game if it is above 10 (7.0)."),
+    SP: msg("The Shining Path wins at once if Political Will is 2 or less at a Political Will Phase, or at the end "
+            "of the game if it is below 10 (7.0)."),
+}
 
 #: Tracks a facilitator may set (``Rules.adjust``): name -> (label, low, high). Aliases below.
 ADJUSTABLE = {
@@ -132,15 +141,57 @@ class PeruRules(Rules):
 
     # ---------------------------------------------------------------- lifecycle
     def setup(self, seed: int, options: dict | None = None) -> dict:
+        """2.1 setup, or (``options["position"]``) the described position (docs/scenarios/peru-position.md)."""
         options = dict(options or {})
-        unknown = set(options) - {"deck", "deck_top", "script", "players"}
+        unknown = set(options) - {"deck", "deck_top", "script", "players", "position"}
         if unknown:
-            raise SetupError(f"Unknown Peru option(s): {', '.join(sorted(unknown))}")
+            raise SetupError(msg("Unknown option for this game: {names}", names=", ".join(sorted(unknown))),
+                             sorted(unknown)[0])
+        if "position" in options and ("deck" in options or "deck_top" in options):
+            raise SetupError(msg("A position gives its own deck: leave out the deck options."), "position.deck")
         state = new_state(seed, options)
         state["stack"] = [{"k": "next"}, {"k": "swap"}]
+        if "position" in options:
+            positions.build(state, options["position"], state["rng"])
         facts: list = []
         FLOW.settle(state, facts)
         return state
+
+    def position(self, state: dict) -> dict:
+        """The current position (docs/scenarios/peru-position.md); hidden parts included."""
+        return positions.export(state)
+
+    def position_schema(self) -> dict:
+        return positions.schema()
+
+    def preview(self, state: dict, seat: str, choice_id: str) -> dict | None:
+        """The metric deltas of ``choice_id`` when its immediate effect is certain and shows
+        nothing hidden: applied to a copy, ``None`` as soon as any fact reveals randomness or
+        hidden information (a barrier: die roll, card drawn, Base revealed, secret placement)."""
+        try:
+            self.validate(state, seat, choice_id)
+        except IllegalChoice:
+            return None
+        trial = self.copy(state)
+        before = self.metrics(trial)
+        facts = self.apply_unchecked(trial, seat, choice_id)
+        if any(f.get("barrier") or f.get("visible_to") is not None for f in facts):
+            return None
+        after = self.metrics(trial)
+        return {m: after[m] - before[m] for m in after if after[m] != before[m]}
+
+    def catalog(self) -> dict:
+        """Cards, names and victory conditions as messages (the i18n extractor reads them)."""
+        cards = []
+        for cid, c in CARDS.items():
+            d = {"id": cid, "title": CARD_TITLE[cid], "kind": c["kind"]}
+            for side in ("top", "bottom"):
+                if c.get(side):
+                    d[side] = {"name": CARD_SIDE_NAME[(cid, side)], "text": CARD_TEXT[(cid, side)],
+                               "rule": c[side]["rule"]}
+            cards.append(d)
+        return {"cards": cards, "names": catalog_names(), "victory": VICTORY,
+                "seats": [{"id": s.id, "title": SEAT[s.id]} for s in self.seats]}
 
     def prompt(self, state: dict) -> Prompt | None:
         a = FLOW.ask(state)
