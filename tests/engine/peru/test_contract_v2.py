@@ -81,3 +81,58 @@ def test_costs_match_what_a_choice_spends():
     before = g.state["res"]["shining_path"]
     g.do("shining_path", "space:junin")
     assert g.state["res"]["shining_path"] == before - 1
+
+
+def _states(seed: int, limit: int):
+    rng = random.Random(seed)
+    state = RULES.setup(seed)
+    for _ in range(limit):
+        p = RULES.prompt(state)
+        if p is None:
+            return
+        yield state, p
+        state, _ = RULES.apply(state, p.seats[0], rng.choice(p.choices).id)
+
+
+@pytest.mark.parametrize("seed", [11, 12])
+def test_preview_matches_the_actual_deltas(seed):
+    seen = 0
+    for state, p in _states(seed, 250):
+        seat = p.seats[0]
+        for c in p.choices:
+            pv = RULES.preview(state, seat, c.id)
+            if pv is None:
+                continue
+            seen += 1
+            before = RULES.metrics(state)
+            new, facts = RULES.apply(state, seat, c.id)
+            after = RULES.metrics(new)
+            assert pv == {m: after[m] - before[m] for m in after if after[m] != before[m]}, c.id
+            assert not any(f.get("barrier") for f in facts)
+    assert seen > 100
+    assert RULES.preview(RULES.setup(1), "government", "swap:junin") is None   # not the Government's choice
+
+
+def test_preview_never_leaks_where_the_directives_base_is():
+    """A Government preview is the same whichever Base hides the Directives Base (1.4.4)."""
+    from .test_state_machine import moved_directives
+    compared = 0
+    for seed in (21, 22, 23):
+        for state, p in _states(seed, 300):
+            if p.seats != ("government",) or state["d_revealed"]:
+                continue
+            alt = moved_directives(state)
+            if alt is None:
+                continue
+            for c in p.choices:
+                assert RULES.preview(state, "government", c.id) == RULES.preview(alt, "government", c.id), c.id
+                compared += 1
+    assert compared > 100
+
+
+def test_preview_of_a_base_removal_is_withheld():
+    """P14 top removes a Base the Government picks: which one it was is hidden, so no preview."""
+    from .conftest import event
+    g = event("P14", "top", "government")
+    assert "space:junin" in g.choices()
+    assert RULES.preview(g.state, "government", "space:junin") is None
