@@ -581,9 +581,48 @@ def _metrics(rules, state) -> dict:
     return rules.metrics(state)
 
 
+def _vignette_run_over(session: ClassSession, rules, state) -> dict | None:
+    """The end of a vignette's short run (issue #18), or None: ``{"cards": N}`` N cards played
+    since the start position, ``{"turns": N}`` N turns, ``{"decisions": N}`` the teams' own N
+    decisions. Checked where play stops for a human decision, so a run never ends mid-step."""
+    if not session.vignette_run_id:
+        return None
+    run = session.vignette_run
+    limit = run.document.get("run") or {}
+    if "cards" in limit and rules.cards_played(state) - run.start_cards >= limit["cards"]:
+        return {"cards": limit["cards"]}
+    if "turns" in limit:
+        start = run.document.get("start_turn", 1)
+        if rules.metrics(state).get("turn", start) - start >= limit["turns"]:
+            return {"turns": limit["turns"]}
+    if "decisions" in limit and SessionEvent.objects.filter(
+            session=session, kind=SessionEvent.Kind.DECISION).count() >= limit["decisions"]:
+        return {"decisions": limit["decisions"]}
+    return None
+
+
+def _finish_vignette(session: ClassSession, rules, state, reached: dict) -> None:
+    """A vignette's run is complete: the session ends with the position's measures as its result."""
+    metrics = _metrics(rules, state)
+    result = {"vignette": session.vignette_run.vignette_id, "run_complete": reached, "winner": None,
+              "metrics": metrics}
+    session.result = result
+    session.status = Status.FINISHED
+    session.finished_at = timezone.now()
+    eventlog.append(session, kind="system", payload={"action": "vignette_over", "result": result},
+                    facts=[engine.fact("vignette_over", engine.msg("The vignette's run is complete."),
+                                       cause=engine.cause_rule("vignette"))],
+                    metrics=metrics, state_after=state, rules=rules)
+    _announce_finished(session)
+
+
 def _finish_if_over(session: ClassSession, rules, state) -> bool:
     if rules.prompt(state) is not None:
-        return False
+        reached = _vignette_run_over(session, rules, state)
+        if reached is None:
+            return False
+        _finish_vignette(session, rules, state, reached)
+        return True
     result = rules.result(state)
     session.result = eventlog.jsonable(result)
     session.status = Status.FINISHED
@@ -617,8 +656,9 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
     appended = []
     for _ in range(settings.COINLAB_MAX_BOT_STEPS):
         p = rules.prompt(state)
-        if p is None:
-            _finish_if_over(session, rules, state)
+        if p is None or (session.vignette_run_id and _finish_if_over(session, rules, state)):
+            if p is None:
+                _finish_if_over(session, rules, state)
             break
         seat = next((s for s in p.seats if s in bots), None)
         if seat is None:

@@ -180,7 +180,7 @@ def manage(request, session_id: int):
     return render(request, "web/instructor/manage.html", {
         "session": session, "rules": rules, "teams": teams, "bots": bots, "timer_form": timer_form,
         "note_form": NoteForm(), "override_form": OverrideForm(), "summary": summary,
-        "log": list(reversed(notes)),
+        "log": list(reversed(notes)), "vignette_seats": list(titles.values()),
         "track_names": [(t["id"], t["name"]) for t in summary["board"]["tracks"]
                         if t.get("key") or not summary["board"]["has_key_tracks"]] if summary.get("board") else [],
     })

@@ -169,6 +169,10 @@ def play(request, session_id: int):
     ctx["my_seats"] = [titles.get(k, {"id": k, "title": k}) for k in selectors.session_seats_of_user(request.user, session)]
     ctx["page_messages"] = True  # the page's header shows them; the live region does not repeat them
     ctx["poll_url"] = reverse("web:play_live", args=[session.pk]) + f"?seat={seat}"
+    if session.vignette_run_id:
+        doc = session.vignette_run.document
+        ctx["vignette"] = {"title": doc.get("title", ""), "objective": doc.get("objective", ""),
+                           "briefing": (doc.get("briefings") or {}).get(seat, ""), "run": doc.get("run", {})}
     resp = render(request, "web/play/page.html", ctx)
     resp["Cache-Control"] = "no-store"
     return resp
