@@ -25,6 +25,7 @@ import engine
 from engine import IllegalChoice
 from engine.bots.base import make_bot
 from engine.core import registry
+from engine.core.rng import ScriptedValueError
 from facilitation import eventlog
 from facilitation.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from facilitation.models import (
@@ -303,6 +304,65 @@ def _check_bot_kind(rules, kind: str) -> None:
                                code="unknown_bot")
 
 
+#: Bounds of ``options["script"]`` (scripted dice and picks, for rulebook examples and tests).
+SCRIPT_MAX_TAGS = 50
+SCRIPT_MAX_VALUES = 500
+#: How many moves the dry run of a scripted session plays (first choices) to use its values.
+SCRIPT_DRY_RUN_MOVES = 600
+
+
+def _check_script(script: Any) -> None:
+    """``options["script"]``: tag -> list of whole numbers, bounded (issue 14 item 10)."""
+    if not isinstance(script, dict):
+        raise ValidationFailed('options.script must be an object: tag -> list of whole numbers, '
+                               'e.g. {"die": [3, 5]}.', code="bad_options")
+    if len(script) > SCRIPT_MAX_TAGS:
+        raise ValidationFailed(f"options.script has more than {SCRIPT_MAX_TAGS} tags.", code="bad_options")
+    for tag, values in script.items():
+        if not isinstance(values, list) or len(values) > SCRIPT_MAX_VALUES or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000 for v in values):
+            raise ValidationFailed(f"options.script[{str(tag)[:40]!r}] must be a list of at most "
+                                   f"{SCRIPT_MAX_VALUES} whole numbers from 0 to 10000.", code="bad_options")
+
+
+def _script_left(value: Any) -> bool:
+    """Whether a state (as JSON) still holds scripted values in an RNG record."""
+    if isinstance(value, dict):
+        if "script" in value and "s" in value and "n" in value:
+            return True
+        return any(_script_left(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_script_left(v) for v in value)
+    return False
+
+
+def _check_options(rules, seed: int, options: Any) -> None:
+    """Set the game up with these options (400 ``bad_options`` if it cannot); with scripted
+    values, also play first choices until every scripted value is used (or
+    ``SCRIPT_DRY_RUN_MOVES``): a value the game cannot use (a die of 99) is refused here,
+    not when the session starts or a team moves (issue 14 item 10)."""
+    if not isinstance(options, dict):
+        raise ValidationFailed("options must be an object.", code="bad_options")
+    if "script" in options and options["script"] is not None:
+        _check_script(options["script"])
+    try:
+        state = rules.setup(seed=seed, options=dict(options))
+        if not options.get("script"):
+            return
+        for _ in range(SCRIPT_DRY_RUN_MOVES):
+            if not _script_left(eventlog.jsonable(rules.serialize(state))):
+                return
+            p = rules.prompt(state)
+            if p is None:
+                return
+            seat = p.seats[0]
+            rules.apply_inplace(state, seat, p.choices_for(seat)[0].id)
+    except IllegalChoice:
+        return  # the dry run's own path: not the options' fault
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+        raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
+
+
 def default_bot_kind(rules) -> str:
     kinds = rules.bot_kinds()
     for k in ("heuristic", "nonplayer"):
@@ -322,15 +382,15 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
     ``"bot:KIND"``. Seats left out are filled by a bot when the session starts."""
     _require_course_instructor(user, course)
     rules = _load_rules(scenario_key)
-    title = (title or "").strip() or f"{rules.title} session"
+    title = clean_text(title, field="title", limit=200) or f"{rules.title} session"
+    if options is not None and not isinstance(options, dict):
+        raise ValidationFailed("options must be an object.", code="bad_options")
     options = dict(options or {})
     # Issue 14 item 3: without an explicit (public) seed the game gets 128 random bits, kept
     # on the server (never in an answer to anyone).
     secret_seed = secrets.token_hex(16) if seed is None else ""
-    try:
-        rules.setup(seed=int(secret_seed, 16) if secret_seed else seed, options=options)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
+    _check_options(rules, int(secret_seed, 16) if secret_seed else seed, options)
+    location = clean_text(location, field="location", limit=200)
     if scheduled_start and scheduled_end and scheduled_end <= scheduled_start:
         raise ValidationFailed("The session must end after it starts.", code="bad_schedule")
     if decision_timer_seconds is not None and decision_timer_seconds <= 0:
@@ -368,6 +428,10 @@ def session_update(*, session: ClassSession, user, **fields: Any) -> ClassSessio
                       "require_rationale"}
     allowed_before = {"options", "seed"}
     for k, v in fields.items():
+        if k in ("title", "location"):
+            v = clean_text(v, field=k, limit=200)
+            if k == "title" and not v:
+                raise ValidationFailed("A session needs a title.", code="malformed")
         if k in allowed_always or (k in allowed_before and session.status == Status.SCHEDULED):
             setattr(session, k, v)
             if k == "seed":  # an explicit public seed replaces the secret one; none: a new secret one
@@ -376,6 +440,8 @@ def session_update(*, session: ClassSession, user, **fields: Any) -> ClassSessio
             raise ValidationFailed(f"{k} cannot be changed now.", code="not_editable")
     if session.scheduled_start and session.scheduled_end and session.scheduled_end <= session.scheduled_start:
         raise ValidationFailed("The session must end after it starts.", code="bad_schedule")
+    if "options" in fields or "seed" in fields:
+        _check_options(eventlog.rules_for(session), session.engine_seed(), session.options)
     session.save()
     return session
 
@@ -705,7 +771,11 @@ def session_start(*, session: ClassSession, user) -> ClassSession:
                     payload={"action": "start", "scenario": session.scenario_key, "seats": seats},
                     facts=[engine.fact("session", f"{rules.title}: the session starts.")],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
-    _run_bots(session, rules, state)
+    try:
+        _run_bots(session, rules, state)
+    except ScriptedValueError as exc:  # a session scheduled before options were dry-run (all rolled back)
+        raise ValidationFailed(f"The session's scripted values do not suit {rules.title}: {exc}",
+                               code="bad_options") from None
     session.save()
     return session
 
@@ -868,6 +938,9 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                 facts = rules.apply_unchecked(state, seat, c.id)
             except IllegalChoice as exc:
                 raise ValidationFailed(exc.message, code=exc.code) from None
+            except ScriptedValueError as exc:  # an old session's scripted value: the facilitator's to fix
+                raise Conflict(f"The session's scripted values cannot be used here ({exc}); ask the "
+                               "facilitator.", code="bad_script") from None
             eventlog.defer_writes(session)  # written by the flush below
             ev = eventlog.append(session, kind="decision", seat=seat, actor=user,
                                  payload=_decision_payload(p, seat, c), facts=facts,

@@ -153,7 +153,7 @@ class SessionIn(StrictSerializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62, default=None)
     scheduled_start = serializers.DateTimeField(required=False, allow_null=True, default=None)
     scheduled_end = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    location = serializers.CharField(required=False, allow_blank=True, default="")
+    location = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     decision_timer_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                                       max_value=MAX_TIMER_SECONDS, default=None)
     require_rationale = serializers.BooleanField(required=False, default=False)
@@ -165,7 +165,7 @@ class SessionPatchIn(StrictSerializer):
     title = serializers.CharField(max_length=200, required=False)
     scheduled_start = serializers.DateTimeField(required=False, allow_null=True)
     scheduled_end = serializers.DateTimeField(required=False, allow_null=True)
-    location = serializers.CharField(required=False, allow_blank=True)
+    location = serializers.CharField(required=False, allow_blank=True, max_length=200)
     decision_timer_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                                       max_value=MAX_TIMER_SECONDS)
     require_rationale = serializers.BooleanField(required=False)

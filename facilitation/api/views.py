@@ -37,6 +37,13 @@ def _valid(serializer_class, request) -> dict:
     return ser.validated_data
 
 
+def _require_instructor(user, course) -> None:
+    """Before any user name is looked up (issue 14 item 11): a student or a reviewer never
+    learns from a ``404 unknown_user`` which accounts exist."""
+    if not selectors.course_is_instructor(user, course):
+        raise NotAllowed("Only an instructor of this course may do that.")
+
+
 def _user_by_name(username: str):
     u = User.objects.filter(username=username).first()
     if u is None:
@@ -136,6 +143,7 @@ class CourseReviewers(APIView):
                    summary="Grant a reviewer read-only access to the course's live and finished sessions")
     def post(self, request, course_id: int):
         course = selectors.course_get_for_user(request.user, course_id)
+        _require_instructor(request.user, course)
         data = _valid(s.UsernameIn, request)
         services.course_reviewer_grant(course=course, user=request.user, reviewer=_user_by_name(data["username"]))
         return Response(s.CourseOut(course).data)
@@ -333,6 +341,7 @@ def _team_for(request, team_id: int) -> Team:
     if team is None:
         raise NotFound(f"There is no team {team_id}.")
     selectors.session_get_for_user(request.user, team.session_id)
+    _require_instructor(request.user, team.session.course)  # every team endpoint here is an instructor's
     return team
 
 
