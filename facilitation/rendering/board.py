@@ -70,23 +70,38 @@ def _language() -> str:
         return "en"
 
 
-def _translator(layout: dict):
+def _translator(key: str, lang: str):
     """A message (or English word) in the current language: Django's catalogs first, then the
-    game's own table (``layout["i18n"][lang]``) for words the catalogs do not have yet."""
+    game's own table (``layout["i18n"][lang]``) for words the catalogs do not have yet. The
+    words are the same in every request of a language, so each is looked up once per process
+    (a page's board names about 50 of them; Django's gettext costs 10-20 us a call)."""
+    return _translators(key, lang)
+
+
+@lru_cache(maxsize=64)
+def _translators(key: str, lang: str):
     try:
         from django.utils.translation import gettext, ngettext
     except Exception:  # outside Django
         gettext, ngettext = (lambda s: s), (lambda s, p, n: s if n == 1 else p)
-    table = (layout.get("i18n") or {}).get(_language()) or {}
+    table = (load_layout(key).get("i18n") or {}).get(lang) or {}
+    memo: dict = {}
 
     def tr(value: Any) -> Any:
         if isinstance(value, dict):
-            value = render(value, gettext, ngettext)
-        elif not isinstance(value, str):
-            return value
+            k = repr(value)
+        elif isinstance(value, str):
+            k = value
         else:
-            value = gettext(value) if value else value
-        return table.get(value, value)
+            return value
+        hit = memo.get(k)
+        if hit is not None:
+            return hit
+        text = render(value, gettext, ngettext) if isinstance(value, dict) else (gettext(value) if value else value)
+        text = table.get(text, text)
+        if len(memo) < 20000:
+            memo[k] = text
+        return text
     return tr
 
 
@@ -356,15 +371,18 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     ``metrics`` is accepted for the callers' sake: the tracks come from the typed view."""
     view = view or {}
     board_map, static, digest = _static(rules)
-    bv = rules.board_view_of(view, view.get("seat") if isinstance(view.get("seat"), str) else None)
+    if view:
+        bv = rules.board_view_of(view, view.get("seat") if isinstance(view.get("seat"), str) else None)
+    else:  # no position yet (a session not started): the map alone
+        bv = BoardView(getattr(rules, "key", ""), None, tuple(SpaceView(g.id) for g in board_map.spaces))
     key = getattr(rules, "key", "")
     layout = load_layout(key)
-    tr = _translator(layout)
+    lang = _language()
+    tr = _translator(key, lang)
     seats = seats if seats is not None else [{"id": s.id, "title": s.title} for s in getattr(rules, "seats", ())]
     faction_index = {s["id"]: i for i, s in enumerate(seats)}
     abbreviation = {f.id: f.abbreviation or tr(f.name) for f in board_map.factions}
     types = {p.id: p for p in board_map.piece_types}
-    lang = _language()
     geo_key = (key, lang, digest)
     geo = _GEOMETRY.get(geo_key)
     if geo is None:
@@ -398,7 +416,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         if s is None:  # not in play (Ecuador and Panama before an event, quadrants of fewer players)
             continue
         owner = owner_field.get(sid)
-        memo_key = (static_key, sid, repr(s), owner)
+        memo_key = (static_key, sid, s.pieces, s.control, s.support, tuple((m.id, m.count) for m in s.markers), owner)
         drawn = SPACES.get(memo_key)
         if drawn is None:
             drawn = _draw_space(g, s, owner, tr, types, faction_index, abbreviation, chip_k)

@@ -316,7 +316,7 @@ class MapDrawing:
         for p in self.m.piece_types:
             svg, _ = self.chip(PieceStack(p.id, p.owner, 1), size * 0.8, -size * 0.25, size)
             shape = self.t.word(_SHAPE_WORD[p.shape])
-            whose = "" if p.owner else ", " + self.t.word("in its owner's colour")
+            whose = "" if p.owner or p.id in _NEUTRAL_PIECE else ", " + self.t.word("in its owner's colour")
             items.append((svg, f"{p.letter} = {self.t(p.name)} ({shape}{whose})"))
         owner = next((f.id for f in self.m.factions if any(pt.owner == f.id for pt in self.m.piece_types)), "")
         any_type = next((p.id for p in self.m.piece_types if p.shape == Shape.CYLINDER), None)
@@ -324,7 +324,9 @@ class MapDrawing:
             svg, _ = self.chip(PieceStack(any_type, self.types[any_type].owner or owner, 1, PieceState.UNDERGROUND),
                                size * 0.8, -size * 0.25, size)
             items.append((svg, self.t.word("dashed outline, pale = Underground; solid = Active")))
-        items.append((self.chip_count_example(size), self.t.word("3G = a stack of 3 Guerrillas")))
+        example = next((p for p in self.m.piece_types if p.shape == Shape.CYLINDER), self.m.piece_types[0])
+        items.append((self.chip_count_example(size),
+                      f"3{example.letter} = " + self.t.word("a stack of 3:") + f" {self.t(example.name)}"))
         if self.m.has_support:
             for lvl in (Support.ACTIVE_SUPPORT, Support.PASSIVE_SUPPORT, Support.PASSIVE_OPPOSITION,
                         Support.ACTIVE_OPPOSITION):
@@ -347,8 +349,12 @@ class MapDrawing:
             items.append(("", self.t(note)))
         # columns: as many as fit the width
         col_w = max(text_width(txt, size) for _, txt in items) + size * 3
-        cols = max(1, int((self.m.width - u) // col_w))
+        cols = max(2, int((self.m.width - u) // col_w))
         col_w = (self.m.width - u) / cols
+        widest = max(text_width(txt, size) for _, txt in items) + size * 3
+        if widest > col_w:  # two columns at least: a smaller legend font rather than one long column
+            size *= col_w / widest
+            line_h = size * 1.9
         rows = -(-len(items) // cols)
         out = [f'<g class="legend"><rect x="0" y="{_n(top)}" width="{_n(self.m.width)}" '
                f'height="{_n(rows * line_h + line_h * 1.4 + self.tracks_height())}" fill="#ffffff"/>',

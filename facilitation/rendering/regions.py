@@ -245,7 +245,7 @@ def predraw_regions(session_id: int) -> int:
     cache keys the polls read, skipping seats already there; the number stored. One
     REPEATABLE READ snapshot, so the session row, its log and intents are of one version and
     the region lands under that version's key. Drawn with a request of no user: the region
-    shows nothing of the user (``_live_response``), only the seat, whose hidden data stays under
+    shows nothing of the user (``views.play._live_response``), only the seat, whose hidden data stays under
     the seat's own key."""
     from django.contrib.auth.models import AnonymousUser
     from django.http import HttpRequest

@@ -143,7 +143,7 @@ def from_view(v: dict, seat: str | None) -> BoardView:
                for f in ("govt", "farc", "auc", "cartels")]
     boxes = [
         Box("available", msg("Available forces"), tuple(
-            BoxEntry(board_map().piece_type(PIECES[k][0]).name, pieces=PieceStack(*PIECES[k][:2], int(n), PIECES[k][2]))
+            BoxEntry(_type_names()[PIECES[k][0]], pieces=PieceStack(*PIECES[k][:2], int(n), PIECES[k][2]))
             for k, n in v["available"].items() if k in PIECES)),
         Box("eligibility", msg("Eligibility"), tuple(
             BoxEntry(FACTION_NAMES[f], msg("Eligible") if ok else msg("Ineligible"))
@@ -151,7 +151,7 @@ def from_view(v: dict, seat: str | None) -> BoardView:
     ]
     if v.get("out_of_play"):
         boxes.append(Box("out_of_play", msg("Out of play"), tuple(
-            BoxEntry(board_map().piece_type(PIECES[k][0]).name, pieces=PieceStack(*PIECES[k][:2], int(n)))
+            BoxEntry(_type_names()[PIECES[k][0]], pieces=PieceStack(*PIECES[k][:2], int(n)))
             for k, n in v["out_of_play"].items() if k in PIECES)))
     cards = []
     for role, cid in (("current", v.get("card")), ("next", v.get("next"))):
@@ -164,6 +164,11 @@ def from_view(v: dict, seat: str | None) -> BoardView:
     markers = (Marker(f"el_presidente_{v['el_presidente']}",
                       msg("El Presidente: {name}", name=v["el_presidente"].capitalize())),)
     return BoardView("andean_abyss", seat, tuple(spaces), tuple(tracks), tuple(boxes), tuple(cards), markers)
+
+
+@lru_cache(maxsize=1)
+def _type_names() -> dict:
+    return {p.id: p.name for p in board_map().piece_types}
 
 
 def _card_title(cid):

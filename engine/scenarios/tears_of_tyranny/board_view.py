@@ -62,7 +62,8 @@ def board_map() -> BoardMap:
     for tid in c.tile_ids:
         t = c.tiles[tid]
         x, y = raw[tid]
-        facts = [SpaceFact(msg("Terrain"), TERRAIN.get(t["terrain"], msg(t["terrain"]))),
+        facts = [SpaceFact(msg("Septet"), msg(t["septet_name"])),
+                 SpaceFact(msg("Terrain"), TERRAIN.get(t["terrain"], msg(t["terrain"]))),
                  SpaceFact(msg("Quadrant"), t["quadrant"]),
                  SpaceFact(msg("Defense modifier"), t["defense_modifier"])]
         if t["infrastructure"]:
@@ -115,20 +116,25 @@ def from_view(v: dict, seat: str | None) -> BoardView:
         t = tiles.get(g.id)
         if t is None:  # a quadrant not in play at this player count
             continue
-        units: dict[str, int] = {}
-        for kind, _damage in t["units"]:
-            units[kind] = units.get(kind, 0) + 1
-        pieces = [PieceStack(k, ADVERSARY, n) for k, n in sorted(units.items(), key=lambda x: ("cell", "outpost",
-                                                                                                "garrison").index(x[0]))]
-        for s in SEAT_ORDER:
-            n = t["presence"].get(s, 0)
-            if n:
-                pieces.append(PieceStack("hq" if _is_hq(s, n) else "presence", s, n))
-            if t["guerrillas"].get(s):
-                pieces.append(PieceStack("guerrilla", s, t["guerrillas"][s]))
-            nb = sum(1 for b in t["bases"] if b[0] == s)
-            if nb:
-                pieces.append(PieceStack("base", s, nb))
+        pieces = []
+        if t["units"]:
+            units: dict[str, int] = {}
+            for kind, _damage in t["units"]:
+                units[kind] = units.get(kind, 0) + 1
+            pieces += [PieceStack(k, ADVERSARY, units[k]) for k in ("cell", "outpost", "garrison") if k in units]
+        presence, guerrillas, bases = t["presence"], t["guerrillas"], t["bases"]
+        if presence or guerrillas or bases:
+            nb: dict[str, int] = {}
+            for b in bases:
+                nb[b[0]] = nb.get(b[0], 0) + 1
+            for s in SEAT_ORDER:
+                n = presence.get(s, 0)
+                if n:
+                    pieces.append(PieceStack("hq" if _is_hq(s, n) else "presence", s, n))
+                if guerrillas.get(s):
+                    pieces.append(PieceStack("guerrilla", s, guerrillas[s]))
+                if nb.get(s):
+                    pieces.append(PieceStack("base", s, nb[s]))
         if t["red"]:
             pieces.append(PieceStack("civilian_red", "", t["red"]))
         if t["blue"]:
