@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -39,11 +40,33 @@ from facilitation.models import (
     SubmissionKey,
     Team,
     TeamIntent,
+    normalize_join_code,
 )
 from facilitation.selectors import course_is_instructor, join_code_check, user_can_create_courses
+from facilitation.signals import session_finished
 
 User = get_user_model()
 Status = ClassSession.Status
+
+#: The longest rationale, note, reason or statement of intent, on every path (page, API, undo,
+#: console): issue 14 item 9.
+TEXT_MAX = 5000
+
+
+def clean_text(value: Any, *, field: str, limit: int = TEXT_MAX) -> str:
+    """``value`` as stored text: a string without NUL (PostgreSQL refuses it in text and JSON),
+    at most ``limit`` characters, stripped. Anything else is a 400 naming the field."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValidationFailed(f"{field} must be text.", code="malformed")
+    if "\x00" in value:
+        raise ValidationFailed(f"{field} may not contain NUL characters.", code="malformed")
+    value = value.strip()
+    if len(value) > limit:
+        raise ValidationFailed(f"{field} is too long ({len(value)} characters; at most {limit}).",
+                               code="too_long")
+    return value
 
 MAX_DECISION_MS = 7 * 24 * 3600 * 1000
 
@@ -89,24 +112,90 @@ def course_reviewer_grant(*, course: Course, user, reviewer) -> None:
     course.reviewers.add(reviewer)
 
 
+#: How many user names one pasted list may hold (a class, with room to spare).
+MAX_ROSTER_NAMES = 300
+
+
+def parse_usernames(text: str) -> list[str]:
+    """User names from a pasted list: one per line, or separated by commas, semicolons or
+    spaces; each once, in the order given."""
+    seen: dict[str, None] = {}
+    for part in (text or "").replace(",", " ").replace(";", " ").split():
+        seen.setdefault(part, None)
+    return list(seen)
+
+
+@transaction.atomic
+def course_students_add(*, course: Course, user, usernames: str, team: Team | None = None) -> list:
+    """Add known students to the course roster (and to ``team``, a team of one of its sessions)
+    by user name. All or nothing: if any name is unknown, nobody is added and the error names
+    every unknown one. Returns the users added, in the order given."""
+    _require_course_instructor(user, course)
+    names = parse_usernames(usernames)
+    if not names:
+        raise ValidationFailed("Give at least one user name.", code="usernames_required")
+    if len(names) > MAX_ROSTER_NAMES:
+        raise ValidationFailed(f"At most {MAX_ROSTER_NAMES} user names at a time.", code="too_many_usernames")
+    if team is not None and team.session.course_id != course.pk:
+        raise ValidationFailed("That team is not in this course.", code="bad_team")
+    User = get_user_model()
+    found = {u.get_username(): u for u in User.objects.filter(username__in=names, is_active=True)}
+    missing = [n for n in names if n not in found]
+    if missing:
+        # Names typed in another case still find their account when only one account matches.
+        for n in list(missing):
+            matches = list(User.objects.filter(username__iexact=n, is_active=True)[:2])
+            if len(matches) == 1:
+                found[n] = matches[0]
+                missing.remove(n)
+    if missing:
+        raise ValidationFailed("No account has the user name " + ", ".join(missing)
+                               + ". Nobody was added: correct the list, or give those students a join code.",
+                               code="unknown_usernames")
+    added = []
+    for n in names:
+        member = found[n]
+        user_add_role(user=member, role=ROLE_STUDENT)
+        course.students.add(member)
+        if team is not None:
+            team_member_add(team=team, user=user, member=member)
+        added.append(member)
+    return added
+
+
+@transaction.atomic
+def course_student_remove(*, course: Course, user, student) -> None:
+    """Take a student off the roster and off the teams of the course's sessions that have not
+    started (a team's members in a live or finished session are kept: the log names them)."""
+    _require_course_instructor(user, course)
+    course.students.remove(student)
+    for team in Team.objects.filter(session__course=course, session__status=Status.SCHEDULED, members=student):
+        team.members.remove(student)
+
+
 @transaction.atomic
 def course_reviewer_revoke(*, course: Course, user, reviewer) -> None:
     _require_course_instructor(user, course)
     course.reviewers.remove(reviewer)
 
 
+MAX_JOIN_CODE_USES = 1000
+
+
 @transaction.atomic
 def join_code_create(*, course: Course, user, team: Team | None = None, days: int | None = None,
-                     max_uses: int = 0) -> JoinCode:
-    """A new unguessable join code for the course (and optionally one team), valid ``days`` days."""
+                     max_uses: int | None = None) -> JoinCode:
+    """A new unguessable join code for the course (and optionally one team), valid ``days`` days,
+    for at most ``max_uses`` students (default ``COINLAB_JOIN_CODE_MAX_USES``)."""
     _require_course_instructor(user, course)
     if team is not None and team.session.course_id != course.pk:
         raise ValidationFailed("That team belongs to another course.")
     days = settings.COINLAB_JOIN_CODE_DAYS if days is None else days
     if not 0 < days <= 365:
         raise ValidationFailed("A join code is valid for 1 to 365 days.")
-    if max_uses < 0:
-        raise ValidationFailed("max_uses must be 0 (unlimited) or more.")
+    max_uses = settings.COINLAB_JOIN_CODE_MAX_USES if max_uses is None else max_uses
+    if not 0 < max_uses <= MAX_JOIN_CODE_USES:
+        raise ValidationFailed(f"A join code admits 1 to {MAX_JOIN_CODE_USES} students.", code="bad_max_uses")
     return JoinCode.objects.create(course=course, team=team, created_by=user, max_uses=max_uses,
                                    expires_at=timezone.now() + dt.timedelta(days=days))
 
@@ -119,7 +208,7 @@ def join_code_revoke(*, join_code: JoinCode, user) -> None:
 
 
 def _usable_join_code(code: str, *, lock: bool) -> JoinCode:
-    code = (code or "").strip()
+    code = normalize_join_code(code)
     qs = JoinCode.objects.select_related("course", "team")
     if lock:
         qs = qs.select_for_update(of=("self",))
@@ -173,12 +262,23 @@ def course_join(*, user, code: str) -> JoinCode:
     if not user or not user.is_authenticated:
         raise NotAllowed("Log in to join a course.")
     jc = _usable_join_code(code, lock=True)
+    if jc.team_id:
+        session = ClassSession.objects.get(pk=jc.team.session_id)
+        elsewhere = Team.objects.filter(session=session, members=user).exclude(pk=jc.team_id)
+        if elsewhere.exists() and session.status != Status.SCHEDULED:
+            # Issue 14 item 7: a code never moves a student to another team once the game has
+            # begun (across sides, unlogged); that is the facilitator's logged decision.
+            raise Conflict("You are already on a team of this session, which has started: ask the facilitator "
+                           "to move you.", code="team_change_needs_facilitator")
     user_add_role(user=user, role=ROLE_STUDENT)
     jc.course.students.add(user)
     if jc.team_id:
         for other in Team.objects.filter(session=jc.team.session, members=user).exclude(pk=jc.team_id):
             other.members.remove(user)
-        jc.team.members.add(user)
+        if not jc.team.members.filter(pk=user.pk).exists():
+            jc.team.members.add(user)
+            _log_team_change(jc.team.session, user, action="team_join", member=user, team=jc.team,
+                             via="join code")
     jc.uses += 1
     jc.save(update_fields=["uses"])
     return jc
@@ -224,11 +324,11 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
     rules = _load_rules(scenario_key)
     title = (title or "").strip() or f"{rules.title} session"
     options = dict(options or {})
-    if seed is None:
-        seed = int.from_bytes(hashlib.sha256(f"{course.pk}:{title}:{timezone.now()}".encode()).digest()[:4],
-                              "big")
+    # Issue 14 item 3: without an explicit (public) seed the game gets 128 random bits, kept
+    # on the server (never in an answer to anyone).
+    secret_seed = secrets.token_hex(16) if seed is None else ""
     try:
-        rules.setup(seed=seed, options=options)
+        rules.setup(seed=int(secret_seed, 16) if secret_seed else seed, options=options)
     except (ValueError, TypeError, KeyError) as exc:
         raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
     if scheduled_start and scheduled_end and scheduled_end <= scheduled_start:
@@ -236,7 +336,7 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
     if decision_timer_seconds is not None and decision_timer_seconds <= 0:
         raise ValidationFailed("The decision timer must be a positive number of seconds.")
     session = ClassSession.objects.create(
-        course=course, title=title, scenario_key=rules.key, options=options, seed=seed,
+        course=course, title=title, scenario_key=rules.key, options=options, seed=seed, secret_seed=secret_seed,
         rules_version=eventlog.rules_fingerprint(rules.key), scheduled_start=scheduled_start, scheduled_end=scheduled_end, location=location or "",
         decision_timer_seconds=decision_timer_seconds, require_rationale=require_rationale,
         snapshot_every=snapshot_every or settings.COINLAB_SNAPSHOT_EVERY, created_by=user)
@@ -270,6 +370,8 @@ def session_update(*, session: ClassSession, user, **fields: Any) -> ClassSessio
     for k, v in fields.items():
         if k in allowed_always or (k in allowed_before and session.status == Status.SCHEDULED):
             setattr(session, k, v)
+            if k == "seed":  # an explicit public seed replaces the secret one; none: a new secret one
+                session.secret_seed = "" if v is not None else secrets.token_hex(16)
         else:
             raise ValidationFailed(f"{k} cannot be changed now.", code="not_editable")
     if session.scheduled_start and session.scheduled_end and session.scheduled_end <= session.scheduled_start:
@@ -289,20 +391,48 @@ def team_create(*, session: ClassSession, user, name: str, color: str = "") -> T
     return Team.objects.create(session=session, name=name, color=color or "")
 
 
+def _log_team_change(session: ClassSession, actor, *, action: str, member, team: Team | None,
+                     left: Team | None = None, via: str = "") -> None:
+    """Once a session has started, a change of who plays for which team is an event of the log
+    (issue 14 item 7): ``team_join`` / ``team_move`` / ``team_leave``, with the facilitator (or
+    the student joining) as actor. Before the start there is no game to change, after the end
+    no game to play."""
+    locked = _lock(session.pk)  # the row's status now (``session`` may be an old copy)
+    if locked.status not in (Status.LIVE, Status.PAUSED):
+        return
+    name = member.get_username()
+    text = {"team_join": f"{name} joins team {team.name if team else ''}",
+            "team_move": f"{name} moves from team {left.name if left else ''} to team {team.name if team else ''}",
+            "team_leave": f"{name} leaves team {left.name if left else ''}"}[action]
+    _facilitator_event(locked, actor, action, member=name, team=team.name if team else "",
+                       left=left.name if left else "", via=via, fact_text=text + ".")
+    locked.save()
+
+
 @transaction.atomic
 def team_member_add(*, team: Team, user, member) -> None:
+    """Put a student on a team (leaving any other team of that session); logged once the game
+    has started."""
     _require_course_instructor(user, team.session.course)
     user_add_role(user=member, role=ROLE_STUDENT)
     team.session.course.students.add(member)
+    left = None
     for other in Team.objects.filter(session=team.session, members=member).exclude(pk=team.pk):
         other.members.remove(member)
-    team.members.add(member)
+        left = other
+    if not team.members.filter(pk=member.pk).exists():
+        team.members.add(member)
+        _log_team_change(team.session, user, action="team_move" if left else "team_join", member=member,
+                         team=team, left=left, via="facilitator")
 
 
 @transaction.atomic
 def team_member_remove(*, team: Team, user, member) -> None:
     _require_course_instructor(user, team.session.course)
-    team.members.remove(member)
+    if team.members.filter(pk=member.pk).exists():
+        team.members.remove(member)
+        _log_team_change(team.session, user, action="team_leave", member=member, team=None, left=team,
+                         via="facilitator")
 
 
 @transaction.atomic
@@ -461,7 +591,14 @@ def _finish_if_over(session: ClassSession, rules, state) -> bool:
     eventlog.append(session, kind="system", payload={"action": "game_over", "result": result},
                     facts=[engine.fact("game_over", "The game is over.")],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
+    _announce_finished(session)
     return True
+
+
+def _announce_finished(session: ClassSession) -> None:
+    """Once the end is committed, tell the listeners (the final AAR is built: issue #19)."""
+    session_id = session.pk
+    transaction.on_commit(lambda: session_finished.send(sender=ClassSession, session_id=session_id))
 
 
 def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str] | None = None) -> list[int]:
@@ -486,7 +623,7 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
         seat = next((s for s in p.seats if s in bots), None)
         if seat is None:
             break
-        bot = make_bot(rules, bots[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        bot = make_bot(rules, bots[seat], seat, seed=session.bot_seed(seat))
         decision = bot.choose(state, p)
         choice = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, choice.id)
@@ -654,17 +791,23 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     """
     if not isinstance(choice, str) or not choice:
         raise ValidationFailed("choice must be a choice id (a non-empty string).", code="malformed")
-    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128:
+    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128 or "\x00" in idempotency_key:
         raise ValidationFailed("idempotency_key must be a string of at most 128 characters.", code="malformed")
-    rationale = (rationale or "").strip()
-    request_sig = {"seat": seat, "choice": choice, "seq": seq}
+    if "\x00" in choice or len(choice) > 1000:
+        raise ValidationFailed("choice must be a choice id.", code="malformed")
+    rationale = clean_text(rationale, field="rationale")
+    # The rationale is part of the request a key stands for (issue 14 item 12): the same key
+    # with another rationale is a different request (409), not a repeat that drops it.
+    request_sig = {"seat": seat, "choice": choice, "seq": seq,
+                   "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
     try:
         with transaction.atomic():
             session, seats, prior = _lock_for_move(session.pk, user, idempotency_key)
             _check_seat_owner(user, session, seat, seats)
             if prior is not None:
                 prior_user, prior_request, prior_response = prior
-                if prior_user != user.pk or prior_request != request_sig:
+                if prior_user != user.pk or prior_request != {k: v for k, v in request_sig.items()
+                                                              if k in prior_request or k != "rationale"}:
                     raise Conflict("This idempotency key was already used for a different request.",
                                    code="idempotency_key_reused")
                 return {**prior_response, "replayed": True}
@@ -701,6 +844,27 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     except IntegrityError:
         # Only reachable if two transactions raced past the row lock (not on PostgreSQL/SQLite).
         raise Conflict("A concurrent submission won; reload the prompt.", code="stale_seq") from None
+
+
+def _undo_secret(target: SessionEvent) -> bool:
+    """Whether some seat may not see what ``target`` chose: it was marked secret, or some of
+    its facts are hidden from some seat (e.g. where the Directives Base went)."""
+    return bool((target.payload or {}).get("secret")) or any(
+        isinstance(f, dict) and f.get("visible_to") is not None for f in target.facts or [])
+
+
+def _undo_visibility(target: SessionEvent) -> dict:
+    """The payload keys that make an undo as secret as what it undoes (issue 14 item 2): only
+    the seat that decided (and the full record) reads the undone choice's id and label."""
+    return {"secret": True, "visible_to": [target.seat]} if _undo_secret(target) else {}
+
+
+def _undo_fact(target: SessionEvent, type_: str, text: str, public_text: str) -> dict:
+    """The undo's fact: ``text`` names the undone choice; for a secret one, only the deciding
+    seat reads it and every other seat reads ``public_text`` (engine.fact_for_seat)."""
+    if not _undo_secret(target):
+        return engine.fact(type_, text)
+    return engine.fact(type_, text, visible_to=[target.seat], public=engine.fact(type_, public_text))
 
 
 def _undo_target(session: ClassSession, rules, seat: str) -> SessionEvent:
@@ -746,8 +910,10 @@ def choice_undo(*, session: ClassSession, user, seat: str, seq: int) -> dict:
     back_state = eventlog.load_state(session, target.parent_seq, rules)
     ev = eventlog.append(session, kind="undo", seat=seat, actor=user, parent_seq=target.parent_seq,
                          payload={"undone_seq": target.seq, "back_to": target.parent_seq,
-                                  "choice": target.payload.get("choice"), "label": target.payload.get("label")},
-                         facts=[engine.fact("undo", f"{seat} takes back: {target.payload.get('label', '')}")],
+                                  "choice": target.payload.get("choice"), "label": target.payload.get("label"),
+                                  **_undo_visibility(target)},
+                         facts=[_undo_fact(target, "undo", f"{seat} takes back: {target.payload.get('label', '')}",
+                                           f"{seat} takes back a secret decision.")],
                          metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     session.save()
     return {"seq": session.head_seq, "events": [ev.seq], "status": session.status, "undone": target.seq}
@@ -766,6 +932,7 @@ def _facilitator_event(session: ClassSession, user, action: str, **payload) -> S
 @transaction.atomic
 def session_pause(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status != Status.LIVE:
         raise Conflict(f"Only a live session can be paused (it is {session.status}).", code="not_live")
@@ -792,6 +959,7 @@ def session_resume(*, session: ClassSession, user) -> ClassSession:
 def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     """End the session now (the game may be unfinished: ``result`` then stays as the engine says)."""
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status == Status.FINISHED:
         raise Conflict("The session is already finished.", code="session_finished")
@@ -804,13 +972,14 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
     session.result = eventlog.jsonable(rules.result(state))
     _facilitator_event(session, user, "end", reason=reason, fact_text="The facilitator ends the session.")
     session.save()
+    _announce_finished(session)
     return session
 
 
 @transaction.atomic
 def facilitator_note(*, session: ClassSession, user, text: str) -> SessionEvent:
     _require_course_instructor(user, session.course)
-    text = (text or "").strip()
+    text = clean_text(text, field="text")
     if not text:
         raise ValidationFailed("A note needs some text.", code="text_required")
     session = _lock(session.pk)
@@ -831,7 +1000,7 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
     ``adjust``: set a track to a value through ``Rules.adjust`` (replayed from the log).
     """
     _require_course_instructor(user, session.course)
-    reason = (reason or "").strip()
+    reason = clean_text(reason, field="reason")
     if not reason:
         raise ValidationFailed("An override needs a reason (it goes into the log and the AAR).",
                                code="reason_required")
@@ -851,9 +1020,11 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
         back_state = eventlog.load_state(session, target.parent_seq, rules)
         ev = eventlog.append(session, kind="facilitator", actor=user, parent_seq=target.parent_seq,
                              payload={"action": "undo_last", "reason": reason, "undone_seq": target.seq,
-                                      "back_to": target.parent_seq, "label": target.payload.get("label", "")},
-                             facts=[engine.fact("override", f"The facilitator takes back {target.seat}'s "
-                                                f"'{target.payload.get('label', '')}': {reason}")],
+                                      "back_to": target.parent_seq, "label": target.payload.get("label", ""),
+                                      **_undo_visibility(target)},
+                             facts=[_undo_fact(target, "override", f"The facilitator takes back {target.seat}'s "
+                                               f"'{target.payload.get('label', '')}': {reason}",
+                                               f"The facilitator takes back a secret decision of {target.seat}.")],
                              metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     elif action == "adjust":
         if not isinstance(track, str) or not track:
@@ -922,7 +1093,7 @@ def team_intent_set(*, session: ClassSession, team: Team, user, statement: str) 
         raise ValidationFailed("That team is not in this session.")
     if not (team.members.filter(pk=user.pk).exists() or course_is_instructor(user, session.course)):
         raise NotAllowed("Only the team's members may state its intent.")
-    statement = (statement or "").strip()
+    statement = clean_text(statement, field="statement")
     if not statement:
         raise ValidationFailed("The statement of intent is empty.", code="text_required")
     if session.status == Status.FINISHED:
@@ -959,7 +1130,7 @@ def seat_timeout_decide(*, session: ClassSession, seat: str, expected_seq: int |
         return []
     kind = Seat.objects.filter(session=session, seat_key=seat).values_list("bot_kind", flat=True).first()
     kind = kind or default_bot_kind(rules)
-    bot = make_bot(rules, kind, seat, seed=session.seed * 100_003 + session.head_seq)
+    bot = make_bot(rules, kind, seat, seed=session.bot_seed(seat))
     decision = bot.choose(state, p)
     c = p.find(seat, decision.choice_id)
     facts = rules.apply_inplace(state, seat, c.id)
@@ -996,7 +1167,7 @@ def session_autoplay(*, session: ClassSession, user, max_events: int | None = No
             _finish_if_over(session, rules, state)
             break
         seat = p.seats[0]
-        bot = make_bot(rules, seats[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        bot = make_bot(rules, seats[seat], seat, seed=session.bot_seed(seat))
         decision = bot.choose(state, p)
         c = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, c.id)

@@ -119,7 +119,8 @@ class CourseIn(StrictSerializer):
 class JoinCodeIn(StrictSerializer):
     team = serializers.IntegerField(required=False, allow_null=True, default=None)
     days = serializers.IntegerField(required=False, min_value=1, max_value=365, default=None)
-    max_uses = serializers.IntegerField(required=False, min_value=0, max_value=1_000_000, default=0)
+    max_uses = serializers.IntegerField(required=False, min_value=1, max_value=1000, default=None,
+                                        help_text="How many students may use it (default 40).")
 
 
 class UsernameIn(StrictSerializer):
@@ -212,7 +213,7 @@ class SubmitIn(StrictSerializer):
     choice = serializers.CharField(max_length=200)
     seq = serializers.IntegerField(min_value=0)
     idempotency_key = serializers.CharField(required=False, allow_blank=True, default="", max_length=128)
-    rationale = serializers.CharField(required=False, allow_blank=True, default="", max_length=5000)
+    rationale = serializers.CharField(required=False, allow_blank=True, default="", max_length=5000)  # = services.TEXT_MAX
     decision_ms = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
 
 

@@ -212,6 +212,18 @@ class AndeanAbyss(Rules):
                            "opposition_plus_bases": [0, 89]},
                 "factions": [{"id": f, "name": FNAME[i], "color": COLORS[f]} for i, f in enumerate(FACTIONS)]}
 
+    def board_map(self):
+        from engine.scenarios.andean_abyss.board_view import board_map
+        return board_map()
+
+    def board_view(self, state, seat):
+        from engine.scenarios.andean_abyss.board_view import board_view
+        return board_view(self, state, seat)
+
+    def board_view_of(self, view, seat):
+        from engine.scenarios.andean_abyss.board_view import from_view
+        return from_view(view, seat)
+
     def cards_played(self, state: dict) -> int:
         return state["cards_played"]
 
