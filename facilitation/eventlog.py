@@ -9,6 +9,9 @@ starts from the state of its ``parent_seq`` and applies its transition:
 * ``decision``/``bot``: ``rules.apply(seat, payload["choice"])``;
 * ``facilitator`` with ``payload["action"] == "adjust"``:
   ``rules.adjust(state, track, value)`` (an adjudicated override);
+* ``facilitator`` with ``payload["action"] == "direct"``:
+  ``rules.apply_directed(state, seat, choice, reason)`` (a bot-run seat, e.g. an Andean Abyss
+  Non-player, directed to a legal decision instead of its own procedure's);
 * everything else (system markers, notes, pause/resume, ``undo``, and the
   facilitator's ``undo_last`` override) leaves the state as it was.
 
@@ -37,6 +40,12 @@ from facilitation.models import ClassSession, SessionEvent, StateSnapshot
 
 GENESIS_HASH = "0" * 64
 STATE_CHANGING_KINDS = ("decision", "bot")
+# facilitator actions that change the state (replayed and verified like decisions)
+STATE_CHANGING_ACTIONS = ("adjust", "direct")
+
+
+def changes_state(kind: str, payload: dict) -> bool:
+    return kind in STATE_CHANGING_KINDS or (kind == "facilitator" and payload.get("action") in STATE_CHANGING_ACTIONS)
 
 
 def canonical(obj: Any) -> str:
@@ -143,6 +152,8 @@ def transition(rules: Rules, state: Any, kind: str, seat: str, payload: dict) ->
         return rules.apply_inplace(state, seat, payload["choice"])
     if kind == "facilitator" and payload.get("action") == "adjust":
         return adjustment_facts(rules, state, payload["track"], payload["value"], payload.get("reason", ""))
+    if kind == "facilitator" and payload.get("action") == "direct":
+        return rules.apply_directed(state, payload["seat"], payload["choice"], payload.get("reason", ""))
     return []
 
 
@@ -423,7 +434,7 @@ def verify(session: ClassSession) -> VerifyReport:
         except (IllegalChoice, KeyError, TypeError) as exc:
             rep.errors.append(f"event {ev.seq}: replay rejected it: {exc}")
             break
-        if ev.kind in STATE_CHANGING_KINDS or (ev.kind == "facilitator" and ev.payload.get("action") == "adjust"):
+        if changes_state(ev.kind, ev.payload):
             if jsonable(facts) != ev.facts:
                 rep.errors.append(f"event {ev.seq}: stored facts differ from the replayed facts")
             if jsonable(rules.metrics(state)) != ev.metrics:

@@ -1159,6 +1159,48 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
 
 
 @transaction.atomic
+def facilitator_direct(*, session: ClassSession, user, seat: str, choice: str, reason: str) -> SessionEvent:
+    """Direct a bot-run seat (an Andean Abyss Non-player, section 8) to take ``choice``, a legal
+    decision of its own, instead of its procedure's (issue 15). Logged as a ``facilitator``
+    event with the reason; the log replays it through ``Rules.apply_directed``. What follows
+    is again the seat's own: the bots go on when the session is live.
+
+    A Non-player's decision waits only while the game is paused (bots act at once otherwise):
+    pause, take back its move with ``undo_last`` if it already acted, direct, resume.
+    """
+    _require_course_instructor(user, session.course)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("Directing a Non-player needs a reason (it goes into the log and the AAR).",
+                               code="reason_required")
+    if not isinstance(seat, str) or not seat or not isinstance(choice, str) or not choice:
+        raise ValidationFailed("Name the seat and the choice to direct it to.", code="malformed")
+    session = _lock(session.pk)
+    if session.status not in (Status.LIVE, Status.PAUSED):
+        raise Conflict(f"Directions apply to a running session (it is {session.status}).", code="not_running")
+    rules = eventlog.rules_for(session)
+    state = _state(session, rules)
+    options = list(rules.directable(state, seat))
+    if not options:
+        raise Conflict(f"No decision of seat {seat!r} can be directed now (pause the game, and take back "
+                       "its move if it already acted).", code="not_directable")
+    picked = next((c for c in options if c.id == choice), None)
+    if picked is None:
+        raise ValidationFailed(f"'{choice}' is not a legal decision for {seat} now.", code="unknown_choice")
+    p = rules.prompt(state)
+    facts = rules.apply_directed(state, seat, choice, reason)
+    ev = eventlog.append(session, kind="facilitator", actor=user, seat=seat,
+                         payload={"action": "direct", "seat": seat, "choice": choice, "label": picked.label,
+                                  "reason": reason, "prompt": p.text_for(seat) if p else "",
+                                  "rule": p.rule_for(seat) if p else ""},
+                         facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
+    if session.status == Status.LIVE:
+        _run_bots(session, rules, state)
+    session.save()
+    return ev
+
+
+@transaction.atomic
 def team_intent_set(*, session: ClassSession, team: Team, user, statement: str) -> TeamIntent:
     if team.session_id != session.pk:
         raise ValidationFailed("That team is not in this session.")

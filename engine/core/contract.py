@@ -436,6 +436,17 @@ class Rules(ABC):
         """A JSON Schema of this game's ``position`` option (documentation and validation)."""
         return {}
 
+    def directable(self, state: State, seat: str) -> list[Choice]:
+        """The legal decisions a facilitator may direct the bot-run seat ``seat`` (e.g. an Andean
+        Abyss Non-player) to take now instead of its own procedure's; empty: nothing to direct."""
+        return []
+
+    def apply_directed(self, state: State, seat: str, choice_id: str, reason: Any) -> list[Fact]:
+        """Apply a directed decision (one of :meth:`directable`) in place; facts carry
+        :func:`cause_facilitator`. Deterministic: the log replays it."""
+        raise IllegalChoice(f"{self.title or self.key} has no decisions a facilitator can direct.",
+                            code="direct_unsupported")
+
     def catalog(self) -> dict:
         """Static game content as messages: ``{"cards": [...], "glossary": [...], "panels": [...],
         "names": [...]}``. Every message in it must be in the translation catalogs."""

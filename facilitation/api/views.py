@@ -278,6 +278,25 @@ class SessionOverrides(APIView):
         return Response(selectors.event_to_dict(ev, None), status=status.HTTP_201_CREATED)
 
 
+class SessionDirections(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS},
+                   summary="The Non-player decision a facilitator may direct now, with its legal choices")
+    def get(self, request, session_id: int):
+        sess = selectors.session_get_for_user(request.user, session_id)
+        selectors.session_require_instructor(request.user, sess)
+        return Response({"directable": selectors.session_directable(sess)})
+
+    @extend_schema(request=s.DirectIn, responses={201: OpenApiTypes.OBJECT, **ERRORS},
+                   summary="Direct a Non-player to a legal decision instead of its flowchart's, with a reason")
+    def post(self, request, session_id: int):
+        sess = selectors.session_get_for_user(request.user, session_id)
+        selectors.session_require_instructor(request.user, sess)
+        data = _valid(s.DirectIn, request)
+        ev = services.facilitator_direct(session=sess, user=request.user, seat=data["seat"], choice=data["choice"],
+                                         reason=data["reason"])
+        return Response(selectors.event_to_dict(ev, None), status=status.HTTP_201_CREATED)
+
+
 AFTER = OpenApiParameter("after", int, description="only events with seq greater than this")
 
 

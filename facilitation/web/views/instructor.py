@@ -14,11 +14,12 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
+from engine.core.messages import render as render_message
 from facilitation import eventlog, live, selectors, services
 from facilitation.errors import NotAllowed, ValidationFailed
 from facilitation.models import ClassSession, Course, JoinCode, Seat, Team
@@ -180,10 +181,22 @@ def manage(request, session_id: int):
     return render(request, "web/instructor/manage.html", {
         "session": session, "rules": rules, "teams": teams, "bots": bots, "timer_form": timer_form,
         "note_form": NoteForm(), "override_form": OverrideForm(), "summary": summary,
+        "directable": _directable(session),
         "log": list(reversed(notes)), "vignette_seats": list(titles.values()),
         "track_names": [(t["id"], t["name"]) for t in summary["board"]["tracks"]
                         if t.get("key") or not summary["board"]["has_key_tracks"]] if summary.get("board") else [],
     })
+
+
+def _directable(session) -> dict | None:
+    """The Non-player decision the facilitator may direct now, its choices' labels rendered."""
+    d = selectors.session_directable(session)
+    if d is None:
+        return None
+    for c in d["choices"]:
+        c["text"] = render_message(c["label"], gettext, ngettext)
+    d["prompt"] = render_message(d["prompt"], gettext, ngettext)
+    return d
 
 
 @login_required
@@ -224,6 +237,14 @@ def control(request, session_id: int, action: str):
             for errs in form.errors.values():
                 for e in errs:
                     messages.error(request, e)
+    elif action == "direct":
+        reason = (request.POST.get("reason") or "").strip()
+        if not reason:
+            messages.error(request, _("Directing a Non-player needs a reason."))
+        else:
+            call_service(request, services.facilitator_direct, session=session, user=u,
+                         seat=request.POST.get("seat", ""), choice=request.POST.get("choice", ""), reason=reason,
+                         success=_("The Non-player takes the decision you directed."))
     elif action == "timer":
         form = TimerForm(request.POST)
         if form.is_valid():
