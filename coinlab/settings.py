@@ -287,6 +287,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer",
                                  "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_PAGINATION_CLASS": None,
+    "DEFAULT_PARSER_CLASSES": ["facilitation.api.parsers.JSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "CoinLab API",
@@ -302,6 +304,7 @@ SPECTACULAR_SETTINGS = {
 # ---- CoinLab --------------------------------------------------------------------
 COINLAB_SNAPSHOT_EVERY = int(os.environ.get("COINLAB_SNAPSHOT_EVERY", "25"))
 COINLAB_JOIN_CODE_DAYS = int(os.environ.get("COINLAB_JOIN_CODE_DAYS", "14"))
+COINLAB_JOIN_CODE_MAX_USES = int(os.environ.get("COINLAB_JOIN_CODE_MAX_USES", "40"))  # students per new code
 COINLAB_MAX_BOT_STEPS = int(os.environ.get("COINLAB_MAX_BOT_STEPS", "20000"))
 
 LOGGING = {

@@ -10,7 +10,7 @@ scanner can see them. They are listed here, from the public contract:
   and in ``Rules.board()`` (static map data, whose names may be messages);
 - the game's title, seat titles and option titles/help, which the web layer passes through
   gettext (``facilitation.text.tr``) whether or not they are messages yet;
-- the words of the drawing layouts (``facilitation/web/layouts/<game>.json``, ``"texts"``).
+- the words of the drawing layouts (``facilitation/rendering/layouts/<game>.json``, ``"texts"``).
 
 ``python manage.py makemessages`` (``facilitation/management/commands/makemessages.py``)
 writes them as ``msg(...)`` lines into a temporary Python file that ``xgettext`` reads with
@@ -28,7 +28,7 @@ from pathlib import Path
 from engine.core import registry
 from engine.core.messages import ARGS, PLURAL, TEMPLATE
 
-LAYOUTS = Path(__file__).resolve().parent / "web" / "layouts"
+LAYOUTS = Path(__file__).resolve().parent / "rendering" / "layouts"
 
 
 @dataclass(frozen=True)

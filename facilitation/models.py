@@ -15,7 +15,8 @@ Course
 JoinCode
     An invitation: ``course``, ``team`` (optional: joining puts the student on
     that team), ``code`` (unguessable, ``secrets.token_urlsafe``), ``expires_at``,
-    ``max_uses`` (0 = unlimited), ``uses``, ``revoked``, ``created_by``.
+    ``max_uses`` (a limit on every new code; 0 = unlimited on older codes), ``uses``,
+    ``revoked``, ``created_by``.
 
 ClassSession
     One game played by a class: ``course``, ``title``, ``scenario_key``
@@ -167,6 +168,9 @@ class ClassSession(models.Model):
                                    on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # A session of a vignette run (issue #18): its start position and its short run's end.
+    vignette_run = models.ForeignKey("VignetteRun", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="sessions")
 
     class Meta:
         ordering = ["scheduled_start", "id"]
@@ -233,7 +237,9 @@ class JoinCode(models.Model):
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="join_codes")
     code = models.CharField(max_length=64, unique=True, default=new_join_code)
     expires_at = models.DateTimeField()
-    max_uses = models.PositiveIntegerField(default=0)
+    # How many students may use the code (issue 14 item 7: every new code has a limit, shown to
+    # the instructor as "uses / max_uses"; 0, unlimited, only on codes made before that).
+    max_uses = models.PositiveIntegerField(default=40)
     uses = models.PositiveIntegerField(default=0)
     revoked = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
@@ -328,3 +334,42 @@ class TeamIntent(models.Model):
 
     class Meta:
         ordering = ["session", "created_at", "id"]
+
+
+class VignetteRun(models.Model):
+    """One vignette scheduled for several teams at once (issue #18): each team its own session
+    from the same position, with the same secret seed (the same cards), bots in the other seats.
+    ``document`` keeps the vignette as it was scheduled (facilitation/vignettes)."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="vignette_runs")
+    vignette_id = models.CharField(max_length=64)
+    title = models.CharField(max_length=200)
+    seat_key = models.CharField(max_length=64)
+    document = models.JSONField()
+    # cards_played at the start position, for ``{"cards": N}`` runs
+    start_cards = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class SavedVignette(models.Model):
+    """A vignette an instructor saved from a session's position (issue #18 deliver 5): the same
+    document shape as the shipped library, validated the same way."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="saved_vignettes")
+    document = models.JSONField()
+    from_session = models.ForeignKey(ClassSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    from_seq = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

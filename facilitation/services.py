@@ -10,6 +10,7 @@ API as ``{"error": code, "detail": message}`` with nothing stored.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import secrets
 from typing import Any
 
@@ -25,6 +26,7 @@ from engine import IllegalChoice
 from engine.bots.base import make_bot
 from engine.core import registry
 from engine.core.messages import msg
+from engine.core.rng import ScriptedValueError
 from facilitation import eventlog
 from facilitation.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from facilitation.models import (
@@ -47,6 +49,26 @@ from facilitation.signals import session_finished
 
 User = get_user_model()
 Status = ClassSession.Status
+
+#: The longest rationale, note, reason or statement of intent, on every path (page, API, undo,
+#: console): issue 14 item 9.
+TEXT_MAX = 5000
+
+
+def clean_text(value: Any, *, field: str, limit: int = TEXT_MAX) -> str:
+    """``value`` as stored text: a string without NUL (PostgreSQL refuses it in text and JSON),
+    at most ``limit`` characters, stripped. Anything else is a 400 naming the field."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValidationFailed(f"{field} must be text.", code="malformed")
+    if "\x00" in value:
+        raise ValidationFailed(f"{field} may not contain NUL characters.", code="malformed")
+    value = value.strip()
+    if len(value) > limit:
+        raise ValidationFailed(f"{field} is too long ({len(value)} characters; at most {limit}).",
+                               code="too_long")
+    return value
 
 MAX_DECISION_MS = 7 * 24 * 3600 * 1000
 
@@ -159,18 +181,23 @@ def course_reviewer_revoke(*, course: Course, user, reviewer) -> None:
     course.reviewers.remove(reviewer)
 
 
+MAX_JOIN_CODE_USES = 1000
+
+
 @transaction.atomic
 def join_code_create(*, course: Course, user, team: Team | None = None, days: int | None = None,
-                     max_uses: int = 0) -> JoinCode:
-    """A new unguessable join code for the course (and optionally one team), valid ``days`` days."""
+                     max_uses: int | None = None) -> JoinCode:
+    """A new unguessable join code for the course (and optionally one team), valid ``days`` days,
+    for at most ``max_uses`` students (default ``COINLAB_JOIN_CODE_MAX_USES``)."""
     _require_course_instructor(user, course)
     if team is not None and team.session.course_id != course.pk:
         raise ValidationFailed("That team belongs to another course.")
     days = settings.COINLAB_JOIN_CODE_DAYS if days is None else days
     if not 0 < days <= 365:
         raise ValidationFailed("A join code is valid for 1 to 365 days.")
-    if max_uses < 0:
-        raise ValidationFailed("max_uses must be 0 (unlimited) or more.")
+    max_uses = settings.COINLAB_JOIN_CODE_MAX_USES if max_uses is None else max_uses
+    if not 0 < max_uses <= MAX_JOIN_CODE_USES:
+        raise ValidationFailed(f"A join code admits 1 to {MAX_JOIN_CODE_USES} students.", code="bad_max_uses")
     return JoinCode.objects.create(course=course, team=team, created_by=user, max_uses=max_uses,
                                    expires_at=timezone.now() + dt.timedelta(days=days))
 
@@ -237,12 +264,23 @@ def course_join(*, user, code: str) -> JoinCode:
     if not user or not user.is_authenticated:
         raise NotAllowed("Log in to join a course.")
     jc = _usable_join_code(code, lock=True)
+    if jc.team_id:
+        session = ClassSession.objects.get(pk=jc.team.session_id)
+        elsewhere = Team.objects.filter(session=session, members=user).exclude(pk=jc.team_id)
+        if elsewhere.exists() and session.status != Status.SCHEDULED:
+            # Issue 14 item 7: a code never moves a student to another team once the game has
+            # begun (across sides, unlogged); that is the facilitator's logged decision.
+            raise Conflict("You are already on a team of this session, which has started: ask the facilitator "
+                           "to move you.", code="team_change_needs_facilitator")
     user_add_role(user=user, role=ROLE_STUDENT)
     jc.course.students.add(user)
     if jc.team_id:
         for other in Team.objects.filter(session=jc.team.session, members=user).exclude(pk=jc.team_id):
             other.members.remove(user)
-        jc.team.members.add(user)
+        if not jc.team.members.filter(pk=user.pk).exists():
+            jc.team.members.add(user)
+            _log_team_change(jc.team.session, user, action="team_join", member=user, team=jc.team,
+                             via="join code")
     jc.uses += 1
     jc.save(update_fields=["uses"])
     return jc
@@ -267,6 +305,65 @@ def _check_bot_kind(rules, kind: str) -> None:
                                code="unknown_bot")
 
 
+#: Bounds of ``options["script"]`` (scripted dice and picks, for rulebook examples and tests).
+SCRIPT_MAX_TAGS = 50
+SCRIPT_MAX_VALUES = 500
+#: How many moves the dry run of a scripted session plays (first choices) to use its values.
+SCRIPT_DRY_RUN_MOVES = 600
+
+
+def _check_script(script: Any) -> None:
+    """``options["script"]``: tag -> list of whole numbers, bounded (issue 14 item 10)."""
+    if not isinstance(script, dict):
+        raise ValidationFailed('options.script must be an object: tag -> list of whole numbers, '
+                               'e.g. {"die": [3, 5]}.', code="bad_options")
+    if len(script) > SCRIPT_MAX_TAGS:
+        raise ValidationFailed(f"options.script has more than {SCRIPT_MAX_TAGS} tags.", code="bad_options")
+    for tag, values in script.items():
+        if not isinstance(values, list) or len(values) > SCRIPT_MAX_VALUES or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000 for v in values):
+            raise ValidationFailed(f"options.script[{str(tag)[:40]!r}] must be a list of at most "
+                                   f"{SCRIPT_MAX_VALUES} whole numbers from 0 to 10000.", code="bad_options")
+
+
+def _script_left(value: Any) -> bool:
+    """Whether a state (as JSON) still holds scripted values in an RNG record."""
+    if isinstance(value, dict):
+        if "script" in value and "s" in value and "n" in value:
+            return True
+        return any(_script_left(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_script_left(v) for v in value)
+    return False
+
+
+def _check_options(rules, seed: int, options: Any) -> None:
+    """Set the game up with these options (400 ``bad_options`` if it cannot); with scripted
+    values, also play first choices until every scripted value is used (or
+    ``SCRIPT_DRY_RUN_MOVES``): a value the game cannot use (a die of 99) is refused here,
+    not when the session starts or a team moves (issue 14 item 10)."""
+    if not isinstance(options, dict):
+        raise ValidationFailed("options must be an object.", code="bad_options")
+    if "script" in options and options["script"] is not None:
+        _check_script(options["script"])
+    try:
+        state = rules.setup(seed=seed, options=dict(options))
+        if not options.get("script"):
+            return
+        for _ in range(SCRIPT_DRY_RUN_MOVES):
+            if not _script_left(eventlog.jsonable(rules.serialize(state))):
+                return
+            p = rules.prompt(state)
+            if p is None:
+                return
+            seat = p.seats[0]
+            rules.apply_inplace(state, seat, p.choices_for(seat)[0].id)
+    except IllegalChoice:
+        return  # the dry run's own path: not the options' fault
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+        raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
+
+
 def default_bot_kind(rules) -> str:
     kinds = rules.bot_kinds()
     for k in ("heuristic", "nonplayer"):
@@ -286,15 +383,15 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
     ``"bot:KIND"``. Seats left out are filled by a bot when the session starts."""
     _require_course_instructor(user, course)
     rules = _load_rules(scenario_key)
-    title = (title or "").strip() or f"{rules.title} session"
+    title = clean_text(title, field="title", limit=200) or f"{rules.title} session"
+    if options is not None and not isinstance(options, dict):
+        raise ValidationFailed("options must be an object.", code="bad_options")
     options = dict(options or {})
     # Issue 14 item 3: without an explicit (public) seed the game gets 128 random bits, kept
     # on the server (never in an answer to anyone).
     secret_seed = secrets.token_hex(16) if seed is None else ""
-    try:
-        rules.setup(seed=int(secret_seed, 16) if secret_seed else seed, options=options)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
+    _check_options(rules, int(secret_seed, 16) if secret_seed else seed, options)
+    location = clean_text(location, field="location", limit=200)
     if scheduled_start and scheduled_end and scheduled_end <= scheduled_start:
         raise ValidationFailed("The session must end after it starts.", code="bad_schedule")
     if decision_timer_seconds is not None and decision_timer_seconds <= 0:
@@ -332,6 +429,10 @@ def session_update(*, session: ClassSession, user, **fields: Any) -> ClassSessio
                       "require_rationale"}
     allowed_before = {"options", "seed"}
     for k, v in fields.items():
+        if k in ("title", "location"):
+            v = clean_text(v, field=k, limit=200)
+            if k == "title" and not v:
+                raise ValidationFailed("A session needs a title.", code="malformed")
         if k in allowed_always or (k in allowed_before and session.status == Status.SCHEDULED):
             setattr(session, k, v)
             if k == "seed":  # an explicit public seed replaces the secret one; none: a new secret one
@@ -340,6 +441,8 @@ def session_update(*, session: ClassSession, user, **fields: Any) -> ClassSessio
             raise ValidationFailed(f"{k} cannot be changed now.", code="not_editable")
     if session.scheduled_start and session.scheduled_end and session.scheduled_end <= session.scheduled_start:
         raise ValidationFailed("The session must end after it starts.", code="bad_schedule")
+    if "options" in fields or "seed" in fields:
+        _check_options(eventlog.rules_for(session), session.engine_seed(), session.options)
     session.save()
     return session
 
@@ -355,20 +458,48 @@ def team_create(*, session: ClassSession, user, name: str, color: str = "") -> T
     return Team.objects.create(session=session, name=name, color=color or "")
 
 
+def _log_team_change(session: ClassSession, actor, *, action: str, member, team: Team | None,
+                     left: Team | None = None, via: str = "") -> None:
+    """Once a session has started, a change of who plays for which team is an event of the log
+    (issue 14 item 7): ``team_join`` / ``team_move`` / ``team_leave``, with the facilitator (or
+    the student joining) as actor. Before the start there is no game to change, after the end
+    no game to play."""
+    locked = _lock(session.pk)  # the row's status now (``session`` may be an old copy)
+    if locked.status not in (Status.LIVE, Status.PAUSED):
+        return
+    name = member.get_username()
+    text = {"team_join": f"{name} joins team {team.name if team else ''}",
+            "team_move": f"{name} moves from team {left.name if left else ''} to team {team.name if team else ''}",
+            "team_leave": f"{name} leaves team {left.name if left else ''}"}[action]
+    _facilitator_event(locked, actor, action, member=name, team=team.name if team else "",
+                       left=left.name if left else "", via=via, fact_text=text + ".")
+    locked.save()
+
+
 @transaction.atomic
 def team_member_add(*, team: Team, user, member) -> None:
+    """Put a student on a team (leaving any other team of that session); logged once the game
+    has started."""
     _require_course_instructor(user, team.session.course)
     user_add_role(user=member, role=ROLE_STUDENT)
     team.session.course.students.add(member)
+    left = None
     for other in Team.objects.filter(session=team.session, members=member).exclude(pk=team.pk):
         other.members.remove(member)
-    team.members.add(member)
+        left = other
+    if not team.members.filter(pk=member.pk).exists():
+        team.members.add(member)
+        _log_team_change(team.session, user, action="team_move" if left else "team_join", member=member,
+                         team=team, left=left, via="facilitator")
 
 
 @transaction.atomic
 def team_member_remove(*, team: Team, user, member) -> None:
     _require_course_instructor(user, team.session.course)
-    team.members.remove(member)
+    if team.members.filter(pk=member.pk).exists():
+        team.members.remove(member)
+        _log_team_change(team.session, user, action="team_leave", member=member, team=None, left=team,
+                         via="facilitator")
 
 
 @transaction.atomic
@@ -517,9 +648,48 @@ def _metrics(rules, state) -> dict:
     return rules.metrics(state)
 
 
+def _vignette_run_over(session: ClassSession, rules, state) -> dict | None:
+    """The end of a vignette's short run (issue #18), or None: ``{"cards": N}`` N cards played
+    since the start position, ``{"turns": N}`` N turns, ``{"decisions": N}`` the teams' own N
+    decisions. Checked where play stops for a human decision, so a run never ends mid-step."""
+    if not session.vignette_run_id:
+        return None
+    run = session.vignette_run
+    limit = run.document.get("run") or {}
+    if "cards" in limit and rules.cards_played(state) - run.start_cards >= limit["cards"]:
+        return {"cards": limit["cards"]}
+    if "turns" in limit:
+        start = run.document.get("start_turn", 1)
+        if rules.metrics(state).get("turn", start) - start >= limit["turns"]:
+            return {"turns": limit["turns"]}
+    if "decisions" in limit and SessionEvent.objects.filter(
+            session=session, kind=SessionEvent.Kind.DECISION).count() >= limit["decisions"]:
+        return {"decisions": limit["decisions"]}
+    return None
+
+
+def _finish_vignette(session: ClassSession, rules, state, reached: dict) -> None:
+    """A vignette's run is complete: the session ends with the position's measures as its result."""
+    metrics = _metrics(rules, state)
+    result = {"vignette": session.vignette_run.vignette_id, "run_complete": reached, "winner": None,
+              "metrics": metrics}
+    session.result = result
+    session.status = Status.FINISHED
+    session.finished_at = timezone.now()
+    eventlog.append(session, kind="system", payload={"action": "vignette_over", "result": result},
+                    facts=[engine.fact("vignette_over", engine.msg("The vignette's run is complete."),
+                                       cause=engine.cause_rule("vignette"))],
+                    metrics=metrics, state_after=state, rules=rules)
+    _announce_finished(session)
+
+
 def _finish_if_over(session: ClassSession, rules, state) -> bool:
     if rules.prompt(state) is not None:
-        return False
+        reached = _vignette_run_over(session, rules, state)
+        if reached is None:
+            return False
+        _finish_vignette(session, rules, state, reached)
+        return True
     result = rules.result(state)
     session.result = eventlog.jsonable(result)
     session.status = Status.FINISHED
@@ -553,8 +723,9 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
     appended = []
     for _ in range(settings.COINLAB_MAX_BOT_STEPS):
         p = rules.prompt(state)
-        if p is None:
-            _finish_if_over(session, rules, state)
+        if p is None or (session.vignette_run_id and _finish_if_over(session, rules, state)):
+            if p is None:
+                _finish_if_over(session, rules, state)
             break
         seat = next((s for s in p.seats if s in bots), None)
         if seat is None:
@@ -606,7 +777,11 @@ def session_start(*, session: ClassSession, user) -> ClassSession:
                     payload={"action": "start", "scenario": session.scenario_key, "seats": seats},
                     facts=[engine.fact("session", msg("{game}: the session starts.", game=rules.title))],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
-    _run_bots(session, rules, state)
+    try:
+        _run_bots(session, rules, state)
+    except ScriptedValueError as exc:  # a session scheduled before options were dry-run (all rolled back)
+        raise ValidationFailed(f"The session's scripted values do not suit {rules.title}: {exc}",
+                               code="bad_options") from None
     session.save()
     return session
 
@@ -732,17 +907,23 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     """
     if not isinstance(choice, str) or not choice:
         raise ValidationFailed("choice must be a choice id (a non-empty string).", code="malformed")
-    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128:
+    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128 or "\x00" in idempotency_key:
         raise ValidationFailed("idempotency_key must be a string of at most 128 characters.", code="malformed")
-    rationale = (rationale or "").strip()
-    request_sig = {"seat": seat, "choice": choice, "seq": seq}
+    if "\x00" in choice or len(choice) > 1000:
+        raise ValidationFailed("choice must be a choice id.", code="malformed")
+    rationale = clean_text(rationale, field="rationale")
+    # The rationale is part of the request a key stands for (issue 14 item 12): the same key
+    # with another rationale is a different request (409), not a repeat that drops it.
+    request_sig = {"seat": seat, "choice": choice, "seq": seq,
+                   "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
     try:
         with transaction.atomic():
             session, seats, prior = _lock_for_move(session.pk, user, idempotency_key)
             _check_seat_owner(user, session, seat, seats)
             if prior is not None:
                 prior_user, prior_request, prior_response = prior
-                if prior_user != user.pk or prior_request != request_sig:
+                if prior_user != user.pk or prior_request != {k: v for k, v in request_sig.items()
+                                                              if k in prior_request or k != "rationale"}:
                     raise Conflict("This idempotency key was already used for a different request.",
                                    code="idempotency_key_reused")
                 return {**prior_response, "replayed": True}
@@ -763,6 +944,9 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                 facts = rules.apply_unchecked(state, seat, c.id)
             except IllegalChoice as exc:
                 raise ValidationFailed(exc.message, code=exc.code) from None
+            except ScriptedValueError as exc:  # an old session's scripted value: the facilitator's to fix
+                raise Conflict(f"The session's scripted values cannot be used here ({exc}); ask the "
+                               "facilitator.", code="bad_script") from None
             eventlog.defer_writes(session)  # written by the flush below
             ev = eventlog.append(session, kind="decision", seat=seat, actor=user,
                                  payload=_decision_payload(p, seat, c), facts=facts,
@@ -869,6 +1053,7 @@ def _facilitator_event(session: ClassSession, user, action: str, **payload) -> S
 @transaction.atomic
 def session_pause(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status != Status.LIVE:
         raise Conflict(f"Only a live session can be paused (it is {session.status}).", code="not_live")
@@ -895,6 +1080,7 @@ def session_resume(*, session: ClassSession, user) -> ClassSession:
 def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     """End the session now (the game may be unfinished: ``result`` then stays as the engine says)."""
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status == Status.FINISHED:
         raise Conflict("The session is already finished.", code="session_finished")
@@ -914,7 +1100,7 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
 @transaction.atomic
 def facilitator_note(*, session: ClassSession, user, text: str) -> SessionEvent:
     _require_course_instructor(user, session.course)
-    text = (text or "").strip()
+    text = clean_text(text, field="text")
     if not text:
         raise ValidationFailed("A note needs some text.", code="text_required")
     session = _lock(session.pk)
@@ -935,7 +1121,7 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
     ``adjust``: set a track to a value through ``Rules.adjust`` (replayed from the log).
     """
     _require_course_instructor(user, session.course)
-    reason = (reason or "").strip()
+    reason = clean_text(reason, field="reason")
     if not reason:
         raise ValidationFailed("An override needs a reason (it goes into the log and the AAR).",
                                code="reason_required")
@@ -984,12 +1170,54 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
 
 
 @transaction.atomic
+def facilitator_direct(*, session: ClassSession, user, seat: str, choice: str, reason: str) -> SessionEvent:
+    """Direct a bot-run seat (an Andean Abyss Non-player, section 8) to take ``choice``, a legal
+    decision of its own, instead of its procedure's (issue 15). Logged as a ``facilitator``
+    event with the reason; the log replays it through ``Rules.apply_directed``. What follows
+    is again the seat's own: the bots go on when the session is live.
+
+    A Non-player's decision waits only while the game is paused (bots act at once otherwise):
+    pause, take back its move with ``undo_last`` if it already acted, direct, resume.
+    """
+    _require_course_instructor(user, session.course)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("Directing a Non-player needs a reason (it goes into the log and the AAR).",
+                               code="reason_required")
+    if not isinstance(seat, str) or not seat or not isinstance(choice, str) or not choice:
+        raise ValidationFailed("Name the seat and the choice to direct it to.", code="malformed")
+    session = _lock(session.pk)
+    if session.status not in (Status.LIVE, Status.PAUSED):
+        raise Conflict(f"Directions apply to a running session (it is {session.status}).", code="not_running")
+    rules = eventlog.rules_for(session)
+    state = _state(session, rules)
+    options = list(rules.directable(state, seat))
+    if not options:
+        raise Conflict(f"No decision of seat {seat!r} can be directed now (pause the game, and take back "
+                       "its move if it already acted).", code="not_directable")
+    picked = next((c for c in options if c.id == choice), None)
+    if picked is None:
+        raise ValidationFailed(f"'{choice}' is not a legal decision for {seat} now.", code="unknown_choice")
+    p = rules.prompt(state)
+    facts = rules.apply_directed(state, seat, choice, reason)
+    ev = eventlog.append(session, kind="facilitator", actor=user, seat=seat,
+                         payload={"action": "direct", "seat": seat, "choice": choice, "label": picked.label,
+                                  "reason": reason, "prompt": p.text_for(seat) if p else "",
+                                  "rule": p.rule_for(seat) if p else ""},
+                         facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
+    if session.status == Status.LIVE:
+        _run_bots(session, rules, state)
+    session.save()
+    return ev
+
+
+@transaction.atomic
 def team_intent_set(*, session: ClassSession, team: Team, user, statement: str) -> TeamIntent:
     if team.session_id != session.pk:
         raise ValidationFailed("That team is not in this session.")
     if not (team.members.filter(pk=user.pk).exists() or course_is_instructor(user, session.course)):
         raise NotAllowed("Only the team's members may state its intent.")
-    statement = (statement or "").strip()
+    statement = clean_text(statement, field="statement")
     if not statement:
         raise ValidationFailed("The statement of intent is empty.", code="text_required")
     if session.status == Status.FINISHED:

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from .views import course, home, instructor, play, review
+from .views import course, home, instructor, play, review, vignettes
 
 app_name = "web"
 
@@ -10,6 +10,9 @@ urlpatterns = [
     path("join/<str:code>/", home.join_code, name="join_code"),
     path("courses/", course.course_list, name="courses"),
     path("courses/<int:course_id>/", course.course_page, name="course"),
+    path("courses/<int:course_id>/vignettes/", vignettes.course_vignettes, name="course_vignettes"),
+    path("vignettes/runs/<int:run_id>/", vignettes.vignette_run, name="vignette_run"),
+    path("sessions/<int:session_id>/save-vignette/", vignettes.vignette_save, name="vignette_save"),
     path("sessions/new/", instructor.session_new, name="session_new"),
     path("sessions/pace/", instructor.session_pace, name="session_pace"),
     path("console/", instructor.console, name="console"),

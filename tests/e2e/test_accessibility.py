@@ -60,8 +60,12 @@ def _world():
                                         teams=["Team A", "Team B"])
     for team in scheduled.teams.all():
         services.join_code_create(course=course, user=inst, team=team)
+    from facilitation.vignettes import runs as vignette_runs
+
+    run = vignette_runs.vignette_schedule(course=course, user=inst, vignette_id="peru-example-of-play",
+                                          seat="shining_path", teams=["Red", "Blue"])
     return {"inst": inst, "students": students, "reviewer": reviewer, "course": course, "live": live,
-            "done": done, "report": report, "scheduled": scheduled}
+            "done": done, "report": report, "scheduled": scheduled, "run": run}
 
 
 def _pages(w) -> dict[str, list[str]]:
@@ -71,6 +75,7 @@ def _pages(w) -> dict[str, list[str]]:
         "anonymous": ["/", "/accounts/login/", "/join/", f"/join/{code}/"],
         "student": ["/", *[f"/sessions/{s.pk}/play/" for s in live.values()], f"/sessions/{w['done'].pk}/replay/?seq=0"],
         "instructor": ["/", "/courses/", f"/courses/{w['course'].pk}/", "/sessions/new/?scenario=peru",
+                       f"/courses/{w['course'].pk}/vignettes/", f"/vignettes/runs/{w['run'].pk}/",
                        "/console/", *[f"/sessions/{s.pk}/manage/" for s in live.values()],
                        f"/sessions/{live['andean_abyss'].pk}/watch/", f"/sessions/{w['done'].pk}/replay/?seq=0",
                        f"/sessions/{w['scheduled'].pk}/manage/", "/reports/", f"/reports/sessions/{w['done'].pk}/",

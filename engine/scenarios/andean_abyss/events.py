@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import rng as R
-from engine.core.contract import fact
+from engine.core.contract import attribute, cause_event, fact
 
 from . import pieces as P
 from .board import (
@@ -168,6 +168,7 @@ def matching(st, where, v, exclude=()) -> list:
 
 # ====================================================================== start / frames
 def start_event(st: dict, f: int, card: int, side: str, facts: list, auto=None) -> None:
+    start = len(facts)
     c = BD.cards[card]
     txt = c[side]["text"]
     facts.append(fact("event", f"{FNAME[f]} executes {card} {c['title']} ({'single' if c.get('single') else side}): {txt}",
@@ -181,7 +182,8 @@ def start_event(st: dict, f: int, card: int, side: str, facts: list, auto=None) 
         if card == 42:
             st.setdefault("m42", []).append(f)
         facts.append(fact("momentum", f"Momentum {c['title']} in force until the next Propaganda Reset", card=card))
-    push(st, {"k": "ev", "f": f, "steps": steps, "pc": 0, "v": {"f": f, "card": card}, "auto": auto})
+    attribute(facts, cause_event(card, side), start)
+    push(st, {"k": "ev", "f": f, "steps": steps, "pc": 0, "v": {"f": f, "card": card, "side": side}, "auto": auto})
 
 
 def run_steps(st, fr, facts):
@@ -205,7 +207,10 @@ class Ev:
 
     @staticmethod
     def step(st, fr, facts, cid):
+        start = len(facts)
         run_steps(st, fr, facts)
+        v = fr["v"]
+        attribute(facts, cause_event(v["card"], v.get("side", "")), start)
 
 
 def child(st, fr, steps, **vars_):

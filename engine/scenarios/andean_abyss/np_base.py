@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import rng as R
-from engine.core.contract import fact
+from engine.core.contract import cause_bot, fact
 
 from . import pieces as P
 from . import random_spaces as RS
@@ -19,7 +19,9 @@ CAPS = {1, 2, 3, 7, 9, 10, 11, 13}
 
 
 def why(st, facts, f, text, rule):
-    facts.append(fact("np", f"Non-player {FNAME[f]}: {text} ({rule})", faction=FACTIONS[f], rule=rule, branch=text))
+    """A Non-player's section-8 reason, as a fact with ``cause_bot(seat, branch, rule)``."""
+    facts.append(fact("np", f"Non-player {FNAME[f]}: {text} ({rule})", faction=FACTIONS[f], rule=rule, branch=text,
+                      cause=cause_bot(st["ctl"][f], text, rule)))
 
 
 def rnd(st, seq):
@@ -37,6 +39,7 @@ def rnd(st, seq):
         f = fr.get("f", 0)
         LOG.facts.append(fact("np", f"Non-player {FNAME[f]}: {fr.get('k', 'pick')} - {info['text']} ({info['rule']})",
                               faction=FACTIONS[f], rule=info["rule"], branch="random space", frame=fr.get("k"),
+                              cause=cause_bot(st["ctl"][f], info["text"], info["rule"]),
                               choice=got, candidates=len(seq), **{k: v for k, v in info.items() if k not in ("text", "rule")}))
     return got
 
@@ -57,7 +60,7 @@ def random_note(st, fr, cid, n):
     f = fr["f"]
     return fact("np", f"Non-player {FNAME[f]}: {fr['k']} - {cid} picked at random among {n} equal candidates (8.2)",
                 faction=FACTIONS[f], rule="8.2", branch="random pick among equal candidates", frame=fr["k"],
-                choice=cid)
+                choice=cid, cause=cause_bot(st["ctl"][f], "random pick among equal candidates", "8.2"))
 
 
 LOG.note = random_note

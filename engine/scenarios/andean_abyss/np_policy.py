@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from engine.core.contract import cause_bot, fact
+
 from . import pieces as P
-from .board import ACTIVE, AUC, CARTELS, FARC, FARC_BASE, GOVT, INSURGENT_BASES, POLICE
+from .board import ACTIVE, AUC, CARTELS, FACTIONS, FARC, FARC_BASE, FNAME, GOVT, INSURGENT_BASES, POLICE
 from .board import BOARD as BD
-from .frames import POLICIES, target
+from .frames import LOG, POLICIES, target
 from .np_auc import pol_assassinate
 from .np_base import cand_spaces, rnd, rnd_best
 from .np_cartels import cultivate_np_ok, pol_bribe, pol_cultivate, pol_process
@@ -62,7 +64,16 @@ def np_policy(st, fr, chs):
         if r is not None and r in ids:
             return r
     real = [c for c in ids if c not in ("done", "none", "skip", "noship", "np:act", "give")]
-    return rnd(st, real) if real else ids[0]
+    if not real:
+        return ids[0]
+    if len(real) > 1 and LOG.facts is not None:
+        # section 8 sets no priority among these: 8.2 / 8.3 decide (never a silent random pick)
+        f = fr["f"]
+        LOG.facts.append(fact("np", f"Non-player {FNAME[f]}: {k} - no section-8 priority among {len(real)} "
+                                    "choices; picked as 8.2 / 8.3 direct", faction=FACTIONS[f], rule="8.2",
+                              branch="no priority: 8.2 random pick", frame=k,
+                              cause=cause_bot(st["ctl"][f], "no priority: 8.2 random pick", "8.2")))
+    return rnd(st, real)
 
 
 def pol_op(st, fr, chs, ids):

@@ -79,12 +79,12 @@ def rank_space(st, f, op, i):
             return None
         if f == AUC and pc[FARC_BASE]:
             return (3, 0)      # AUC: FARC Base spaces, then AUC Base spaces
-        if pc[B(f)] and (f != CARTELS or g == GOVT):
+        if pc[B(f)] and (f != CARTELS or g == 0):
             return (2, 0)      # Base spaces (Cartels: only those without Cartels Guerrillas)
         if f == CARTELS:             # 8.5.1 last bullet: 1 Department where Cultivate could then place a Base
             ok = BD.is_dept[i] and BD.pop[i] > 0 and P.bases(pc) < 2 and g + 1 > pc[POLICE]
             return (1, 0) if ok else None
-        if g in (FARC, AUC) and (f != AUC or st["av"][B(AUC)]):
+        if g in (1, 2) and (f != AUC or st["av"][B(AUC)]):
             return (1, 0)      # the "other" space: where 1 or 2 Guerrillas already are
         return (0, 0)          # otherwise random
     if op == "attack":
@@ -96,14 +96,14 @@ def rank_space(st, f, op, i):
         if f == FARC:
             # 8.7.3: everywhere with 3+ FARC Guerrillas, then 1 City or Department (else LoC)
             # with an Underground Guerrilla for the Ambush
-            if g >= CARTELS:
+            if g >= 3:
                 return (3, 1 if ship else 0, g)
             if pc[U(f)]:       # equal candidates: random (8.2), not by Guerrilla count
                 return (0 if BD.is_loc[i] else 1, 1 if ship else 0)
             return None
-        if f == AUC and not ship and not any(k <= 5 for k in tgt):
+        if f == AUC and not ship and not any(k <= FARC_BASE for k in tgt):
             return None        # 8.6.3: the AUC targets Shipments, then FARC, then Government only
-        if g >= CARTELS or pc[U(f)]:
+        if g >= 3 or pc[U(f)]:
             return (g, 1 if ship else 0)   # 8.6.3 (and Cartels by Event): most Guerrillas first
         return None
     if op == "terror":

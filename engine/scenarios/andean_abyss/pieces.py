@@ -277,8 +277,8 @@ def set_res(st: dict, f: int, delta: int, facts: list, why: str) -> int:
     new = clamp(old + delta, 0, 99)
     if new != old:
         st["res"][f] = new
-        facts.append(fact("track", f"{FNAME[f]} Resources {old} -> {new} ({why})", track=f"resources_{f}",
-                          delta=new - old, value=new, cause=why))
+        facts.append(fact("track", f"{FNAME[f]} Resources {old} -> {new} ({why})", track=f"{FACTIONS[f]}_resources",
+                          delta=new - old, value=new, why=why))
     return new - old
 
 
@@ -287,7 +287,7 @@ def set_aid(st: dict, delta: int, facts: list, why: str) -> int:
     new = clamp(old + delta, 0, 29)
     if new != old:
         st["aid"] = new
-        facts.append(fact("track", f"Aid {old} -> {new} ({why})", track="aid", delta=new - old, value=new, cause=why))
+        facts.append(fact("track", f"Aid {old} -> {new} ({why})", track="aid", delta=new - old, value=new, why=why))
     return new - old
 
 
@@ -302,7 +302,7 @@ def set_support(st: dict, i: int, level: int, facts: list, why: str) -> bool:
     st["sup"][i] = level
     ts, ob = total_support(st), opposition_plus_bases(st)
     facts.append(fact("support", f"{BD.name[i]}: {SUPPORT_NAMES[old]} -> {SUPPORT_NAMES[level]} ({why})",
-                      space=BD.ids[i], old=old, new=level, cause=why, track="support",
+                      space=BD.ids[i], old=old, new=level, why=why, track="support",
                       total_support=ts, opposition_plus_bases=ob))
     return True
 

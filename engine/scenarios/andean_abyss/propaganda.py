@@ -1,8 +1,13 @@
-"""6.0 Propaganda Round: Victory (6.1), Sabotage (6.2), Resources (6.2.x), Support (6.3), Redeploy (6.4) and Reset (6.5) phases."""
+"""6.0 Propaganda Round: Victory (6.1), Sabotage (6.2), Resources (6.3: Earnings, Drug Profits), Support (6.4:
+Civic Action, Agitation, Election, Elite Backing), Redeploy (6.5) and Reset (6.6) phases.
+
+Each phase step adds a ``phase`` fact naming the phase and its rule with the metric deltas of its
+automatic part; every fact of an automatic step carries ``cause_rule(rule, phase)``."""
 
 from __future__ import annotations
 
-from engine.core.contract import fact
+from engine.core.contract import attribute, cause_rule, fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import (
@@ -27,7 +32,17 @@ from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
 from .redeploy import start_zone
 from .state import cap, card_title, is_np, mom, next_card
-from .victory import finish_game, victory_met
+from .victory import finish_game, metrics, victory_met
+
+# phase key -> (rule, name): the Propaganda Round in the rulebook's order
+PHASES = {
+    "victory": ("6.1", msg("Victory Phase")), "sabotage": ("6.2", msg("Sabotage Phase")),
+    "sabotage7": ("6.2", msg("Sabotage Phase: card 7 Capability")), "resources": ("6.3", msg("Resources Phase")),
+    "drugs": ("6.3.3", msg("Drug Profits")), "civic": ("6.4.1", msg("Support Phase: Civic Action")),
+    "agitate": ("6.4.2", msg("Support Phase: Agitation")), "election": ("6.4.3", msg("Support Phase: Election")),
+    "elite": ("6.4.5", msg("Support Phase: Elite Backing")), "redeploy": ("6.5", msg("Redeploy Phase")),
+    "reset": ("6.6", msg("Reset Phase")),
+}
 
 
 @frame("prop")
@@ -40,6 +55,20 @@ class Prop:
 
     @staticmethod
     def step(st, fr, facts, cid):
+        ph = fr["ph"]
+        rule, name = PHASES[ph]
+        start = len(facts)
+        before = metrics(st)
+        Prop.phase(st, fr, facts)
+        after = metrics(st)
+        deltas = {k: after[k] - v for k, v in before.items() if after.get(k) != v}
+        facts.insert(start, fact("phase", msg("{phase} ({rule})", phase=name, rule=rule), propaganda_phase=ph, rule=rule,
+                                 deltas=deltas))
+        attribute(facts, cause_rule(rule, name), start)
+
+    @staticmethod
+    def phase(st, fr, facts):
+        """One phase's automatic part (decisions are pushed as child frames)."""
         ph = fr["ph"]
         final = st["props_done"] >= st["props_total"]
         if ph == "victory":
@@ -73,9 +102,9 @@ class Prop:
                 pc = st["pc"][i]
                 g, c = P.all_guerrillas(pc), P.cubes(pc)
                 farc_city = any(BD.is_city[j] and P.control(st, j) == "farc" for j in P.adj(st, i))
-                if g > c or farc_city or (cap(st, 7) == "s" and g >= FARC and g == c):
+                if g > c or farc_city or (cap(st, 7) == "s" and g >= 1 and g == c):
                     if P.add_sabotage(st, i, facts):
-                        facts[-1]["cause"] = "Sabotage Phase 6.2"
+                        facts[-1]["why"] = "Sabotage Phase 6.2"
             return
         if ph == "sabotage7":
             fr["ph"] = "resources"
@@ -88,7 +117,7 @@ class Prop:
             if st["pres"] != 0:
                 earn += st["aid"]
             P.set_res(st, GOVT, earn, facts, "Government Earnings 6.3.1" + (" (Samper: no Aid)" if st["pres"] == 0 else ""))
-            for f in (1, 2):
+            for f in (FARC, AUC):
                 P.set_res(st, f, P.count_on_map(st, B(f)), facts, "Insurgent Earnings 6.3.2")
             mult = 4 if mom(st, 67) else 3
             P.set_res(st, CARTELS, mult * P.count_on_map(st, CARTELS_BASE), facts, f"Cartels Earnings {mult} x Bases 6.3.2")
@@ -118,7 +147,7 @@ class Prop:
                 st["pres"] += 1
                 names = ("Samper", "Pastrana", "Uribe")
                 facts.append(fact("track", f"Election (6.4.3): Total Support {ts} <= 60, El Presidente is now {names[st['pres']]}",
-                                  track="el_presidente", value=st["pres"], cause="Election 6.4.3"))
+                                  track="el_presidente", value=st["pres"], why="Election 6.4.3"))
                 if st["pres"] == 1:
                     start_zone(st, facts, None, "Election: Pastrana places a FARC Zone (6.4.3)")
                 elif st["pres"] == 2:

@@ -1,4 +1,5 @@
-"""6.4 Redeploy phase: where Government forces go (6.4.1-6.4.3) and FARC Zones (6.4.4, also placed by Events)."""
+"""6.5 Redeploy Phase: where Government forces go (6.5.1-6.5.4), and FARC Zones (6.4.4: placed by the
+Election, 6.4.3, or by Events; the Government then moves its cubes out)."""
 
 from __future__ import annotations
 

@@ -44,10 +44,11 @@ from . import (  # noqa: F401
     transfers,
 )
 from . import pieces as P
-from .board import ACTIVE, ALL_FACTIONS, FACTIONS, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, POLICE, TROOPS, A, B, U
+from .board import ACTIVE, ALL_FACTIONS, FACTIONS, FNAME, PIECE_KEYS
 from .board import BOARD as BD
-from .sequence import apply_choice, current_prompt
+from .sequence import apply_choice, apply_directed, current_prompt, directed_choices
 from .setup import setup
+from .victory import metrics
 
 # Okabe-Ito palette (colour-blind safe): blue, vermillion, yellow, bluish green
 COLORS = {"govt": "#0072B2", "farc": "#D55E00", "auc": "#F0E442", "cartels": "#009E73"}
@@ -121,31 +122,7 @@ class AndeanAbyss(Rules):
         return v
 
     def metrics(self, state: dict) -> dict:
-        m = P.margins(state)
-        out = {"total_support": P.total_support(state), "opposition_plus_bases": P.opposition_plus_bases(state),
-               "aid": state["aid"], "shipments": len(state["ship"]),
-               "el_presidente": state["pres"], "farc_zones": len(state["zones"])}
-        pop_g = pop_f = 0
-        for i in P.spaces(state):
-            c = P.control(state, i)
-            if c == "govt":
-                pop_g += BD.pop[i]
-            elif c == "farc":
-                pop_f += BD.pop[i]
-        out["pop_govt_control"] = pop_g
-        out["pop_farc_control"] = pop_f
-        for f in ALL_FACTIONS:
-            k = FACTIONS[f]
-            out[f"{k}_resources"] = state["res"][f]
-            out[f"{k}_margin"] = m[f]
-            if f == GOVT:
-                out["govt_bases"] = P.count_on_map(state, GOVT_BASE)
-                out["govt_troops"] = P.count_on_map(state, TROOPS)
-                out["govt_police"] = P.count_on_map(state, POLICE)
-            else:
-                out[f"{k}_bases"] = P.count_on_map(state, B(f))
-                out[f"{k}_guerrillas"] = P.count_on_map(state, U(f)) + P.count_on_map(state, A(f))
-        return out
+        return metrics(state)
 
     def result(self, state: dict) -> dict | None:
         return state["over"]
@@ -157,6 +134,20 @@ class AndeanAbyss(Rules):
         st = self.copy(data)
         st["ship"] = [list(s) for s in st["ship"]]
         return st
+
+    # ------------------------------------------------------------------ directing a Non-player
+    def directable(self, state: dict, seat: str) -> list:
+        """Section 8 set aside by the facilitator: the legal decisions ``seat``'s Non-player
+        may be directed to take now (empty when none of its decisions waits)."""
+        p = self.prompt(state)
+        if p is None or seat not in p.seats:
+            return []
+        return directed_choices(state)
+
+    def apply_directed(self, state: dict, seat: str, choice_id: str, reason) -> list:
+        if not self.directable(state, seat):
+            raise IllegalChoice(f"No decision of a Non-player on seat {seat} waits now.", code="not_directable")
+        return apply_directed(state, choice_id, reason)
 
     # ------------------------------------------------------------------ positions (contract v2)
     def position(self, state: dict) -> dict:
@@ -220,6 +211,18 @@ class AndeanAbyss(Rules):
                 "tracks": {"resources": [0, 99], "aid": [0, 29], "total_support": [0, 80],
                            "opposition_plus_bases": [0, 89]},
                 "factions": [{"id": f, "name": FNAME[i], "color": COLORS[f]} for i, f in enumerate(FACTIONS)]}
+
+    def board_map(self):
+        from engine.scenarios.andean_abyss.board_view import board_map
+        return board_map()
+
+    def board_view(self, state, seat):
+        from engine.scenarios.andean_abyss.board_view import board_view
+        return board_view(self, state, seat)
+
+    def board_view_of(self, view, seat):
+        from engine.scenarios.andean_abyss.board_view import from_view
+        return from_view(view, seat)
 
     def cards_played(self, state: dict) -> int:
         return state["cards_played"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from engine.coin.cylinders import adjust, eligible_order
 from engine.core import rng as R
-from engine.core.contract import IllegalChoice, fact
+from engine.core.contract import IllegalChoice, attribute, cause_bot, cause_decision, cause_facilitator, fact
 
 from . import pieces as P
 from .board import ALL_FACTIONS, FACTIONS, FNAME, GOVT
@@ -52,7 +52,41 @@ def apply_choice(st: dict, seat: str, cid: str) -> list:
             FLOW.run(st, facts)
         else:
             FLOW.answer(st, cid, facts)
-    return facts
+    # facts without a cause of their own (a rule step, a die, an event, a Non-player's branch)
+    # come from this decision
+    return attribute(facts, cause_bot(seat, None, "8.1") if cid == "np:act" else cause_decision(seat, cid))
+
+
+def directed_choices(st: dict) -> list:
+    """The legal decisions a facilitator may direct the Non-player now to act to take instead of
+    its flowchart's: the choices of the frame on top as a player would see them (2.3.4 at its
+    Eligibility, the Operation's or Event's own choices further in). Empty when no Non-player
+    decision waits."""
+    if st["over"] is not None or not st["stack"]:
+        return []
+    fr = st["stack"][-1]
+    if fr["f"] not in st["np"] or not fr.get("w"):
+        return []
+    if fr["k"] == "elig":
+        return Elig.options_prompt(st, fr)[2]
+    return [c for c in PROMPTS[fr["k"]](st, fr)[2] if c.id != "np:act"]
+
+
+def apply_directed(st: dict, cid: str, reason) -> list:
+    """Apply ``cid``, one of :func:`directed_choices`, for the Non-player on top: what follows
+    is again the Non-player's own (section 8). Facts carry the facilitator's cause."""
+    ids = [c.id for c in directed_choices(st)]
+    if cid not in ids:
+        raise IllegalChoice(f"'{cid}' is not a decision the Non-player can take now.", code="unknown_choice")
+    fr = st["stack"][-1]
+    f = fr["f"]
+    cause = cause_facilitator(reason)
+    facts: list = [fact("directed", f"The facilitator directs the Non-player {FNAME[f]}: {cid} ({reason})",
+                        faction=FACTIONS[f], choice=cid, cause=cause)]
+    st["seq"] += 1
+    with logging_to(facts):
+        FLOW.answer(st, cid, facts)
+    return attribute(facts, cause)
 
 
 # ====================================================================== 2.3 Event cards
@@ -113,11 +147,18 @@ class Elig:
 
     @staticmethod
     def prompt(st, fr):
+        if is_np(st, fr["f"]):
+            return (f"{FNAME[fr['f']]} (Non-player) acts per section 8", "8.1",
+                    [C("np:act", "Resolve the Non-player flowchart")])
+        return Elig.options_prompt(st, fr)
+
+    @staticmethod
+    def options_prompt(st, fr):
+        """2.3.4 Pass, Event or Operation, as a player sees it (and a facilitator directing a
+        Non-player, section 8 set aside)."""
         f = fr["f"]
         card, ev, op, lim, final = eligible_options(st, fr)
         chs = []
-        if is_np(st, f):
-            return (f"{FNAME[f]} (Non-player) acts per section 8", "8.1", [C("np:act", "Resolve the Non-player flowchart")])
         chs.append(C("pass", f"Pass (+{3 if f == GOVT else 1} Resources)"))
         if ev:
             if card.get("single"):

@@ -5,7 +5,8 @@ from __future__ import annotations
 from engine.core.contract import fact
 
 from . import pieces as P
-from .board import ALL_FACTIONS, FACTIONS
+from .board import ALL_FACTIONS, FACTIONS, GOVT, GOVT_BASE, POLICE, TROOPS, A, B, U
+from .board import BOARD as BD
 
 
 # ====================================================================== 6.0 Propaganda
@@ -48,3 +49,32 @@ def finish_game(st: dict, facts: list, why: str, winner_check: bool = False) -> 
     st["over"] = res
     st["stack"] = []
     facts.append(fact("game_over", f"Game over ({why}): {res['winner']} ranks first", result=res))
+
+
+def metrics(state: dict) -> dict:
+    """The public measures of a position (Rules.metrics): tracks, margins (7.3), Control, forces."""
+    m = P.margins(state)
+    out = {"total_support": P.total_support(state), "opposition_plus_bases": P.opposition_plus_bases(state),
+           "aid": state["aid"], "shipments": len(state["ship"]),
+           "el_presidente": state["pres"], "farc_zones": len(state["zones"])}
+    pop_g = pop_f = 0
+    for i in P.spaces(state):
+        c = P.control(state, i)
+        if c == "govt":
+            pop_g += BD.pop[i]
+        elif c == "farc":
+            pop_f += BD.pop[i]
+    out["pop_govt_control"] = pop_g
+    out["pop_farc_control"] = pop_f
+    for f in ALL_FACTIONS:
+        k = FACTIONS[f]
+        out[f"{k}_resources"] = state["res"][f]
+        out[f"{k}_margin"] = m[f]
+        if f == GOVT:
+            out["govt_bases"] = P.count_on_map(state, GOVT_BASE)
+            out["govt_troops"] = P.count_on_map(state, TROOPS)
+            out["govt_police"] = P.count_on_map(state, POLICE)
+        else:
+            out[f"{k}_bases"] = P.count_on_map(state, B(f))
+            out[f"{k}_guerrillas"] = P.count_on_map(state, U(f)) + P.count_on_map(state, A(f))
+    return out

@@ -115,7 +115,7 @@ def replay(request, session_id: int):
         "stop_url": url(seq), "cards": _card_marks(session, as_seat), "base_url": base,
         "bookmarks": Bookmark.objects.filter(session=session).select_related("author"),
         "annotations": Annotation.objects.filter(session=session, seq=seq).select_related("author"),
-        "can_annotate": bool(roles & {"instructor", "reviewer"}), "form": AnnotationForm(),
+        "can_annotate": "instructor" in roles, "form": AnnotationForm(),
         "event": SessionEvent.objects.filter(session=session, seq=seq).first(),
     })
     return render(request, "web/review/replay.html", ctx)
@@ -127,8 +127,10 @@ def replay(request, session_id: int):
 def annotate(request, session_id: int):
     session = selectors.session_get_for_user(request.user, session_id)
     roles = selectors.session_roles(request.user, session)
-    if not roles & {"instructor", "reviewer"}:
-        raise NotAllowed(_("Only instructors and reviewers add bookmarks and annotations."))
+    if "instructor" not in roles:
+        # Reviewers are read-only (issue 14 item 8): their notes would join the facilitator's
+        # notes in the after-action review.
+        raise NotAllowed(_("Only the course's instructors add bookmarks and annotations."))
     try:
         seq = max(0, min(session.head_seq, int(request.POST.get("seq", 0))))
     except ValueError:
