@@ -32,7 +32,8 @@ from engine.core.boardview import (
     SpaceView,
     Support,
 )
-from engine.core.messages import render
+from engine.core.messages import is_msg, render
+from facilitation.text import tr as text_tr
 from facilitation.web import games
 
 from .board_markup import markup, remember  # noqa: F401 - markup: the figure of a built board
@@ -285,13 +286,18 @@ def _kv(raw: Any) -> list[dict]:
             if isinstance(v, dict):
                 v = ", ".join(f"{humanize(a)}: {b}" for a, b in v.items())
             elif isinstance(v, list | tuple):
-                v = ", ".join(str(x.get("name") or x.get("title") or x.get("id")) if isinstance(x, dict) else humanize(x)
-                              for x in v) or "-"
+                v = ", ".join(text_tr(_named(x)) if isinstance(x, dict) else humanize(x) for x in v) or "-"
             rows.append({"key": humanize(k), "value": v})
     elif isinstance(raw, list | tuple):
         for x in raw:
-            rows.append({"key": "", "value": (x.get("name") or x.get("title") or x.get("id")) if isinstance(x, dict) else humanize(x)})
+            rows.append({"key": "", "value": _named(x) if isinstance(x, dict) else humanize(x)})
     return rows
+
+
+def _named(x: dict) -> Any:
+    """What names an item of the view: the item itself when it is a message (rendered in the
+    viewer's language by the template's ``|tr``), else its name, title or id."""
+    return x if is_msg(x) else (x.get("name") or x.get("title") or x.get("id"))
 
 
 # ---- per process: the static map and each drawn space ----------------------------------------

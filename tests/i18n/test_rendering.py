@@ -110,7 +110,6 @@ class MessageToy(ToyRules):
 
     def view(self, state, seat):
         v = super().view(state, seat)
-        v["card"] = {"number": 1, "title": msg("Political Will"), "text": msg("Emergency Zone")}
         v["capabilities"] = [msg("Sabotage")]
         return v
 
@@ -151,9 +150,8 @@ def test_play_page_live_region_console_and_replay_show_messages_in_spanish(clien
     finally:
         translation.activate("en")
     for html in (page, live):
-        # prompt, choice labels, seat titles, the log's facts, the card and the capabilities
-        for words in ("Despliegue", "Tropas", "Policía", "Sendero Luminoso", "Gobierno deshace: Tropas",
-                      "Voluntad Política", "Zona de Emergencia", "Sabotaje"):
+        # prompt, choice labels, seat titles, the log's facts and the capabilities in force
+        for words in ("Despliegue", "Tropas", "Policía", "Sendero Luminoso", "Gobierno deshace: Tropas", "Sabotaje"):
             assert words in html, words
     for html in (console, replay):
         for words in ("Gobierno", "Sendero Luminoso", "Gobierno deshace: Tropas"):
