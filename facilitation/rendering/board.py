@@ -32,7 +32,7 @@ from engine.core.boardview import (
     SpaceView,
     Support,
 )
-from engine.core.messages import is_msg, render
+from engine.core.messages import is_msg, msg, render
 from facilitation.text import tr as text_tr
 from facilitation.web import games
 
@@ -194,7 +194,7 @@ def _space_markers(s: SpaceView, tr, abbreviation: dict[str, str]) -> list[str]:
     if s.support is not None and s.support in SUPPORT_WORDS:
         out.append(tr(SUPPORT_WORDS[s.support]))
     if s.control:
-        out.append(tr("{faction} Control").replace("{faction}", abbreviation.get(s.control, s.control)))
+        out.append(tr(msg("{faction} Control", faction=tr(abbreviation.get(s.control, s.control)))))
     return out
 
 
@@ -252,10 +252,13 @@ def _card(raw: Any, cards: dict | None = None) -> dict | None:
     lines = []
     for k in ("text", "unshaded", "shaded", "top", "bottom", "effect", "propaganda"):
         v = raw.get(k)
-        if isinstance(v, dict):
-            v = " ".join(x for x in (f"{v.get('name')}." if v.get("name") else "", v.get("text", "")) if x)
+        if isinstance(v, dict):  # a side: its name and its text, each in the viewer's language
+            v = " ".join(x for x in (f"{text_tr(v.get('name'))}." if v.get("name") else "", text_tr(v.get("text", "")))
+                         if x)
+        elif v:
+            v = text_tr(v)
         if isinstance(v, str) and v:
-            lines.append({"label": "" if k == "text" else humanize(k), "text": v})
+            lines.append({"label": "" if k == "text" else humanize(text_tr(k)), "text": v})
     order = raw.get("order") or raw.get("faction_order") or raw.get("eligibility_order")
     return {"title": title, "number": raw.get("number", raw.get("num", raw.get("id", ""))),
             "order": [humanize(x) for x in order] if isinstance(order, list | tuple) else order,
@@ -284,7 +287,7 @@ def _kv(raw: Any) -> list[dict]:
     if isinstance(raw, dict):
         for k, v in raw.items():
             if isinstance(v, dict):
-                v = ", ".join(f"{humanize(a)}: {b}" for a, b in v.items())
+                v = ", ".join(f"{text_tr(humanize(a))}: {text_tr(b)}" for a, b in v.items())
             elif isinstance(v, list | tuple):
                 v = ", ".join(text_tr(_named(x)) if isinstance(x, dict) else humanize(x) for x in v) or "-"
             rows.append({"key": humanize(k), "value": v})
@@ -362,7 +365,7 @@ def _holdings(view: dict, layout: dict, index: dict, cards: dict | None, seat_na
         if isinstance(val, str) and val in index:
             val = index[val]["name"]
         elif isinstance(val, str) and cards and val in cards:
-            val = f"{val} {cards[val].get('title', '')}"
+            val = f"{val} {tr(cards[val].get('title', ''))}"
         elif isinstance(val, dict):
             val = {a: (seat_names.get(b, b) if isinstance(b, str) else b) for a, b in val.items()}
         rows += _kv({label: "-" if val in (None, "", {}, []) else val})
