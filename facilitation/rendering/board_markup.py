@@ -98,10 +98,11 @@ def _t(value: Any) -> str:
 
 
 def _state_word(state: str) -> str:
-    """A piece's state in the viewer's language (the same words as the legend's)."""
+    """A piece's state in the viewer's language, in lower case: "(underground)", "(clandestino)"."""
     from django.utils.translation import gettext
 
-    return gettext("Underground") if state == "underground" else gettext("Active") if state == "active" else state
+    word = gettext("Underground") if state == "underground" else gettext("Active") if state == "active" else state
+    return word.lower()
 
 
 def _escape(value: Any) -> str:
