@@ -176,6 +176,7 @@ def live_contexts(session: ClassSession, seats: list[str]) -> dict[str, dict]:
             "team_id": team["team_id"] if team else None, "needs_intent": needs_intent, "intent_form": IntentForm(),
             "timer_expiry": expiry,
             "intents": intents,
+            "victory": victory_panel(rules, data.get("metrics") or {}, data.get("view") or {}, seat, titles),
         }
     return out
 
@@ -387,3 +388,23 @@ def predraw_console_summary(session_id: int) -> bool:
         if cache.get(key) is not None:
             return False
         return bool(cache.add(key, draw_section(session), timeout=SECTION_TTL))
+
+
+def victory_panel(rules, metrics: dict, view: dict, seat: str | None, titles: dict) -> list[dict]:
+    """The victory panel (issue #19 deliver 1): each condition in force, the reader's own side
+    first, in the reader's language: who wins by it, what it is, the measure now against its
+    target and how far it is from being met."""
+    sides = {"players": _("The players"), "adversary": _("The adversary")}
+    rows = []
+    for c in rules.victory_from(metrics, view):
+        if not c.active:
+            continue
+        own = c.side == seat or (c.side == "players" and seat in titles)
+        rows.append({
+            "own": own, "side": titles.get(c.side, {}).get("title") or sides.get(c.side, c.side),
+            "name": tr(c.name), "measure": tr(c.measure), "when": tr(c.when),
+            "value": c.value, "target": c.target, "met": c.met, "distance": c.distance, "rule": c.rule,
+            "outcome": c.outcome,
+        })
+    rows.sort(key=lambda r: not r["own"])
+    return rows

@@ -94,3 +94,14 @@ def last_section(log, kind: str):
             if sec.get("type") == kind:
                 return {**sec, "seq": entry.get("seq")}
     return None
+
+
+@register.filter
+def game_title(key) -> str:
+    """A game's title for its key (pages never show the key itself: issue #19 deliver 6)."""
+    from engine.core.registry import UnknownScenario, load
+
+    try:
+        return load(str(key)).title
+    except UnknownScenario:
+        return str(key)
