@@ -99,6 +99,10 @@ SLOT_OWNER = tuple(GOVT if k < FARC_UNDERGROUND else k // 3 for k in range(12))
 AVAIL_SLOT = tuple(k - 1 if k in ACTIVE else k for k in range(12))
 
 
+#: 6.4.3 El Presidente, in the track's order (the state's ``"pres"``)
+SAMPER, PASTRANA, URIBE = 0, 1, 2
+
+
 #: 1.3.5 which of Ecuador / Panamá are spaces now: the state's ``"foreign"`` value.
 FOREIGN_IN_PLAY = ("", "ecuador", "panama", "ecuador+panama")
 

@@ -22,6 +22,9 @@ from .board import (
     FNAME,
     GOVT,
     INSURGENTS,
+    PASTRANA,
+    SAMPER,
+    URIBE,
     A,
     B,
     U,
@@ -114,9 +117,9 @@ class Prop:
         if ph == "resources":
             fr["ph"] = "drugs"
             earn = sum(BD.econ[i] for i in BD.locs if not st["sab"][i])
-            if st["pres"] != 0:
+            if st["pres"] != SAMPER:
                 earn += st["aid"]
-            P.set_res(st, GOVT, earn, facts, "Government Earnings 6.3.1" + (" (Samper: no Aid)" if st["pres"] == 0 else ""))
+            P.set_res(st, GOVT, earn, facts, "Government Earnings 6.3.1" + (" (Samper: no Aid)" if st["pres"] == SAMPER else ""))
             for f in (FARC, AUC):
                 P.set_res(st, f, P.count_on_map(st, B(f)), facts, "Insurgent Earnings 6.3.2")
             mult = 4 if mom(st, 67) else 3
@@ -143,14 +146,14 @@ class Prop:
         if ph == "election":
             fr["ph"] = "elite"
             ts = P.total_support(st)
-            if st["pres"] < 2 and ts <= 60:
+            if st["pres"] < URIBE and ts <= 60:
                 st["pres"] += 1
                 names = ("Samper", "Pastrana", "Uribe")
                 facts.append(fact("track", f"Election (6.4.3): Total Support {ts} <= 60, El Presidente is now {names[st['pres']]}",
                                   track="el_presidente", value=st["pres"], why="Election 6.4.3"))
-                if st["pres"] == 1:
+                if st["pres"] == PASTRANA:
                     start_zone(st, facts, None, "Election: Pastrana places a FARC Zone (6.4.3)")
-                elif st["pres"] == 2:
+                elif st["pres"] == URIBE:
                     for z in list(st["zones"]):
                         st["zones"].remove(z)
                         facts.append(fact("zone", f"Uribe: FARC Zone removed from {BD.name[z]}", space=BD.ids[z]))
