@@ -32,7 +32,7 @@ PROMPTS: dict[str, Callable] = {}
 STEPS: dict[str, Callable] = {}
 POLICIES: dict[str, Callable] = {}
 
-__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "pop", "wait", "choices_of",
+__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "push_child", "pop", "wait", "choices_of",
            "auto_pick", "LOG", "logging_to", "resume_once", "verb", "target", "targets"]
 
 
@@ -134,6 +134,15 @@ def target(cid: str) -> str:
 def targets(cid: str) -> list[str]:
     """Every target a choice id names: ``["huila", "police"]`` for ``place:huila:police``."""
     return cid.split(":")[1:]
+
+
+def push_child(st: dict, parent: dict, kind: str, **fields) -> dict:
+    """Push a frame of ``kind`` under way for ``parent`` (an Operation's space or Special
+    Activity, an Event's step): it is resolved the way its parent is (``auto``: by the section-8
+    policy for a Non-player, 5.1 / 8.1), the one line every operation and event frame shares."""
+    fr = {"k": kind, **fields}
+    fr["auto"] = parent.get("auto")
+    return push(st, fr)
 
 
 def resume_once(st: dict, fr: dict) -> None:

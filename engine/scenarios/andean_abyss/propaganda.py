@@ -30,7 +30,7 @@ from .board import (
     U,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, resume_once, target, wait
+from .frames import C, frame, pop, push, push_child, resume_once, target, wait
 from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
 from .redeploy import start_zone
@@ -375,4 +375,4 @@ class Elite:
             return
         fr["went"] = 1
         i = BD.index[target(cid)]
-        push(st, {"k": "rallysp", "f": AUC, "i": i, "free": True, "auto": fr.get("auto")})
+        push_child(st, fr, "rallysp", f=AUC, i=i, free=True)
