@@ -1,6 +1,6 @@
 """Flow as a stack of frames (STYLE.md 2): event -> free Operation -> Special Activity nest.
 
-The mechanism is the shared :class:`engine.coin.flow.Flow` (its step-driven protocol); this
+The mechanism is the core :class:`engine.core.flow.Flow` (its step-driven protocol); this
 module holds the game's one ``FLOW`` and the helpers the rules modules use.
 
 A frame is a JSON dict with ``k`` (its kind) and ``f`` (the acting Faction). Each kind
@@ -21,9 +21,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from engine.coin.flow import Flow, FrameKind, push, wait
-from engine.coin.flow import pop_same as pop
 from engine.core.contract import Choice, ChoiceKind, IllegalChoice
+from engine.core.flow import Flow, FrameKind, push, wait
+from engine.core.flow import pop_same as pop
 
 from .board import BOARD, FACTIONS, PIECE_KEYS
 

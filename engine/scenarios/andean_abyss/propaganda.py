@@ -35,8 +35,9 @@ from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
 from .redeploy import start_zone
 from .state import cap, card_title, is_np, mom, next_card
-from .victory import finish_game, metrics, victory_met
+from .victory import finish_game, victory_met
 
+METRIC_TRACKS = frozenset([f"{k}_resources" for k in FACTIONS] + ["aid", "el_presidente"])
 # phase key -> (rule, name): the Propaganda Round in the rulebook's order
 PHASES = {
     "victory": ("6.1", msg("Victory Phase")), "sabotage": ("6.2", msg("Sabotage Phase")),
@@ -61,10 +62,11 @@ class Prop:
         ph = fr["ph"]
         rule, name = PHASES[ph]
         start = len(facts)
-        before = metrics(st)
         Prop.phase(st, fr, facts)
-        after = metrics(st)
-        deltas = {k: after[k] - v for k, v in before.items() if after.get(k) != v}
+        deltas: dict = {}
+        for f in facts[start:]:     # track facts name the metric they change (farc_resources, aid ...)
+            if "delta" in f and f.get("track") in METRIC_TRACKS:
+                deltas[f["track"]] = deltas.get(f["track"], 0) + f["delta"]
         facts.insert(start, fact("phase", msg("{phase} ({rule})", phase=name, rule=rule), propaganda_phase=ph, rule=rule,
                                  deltas=deltas))
         attribute(facts, cause_rule(rule, name), start)
@@ -150,7 +152,7 @@ class Prop:
                 st["pres"] += 1
                 names = ("Samper", "Pastrana", "Uribe")
                 facts.append(fact("track", f"Election (6.4.3): Total Support {ts} <= 60, El Presidente is now {names[st['pres']]}",
-                                  track="el_presidente", value=st["pres"], why="Election 6.4.3"))
+                                  track="el_presidente", delta=1, value=st["pres"], why="Election 6.4.3"))
                 if st["pres"] == PASTRANA:
                     start_zone(st, facts, None, "Election: Pastrana places a FARC Zone (6.4.3)")
                 elif st["pres"] == URIBE:
