@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import rng as R
-from engine.core.contract import attribute, cause_event, fact
+from engine.core.contract import attribute, cause_die, cause_event, fact
 
 from . import pieces as P
 from .board import (
@@ -241,13 +241,13 @@ def _aid(st, fr, s, facts):
 
 def _res_die(st, fr, s, facts):
     d = R.roll(st["rng"], 6)
-    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True))
+    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True, cause=cause_die("5.1", d)))
     P.set_res(st, _who(fr["v"], s["who"]), s.get("mult", 1) * d * s.get("sign", 1), facts, ev_cause(fr))
 
 
 def _aid_die(st, fr, s, facts):
     d = R.roll(st["rng"], 6)
-    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True))
+    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True, cause=cause_die("5.1", d)))
     P.set_aid(st, d * s.get("sign", 1), facts, ev_cause(fr))
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import rng as R
-from engine.core.contract import fact
+from engine.core.contract import cause_die, fact
 
 from . import pieces as P
 from .board import ALL_FACTIONS, AUC, FARC, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, PIECE_NAMES, A, B, U
@@ -368,7 +368,8 @@ class AttackSp:
         n = P.guerrillas(st["pc"][i], f) + fr.get("extra_g", 0)
         ok = die <= n
         facts.append(fact("die", f"{FNAME[f]} Attack in {NAME[i]}: rolled {die} vs {n} Guerrillas - "
-                                 f"{'success' if ok else 'failure'}", value=die, barrier=True))
+                                 f"{'success' if ok else 'failure'}", value=die, barrier=True,
+                          cause=cause_die("3.3.3", die)))
         fr["roll1"] = die == 1
         if ok:
             fr["left"] = 2
