@@ -77,13 +77,17 @@ def live_choices(choices, board):
     cards = ((board or {}).get("game_panel") or {}).get("choice_cards") or {}
     out = []
     w = out.append
+    last_help = None
     for n, c in enumerate(choices or [], start=1):
         cid = _v(c.get("id", ""))
         kbd = f'<span class="kbd" aria-hidden="true">{n}</span>' if n < 10 else ""
         cc = cards.get(c.get("id")) if isinstance(cards, dict) else None
-        w(f'\n            <li><button type="submit" name="choice" value="{cid}" data-choice="{cid}">{kbd} '
+        # finishing a step stays in sight at the foot of a long list (issue #19: "Finish the Rally" was 12th)
+        li = '<li class="choice-end">' if c.get("kind") in ("done", "pass") else "<li>"
+        w(f'\n            {li}<button type="submit" name="choice" value="{cid}" data-choice="{cid}">{kbd} '
           f'{_v(c.get("label", ""))}{choice_cost(c.get("cost"))}{choice_detail(cc) if cc else ""}'
-          f'{choice_help(c)}</button></li>\n            ')
+          f'{choice_help(c) if c.get("help") != last_help else ""}</button></li>\n            ')
+        last_help = c.get("help")  # a help shared by a run of choices (Rally in each space) is said once
     return mark_safe("".join(out))
 
 

@@ -164,6 +164,24 @@
   }
   setInterval(tickTimers, 1000);
 
+  // a required rationale is missing: say so on the box, mark it invalid and put the cursor there
+  // instead of sending a decision the server would refuse (issue #19.8)
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var form = ev.detail.elt && ev.detail.elt.closest ? ev.detail.elt.closest("#choice-form") : null;
+    var rat = document.getElementById("id_rationale");
+    if (!form || !rat || !rat.hasAttribute("data-required")) { return; }
+    var err = document.getElementById("rationale-err");
+    if (rat.value.trim()) {
+      rat.removeAttribute("aria-invalid");
+      if (err) { err.hidden = true; }
+      return;
+    }
+    ev.preventDefault();
+    rat.setAttribute("aria-invalid", "true");
+    if (err) { err.hidden = false; }
+    rat.focus();
+  });
+
   // a decision was accepted: the rationale box starts empty for the next one
   document.addEventListener("coinlab:accepted", function () {
     var rat = document.getElementById("id_rationale");
