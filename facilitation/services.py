@@ -146,7 +146,9 @@ def join_code_revoke(*, join_code: JoinCode, user) -> None:
 
 
 def _usable_join_code(code: str, *, lock: bool) -> JoinCode:
-    code = (code or "").strip()
+    code = (code or "").strip() if isinstance(code, str) else ""
+    if "\x00" in code or len(code) > 64:
+        code = ""  # names no code (and PostgreSQL refuses NUL in a query)
     qs = JoinCode.objects.select_related("course", "team")
     if lock:
         qs = qs.select_for_update(of=("self",))

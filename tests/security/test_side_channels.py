@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 
-import pytest
 from django.test import override_settings
 
 from facilitation import selectors, services
