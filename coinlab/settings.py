@@ -186,6 +186,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600
 CELERY_TASK_SOFT_TIME_LIMIT = 540
 # The AAR build's own limits (facilitation.reports.tasks), within the ones above.
+# The final after-action review is requested when a session ends (facilitation/reports/receivers.py).
+COINLAB_FINAL_AAR = env_bool("COINLAB_FINAL_AAR", True)
 COINLAB_AAR_SOFT_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_SOFT_TIME_LIMIT", "240"))
 COINLAB_AAR_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_TIME_LIMIT", "300"))
 # Redis gives an unacknowledged message to a worker again once it has been out for the

@@ -83,8 +83,31 @@ ROLE_REVIEWER = "reviewer"
 ROLE_GROUPS = (ROLE_INSTRUCTOR, ROLE_STUDENT, ROLE_REVIEWER)
 
 
+#: Join codes are read aloud and typed from a projector: one case, and no characters that look
+#: alike (no 0/O, 1/I/L). 12 of these 31 characters: about 59 bits.
+JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 12
+
+
 def new_join_code() -> str:
-    return secrets.token_urlsafe(12)
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+def normalize_join_code(code: str) -> str:
+    """A code as typed (any case, spaces or dashes between the groups) in its stored form.
+    Codes made before readable codes (mixed case, ``-`` and ``_``) are kept as they are."""
+    raw = (code or "").strip()
+    squeezed = "".join(ch for ch in raw if ch not in " -").upper()
+    if len(squeezed) == JOIN_CODE_LENGTH and all(ch in JOIN_CODE_ALPHABET for ch in squeezed):
+        return squeezed
+    return raw
+
+
+def format_join_code(code: str) -> str:
+    """``ABCDEFGHJKMN`` as ``ABCD-EFGH-JKMN`` (older codes as they are)."""
+    if len(code) == JOIN_CODE_LENGTH and all(ch in JOIN_CODE_ALPHABET for ch in code):
+        return "-".join(code[i:i + 4] for i in range(0, JOIN_CODE_LENGTH, 4))
+    return code
 
 
 class Course(models.Model):
@@ -145,6 +168,9 @@ class ClassSession(models.Model):
                                    on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # A session of a vignette run (issue #18): its start position and its short run's end.
+    vignette_run = models.ForeignKey("VignetteRun", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="sessions")
 
     class Meta:
         ordering = ["scheduled_start", "id"]
@@ -219,6 +245,11 @@ class JoinCode(models.Model):
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    @property
+    def display(self) -> str:
+        """The code as people read it (groups of four)."""
+        return format_join_code(self.code)
 
     class Meta:
         ordering = ["-created_at"]
@@ -303,3 +334,42 @@ class TeamIntent(models.Model):
 
     class Meta:
         ordering = ["session", "created_at", "id"]
+
+
+class VignetteRun(models.Model):
+    """One vignette scheduled for several teams at once (issue #18): each team its own session
+    from the same position, with the same secret seed (the same cards), bots in the other seats.
+    ``document`` keeps the vignette as it was scheduled (facilitation/vignettes)."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="vignette_runs")
+    vignette_id = models.CharField(max_length=64)
+    title = models.CharField(max_length=200)
+    seat_key = models.CharField(max_length=64)
+    document = models.JSONField()
+    # cards_played at the start position, for ``{"cards": N}`` runs
+    start_cards = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class SavedVignette(models.Model):
+    """A vignette an instructor saved from a session's position (issue #18 deliver 5): the same
+    document shape as the shipped library, validated the same way."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="saved_vignettes")
+    document = models.JSONField()
+    from_session = models.ForeignKey(ClassSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    from_seq = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

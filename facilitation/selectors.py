@@ -181,6 +181,23 @@ def session_state(session: ClassSession):
     return rules, eventlog.load_state(session, session.head_seq, rules)
 
 
+def session_directable(session: ClassSession) -> dict[str, Any] | None:
+    """The bot-run seat whose decision a facilitator may direct now (issue 15: an Andean Abyss
+    Non-player waiting while the game is paused), with its legal choices; None when there is none."""
+    if session.state is None:
+        return None
+    rules, state = session_state(session)
+    p = rules.prompt(state)
+    if p is None:
+        return None
+    for seat in p.seats:
+        options = list(rules.directable(state, seat))
+        if options:
+            return {"seat": seat, "prompt": p.text_for(seat), "rule": p.rule_for(seat),
+                    "choices": [c.to_dict() for c in options]}
+    return None
+
+
 def decision_deadline(session: ClassSession) -> dt.datetime | None:
     if not session.decision_timer_seconds or session.status != ClassSession.Status.LIVE:
         return None

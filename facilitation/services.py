@@ -41,8 +41,10 @@ from facilitation.models import (
     SubmissionKey,
     Team,
     TeamIntent,
+    normalize_join_code,
 )
 from facilitation.selectors import course_is_instructor, join_code_check, user_can_create_courses
+from facilitation.signals import session_finished
 
 User = get_user_model()
 Status = ClassSession.Status
@@ -111,6 +113,67 @@ def course_reviewer_grant(*, course: Course, user, reviewer) -> None:
     course.reviewers.add(reviewer)
 
 
+#: How many user names one pasted list may hold (a class, with room to spare).
+MAX_ROSTER_NAMES = 300
+
+
+def parse_usernames(text: str) -> list[str]:
+    """User names from a pasted list: one per line, or separated by commas, semicolons or
+    spaces; each once, in the order given."""
+    seen: dict[str, None] = {}
+    for part in (text or "").replace(",", " ").replace(";", " ").split():
+        seen.setdefault(part, None)
+    return list(seen)
+
+
+@transaction.atomic
+def course_students_add(*, course: Course, user, usernames: str, team: Team | None = None) -> list:
+    """Add known students to the course roster (and to ``team``, a team of one of its sessions)
+    by user name. All or nothing: if any name is unknown, nobody is added and the error names
+    every unknown one. Returns the users added, in the order given."""
+    _require_course_instructor(user, course)
+    names = parse_usernames(usernames)
+    if not names:
+        raise ValidationFailed("Give at least one user name.", code="usernames_required")
+    if len(names) > MAX_ROSTER_NAMES:
+        raise ValidationFailed(f"At most {MAX_ROSTER_NAMES} user names at a time.", code="too_many_usernames")
+    if team is not None and team.session.course_id != course.pk:
+        raise ValidationFailed("That team is not in this course.", code="bad_team")
+    User = get_user_model()
+    found = {u.get_username(): u for u in User.objects.filter(username__in=names, is_active=True)}
+    missing = [n for n in names if n not in found]
+    if missing:
+        # Names typed in another case still find their account when only one account matches.
+        for n in list(missing):
+            matches = list(User.objects.filter(username__iexact=n, is_active=True)[:2])
+            if len(matches) == 1:
+                found[n] = matches[0]
+                missing.remove(n)
+    if missing:
+        raise ValidationFailed("No account has the user name " + ", ".join(missing)
+                               + ". Nobody was added: correct the list, or give those students a join code.",
+                               code="unknown_usernames")
+    added = []
+    for n in names:
+        member = found[n]
+        user_add_role(user=member, role=ROLE_STUDENT)
+        course.students.add(member)
+        if team is not None:
+            team_member_add(team=team, user=user, member=member)
+        added.append(member)
+    return added
+
+
+@transaction.atomic
+def course_student_remove(*, course: Course, user, student) -> None:
+    """Take a student off the roster and off the teams of the course's sessions that have not
+    started (a team's members in a live or finished session are kept: the log names them)."""
+    _require_course_instructor(user, course)
+    course.students.remove(student)
+    for team in Team.objects.filter(session__course=course, session__status=Status.SCHEDULED, members=student):
+        team.members.remove(student)
+
+
 @transaction.atomic
 def course_reviewer_revoke(*, course: Course, user, reviewer) -> None:
     _require_course_instructor(user, course)
@@ -146,7 +209,7 @@ def join_code_revoke(*, join_code: JoinCode, user) -> None:
 
 
 def _usable_join_code(code: str, *, lock: bool) -> JoinCode:
-    code = (code or "").strip() if isinstance(code, str) else ""
+    code = normalize_join_code(code) if isinstance(code, str) else ""
     if "\x00" in code or len(code) > 64:
         code = ""  # names no code (and PostgreSQL refuses NUL in a query)
     qs = JoinCode.objects.select_related("course", "team")
@@ -586,9 +649,48 @@ def _metrics(rules, state) -> dict:
     return rules.metrics(state)
 
 
+def _vignette_run_over(session: ClassSession, rules, state) -> dict | None:
+    """The end of a vignette's short run (issue #18), or None: ``{"cards": N}`` N cards played
+    since the start position, ``{"turns": N}`` N turns, ``{"decisions": N}`` the teams' own N
+    decisions. Checked where play stops for a human decision, so a run never ends mid-step."""
+    if not session.vignette_run_id:
+        return None
+    run = session.vignette_run
+    limit = run.document.get("run") or {}
+    if "cards" in limit and rules.cards_played(state) - run.start_cards >= limit["cards"]:
+        return {"cards": limit["cards"]}
+    if "turns" in limit:
+        start = run.document.get("start_turn", 1)
+        if rules.metrics(state).get("turn", start) - start >= limit["turns"]:
+            return {"turns": limit["turns"]}
+    if "decisions" in limit and SessionEvent.objects.filter(
+            session=session, kind=SessionEvent.Kind.DECISION).count() >= limit["decisions"]:
+        return {"decisions": limit["decisions"]}
+    return None
+
+
+def _finish_vignette(session: ClassSession, rules, state, reached: dict) -> None:
+    """A vignette's run is complete: the session ends with the position's measures as its result."""
+    metrics = _metrics(rules, state)
+    result = {"vignette": session.vignette_run.vignette_id, "run_complete": reached, "winner": None,
+              "metrics": metrics}
+    session.result = result
+    session.status = Status.FINISHED
+    session.finished_at = timezone.now()
+    eventlog.append(session, kind="system", payload={"action": "vignette_over", "result": result},
+                    facts=[engine.fact("vignette_over", engine.msg("The vignette's run is complete."),
+                                       cause=engine.cause_rule("vignette"))],
+                    metrics=metrics, state_after=state, rules=rules)
+    _announce_finished(session)
+
+
 def _finish_if_over(session: ClassSession, rules, state) -> bool:
     if rules.prompt(state) is not None:
-        return False
+        reached = _vignette_run_over(session, rules, state)
+        if reached is None:
+            return False
+        _finish_vignette(session, rules, state, reached)
+        return True
     result = rules.result(state)
     session.result = eventlog.jsonable(result)
     session.status = Status.FINISHED
@@ -596,7 +698,14 @@ def _finish_if_over(session: ClassSession, rules, state) -> bool:
     eventlog.append(session, kind="system", payload={"action": "game_over", "result": result},
                     facts=[engine.fact("game_over", "The game is over.")],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
+    _announce_finished(session)
     return True
+
+
+def _announce_finished(session: ClassSession) -> None:
+    """Once the end is committed, tell the listeners (the final AAR is built: issue #19)."""
+    session_id = session.pk
+    transaction.on_commit(lambda: session_finished.send(sender=ClassSession, session_id=session_id))
 
 
 def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str] | None = None) -> list[int]:
@@ -615,8 +724,9 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
     appended = []
     for _ in range(settings.COINLAB_MAX_BOT_STEPS):
         p = rules.prompt(state)
-        if p is None:
-            _finish_if_over(session, rules, state)
+        if p is None or (session.vignette_run_id and _finish_if_over(session, rules, state)):
+            if p is None:
+                _finish_if_over(session, rules, state)
             break
         seat = next((s for s in p.seats if s in bots), None)
         if seat is None:
@@ -977,6 +1087,7 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
     session.result = eventlog.jsonable(rules.result(state))
     _facilitator_event(session, user, "end", reason=reason, fact_text="The facilitator ends the session.")
     session.save()
+    _announce_finished(session)
     return session
 
 
@@ -1045,6 +1156,48 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
         raise ValidationFailed(f"Unknown override {action!r} (known: undo_last, adjust).", code="unknown_action")
     if session.status == Status.LIVE:
         _run_bots(session, rules)
+    session.save()
+    return ev
+
+
+@transaction.atomic
+def facilitator_direct(*, session: ClassSession, user, seat: str, choice: str, reason: str) -> SessionEvent:
+    """Direct a bot-run seat (an Andean Abyss Non-player, section 8) to take ``choice``, a legal
+    decision of its own, instead of its procedure's (issue 15). Logged as a ``facilitator``
+    event with the reason; the log replays it through ``Rules.apply_directed``. What follows
+    is again the seat's own: the bots go on when the session is live.
+
+    A Non-player's decision waits only while the game is paused (bots act at once otherwise):
+    pause, take back its move with ``undo_last`` if it already acted, direct, resume.
+    """
+    _require_course_instructor(user, session.course)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("Directing a Non-player needs a reason (it goes into the log and the AAR).",
+                               code="reason_required")
+    if not isinstance(seat, str) or not seat or not isinstance(choice, str) or not choice:
+        raise ValidationFailed("Name the seat and the choice to direct it to.", code="malformed")
+    session = _lock(session.pk)
+    if session.status not in (Status.LIVE, Status.PAUSED):
+        raise Conflict(f"Directions apply to a running session (it is {session.status}).", code="not_running")
+    rules = eventlog.rules_for(session)
+    state = _state(session, rules)
+    options = list(rules.directable(state, seat))
+    if not options:
+        raise Conflict(f"No decision of seat {seat!r} can be directed now (pause the game, and take back "
+                       "its move if it already acted).", code="not_directable")
+    picked = next((c for c in options if c.id == choice), None)
+    if picked is None:
+        raise ValidationFailed(f"'{choice}' is not a legal decision for {seat} now.", code="unknown_choice")
+    p = rules.prompt(state)
+    facts = rules.apply_directed(state, seat, choice, reason)
+    ev = eventlog.append(session, kind="facilitator", actor=user, seat=seat,
+                         payload={"action": "direct", "seat": seat, "choice": choice, "label": picked.label,
+                                  "reason": reason, "prompt": p.text_for(seat) if p else "",
+                                  "rule": p.rule_for(seat) if p else ""},
+                         facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
+    if session.status == Status.LIVE:
+        _run_bots(session, rules, state)
     session.save()
     return ev
 

@@ -188,6 +188,12 @@ class OverrideIn(StrictSerializer):
     value = serializers.JSONField(required=False)
 
 
+class DirectIn(StrictSerializer):
+    seat = serializers.CharField(max_length=64)
+    choice = serializers.CharField(max_length=200)
+    reason = serializers.CharField(max_length=2000)
+
+
 class TeamIn(StrictSerializer):
     name = serializers.CharField(max_length=100)
     color = serializers.CharField(max_length=16, required=False, allow_blank=True, default="")

@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 import engine
 from engine.core import registry
-from facilitation import selectors, services
+from facilitation import eventlog, selectors, services
 from facilitation.api import serializers as s
 from facilitation.calendar import sessions_to_ics
 from facilitation.errors import NotAllowed, NotFound, ServiceError, ValidationFailed
@@ -278,6 +278,25 @@ class SessionOverrides(APIView):
         return Response(selectors.event_to_dict(ev, None), status=status.HTTP_201_CREATED)
 
 
+class SessionDirections(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS},
+                   summary="The Non-player decision a facilitator may direct now, with its legal choices")
+    def get(self, request, session_id: int):
+        sess = selectors.session_get_for_user(request.user, session_id)
+        selectors.session_require_instructor(request.user, sess)
+        return Response({"directable": selectors.session_directable(sess)})
+
+    @extend_schema(request=s.DirectIn, responses={201: OpenApiTypes.OBJECT, **ERRORS},
+                   summary="Direct a Non-player to a legal decision instead of its flowchart's, with a reason")
+    def post(self, request, session_id: int):
+        sess = selectors.session_get_for_user(request.user, session_id)
+        selectors.session_require_instructor(request.user, sess)
+        data = _valid(s.DirectIn, request)
+        ev = services.facilitator_direct(session=sess, user=request.user, seat=data["seat"], choice=data["choice"],
+                                         reason=data["reason"])
+        return Response(selectors.event_to_dict(ev, None), status=status.HTTP_201_CREATED)
+
+
 AFTER = OpenApiParameter("after", int, description="only events with seq greater than this")
 
 
@@ -440,7 +459,20 @@ class SeatPrompt(APIView):
     def get(self, request, session_id: int, seat_key: str):
         sess, seat = _seat(request, session_id, seat_key)
         return _etag_response(request, _tag(sess, f"prompt:{seat_key}", 0),
-                              lambda: selectors.seat_prompt(sess, seat_key))
+                              lambda: _prompt_with_board(sess, seat_key))
+
+
+def _prompt_with_board(sess: ClassSession, seat_key: str) -> dict:
+    """The seat's prompt and view, and the typed board of that same view (``board``:
+    ``engine.core.boardview.BoardView.to_dict()``, so it holds nothing the view withholds)."""
+    data = selectors.seat_prompt(sess, seat_key)
+    data["board"] = None
+    if data.get("view") is not None:
+        try:
+            data["board"] = eventlog.rules_for(sess).board_view_of(data["view"], seat_key).to_dict()
+        except NotImplementedError:  # a game without a typed board
+            pass
+    return data
 
 
 class SeatSubmit(APIView):

@@ -15,7 +15,7 @@ from django.test import override_settings
 
 from facilitation import selectors, services
 from facilitation.api.views import _tag
-from facilitation.web.views.play import _etag_of
+from facilitation.rendering.regions import etag_of as _etag_of
 
 
 def test_api_etag_does_not_depend_on_the_hidden_head_hash(peru_session):

@@ -484,7 +484,7 @@ def test_p40_final_propaganda_ends_the_game_after_political_will():
     FLOW.settle(st, facts)
     assert g.rules.prompt(st) is None
     r = g.rules.result(st)
-    assert r["winner"] in (GOV, SP, None) and "7.0.2" in r["reason"] or "6.2.5" in r["reason"]
+    assert r["winner"] in (GOV, SP, None) and "7.0.2" in str(r["reason"]) or "6.2.5" in str(r["reason"])
     assert not any(f.get("phase") == "6.3" for f in facts)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import card_game
+from .conftest import RULES, card_game
 
 GOV, SP = "government", "shining_path"
 
@@ -262,3 +262,34 @@ def test_1_4_1_rally_base_taken_from_the_map_when_none_available():
     g2 = sp(lambda st: (prep(st), st["s"]["ucayali"].update(Gu=2)))
     g2.do(SP, "box:op_sa", "op:rally", "space:ucayali", "rally:base", "from:loreto", "done")
     assert g2.space("ucayali")["B"] == 1 and g2.space("loreto")["B"] == 0 and g2.space("ucayali")["Gu"] == 0
+
+
+# ---------------------------------------------------------------- issue 19: Train with no cube Available
+
+def test_1_4_1_train_offers_to_take_a_police_from_the_map_not_to_place_one_when_none_is_available():
+    """3.2.1 places Available cubes; 1.4.1 (Important!) lets an Operation take a cube from
+    elsewhere on the map when none is Available. The choice must say so, not "Place a Police"."""
+    from engine.core.messages import render
+    g = card_game("P7", GOV)
+    assert g.state["avail"]["P"] == 0 and g.space("piura")["P"] == 2
+    g.do(GOV, "box:op_sa", "op:train", "space:lima")
+    ch = {c.id: c for c in RULES.prompt(g.state).choices}
+    assert render(ch["place:T"].label) == "Place a Troop in Lima"
+    assert "Place a Police" not in render(ch["place:P"].label)
+    assert render(ch["place:P"].label).startswith("Take a Police from elsewhere on the map")
+    assert "1.4.1" in ch["place:P"].rule and ch["place:P"].cost == {GOV: 2}
+
+
+def test_1_4_1_place_no_more_is_not_counted_as_a_placed_cube():
+    """Choosing a Police none is Available of leads to where it is taken from, with no "Place no
+    more" that would count a cube never placed: 6 cubes counted are 6 cubes in Lima (3.2.1)."""
+    g = card_game("P7", GOV)
+    lima = g.space("lima")["T"] + g.space("lima")["P"]
+    g.do(GOV, "box:op_sa", "op:train", "space:lima", "place:P")
+    assert g.seat() == GOV and "stop" not in g.choices() and "from:piura" in g.choices()
+    g.do(GOV, "from:piura")
+    assert g.space("piura")["P"] == 1 and g.space("lima")["P"] == 5
+    assert "(1 placed)" in str(RULES.prompt(g.state).text)
+    g.do(GOV, *["place:T"] * 5)
+    assert "place:T" not in g.choices() and "place:P" not in g.choices()
+    assert g.space("lima")["T"] + g.space("lima")["P"] == lima + 6

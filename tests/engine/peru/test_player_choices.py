@@ -42,7 +42,7 @@ def test_6_7_2_capture_government_chooses_the_half_removed_where_it_matters():
     capture(g.state, facts)
     assert g.space("ayacucho")["Ga"] == 1          # only Active ones: no choice, done at once
     assert g.seat() == GOV and sorted(g.choices()) == ["remove:Ga", "remove:Gu"]
-    assert g.rules.prompt(g.state).text.startswith("Guzman captured")
+    assert str(g.rules.prompt(g.state).text).startswith("Guzman captured")
     g.do(GOV, "remove:Ga")
     assert g.space("cusco")["Gu"] == 2 and g.space("cusco")["Ga"] == 0
 

@@ -164,14 +164,6 @@
   }
   setInterval(tickTimers, 1000);
 
-  // ---- replay autoplay ----
-  function startAutoplay() {
-    var auto = document.querySelector("[data-autoplay-next]");
-    if (!auto) { return; }
-    setTimeout(function () { window.location.href = auto.getAttribute("data-autoplay-next"); },
-               parseInt(auto.getAttribute("data-autoplay-ms") || "1200", 10));
-  }
-
   // a decision was accepted: the rationale box starts empty for the next one
   document.addEventListener("coinlab:accepted", function () {
     var rat = document.getElementById("id_rationale");
@@ -224,6 +216,5 @@
     document.querySelectorAll("[data-poll-url]").forEach(function (r) { fillKeys(r); startPolling(r); });
     announceTurn(document);
     tickTimers();
-    startAutoplay();
   });
 })();
