@@ -58,7 +58,7 @@ def _first_secret_decision_undone(game) -> tuple[str, str]:
         if decided.payload.get("secret"):
             s.refresh_from_db()
             services.choice_undo(session=s, user=game.users[seat], seat=seat, seq=s.head_seq)
-            return seat, choice.label
+            return seat, _label_text(choice.label)
     raise AssertionError("no secret decision in 80 moves")
 
 
@@ -103,13 +103,21 @@ def test_the_facilitators_undo_of_a_secret_decision_stays_secret(people, api_for
     seen = gov.get(f"/api/sessions/{game.session.pk}/seats/government/events/?after={ev.seq - 1}").json()
     assert seen["events"] and seen["events"][0]["seq"] == ev.seq
     assert seen["events"][0]["payload"].get("action") == "undo_last"
+    label = _label_text(choice["label"])
     blob = _texts(seen)
-    assert choice["label"] not in blob and choice["id"] not in blob
+    assert label not in blob and choice["id"] not in blob
     full = api_for("instructor").get(f"/api/sessions/{game.session.pk}/events/?after={ev.seq - 1}").json()
-    assert choice["label"] in _texts(full), "the instructor's full record names it"
+    assert label in _texts(full), "the instructor's full record names it"
     own = api_for(role["shining_path"]).get(
         f"/api/sessions/{game.session.pk}/seats/shining_path/events/?after={ev.seq - 1}").json()
-    assert choice["label"] in _texts(own), "Shining Path reads its own move taken back"
+    assert label in _texts(own), "Shining Path reads its own move taken back"
+
+
+def _label_text(label) -> str:
+    """A choice's label as English text (labels are messages: engine.core.messages)."""
+    from engine.core.messages import render
+
+    return render(label)
 
 
 # ---- item 3: seeds --------------------------------------------------------------------------------
