@@ -313,6 +313,8 @@ SPECTACULAR_SETTINGS = {
 # ---- CoinLab --------------------------------------------------------------------
 COINLAB_SNAPSHOT_EVERY = int(os.environ.get("COINLAB_SNAPSHOT_EVERY", "25"))
 COINLAB_JOIN_CODE_DAYS = int(os.environ.get("COINLAB_JOIN_CODE_DAYS", "14"))
+# Signs log receipts (facilitation/receipts.py); default: derived from SECRET_KEY. Never in the database.
+COINLAB_LOG_RECEIPT_KEY = os.environ.get("COINLAB_LOG_RECEIPT_KEY", "")
 COINLAB_JOIN_CODE_MAX_USES = int(os.environ.get("COINLAB_JOIN_CODE_MAX_USES", "40"))  # students per new code
 COINLAB_MAX_BOT_STEPS = int(os.environ.get("COINLAB_MAX_BOT_STEPS", "20000"))
 

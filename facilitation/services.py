@@ -25,8 +25,9 @@ import engine
 from engine import IllegalChoice
 from engine.bots.base import make_bot
 from engine.core import registry
+from engine.core.messages import render
 from engine.core.rng import ScriptedValueError
-from facilitation import eventlog
+from facilitation import eventlog, receipts
 from facilitation.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from facilitation.models import (
     ROLE_GROUPS,
@@ -699,6 +700,7 @@ def _finish_if_over(session: ClassSession, rules, state) -> bool:
                     facts=[engine.fact("game_over", "The game is over.")],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
     _announce_finished(session)
+    receipts.publish(session, "game over")
     return True
 
 
@@ -779,6 +781,7 @@ def session_start(*, session: ClassSession, user) -> ClassSession:
         raise ValidationFailed(f"The session's scripted values do not suit {rules.title}: {exc}",
                                code="bad_options") from None
     session.save()
+    receipts.publish(session, "start")
     return session
 
 
@@ -1027,7 +1030,7 @@ def choice_undo(*, session: ClassSession, user, seat: str, seq: int) -> dict:
                          payload={"undone_seq": target.seq, "back_to": target.parent_seq,
                                   "choice": target.payload.get("choice"), "label": target.payload.get("label"),
                                   **_undo_visibility(target)},
-                         facts=[_undo_fact(target, "undo", f"{seat} takes back: {target.payload.get('label', '')}",
+                         facts=[_undo_fact(target, "undo", f"{seat} takes back: {render(target.payload.get('label', ''))}",
                                            f"{seat} takes back a secret decision.")],
                          metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     session.save()
@@ -1054,6 +1057,7 @@ def session_pause(*, session: ClassSession, user, reason: str = "") -> ClassSess
     session.status = Status.PAUSED
     _facilitator_event(session, user, "pause", reason=reason, fact_text="The facilitator pauses the game.")
     session.save()
+    receipts.publish(session, "pause")
     return session
 
 
@@ -1067,6 +1071,7 @@ def session_resume(*, session: ClassSession, user) -> ClassSession:
     _facilitator_event(session, user, "resume", fact_text="The facilitator resumes the game.")
     _run_bots(session)
     session.save()
+    receipts.publish(session, "resume")
     return session
 
 
@@ -1088,6 +1093,7 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
     _facilitator_event(session, user, "end", reason=reason, fact_text="The facilitator ends the session.")
     session.save()
     _announce_finished(session)
+    receipts.publish(session, "end")
     return session
 
 
@@ -1138,7 +1144,7 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
                                       "back_to": target.parent_seq, "label": target.payload.get("label", ""),
                                       **_undo_visibility(target)},
                              facts=[_undo_fact(target, "override", f"The facilitator takes back {target.seat}'s "
-                                               f"'{target.payload.get('label', '')}': {reason}",
+                                               f"'{render(target.payload.get('label', ''))}': {reason}",
                                                f"The facilitator takes back a secret decision of {target.seat}.")],
                              metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     elif action == "adjust":
