@@ -447,6 +447,16 @@ class Rules(ABC):
         raise IllegalChoice(f"{self.title or self.key} has no decisions a facilitator can direct.",
                             code="direct_unsupported")
 
+    def victory(self, state: State) -> list:
+        """Each victory or defeat condition and how far it is from being met
+        (:class:`engine.core.victory.Condition`); public quantities only."""
+        return self.victory_from(self.metrics(state), self.view(state, None))
+
+    def victory_from(self, metrics: dict, view: dict) -> list:
+        """:meth:`victory` from the public metrics and a seat's view (what a live page holds
+        already); games read only their public parts."""
+        return []
+
     def catalog(self) -> dict:
         """Static game content as messages: ``{"cards": [...], "glossary": [...], "panels": [...],
         "names": [...]}``. Every message in it must be in the translation catalogs."""

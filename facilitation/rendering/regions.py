@@ -25,6 +25,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from facilitation import eventlog, live, selectors
+from facilitation.engine_text import engine_text
 from facilitation.models import ClassSession, Seat, SessionEvent, TeamIntent
 from facilitation.rendering import board as board_model
 from facilitation.web.forms import IntentForm
@@ -172,6 +173,7 @@ def live_contexts(session: ClassSession, seats: list[str]) -> dict[str, dict]:
             "team_id": team["team_id"] if team else None, "needs_intent": needs_intent, "intent_form": IntentForm(),
             "timer_expiry": expiry,
             "intents": intents,
+            "victory": victory_panel(rules, data.get("metrics") or {}, data.get("view") or {}, seat, titles),
         }
     return out
 
@@ -383,3 +385,23 @@ def predraw_console_summary(session_id: int) -> bool:
         if cache.get(key) is not None:
             return False
         return bool(cache.add(key, draw_section(session), timeout=SECTION_TTL))
+
+
+def victory_panel(rules, metrics: dict, view: dict, seat: str | None, titles: dict) -> list[dict]:
+    """The victory panel (issue #19 deliver 1): each condition in force, the reader's own side
+    first, in the reader's language: who wins by it, what it is, the measure now against its
+    target and how far it is from being met."""
+    sides = {"players": _("The players"), "adversary": _("The adversary")}
+    rows = []
+    for c in rules.victory_from(metrics, view):
+        if not c.active:
+            continue
+        own = c.side == seat or (c.side == "players" and seat in titles)
+        rows.append({
+            "own": own, "side": titles.get(c.side, {}).get("title") or sides.get(c.side, c.side),
+            "name": engine_text(c.name), "measure": engine_text(c.measure), "when": engine_text(c.when),
+            "value": c.value, "target": c.target, "met": c.met, "distance": c.distance, "rule": c.rule,
+            "outcome": c.outcome,
+        })
+    rows.sort(key=lambda r: not r["own"])
+    return rows

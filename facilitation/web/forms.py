@@ -6,6 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine.core.registry import scenarios as installed_scenarios
+from facilitation.engine_text import engine_text
 
 from .models import SessionUISettings
 
@@ -14,17 +15,6 @@ SEAT_TEAM = "team"
 
 def scenario_choices() -> list[tuple[str, str]]:
     return [(s["key"], s["title"]) for s in installed_scenarios()]
-
-
-def _engine_text(value) -> str:
-    """An engine text (a message, or English text of a game not yet migrated) in the reader's language."""
-    from django.utils.translation import gettext, ngettext
-
-    from engine.core.messages import is_msg, render
-
-    if is_msg(value):
-        return render(value, gettext, ngettext)
-    return gettext(str(value)) if value else ""
 
 
 def _value_label(value) -> str:
@@ -51,8 +41,8 @@ class JSONOptionField(forms.CharField):
 def option_field(info) -> forms.Field:
     """The form field of one of the game's setup options (``engine`` OptionInfo): a proper
     control for numbers, yes/no and one-of-several options, JSON only for the advanced ones."""
-    label = _engine_text(info.title)
-    help_text = _engine_text(info.help)
+    label = engine_text(info.title)
+    help_text = engine_text(info.help)
     if info.kind == "bool":
         return forms.TypedChoiceField(label=label, help_text=help_text, required=False, initial=bool(info.default),
                                       choices=[(True, _("Yes")), (False, _("No"))],

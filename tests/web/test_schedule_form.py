@@ -78,3 +78,4 @@ def test_the_default_title_follows_the_game(client, instructor):
     assert f'value="{engine.load("andean_abyss").title}"' in page
     # Enter pressed after changing the select (no "switch" button): a switch, never a schedule.
     assert not ClassSession.objects.exists()
+

@@ -224,6 +224,10 @@ class AndeanAbyss(Rules):
         from engine.scenarios.andean_abyss.board_view import from_view
         return from_view(view, seat)
 
+    def victory_from(self, metrics: dict, view: dict) -> list:
+        from .victory_status import conditions
+        return conditions(metrics)
+
     def cards_played(self, state: dict) -> int:
         return state["cards_played"]
 

@@ -400,6 +400,10 @@ class PeruRules(Rules):
         from engine.scenarios.peru.board_view import from_view
         return from_view(view, seat)
 
+    def victory_from(self, metrics: dict, view: dict) -> list:
+        from .victory_status import conditions
+        return conditions(metrics)
+
     def cards_played(self, state: dict) -> int:
         return len(state["played"])
 

@@ -2030,6 +2030,10 @@ class TearsOfTyranny(Rules):
         from engine.scenarios.tears_of_tyranny.board_view import from_view
         return from_view(view, seat)
 
+    def victory_from(self, metrics: dict, view: dict) -> list:
+        from .victory_status import conditions
+        return conditions(metrics, (view or {}).get("influence") or {})
+
     def cards_played(self, state) -> int:
         """Capability cards paid for (3.D) + event cards + terrain cards drawn + influence cards executed."""
         st = state["stats"]

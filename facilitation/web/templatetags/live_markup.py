@@ -77,8 +77,30 @@ def live_choices(choices, board):
         kbd = f'<span class="kbd" aria-hidden="true">{n}</span>' if n < 10 else ""
         cc = cards.get(c.get("id")) if isinstance(cards, dict) else None
         w(f'\n            <li><button type="submit" name="choice" value="{cid}" data-choice="{cid}">{kbd} '
-          f'{_v(c.get("label", ""))}{choice_detail(cc) if cc else ""}</button></li>\n            ')
+          f'{_v(c.get("label", ""))}{choice_cost(c.get("cost"))}{choice_detail(cc) if cc else ""}'
+          f'{choice_help(c)}</button></li>\n            ')
     return mark_safe("".join(out))
+
+
+def choice_cost(cost) -> str:
+    """What a choice spends now (contract v2 ``Choice.cost``), before the click (issue #19)."""
+    if not cost or not isinstance(cost, dict):
+        return ""
+    total = sum(n for n in cost.values() if isinstance(n, int | float))
+    if not total:
+        return ""
+    text = ngettext("costs %(n)s Resource", "costs %(n)s Resources", total) % {"n": total}
+    return f' <span class="choice-cost">({_html_escape(text)})</span>'
+
+
+def choice_help(c: dict) -> str:
+    """The choice's one-sentence help and its rule (contract v2 ``Choice.help``/``rule``)."""
+    help_text = c.get("help")
+    if not help_text:
+        return ""
+    rule = c.get("rule")
+    rule_part = f' <span class="choice-rule">({_html_escape(_tr("rule"))} {_v(rule)})</span>' if rule else ""
+    return f'<span class="choice-help">{_v(help_text)}{rule_part}</span>'
 
 
 def choice_detail(cc: dict) -> str:

@@ -10,10 +10,11 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from facilitation import eventlog, selectors
+from facilitation.engine_text import engine_text
 from facilitation.errors import NotAllowed
 from facilitation.models import ClassSession, SessionEvent
 
-from ..forms import AnnotationForm, _engine_text
+from ..forms import AnnotationForm
 from ..models import Annotation, Bookmark
 from .common import board_for, event_lines, page_errors, seat_titles
 
@@ -144,7 +145,7 @@ def _outcome(session: ClassSession, rules) -> dict | None:
     else:
         who = ""
     margins = result.get("margins") if isinstance(result.get("margins"), dict) else {}
-    return {"winner": who, "reason": _engine_text(result.get("reason") or ""),
+    return {"winner": who, "reason": engine_text(result.get("reason") or ""),
             "vignette": bool(result.get("vignette")),
             "margins": [(titles.get(k, str(k)), v) for k, v in margins.items() if isinstance(v, int | float)]}
 

@@ -13,12 +13,12 @@ from django.views.decorators.http import require_POST
 
 import engine
 from facilitation import selectors, services
+from facilitation.engine_text import engine_text
 from facilitation.errors import NotAllowed, NotFound
 from facilitation.models import VignetteRun
 from facilitation.vignettes import RUN_KINDS
 from facilitation.vignettes import runs as vignette_runs
 
-from ..forms import _engine_text
 from .common import call_service, page_errors, seat_titles
 
 DEFAULT_TEAMS = "Team 1\nTeam 2\nTeam 3\nTeam 4"
@@ -91,7 +91,7 @@ def vignette_run(request, run_id: int):
     for row in comparison["rows"]:
         for cell in row:
             if cell is not None:
-                cell["label"] = _engine_text(cell["payload"].get("label") or cell["payload"].get("choice", ""))
+                cell["label"] = engine_text(cell["payload"].get("label") or cell["payload"].get("choice", ""))
     for c in comparison["columns"]:
         c["code"] = c["session"].teams.first().join_codes.filter(revoked=False).first() if c["session"].teams.exists() else None
     metrics = sorted({k for c in comparison["columns"] for k in (c["result"].get("metrics") or {})})
