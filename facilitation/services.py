@@ -27,7 +27,7 @@ from engine.bots.base import make_bot
 from engine.core import registry
 from engine.core.messages import msg
 from engine.core.rng import ScriptedValueError
-from facilitation import eventlog
+from facilitation import eventlog, receipts
 from facilitation.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from facilitation.models import (
     ROLE_GROUPS,
@@ -210,7 +210,9 @@ def join_code_revoke(*, join_code: JoinCode, user) -> None:
 
 
 def _usable_join_code(code: str, *, lock: bool) -> JoinCode:
-    code = normalize_join_code(code)
+    code = normalize_join_code(code) if isinstance(code, str) else ""
+    if "\x00" in code or len(code) > 64:
+        code = ""  # names no code (and PostgreSQL refuses NUL in a query)
     qs = JoinCode.objects.select_related("course", "team")
     if lock:
         qs = qs.select_for_update(of=("self",))
@@ -698,6 +700,7 @@ def _finish_if_over(session: ClassSession, rules, state) -> bool:
                     facts=[engine.fact("game_over", msg("The game is over."))],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
     _announce_finished(session)
+    receipts.publish(session, "game over")
     return True
 
 
@@ -783,6 +786,7 @@ def session_start(*, session: ClassSession, user) -> ClassSession:
         raise ValidationFailed(f"The session's scripted values do not suit {rules.title}: {exc}",
                                code="bad_options") from None
     session.save()
+    receipts.publish(session, "start")
     return session
 
 
@@ -1060,6 +1064,7 @@ def session_pause(*, session: ClassSession, user, reason: str = "") -> ClassSess
     session.status = Status.PAUSED
     _facilitator_event(session, user, "pause", reason=reason, fact_text="The facilitator pauses the game.")
     session.save()
+    receipts.publish(session, "pause")
     return session
 
 
@@ -1073,6 +1078,7 @@ def session_resume(*, session: ClassSession, user) -> ClassSession:
     _facilitator_event(session, user, "resume", fact_text="The facilitator resumes the game.")
     _run_bots(session)
     session.save()
+    receipts.publish(session, "resume")
     return session
 
 
@@ -1094,6 +1100,7 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
     _facilitator_event(session, user, "end", reason=reason, fact_text="The facilitator ends the session.")
     session.save()
     _announce_finished(session)
+    receipts.publish(session, "end")
     return session
 
 

@@ -65,7 +65,7 @@ class ScheduleForm(forms.Form):
     scheduled_start = forms.DateTimeField(label=_("Date and time"), required=False,
                                           widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
                                           input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
-    seed = forms.IntegerField(label=_("Seed"), min_value=0, required=False,
+    seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=2**62, required=False,
                               help_text=_("Leave empty for a new shuffle. The same seed and the same decisions "
                                           "replay the same game."))
     decision_timer_seconds = forms.IntegerField(label=_("Decision timer (seconds)"), required=False, min_value=10,

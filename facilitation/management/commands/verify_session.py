@@ -1,10 +1,13 @@
 """``manage.py verify_session ID [ID ...]`` (or ``--all``): replay each log from the seed and check
 the hash chain, every event's facts and metrics, the snapshots and the cached state.
-Exits 1 when anything does not match (e.g. a tampered row)."""
+Exits 1 when anything does not match (e.g. a tampered row).
+
+``--receipt TEXT`` (repeatable): also check log receipts (facilitation/receipts.py), signed
+heads kept outside the database, which catch a consistent rewrite of a whole chain."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from facilitation import eventlog
+from facilitation import eventlog, receipts
 from facilitation.models import ClassSession
 
 
@@ -14,8 +17,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("ids", nargs="*", type=int)
         parser.add_argument("--all", action="store_true", help="verify every started session")
+        parser.add_argument("--receipt", action="append", default=[], metavar="TEXT",
+                            help="a log receipt (coinlab-log:ID:SEQ:HASH:SIGNATURE) to check; repeatable")
 
-    def handle(self, *args, ids, all, **options):
+    def handle(self, *args, ids, all, receipt, **options):
         if all:
             ids = list(ClassSession.objects.exclude(head_seq=0).values_list("pk", flat=True))
         if not ids:
@@ -26,6 +31,12 @@ class Command(BaseCommand):
             if session is None:
                 raise CommandError(f"There is no session {sid}.")
             rep = eventlog.verify(session)
+            for text in receipt:
+                if text.startswith(f"{receipts.PREFIX}:{sid}:"):
+                    checked = receipts.check(session, text)
+                    self.stdout.write(f"session {sid}: receipt {'OK' if checked.ok else 'FAILED'}: {checked.message}")
+                    if not checked.ok:
+                        rep.errors.append(f"receipt {text}: {checked.message}")
             for note in rep.notes:
                 self.stdout.write(f"session {sid}: note: {note}")
             if rep.ok:

@@ -70,7 +70,9 @@ def join_code(request, code: str):
     service and checks as ``POST /api/register/``); a logged-in user joins
     (``services.course_join``)."""
     code = normalize_join_code(code)
-    jc = JoinCode.objects.select_related("course", "team", "team__session").filter(code=code).first()
+    # A code with NUL, or longer than any code, names none (PostgreSQL refuses NUL in a query).
+    valid = "\x00" not in code and len(code) <= 64
+    jc = JoinCode.objects.select_related("course", "team", "team__session").filter(code=code).first() if valid else None
     anonymous = not request.user.is_authenticated
     signup = SignupForm(request.POST if request.method == "POST" and anonymous else None)
     problem = None  # a withdrawn, expired or used-up code: say so before anyone fills in the form
