@@ -232,10 +232,10 @@ def refresh_control(state: dict, facts: list, cause: str) -> None:
 
 
 def track_fact(track: str, old: int, new: int, why, **extra) -> dict:
-    """The fact of a track moving from ``old`` to ``new``; ``why`` (a message) is its ``reason``."""
+    """The fact of a track moving from ``old`` to ``new``; ``why`` (a message) is its ``why`` field."""
     return fact("track", msg("{track} {delta:+d} to {value} ({why})", track=TRACK[track], delta=new - old, value=new,
                              why=why),
-                track=track, delta=new - old, value=new, reason=why, deltas={track: new - old} if new != old else {},
+                track=track, delta=new - old, value=new, why=why, deltas={track: new - old} if new != old else {},
                 **extra)
 
 

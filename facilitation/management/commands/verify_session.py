@@ -1,6 +1,8 @@
 """``manage.py verify_session ID [ID ...]`` (or ``--all``): replay each log from the seed and check
 the hash chain, every event's facts and metrics, the snapshots and the cached state.
-Exits 1 when anything does not match (e.g. a tampered row)."""
+Exits 1 when anything does not match (e.g. a tampered row); exits 2 when the log and its hash
+chain are intact but it was recorded under other rules and today's engine replays it
+differently (the rules version changed: not tampering)."""
 
 from django.core.management.base import BaseCommand, CommandError
 
@@ -20,7 +22,7 @@ class Command(BaseCommand):
             ids = list(ClassSession.objects.exclude(head_seq=0).values_list("pk", flat=True))
         if not ids:
             raise CommandError("Give one or more session ids, or --all.")
-        failed = 0
+        failed = changed = 0
         for sid in ids:
             session = ClassSession.objects.filter(pk=sid).first()
             if session is None:
@@ -28,7 +30,16 @@ class Command(BaseCommand):
             rep = eventlog.verify(session)
             for note in rep.notes:
                 self.stdout.write(f"session {sid}: note: {note}")
-            if rep.ok:
+            if rep.rules_changed:
+                changed += 1
+                self.stdout.write(
+                    f"session {sid}: RULES VERSION CHANGED (recorded under {rep.recorded_rules}, this engine is "
+                    f"{rep.current_rules}): the hash chain and every row are intact, so the log is the one that "
+                    f"was recorded; today's rules replay it differently in {len(rep.rules_differences)} "
+                    f"place(s), which is not evidence of tampering")
+                for e in rep.rules_differences[:5]:
+                    self.stdout.write(f"  ~ {e}")
+            elif rep.ok:
                 self.stdout.write(f"session {sid}: OK ({rep.events} events replayed from seed "
                                   f"{session.seed}, hash chain intact, cached state matches)")
             else:
@@ -38,3 +49,5 @@ class Command(BaseCommand):
                     self.stdout.write(f"  - {e}")
         if failed:
             raise SystemExit(1)
+        if changed:
+            raise SystemExit(2)
