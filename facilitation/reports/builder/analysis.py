@@ -8,6 +8,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.messages import render
 from facilitation.reports.builder.specs import ScenarioSpec
 
 DECISION_KINDS = ("decision", "bot")
@@ -161,6 +162,17 @@ def _event_label(e: dict) -> str:
         base = humanize(str(what)) if what else "Facilitator"
         return f"{base}: {reason}" if reason else (texts[0] if texts else base)
     return texts[0] if texts else (label or humanize(str(e["payload"].get("type", kind))))
+
+
+def _fact_cause_text(f: dict, metric: str) -> str:
+    """The words naming why fact ``f`` moved ``metric``: a contract v2 fact's ``why`` message
+    (English until the pages render messages), or the cause string of a log recorded before."""
+    cause = f.get("cause")
+    if isinstance(cause, str):
+        return cause if f.get("track") in (metric, None) else ""
+    if f.get("track") == metric or metric in (f.get("deltas") or {}):
+        return render(f["why"]) if f.get("why") else ""
+    return ""
 
 
 def undone_seqs(events: list[dict]) -> set[int]:
@@ -349,8 +361,8 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
             who = f"{r.seat_title} (bot)" if r.kind == "bot" else r.seat_title
         else:
             who = r.phase or humanize(r.kind)
-        causes = [f.get("cause") for s in steps if r.first_seq <= s.seq <= r.last_seq
-                  for f in s.facts if f.get("cause") and f.get("track") in (m, None)]
+        causes = [c for s in steps if r.first_seq <= s.seq <= r.last_seq
+                  for f in s.facts if (c := _fact_cause_text(f, m))]
         summary = (f"{labels[m]} {fmt_delta(d)} ({fmt_num(before)} \u2192 {fmt_num(after)}) on {spec.x_label.lower()} {r.card}: "
                    f"{who}: {r.short_text}")
         if causes:
