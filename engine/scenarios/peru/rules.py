@@ -43,7 +43,18 @@ from .state import (
     rondas,
     track_fact,
 )
-from .texts import CARD_SIDE_NAME, CARD_TEXT, CARD_TITLE, OP, OP_HELP, SA, SA_HELP, SEAT, catalog_names
+from .texts import (
+    CARD_SIDE_NAME,
+    CARD_TEXT,
+    CARD_TITLE,
+    METRIC,
+    OP,
+    OP_HELP,
+    SA,
+    SA_HELP,
+    SEAT,
+    catalog_names,
+)
 
 #: 7.0 victory conditions, per faction
 VICTORY = {
@@ -190,7 +201,7 @@ class PeruRules(Rules):
                     d[side] = {"name": CARD_SIDE_NAME[(cid, side)], "text": CARD_TEXT[(cid, side)],
                                "rule": c[side]["rule"]}
             cards.append(d)
-        return {"cards": cards, "names": catalog_names(), "victory": VICTORY,
+        return {"cards": cards, "names": catalog_names(), "victory": VICTORY, "metrics": METRIC,
                 "seats": [{"id": s.id, "title": SEAT[s.id]} for s in self.seats]}
 
     def prompt(self, state: dict) -> Prompt | None:
