@@ -71,7 +71,8 @@ CONTROL_METRIC = {"G": "government_control_population", "S": "shining_path_contr
 
 def piece_deltas(key: str, n: int) -> dict:
     """Metric deltas of ``n`` pieces of kind ``key`` arriving on (n < 0: leaving) the map."""
-    return {m: n for m in ON_MAP[key]}
+    m = ON_MAP[key]
+    return {m[0]: n, m[1]: n} if len(m) == 2 else {m[0]: n}
 
 
 def control_deltas(sid: str, old: str, new: str) -> dict:

@@ -138,7 +138,17 @@ HELP_FROM_AVAILABLE = msg("Use an Available piece.")
 
 
 def pieces_text(key: str, n: int):
-    """``n`` pieces of kind ``key`` (a plural-aware message)."""
+    """``n`` pieces of kind ``key`` (a plural-aware message, built once per kind and number)."""
+    m = _PIECES_TEXT.get((key, n))
+    if m is None:
+        m = _PIECES_TEXT[(key, n)] = _pieces_text(key, n)
+    return m
+
+
+_PIECES_TEXT: dict = {}
+
+
+def _pieces_text(key: str, n: int):
     if key == "T":
         return msg_n("{count} Troop", "{count} Troops", n)
     if key == "P":
@@ -168,3 +178,15 @@ def C(cid: str, label, kind: str, rule: str, help_, targets: dict | None = None,
     """A structured :class:`~engine.core.contract.Choice` (kind, targets, cost, rule, help)."""
     t = targets or {}
     return Choice(cid, label, t if payload is None else payload, kind, t, cost, rule, help_)
+
+
+_CACHE: dict = {}
+
+
+def cached(key, build):
+    """The Choice (or message) ``build()`` makes for ``key``, built once: for choices whose every
+    field follows from ``key`` (Choices and messages are never mutated)."""
+    c = _CACHE.get(key)
+    if c is None:
+        c = _CACHE[key] = build()
+    return c
