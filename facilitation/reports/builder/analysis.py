@@ -139,7 +139,7 @@ def choice_of(payload: dict) -> tuple[str, str]:
     label = payload.get("label") or payload.get("choice_label") or payload.get("text") or ""
     if not label and cid:
         label = humanize(cid.split(":", 1)[-1]) if ":" in cid else humanize(cid)
-    return cid, str(label)
+    return cid, render(label)  # a message (contract v2) in English until reports render messages
 
 
 def _event_label(e: dict) -> str:
@@ -155,7 +155,7 @@ def _event_label(e: dict) -> str:
         text += f" (event {target})" if target else ""
         reason = e["payload"].get("reason")
         return f"{text}: {reason}" if reason else text
-    texts = [f.get("text", "") for f in e["facts"] if f.get("text")]
+    texts = [render(f["text"]) for f in e["facts"] if f.get("text")]
     if kind == "facilitator":
         what = e["payload"].get("action") or e["payload"].get("type") or ""
         reason = e["payload"].get("reason") or e["payload"].get("text") or ""
@@ -298,7 +298,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
             last.choice_ids.append(st.choice_id)
             if st.rationale and st.rationale not in last.rationales:
                 last.rationales.append(st.rationale)
-            last.facts.extend(f["text"] for f in st.facts if f.get("text"))
+            last.facts.extend(render(f["text"]) for f in st.facts if f.get("text"))
             for k, d in st.deltas.items():
                 last.deltas[k] = last.deltas.get(k, 0) + d
                 if last.deltas[k] == 0:
@@ -311,7 +311,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                         seat_title=seat_titles.get(st.seat, st.seat or ""), team=st.team,
                         created_at=st.created_at, card=st.card, x=st.x, labels=[st.label],
                         choice_ids=[st.choice_id], rationales=[st.rationale] if st.rationale else [],
-                        facts=[f["text"] for f in st.facts if f.get("text")],
+                        facts=[render(f["text"]) for f in st.facts if f.get("text")],
                         deltas=OrderedDict(st.deltas), decision_ms=st.decision_ms or 0,
                         phase=st.phase, actor=st.actor, undone=st.undone, x_end=st.x))
 
