@@ -18,6 +18,8 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
+from engine.core.messages import TEMPLATE, Msg, render
+
 register = template.Library()
 
 
@@ -30,6 +32,10 @@ def _v(value) -> str:
         return str(value)
     if value is None:
         return "None"
+    if tp is Msg or (tp is dict and TEMPLATE in value):
+        # an engine message (contract v2), fresh or read back from JSON: English until the
+        # pages render messages in the viewer's language (the i18n work)
+        return _html_escape(render(value))
     return conditional_escape(localize(value))
 
 
@@ -57,7 +63,7 @@ def live_log(log):
                 w(f'<li class="fact-phase">{_v(f)}</li>' if i in breaks else f'<li>{_v(f)}</li>')
             w('</ul>')
         else:
-            w(" ".join(_v(f) if type(f) is str else conditional_escape(f) for f in facts))
+            w(" ".join(_v(f) if type(f) in (str, dict, Msg) else conditional_escape(f) for f in facts))
         w("\n          ")
         if e.get("rationale"):
             w(f'<span class="rationale">“{_v(e["rationale"])}”</span>')
