@@ -116,7 +116,10 @@ def validate_content(c: Content | None = None) -> list[str]:
               f"{seat}: 1 major + 3 minor earmarked")
         attrs = set(c.panels[seat]["attributes"])
         check(all(set(x["attributes"]) <= attrs for x in em), f"{seat}: earmarks carry own attributes")
+    check(len({t["name"] for t in c.tiles.values()}) == 112, "every tile has a unique name (issue 16.6)")
     check(len(c.events) == 24, "24 event cards")
+    check(all(e["bottom_1"] and e["bottom_2"] for e in c.events.values()),
+          "every event has two active bottom boxes (3.D, issue 16.4)")
     check(len(c.influence) == 28, "28 influence cards")
     check(len(c.terrain) == 56, "56 terrain cards")
     check(Counter(t["stage"] for t in c.terrain.values()) == {"I": 14, "II": 14, "III": 14, "IV": 14},

@@ -66,11 +66,29 @@ from engine.core import rng as R
 from engine.core.contract import Choice, OptionInfo, Prompt, Rules, SeatInfo
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import vocab as V
 from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER, THRESHOLD, content
 
 C = content()
 ROWS = ("resources", "plays")
 VAL = {"cell": 1, "outpost": 2, "garrison": 3}
+
+#: what a step of an effect asks the player to do (issue 16.6: "Patrol: pull (0/2)" said too little)
+OP_WORDS = {"pull": "pull pieces one at a time into this tile from next door",
+            "push": "push pieces one at a time out of this tile into a neighbouring tile",
+            "presence": "place your presence here"}
+
+
+def card_line(cid: str) -> str:
+    """A card as a player choosing it needs to read it (issue 16.6): title, class, cost, speed and
+    what it does, with its range and target."""
+    card = C.cards[cid]
+    speed = "immediate" if card["speed"] == "immediate" else "long-term"
+    rng = card["range"]
+    reach = (f"range {rng[3:]} from a headquarters" if isinstance(rng, str) else f"range {rng}")
+    return (f"{card['title']} ({card['class']}, cost {card['cost']}, {speed}, {reach}, target "
+            f"{' + '.join(t.replace('_', ' ') for t in card['target'])}): {card['text']}")
+
 
 
 # ---- panel arithmetic (1.E.i) -----------------------------------------------------------------
@@ -254,6 +272,10 @@ class TearsOfTyranny(Rules):
             "collateral": o.get("collateral", "panel"), "advisor_table": str(o.get("advisor_table", "125")),
             "counterattack": o.get("counterattack", "red_only"),
         }
+        pool_per = adj.get("tyranny_pool_per_player", 5)
+        if pool_per != 5:
+            # issue 16.3: a smaller (or larger) pool rescales the 3.D threshold in proportion
+            opts["tyranny_threshold"] = B.scaled_threshold(n, pool_per)
         rng = R.new_rng(seed, o.get("script"))
         quads = {seat: i + 1 for i, seat in enumerate(roles)}
         active = [t for t in C.tile_ids if C.tiles[t]["quadrant"] <= n]
@@ -303,7 +325,7 @@ class TearsOfTyranny(Rules):
                         "discard": [], "played": [], "done_cards": [], "open": {"resources": 1, "plays": 1},
                         "used": [], "fm_done": False, "base_built": {}}
         state = {
-            "v": 1, "seed": seed, "opts": opts, "seats": roles, "quad": quads, "rng": rng,
+            "v": 1, "seed": seed, "cap_turn": 1, "opts": opts, "seats": roles, "quad": quads, "rng": rng,
             "turn": 0, "phase": "hq", "order": order, "tiles": tiles, "pl": pl,
             "decks": {"event": events, "terrain": terrain, "major": majors, "minor": minors},
             "boxes": {"deploy": None, "develop": None, "dominate": None, "terrain_discard": [], "event_discard": []},
@@ -399,8 +421,10 @@ class TearsOfTyranny(Rules):
     def _global_choices(self, state: dict, fr: dict) -> list[Choice]:
         if fr["k"] == "cover":
             pl = state["pl"][fr["seat"]]
-            ch = [Choice(f"cover:{r}", f"Cover a {r} circle ({'income' if r == 'resources' else 'card plays'} "
-                                       f"{income(pl, fr['seat']) if r == 'resources' else plays_limit(pl, fr['seat'])} now)",
+            ch = [Choice(f"cover:{r}", (f"Cover a circle of the income row (your income is {income(pl, fr['seat'])} "
+                                        "resources a turn before it is covered)" if r == "resources" else
+                                        "Cover a circle of the card-plays row (you may now play "
+                                        f"{plays_limit(pl, fr['seat'])} cards a turn before it is covered)"),
                          {"row": r}) for r in ROWS if pl["open"][r] > 1]
             return ch or [Choice("skip", "No circle left to cover", {})]
         if fr["k"] == "escalate":
@@ -482,8 +506,8 @@ class TearsOfTyranny(Rules):
             return "Gain capability: which deck do you draw from?", "3.A", ch or [Choice("skip", "Both decks are empty", {})], "deck"
         if k == "keep":
             # secret: the drawn cards are private (the draw fact is visible_to the seat), so is the pick
-            ch = [Choice(f"keep:{c}", f"Keep {C.cards[c]['title']} ({C.cards[c]['class']}, cost {C.cards[c]['cost']})",
-                         {"card": c, "secret": True}) for c in fr["drawn"]]
+            ch = [Choice(f"keep:{c}", f"Keep {card_line(c)}", {"card": c, "secret": True}, help=C.cards[c]["text"])
+                  for c in fr["drawn"]]
             return ("Keep one of the drawn cards; you then return the rest to the bottom of the deck in the "
                     "order you choose."), "3.A", ch, "keep"
         if k == "steps":
@@ -497,13 +521,14 @@ class TearsOfTyranny(Rules):
         if k == "forget":
             cands = forget_candidates(pl, fr["kept"])
             # secret (1.F): the hand is hidden, so which card is forgotten is the player's own
-            ch = [Choice(f"forget:{c}", f"Forget {C.cards[c]['title']}" + ("" if c in pl["hand"] else " (spent)"),
-                         {"card": c, "secret": True}) for c in cands]
+            ch = [Choice(f"forget:{c}", f"Forget {card_line(c)}" + ("" if c in pl["hand"] else " (spent)"),
+                         {"card": c, "secret": True}, help=C.cards[c]["text"]) for c in cands]
             return ("You kept a major card: forget one other card from your hand (1.F, 3.A)."
                     if any(c in pl["hand"] for c in cands) else
                     "You kept a major card: your hand holds no other card, so forget a spent card."), "1.F", ch, "forget"
         if k == "reclaim":
-            ch = [Choice(f"reclaim:{c}", f"Reclaim {C.cards[c]['title']}", {"card": c}) for c in pl["discard"]]
+            ch = [Choice(f"reclaim:{c}", f"Reclaim {card_line(c)}", {"card": c}, help=C.cards[c]["text"])
+                  for c in pl["discard"]]
             ch.append(Choice("skip", "Reclaim nothing", {}))
             return "Reclaim one spent card to your hand.", "3.A", ch, "reclaim"
         if k == "base_g":
@@ -517,8 +542,10 @@ class TearsOfTyranny(Rules):
             ch = []
             for tid in self._burden_tiles(state, seat):
                 extra = state["tiles"][tid]["gs"][seat] - 4 - pl.get("upkept", {}).get(tid, 0)
-                ch.append(Choice(f"upkeep:{tid}", f"Pay 1 resource to keep a G in {B.tname(tid)} ({extra} over 4)", {"tile": tid}))
-                ch.append(Choice(f"disband:{tid}", f"Disband a G in {B.tname(tid)} ({extra} over 4)", {"tile": tid}))
+                over = (f"{V.count(extra, 'guerrilla')} of yours there beyond the 4 the population feeds "
+                        "for free")
+                ch.append(Choice(f"upkeep:{tid}", f"Pay 1 resource to keep a G in {B.tname(tid)} ({over})", {"tile": tid}))
+                ch.append(Choice(f"disband:{tid}", f"Disband a G in {B.tname(tid)} ({over})", {"tile": tid}))
             return (f"Too many guerrillas burden the population: pay or disband each G over 4 ({pl['res']} resources).",
                     "1.D guerrillas (A-46)", ch, "burden")
         if k == "produce":
@@ -537,7 +564,7 @@ class TearsOfTyranny(Rules):
                 for c in pl["hand"]:
                     card = C.cards[c]
                     if card["cost"] <= pl["res"]:
-                        ch.append(Choice(f"play:{c}", f"Play {card['title']} (cost {card['cost']}, {card['speed']})", {"card": c}))
+                        ch.append(Choice(f"play:{c}", f"Play {card_line(c)}", {"card": c}, help=card["text"]))
             ch.append(Choice("done", "Done selecting capabilities", {}))
             return (f"Select capabilities and pay for them ({len(pl['played'])}/{plays_limit(pl, seat) if plays_limit(pl, seat) < 99 else 'any'} "
                     f"played, {pl['res']} resources)."), "3.D", ch, "select"
@@ -567,7 +594,8 @@ class TearsOfTyranny(Rules):
                         "1.G combat (A-57)", self._alloc_choices(state, fr), "allocate")
             op = fr["ops"][fr["i"]]
             ch = self._op_choices(state, seat, fr, op)
-            return f"{fr['label']}: {op['op']} ({fr.get('moved', 0)}/{op.get('n', 1)}).", "1.F", ch, op["op"]
+            return (f"{fr['label']} in {B.tname(fr['tile'])}: {OP_WORDS.get(op['op'], op['op'])} "
+                    f"({fr.get('moved', 0)} of up to {op.get('n', 1)} done; stop whenever you like)."), "1.F", ch, op["op"]
         raise AssertionError(k)  # pragma: no cover
 
     # the player window's step menu (3, A-30) ----------------------------------------------
@@ -700,7 +728,7 @@ class TearsOfTyranny(Rules):
         for p in o["parts"]:
             w = words[p["k"]]
             if p["k"] == "resources":
-                w = f"gain {p['n']} resources"
+                w = f"gain {V.count(p['n'], 'resource')}"
             if p["k"] == "gain" and p.get("n", 1) > 1:
                 w = f"gain {p['n']} capabilities"
             if p["k"] == "presence" and p["range"] != 1:
@@ -766,7 +794,7 @@ class TearsOfTyranny(Rules):
                 if o["id"] == "base" and any(b[0] == seat for b in state["tiles"][tid]["bases"]):
                     continue
                 label = {"recruit": "Recruit 1 G", "base": "Establish a G base", "convert": "Convert 1 red civilian"}[o["id"]]
-                cost = f"{o['cost']} resource(s)" + (f" + {o['influence']} influence" if o.get("influence") else "")
+                cost = V.count(o["cost"], "resource") + (f" + {o['influence']} influence" if o.get("influence") else "")
                 out.append(Choice(f"{o['id']}:{tid}", f"{label} in {B.tname(tid)} ({cost})", {"tile": tid}))
         return out
 
@@ -928,7 +956,7 @@ class TearsOfTyranny(Rules):
 
     def _civ_choices(self, state, fr) -> list[Choice]:
         t = state["tiles"][fr["tile"]]
-        return [Choice(f"civ:{c}", f"A {c} civilian dies ({t[c]} in the tile)", {"color": c})
+        return [Choice(f"civ:{c}", f"A {c} civilian dies ({V.count(t[c], c)} in the tile)", {"color": c})
                 for c in ("red", "blue") if t[c]]
 
     def _op_choices(self, state, seat, fr, op) -> list[Choice]:
@@ -1422,6 +1450,15 @@ class TearsOfTyranny(Rules):
                 fr["moved"] = 0
                 continue
             fr["i"] += 1
+            if k in ("damage", "damage_per_g") and fr["i"] > 1 and not t["u"]:
+                # issue 16.5: a follow-on damage step ("then 2 damage", "if you have 2x ...: 2 damage")
+                # into a tile an earlier step has already cleared has no adversary to attack (1.G:
+                # combat is against the adversary; collateral is only the excess of an attack on
+                # it): the player holds it back, so no civilian is killed and no influence lost
+                B.add_fact(facts, "held_back", f"{label}: no adversary unit is left in {B.tname(tid)}, so the "
+                           f"follow-on {op.get('n', 'per-G')} damage is held back (no collateral damage).",
+                           tile=tid, seat=seat, rule="1.G combat (rules notes, issue 16.5)")
+                continue
             if k in ("damage", "damage_per_g"):
                 if k == "damage":
                     n = op["n"]
@@ -1433,10 +1470,13 @@ class TearsOfTyranny(Rules):
                     n = B.g_total(t) + op.get("bonus", 0)
                     ign = ign_t = False
                 eff = n - B.tile_defense(state, tid, ign, ign_t)
-                if seat == "advisors" or eff <= 0 or not self._alloc_needed(t, eff):
+                # the Advisors' own damage drives units out (A-28); damage per G is their proxy
+                # guerrillas' and damages like anyone's (combat, Damage; Advisors panel; issue 16.2)
+                proxy = k == "damage_per_g"
+                if (seat == "advisors" and not proxy) or eff <= 0 or not self._alloc_needed(t, eff):
                     pending: dict = {}
                     B.player_attack(state, tid, n, seat, facts, label, ignore_defense=ign, ignore_tyranny=ign_t,
-                                    pending=pending)
+                                    pending=pending, by_guerrillas=proxy)
                     if pending:
                         fr.update(pending)
                         return False
@@ -1490,10 +1530,10 @@ class TearsOfTyranny(Rules):
                         t["u"].pop(idx[0])
                         done = True
                 if done:
-                    B.add_fact(facts, "replace", f"{seat.title()} replace a {w} with a guerrilla in {B.tname(tid)}.", seat=seat, tile=tid)
+                    B.add_fact(facts, "replace", f"{seat.title()} replace {V.article(w if w != 'red' else 'red civilian')} with a guerrilla in {B.tname(tid)}.", seat=seat, tile=tid)
                     self._place_g(state, seat, tid, 1, facts, label)
                     if op["influence"]:
-                        B.gain_influence(state, op["influence"], f"{label}: replaced a {w}", facts, seat)
+                        B.gain_influence(state, op["influence"], f"{label}: replaced {V.article(w if w != 'red' else 'red civilian')}", facts, seat)
                     B.clear_tyranny_check(state, tid, facts)
             elif k == "defense":
                 t["def"] += op["n"]
@@ -1554,7 +1594,8 @@ class TearsOfTyranny(Rules):
                     t["gs"][owner] -= 1
                     if not t["gs"][owner]:
                         del t["gs"][owner]
-                    B.add_fact(facts, "remove", f"A {owner.title()} G leaves {B.tname(tid)} ({label}).", tile=tid, seat=owner)
+                    B.add_fact(facts, "remove", f"One of the {owner.title()}' guerrillas leaves {B.tname(tid)} ({label}).",
+                               tile=tid, seat=owner)
             elif k == "if_attr":
                 if attributes(pl, seat).get(op["attr"], 0) >= op["n"]:
                     fr["ops"] = fr["ops"][:fr["i"]] + op["then"] + fr["ops"][fr["i"]:]
@@ -1978,7 +2019,7 @@ class TearsOfTyranny(Rules):
                           "cards_waiting": len(inf["queue"]), "cards_played": list(inf["played"]),
                           "deck_count": len(inf["deck"]), "total": inf["total"]},
             "tyranny": {"on_map": B.tyranny_on_map(state), "pool": state["tyr_pool"], "removed": state["tyr_gone"],
-                        "state": B.tyranny_state(state), "threshold": THRESHOLD[len(state["seats"])]},
+                        "state": B.tyranny_state(state), "threshold": B.threshold(state)},
             "boxes": {k: state["boxes"][k] for k in ("deploy", "develop", "dominate", "terrain_discard", "event_discard")},
             "decks": {k: len(v) for k, v in state["decks"].items()},
             "terrain_next_stage": C.terrain[state["decks"]["terrain"][0]]["stage"] if state["decks"]["terrain"] else None,
@@ -2001,7 +2042,7 @@ class TearsOfTyranny(Rules):
             "tyranny_on_map": B.tyranny_on_map(state), "tyranny_pool": state["tyr_pool"],
             "tyranny_removed": state["tyr_gone"], "tyranny_state": 1 if B.tyranny_state(state) == "tyranny" else 0,
             # 3.D (A-16): the threshold for this player count; total = every token the game began with
-            "tyranny_threshold": THRESHOLD[len(state["seats"])],
+            "tyranny_threshold": B.threshold(state),
             "tyranny_total": B.tyranny_on_map(state) + state["tyr_pool"] + state["tyr_gone"],
             "adversary_cells": B.on_map(state, "cell"), "adversary_outposts": B.on_map(state, "outpost"),
             "adversary_garrisons": B.on_map(state, "garrison"),
@@ -2028,7 +2069,7 @@ class TearsOfTyranny(Rules):
         for tid in C.tile_ids:
             t = C.tiles[tid]
             x, y = C.xy(tid)
-            tiles.append({"id": tid, "septet": t["septet"], "septet_name": t["septet_name"], "quadrant": t["quadrant"],
+            tiles.append({"id": tid, "name": t["name"], "septet": t["septet"], "septet_name": t["septet_name"], "quadrant": t["quadrant"],
                           "terrain": t["terrain"], "defense_modifier": t["defense_modifier"], "q": t["q"], "r": t["r"],
                           "x": x, "y": y, "coastal": t["coastal"], "edge": t["edge"], "infrastructure": t["infrastructure"],
                           "terrain_card_ref": t["terrain_card_ref"], "adjacent": list(C.adj[tid])})
