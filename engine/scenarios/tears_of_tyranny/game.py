@@ -60,6 +60,7 @@ Choice ids (stable; one id = one decision spoken at the table):
 
 from __future__ import annotations
 
+import itertools
 import json
 
 from engine.core import rng as R
@@ -514,10 +515,15 @@ class TearsOfTyranny(Rules):
             return self._steps_prompt(state, seat, fr)
         if k == "bottom":
             # secret: which cards were drawn is private (the draw fact is visible to the seat only)
-            ch = [Choice(f"bottom:{c}", f"Put {C.cards[c]['title']} under the {fr['deck']} deck next",
-                         {"card": c, "secret": True}) for c in fr["cards"]]
-            return (f"Return the unkept cards to the bottom of the {fr['deck']} deck in the order you choose: "
-                    "which goes under next? (The first one placed is drawn first of them.)"), "3.A", ch, "bottom"
+            # issue 16.7: the whole order in one step, the drawn order first (the default)
+            ch = []
+            for i, order in enumerate(itertools.permutations(fr["cards"])):
+                names = ", then ".join(C.cards[c]["title"] for c in order)
+                ch.append(Choice("order:" + ",".join(order),
+                                 (f"Drawn order (default): {names}" if i == 0 else f"This order: {names}"),
+                                 {"cards": list(order), "secret": True}))
+            return (f"Return the unkept cards to the bottom of the {fr['deck']} deck: in which order? "
+                    "(The first one goes under first, so it is drawn first of them.)"), "3.A", ch, "bottom"
         if k == "forget":
             cands = forget_candidates(pl, fr["kept"])
             # secret (1.F): the hand is hidden, so which card is forgotten is the player's own
@@ -579,7 +585,8 @@ class TearsOfTyranny(Rules):
                     "(the phase ends when every player is done).")
             return text, "phase 2" if label == "immediate" else "phase 4", ch, "execute"
         if k == "target":
-            ch = [Choice(f"tile:{t}", B.tname(t), {"tile": t}) for t in self._target_tiles(state, seat, fr)]
+            ch = [Choice(f"tile:{t}", self._tile_label(state, t), {"tile": t}, kind="space", targets={"tile": t})
+                  for t in self._target_tiles(state, seat, fr)]
             ch.append(Choice("decline", "Do not execute it", {}))
             return f"Choose the target tile for {fr['label']}.", "1.F", ch, "target"
         if k == "effect":
@@ -640,8 +647,51 @@ class TearsOfTyranny(Rules):
         text = ("Player window: choose your next step, in the order you like (3); execute immediate capabilities "
                 "whenever they are paid for." + (f" Still to do: {', '.join(todo)}." if todo else "")
                 + (" Roll the d10 before you refit (Partisans panel)." if "roll" in todo else "")
-                + ("" if "refit" not in todo else " Done is offered once you have refitted (3.A)."))
+                + ("" if "refit" not in todo else " Done is offered once you have refitted (3.A).")
+                + " " + self.situation(state))
         return text, "3", ch, "steps"
+
+    def situation(self, state: dict) -> str:
+        """Issue 16.8: what the turn's decisions are about, in one paragraph: how close the map is
+        to the state of tyranny (3.D) and the tiles the adversary will dominate this turn with
+        their strength (3.F: 2 or more places tyranny), read from the card in the dominate box."""
+        on_map = B.tyranny_on_map(state)
+        th = B.threshold(state)
+        parts = [(f"Tyranny: {V.count(on_map, 'tyranny token')} on the map; the next event is drawn in the state "
+                  f"of tyranny at {th} ({'reached' if on_map >= th else f'{th - on_map} more to go'}, 3.D); "
+                  f"{state['tyr_pool']} left in the pool (all placed: the players lose, 4).")]
+        if state["boxes"]["dominate"]:
+            doms = []
+            for tid in ADV.card_tiles(state, state["boxes"]["dominate"]):
+                t = state["tiles"][tid]
+                if not t["u"]:
+                    continue
+                if "dominate" in t["prev"]:
+                    doms.append(f"{B.tname(tid)} (prevented this turn)")
+                    continue
+                st = ADV.dominate_strength(state, tid)
+                what = ("places tyranny and removes presence" if st >= 2 else
+                        "attacks the guerrillas there" if st == 1 else "does nothing")
+                doms.append(f"{B.tname(tid)} with strength {st} ({what})")
+            parts.append("The adversary dominates this turn (3.F): " + ("; ".join(doms) if doms else
+                         "no tile with adversary units") + ".")
+        return " ".join(parts)
+
+    def _tile_label(self, state: dict, tid: str) -> str:
+        """A target tile as the decision needs it (issue 16.8): its name, what stands there, and
+        whether the adversary dominates it this turn and with what strength."""
+        t = state["tiles"][tid]
+        bits = []
+        if t["u"]:
+            bits.append(B.units_text(t["u"]))
+        if t["blue"] or t["red"]:
+            bits.append(f"{t['blue']} blue, {t['red']} red civilians")
+        if t["tyr"]:
+            bits.append("under tyranny")
+        dom = state["boxes"]["dominate"]
+        if dom and t["u"] and tid in ADV.card_tiles(state, dom) and "dominate" not in t["prev"]:
+            bits.append(f"dominated this turn with strength {ADV.dominate_strength(state, tid)}")
+        return B.tname(tid) + (f": {'; '.join(bits)}" if bits else "")
 
     # ---- static helpers for choices ------------------------------------------------------
     def hq_candidates(self, state: dict, seat: str) -> list[str]:
@@ -811,7 +861,8 @@ class TearsOfTyranny(Rules):
             if card["speed"] == speed or (early and card["speed"] == "long"):
                 if self._card_targets(state, seat, card):
                     tag = " (early: Peasant Revolution)" if card["speed"] != speed else ""
-                    out.append(Choice(f"exec:{c}", f"Execute {card['title']}{tag}", {"card": c}))
+                    out.append(Choice(f"exec:{c}", f"Execute {card['title']}{tag}: {card['text']}", {"card": c},
+                                      help=card["text"]))
         for part in ("patrol", "special"):
             org = C.panels[seat][part]
             if org["speed"] != speed or part in pl["used"]:
@@ -819,7 +870,8 @@ class TearsOfTyranny(Rules):
             ops = self._organic_ops(state, seat, part, attrs)
             if ops and self._organic_targets(state, seat, part, ops):
                 name = org.get("name", "Patrol")
-                out.append(Choice(part, f"Use {name}", {}))
+                does = V.describe_cap(ops)
+                out.append(Choice(part, f"Use {name}: {does}", {}, help=does))
         return out
 
     # ---- targeting -----------------------------------------------------------------------
@@ -1025,6 +1077,11 @@ class TearsOfTyranny(Rules):
 
     # ---- apply -------------------------------------------------------------------------------
     def apply_unchecked(self, state: dict, seat: str, choice_id: str) -> list:
+        facts = self._apply_one(state, seat, choice_id)
+        self._apply_only_choices(state, facts)
+        return facts
+
+    def _apply_one(self, state: dict, seat: str, choice_id: str) -> list:
         facts: list = []
         if state["g"]:
             self._apply_global(state, seat, choice_id, facts)
@@ -1032,6 +1089,53 @@ class TearsOfTyranny(Rules):
             self._apply_seat(state, seat, choice_id, facts)
         self._advance(state, facts)
         return facts
+
+    #: single choices that are still asked: ``done`` closes a seat's part of a window or phase,
+    #: and stays the seat's own click so it can undo before the adversary phase runs (A-30)
+    ASK_EVEN_IF_ALONE = ("done",)
+
+    def _apply_only_choices(self, state: dict, facts: list) -> None:
+        """Issue 16.7: a prompt with a single legal choice is applied without asking.
+
+        Applied as part of the decision that led to it (so it is logged, replayed and undone with
+        that decision, deterministically), with an ``only_choice`` fact naming it and the cause
+        ``rule: only choice`` on the facts it produced. Never applied when it would reveal
+        randomness or hidden information (a barrier fact: it is then asked, and undo stops there),
+        nor for ``done`` (:attr:`ASK_EVEN_IF_ALONE`)."""
+        skip: set = set()
+        for _ in range(200):
+            p = self.prompt(state)
+            if p is None:
+                return
+            applied = False
+            for s in p.seats:
+                ch = p.choices_for(s)
+                if len(ch) != 1 or ch[0].id in self.ASK_EVEN_IF_ALONE or (s, ch[0].id, p.kind_for(s)) in skip:
+                    continue
+                trial = self.copy(state)
+                got = self._apply_one(trial, s, ch[0].id)
+                if any(f.get("barrier") for f in got):
+                    skip.add((s, ch[0].id, p.kind_for(s)))
+                    continue
+                cause = {"kind": "rule", "rule": "only choice", "seat": s, "choice": ch[0].id}
+                note = {"type": "only_choice", "text": f"{s.title()}: only one choice, applied without asking: "
+                        f"{ch[0].label}", "seat": s, "choice": ch[0].id, "cause": cause, "rule": p.rule_for(s)}
+                if ch[0].payload.get("secret"):
+                    # a secret decision's label names hidden cards: the others read that it happened
+                    public = {"type": "only_choice", "text": f"{s.title()}: only one choice, applied without asking.",
+                              "seat": s, "cause": {"kind": "rule", "rule": "only choice", "seat": s},
+                              "rule": p.rule_for(s)}
+                    note.update(visible_to=[s], public=public)
+                facts.append(note)
+                for f in got:
+                    f.setdefault("cause", cause)
+                facts.extend(got)
+                state.clear()
+                state.update(trial)
+                applied = True
+                break
+            if not applied:
+                return
 
     def _apply_global(self, state, seat, cid, facts) -> None:
         fr = state["g"].pop()
@@ -1140,6 +1244,13 @@ class TearsOfTyranny(Rules):
                 self._return_unkept(state, seat, fr["deck"], fr["drawn"], facts)
             if C.cards[rest]["class"] == "major" and [c for c in pl["hand"] + pl["discard"] if c != rest]:
                 stack.append({"k": "forget", "kept": rest})
+        elif k == "bottom" and head == "order":
+            stack.pop()
+            order = rest.split(",")
+            state["decks"][fr["deck"]].extend(order)
+            n = fr.get("placed", 0) + len(order)
+            B.add_fact(facts, "bottom", f"{seat.title()} return {V.count(n, 'card')} they did not keep to the bottom "
+                       f"of the {fr['deck']} deck.", seat=seat, deck=fr["deck"], n=n)
         elif k == "bottom":
             stack.pop()
             fr["cards"].remove(rest)
@@ -1263,15 +1374,16 @@ class TearsOfTyranny(Rules):
 
     def _return_unkept(self, state, seat, deck, cards, facts, placed=0) -> None:
         """Return the unkept drawn cards to the bottom of ``deck`` (3.A Gain Capability). With two or
-        more left the player chooses which goes under next (``bottom:<card>``, secret like the draw);
-        the last one follows by itself."""
+        more left the player sets their whole order in one step (``order:<card>,<card>...``, the drawn
+        order offered first as the default; secret like the draw); a single card goes by itself."""
         if len(cards) >= 2:
             state["frames"][seat].append({"k": "bottom", "deck": deck, "cards": list(cards), "placed": placed})
             return
         state["decks"][deck].extend(cards)
         n = placed + len(cards)
         if n:
-            B.add_fact(facts, "bottom", f"{seat.title()} return {n} unkept card(s) to the bottom of the {deck} deck.",
+            B.add_fact(facts, "bottom", f"{seat.title()} return {V.count(n, 'card')} they did not keep to the bottom "
+                       f"of the {deck} deck.",
                        seat=seat, deck=deck, n=n)
 
     def _push_refit_part(self, state, seat, part, facts) -> None:

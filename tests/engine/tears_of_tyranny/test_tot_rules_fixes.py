@@ -12,7 +12,6 @@ from engine.scenarios.tears_of_tyranny.data import THRESHOLD
 
 from .conftest import blank, find_tile
 
-
 # ---- 16.1 capped effects: quadrants take turns, and the players are told the tiles ----------------
 
 def test_16_1_capped_effect_rotates_the_leading_quadrant_and_names_its_tiles(rules, C):
