@@ -1,6 +1,6 @@
 """Tears of Tyranny static data: loading and validating the authored JSON (1.A, 1.F-1.I, 2.A-2.B).
 
-The JSON files under ``data/`` are produced by ``authoring.py`` and reviewed; the engine reads
+The JSON files under ``data/`` are produced by ``tools/content/tears_of_tyranny_authoring.py`` and reviewed; the engine reads
 them once, builds indices (tile adjacency, hex distances, terrain-card reference -> tile per
 quadrant) and never changes them. :func:`validate_content` checks every count and field the
 rulebook fixes and that every effect parses in :mod:`vocab`.

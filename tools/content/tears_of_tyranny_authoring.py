@@ -1,6 +1,6 @@
 """Authoring script for the Tears of Tyranny data files (run it, then review the JSON diff).
 
-    .venv/bin/python -m engine.scenarios.tears_of_tyranny.authoring
+    PYTHONPATH=. .venv/bin/python tools/content/tears_of_tyranny_authoring.py
 
 Only the rulebook text of Tears of Tyranny survives (NPS thesis supplement, 2022), so every
 card face, tile and panel value is authored here, in our own words, within the counts and fields
@@ -11,7 +11,8 @@ reference numbers by depth, card text) are computed here so a reviewer can check
 produced them. Each card carries ``teaching_note`` naming the doctrinal theme (T1-T23 of the
 brief) it is meant to teach.
 
-This is a developer tool: it writes files. The engine never imports it.
+This is a developer tool: it writes files. It lives outside the runtime package (issue 16.9): the
+engine never imports it and it is not installed with the engine.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import pathlib
 
 from engine.scenarios.tears_of_tyranny.vocab import describe_board, describe_cap
 
-HERE = pathlib.Path(__file__).parent / "data"
+HERE = pathlib.Path(__file__).resolve().parents[2] / "engine" / "scenarios" / "tears_of_tyranny" / "data"
 
 # ---------------------------------------------------------------------------------------------
 # Map (1.A; A-03, A-04). A septet is a centre hex and its six neighbours (positions 0-6,
