@@ -63,7 +63,7 @@ from __future__ import annotations
 import json
 
 from engine.core import rng as R
-from engine.core.contract import OptionInfo, Prompt, Rules, SeatInfo
+from engine.core.contract import OptionInfo, Prompt, Rules, SeatInfo, cause_decision, cause_die
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny import vocab as V
 from engine.scenarios.tears_of_tyranny.capabilities import CapabilitiesMixin
@@ -346,6 +346,15 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
     def apply_unchecked(self, state: dict, seat: str, choice_id: str) -> list:
         facts = self._apply_one(state, seat, choice_id)
         self._apply_only_choices(state, facts)
+        # contract v2: every fact has a cause; automatic steps named theirs where they ran
+        # (turn_flow), a die roll is the die's, the rest is the deciding seat's choice
+        decision = cause_decision(seat, choice_id)
+        for f in facts:
+            c = f.get("cause")
+            if c is None:
+                f["cause"] = cause_die("A-09", f["die"]) if f.get("type") == "roll" and "die" in f else decision
+            elif isinstance(c, str):
+                f["cause"] = {**decision, "because": c}   # the free text written with the fact
         return facts
 
     def _apply_one(self, state: dict, seat: str, choice_id: str) -> list:

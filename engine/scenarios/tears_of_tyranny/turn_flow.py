@@ -6,6 +6,8 @@ rules split by rulebook section). Methods keep their rule numbers in their docst
 from __future__ import annotations
 
 from engine.core import rng as R
+from engine.core.contract import cause_event, cause_rule
+from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import content
@@ -15,6 +17,19 @@ from engine.scenarios.tears_of_tyranny.panel import (
 )
 
 C = content()
+
+
+def attribute_all(facts: list, cause: dict, start: int = 0) -> list:
+    """Give ``cause`` to every fact from ``start`` on that has no structured cause yet (contract v2).
+    A free-text cause written where the fact was made ("event Monsoon Floods", "cleared by
+    force") is kept inside the structured one as ``because``."""
+    for f in facts[start:]:
+        c = f.get("cause")
+        if c is None:
+            f["cause"] = cause
+        elif isinstance(c, str):
+            f["cause"] = {**cause, "because": c}
+    return facts
 
 
 class TurnFlowMixin:
@@ -84,20 +99,30 @@ class TurnFlowMixin:
             if any(state["frames"][s] for s in state["seats"]):
                 return
             ph = state["phase"]
+            n0 = len(facts)
             if ph == "hq":
                 self._initial_deploy(state, facts)
+                attribute_all(facts, cause_rule("2.C", msg("Initial deploy (automatic)")), n0)
+                n0 = len(facts)
                 self._start_turn(state, facts)
+                attribute_all(facts, cause_rule("3", msg("A new turn begins (automatic)")), n0)
             elif ph == "window":
                 state["phase"] = "adversary"
                 self._queue_adversary(state, facts)
+                attribute_all(facts, cause_rule("3", msg("Adversary phase begins (automatic)")), n0)
             elif ph == "adversary":
                 if not self._run_adversary(state, facts):
                     return
             elif ph == "long":
                 self._end_turn(state, facts)
+                attribute_all(facts, cause_rule("3", msg("End of the turn: cards spent, damage heals (automatic)")), n0)
+                n0 = len(facts)
                 if state["result"] is None:
                     self._start_turn(state, facts)
+                    attribute_all(facts, cause_rule("3", msg("A new turn begins (automatic)")), n0)
+            n0 = len(facts)
             self._check_end(state, facts)
+            attribute_all(facts, cause_rule("4", msg("Victory and defeat check (automatic)")), n0)
 
     def _initial_deploy(self, state, facts) -> None:
         """2.C: the adversary flips the top terrain card, deploys, and moves it to develop."""
@@ -156,6 +181,7 @@ class TurnFlowMixin:
                 return False   # a player decision raised by the last step (1.H payment, a recruit, A-44 cover)
             step = state["adv"][0]
             s = step["s"]
+            n0 = len(facts)
             if s in ("dominate", "develop"):
                 tid = step["tile"]
                 t = state["tiles"][tid]
@@ -210,7 +236,10 @@ class TurnFlowMixin:
                         bx["terrain_discard"].append(bx["dominate"])
                     bx["dominate"], bx["develop"], bx["deploy"] = bx["develop"], bx["deploy"], None
                     B.add_fact(facts, "terrain", "Terrain cards shift: develop -> dominate, deploy -> develop.")
+            attribute_all(facts, self._adversary_cause(state, step), n0)
+            n0 = len(facts)
             self._check_end(state, facts)
+            attribute_all(facts, cause_rule("4", msg("Victory and defeat check (automatic)")), n0)
         if state["result"] is None and not state["adv"]:
             state["phase"] = "long"
             for seat in state["seats"]:
@@ -219,6 +248,26 @@ class TurnFlowMixin:
                     frames.append({"k": "fm"})
                 state["frames"][seat] = frames
         return True
+
+    @staticmethod
+    def _adversary_cause(state: dict, step: dict) -> dict:
+        """The cause of the facts of one adversary-phase step: an automatic step named with its rule
+        (issue 16.9), the event card for the event step."""
+        s = step["s"]
+        if s == "event":
+            eid = state["boxes"]["event_discard"][-1] if state["boxes"]["event_discard"] else ""
+            c = cause_event(eid, title=C.events[eid]["title"] if eid in C.events else None)
+            c.update(rule="3.D", step=msg("Event card (automatic adversary step)"))
+            return c
+        if s == "influence":
+            return cause_rule("3.E", msg("Influence cards earned are executed (automatic adversary step)"))
+        if s == "dominate":
+            return cause_rule("3.F", msg("Dominate {tile} (automatic adversary step)", tile=B.tname(step["tile"])))
+        if s == "develop":
+            return cause_rule("3.G", msg("Develop {tile} (automatic adversary step)", tile=B.tname(step["tile"])))
+        if s == "deploy":
+            return cause_rule("3.H", msg("Deploy (automatic adversary step)"))
+        return cause_rule("3.I", msg("Terrain cards shift (automatic adversary step)"))
 
     def _end_turn(self, state, facts) -> None:
         """Phase 4 end: cards to the local discard, damage heals, stacking burden (A-46)."""
