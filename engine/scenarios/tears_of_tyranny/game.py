@@ -86,6 +86,7 @@ from engine.scenarios.tears_of_tyranny.panel import (  # noqa: F401  (re-exporte
     meets,
     plays_limit,
 )
+from engine.scenarios.tears_of_tyranny.position import PositionMixin
 from engine.scenarios.tears_of_tyranny.refit import RefitMixin
 from engine.scenarios.tears_of_tyranny.turn_flow import TurnFlowMixin
 from engine.scenarios.tears_of_tyranny.victory import VictoryMixin
@@ -96,7 +97,7 @@ C = content()
 
 
 class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, CapabilitiesMixin, EscalationMixin,
-                     TurnFlowMixin, VictoryMixin, ViewsMixin, Rules):
+                     TurnFlowMixin, VictoryMixin, ViewsMixin, PositionMixin, Rules):
     """The rules, one mixin per rulebook section (issue 16.9): ``refit`` (3.A, 2.C placement),
     ``force_management`` (3.C, 1.D output, A-46), ``capabilities`` (1.F, 3.D-phase 4, 1.G combat),
     ``escalation`` (3.F decisions), ``turn_flow`` (3, 3.D-3.I), ``victory`` (4), ``window`` (the
@@ -120,6 +121,9 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
             OptionInfo("players", "Players", "int", 4, (1, 2, 3, 4), "1-4 players; one quadrant each (1.A)."),
             OptionInfo("roles", "Player types", "json", None, (),
                        "List of seats in play, e.g. [\"advisors\",\"comrades\"]; default: the first N in panel order."),
+            OptionInfo("position", "Starting position", "json", None, (),
+                       "Start at a turn's player window from a described board (position.py; "
+                       "Rules.position_schema())."),
             OptionInfo("terrain_deck", "Terrain deck", "choice", "standard", ("standard", "advanced"),
                        "standard: 16 cards (4 per stage); advanced: 12 cards (3 per stage) (2.B)."),
             OptionInfo("scenario", "Scenario panel", "choice", "standard", tuple(C.scenarios),
@@ -224,6 +228,8 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
         facts: list = []
         if adj.get("start_influence"):
             B.gain_influence(state, adj["start_influence"], "scenario start", facts)
+        if o.get("position") is not None:
+            self._apply_position(state, o["position"])       # contract v2 (position.py)
         return state
 
     # ---- serialisation -----------------------------------------------------------------------
