@@ -177,6 +177,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600
 CELERY_TASK_SOFT_TIME_LIMIT = 540
 # The AAR build's own limits (facilitation.reports.tasks), within the ones above.
+# The final after-action review is requested when a session ends (facilitation/reports/receivers.py).
+COINLAB_FINAL_AAR = env_bool("COINLAB_FINAL_AAR", True)
 COINLAB_AAR_SOFT_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_SOFT_TIME_LIMIT", "240"))
 COINLAB_AAR_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_TIME_LIMIT", "300"))
 # Redis gives an unacknowledged message to a worker again once it has been out for the
@@ -260,7 +262,13 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # Rate limits (coinlab.security), counted in the cache: Redis in production, so they hold
 # across every web process. "N/SECONDS".
 COINLAB_RATE_LIMITS = env_bool("COINLAB_RATE_LIMITS", True)
-COINLAB_RATE_LOGIN_FAIL = os.environ.get("COINLAB_RATE_LOGIN_FAIL", "10/300")
+COINLAB_RATE_LOGIN_FAIL = os.environ.get("COINLAB_RATE_LOGIN_FAIL", "10/300")  # per (user name, address)
+COINLAB_RATE_LOGIN_USER_FAIL = os.environ.get("COINLAB_RATE_LOGIN_USER_FAIL", "50/300")  # per user name
+COINLAB_RATE_LOGIN_IP_FAIL = os.environ.get("COINLAB_RATE_LOGIN_IP_FAIL", "100/300")  # per address
+# django-ratelimit: counters in the default cache; a cache outage lets requests through
+# (passwords and codes are still checked) rather than locking everyone out.
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_FAIL_OPEN = True
 COINLAB_RATE_JOIN_FAIL = os.environ.get("COINLAB_RATE_JOIN_FAIL", "20/600")
 COINLAB_RATE_SUBMIT = os.environ.get("COINLAB_RATE_SUBMIT", "60/10")
 # Behind a proxy, the header that carries the client address (e.g. HTTP_X_FORWARDED_FOR).

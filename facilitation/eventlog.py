@@ -223,6 +223,29 @@ def append(session: ClassSession, *, kind: str, seat: str = "", actor=None, payl
 # session. Between ``defer_writes`` and ``flush`` nothing may read the session's events from
 # the database: the choice service only plays the engine and its bots there. A transaction
 # that fails before the flush writes nothing, as before.
+#
+# Why ``flush`` does not go through ``Model.save`` (issue 13.7), and what it must keep in step
+# with. ``save()`` is one round trip per row: a move writes an event, sometimes a snapshot, a
+# submission key and the session row, and each round trip to PostgreSQL costs more than the
+# engine's move itself (benchmarks/load/cost.py, docs/benchmarks.md). So on PostgreSQL ``flush``
+# writes the SQL that ``save()`` would write, in one round trip, and repeats by hand what
+# ``save()`` does around it. This is the one place that does so; it must stay in step with
+# Django's ``Model.save`` (checked against Django 5.2) and with these models:
+#
+# - inserted rows (SessionEvent, StateSnapshot, SubmissionKey): every concrete non-pk field's
+#   ``pre_save(obj, add=True)`` then ``get_db_prep_save`` (defaults, ``auto_now_add``), the pk
+#   read back and ``_state`` set as after an insert; no ``pre_save``/``post_save`` signals are
+#   sent for them, so these models must have no receivers and no ``save()`` override other than
+#   SessionEvent's append-only guard (which an insert passes);
+# - the session row: ``pre_save`` signal, each updated field's ``pre_save(obj, add=False)``
+#   (``updated_at``'s ``auto_now``), exactly one row updated or ``DatabaseError`` (as
+#   ``save(update_fields=...)``), then ``post_save`` with ``created=False`` and the
+#   ``update_fields`` (facilitation.live publishes the version, facilitation.tasks queues the
+#   pre-draw); ClassSession must not override ``save()``.
+#
+# tests/facilitation/test_flush_contract.py fails when a receiver or a ``save()`` override
+# appears on these models; test_submit_round_trips.py plays the same moves through ``flush``
+# and through ``Model.save`` (the "orm" path) and checks both logs replay.
 
 
 def defer_writes(session: ClassSession) -> None:
@@ -297,7 +320,7 @@ def merges_parameters(cursor) -> bool:
 
 
 def initial_state(rules: Rules, session: ClassSession) -> Any:
-    return rules.setup(seed=session.seed, options=dict(session.options or {}))
+    return rules.setup(seed=session.engine_seed(), options=dict(session.options or {}))
 
 
 def load_state(session: ClassSession, seq: int, rules: Rules | None = None) -> Any:

@@ -10,7 +10,7 @@ API as ``{"error": code, "detail": message}`` with nothing stored.
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -39,8 +39,10 @@ from facilitation.models import (
     SubmissionKey,
     Team,
     TeamIntent,
+    normalize_join_code,
 )
 from facilitation.selectors import course_is_instructor, join_code_check, user_can_create_courses
+from facilitation.signals import session_finished
 
 User = get_user_model()
 Status = ClassSession.Status
@@ -89,6 +91,67 @@ def course_reviewer_grant(*, course: Course, user, reviewer) -> None:
     course.reviewers.add(reviewer)
 
 
+#: How many user names one pasted list may hold (a class, with room to spare).
+MAX_ROSTER_NAMES = 300
+
+
+def parse_usernames(text: str) -> list[str]:
+    """User names from a pasted list: one per line, or separated by commas, semicolons or
+    spaces; each once, in the order given."""
+    seen: dict[str, None] = {}
+    for part in (text or "").replace(",", " ").replace(";", " ").split():
+        seen.setdefault(part, None)
+    return list(seen)
+
+
+@transaction.atomic
+def course_students_add(*, course: Course, user, usernames: str, team: Team | None = None) -> list:
+    """Add known students to the course roster (and to ``team``, a team of one of its sessions)
+    by user name. All or nothing: if any name is unknown, nobody is added and the error names
+    every unknown one. Returns the users added, in the order given."""
+    _require_course_instructor(user, course)
+    names = parse_usernames(usernames)
+    if not names:
+        raise ValidationFailed("Give at least one user name.", code="usernames_required")
+    if len(names) > MAX_ROSTER_NAMES:
+        raise ValidationFailed(f"At most {MAX_ROSTER_NAMES} user names at a time.", code="too_many_usernames")
+    if team is not None and team.session.course_id != course.pk:
+        raise ValidationFailed("That team is not in this course.", code="bad_team")
+    User = get_user_model()
+    found = {u.get_username(): u for u in User.objects.filter(username__in=names, is_active=True)}
+    missing = [n for n in names if n not in found]
+    if missing:
+        # Names typed in another case still find their account when only one account matches.
+        for n in list(missing):
+            matches = list(User.objects.filter(username__iexact=n, is_active=True)[:2])
+            if len(matches) == 1:
+                found[n] = matches[0]
+                missing.remove(n)
+    if missing:
+        raise ValidationFailed("No account has the user name " + ", ".join(missing)
+                               + ". Nobody was added: correct the list, or give those students a join code.",
+                               code="unknown_usernames")
+    added = []
+    for n in names:
+        member = found[n]
+        user_add_role(user=member, role=ROLE_STUDENT)
+        course.students.add(member)
+        if team is not None:
+            team_member_add(team=team, user=user, member=member)
+        added.append(member)
+    return added
+
+
+@transaction.atomic
+def course_student_remove(*, course: Course, user, student) -> None:
+    """Take a student off the roster and off the teams of the course's sessions that have not
+    started (a team's members in a live or finished session are kept: the log names them)."""
+    _require_course_instructor(user, course)
+    course.students.remove(student)
+    for team in Team.objects.filter(session__course=course, session__status=Status.SCHEDULED, members=student):
+        team.members.remove(student)
+
+
 @transaction.atomic
 def course_reviewer_revoke(*, course: Course, user, reviewer) -> None:
     _require_course_instructor(user, course)
@@ -119,7 +182,7 @@ def join_code_revoke(*, join_code: JoinCode, user) -> None:
 
 
 def _usable_join_code(code: str, *, lock: bool) -> JoinCode:
-    code = (code or "").strip()
+    code = normalize_join_code(code)
     qs = JoinCode.objects.select_related("course", "team")
     if lock:
         qs = qs.select_for_update(of=("self",))
@@ -224,11 +287,11 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
     rules = _load_rules(scenario_key)
     title = (title or "").strip() or f"{rules.title} session"
     options = dict(options or {})
-    if seed is None:
-        seed = int.from_bytes(hashlib.sha256(f"{course.pk}:{title}:{timezone.now()}".encode()).digest()[:4],
-                              "big")
+    # Issue 14 item 3: without an explicit (public) seed the game gets 128 random bits, kept
+    # on the server (never in an answer to anyone).
+    secret_seed = secrets.token_hex(16) if seed is None else ""
     try:
-        rules.setup(seed=seed, options=options)
+        rules.setup(seed=int(secret_seed, 16) if secret_seed else seed, options=options)
     except (ValueError, TypeError, KeyError) as exc:
         raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
     if scheduled_start and scheduled_end and scheduled_end <= scheduled_start:
@@ -236,7 +299,7 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
     if decision_timer_seconds is not None and decision_timer_seconds <= 0:
         raise ValidationFailed("The decision timer must be a positive number of seconds.")
     session = ClassSession.objects.create(
-        course=course, title=title, scenario_key=rules.key, options=options, seed=seed,
+        course=course, title=title, scenario_key=rules.key, options=options, seed=seed, secret_seed=secret_seed,
         rules_version=eventlog.rules_fingerprint(rules.key), scheduled_start=scheduled_start, scheduled_end=scheduled_end, location=location or "",
         decision_timer_seconds=decision_timer_seconds, require_rationale=require_rationale,
         snapshot_every=snapshot_every or settings.COINLAB_SNAPSHOT_EVERY, created_by=user)
@@ -270,6 +333,8 @@ def session_update(*, session: ClassSession, user, **fields: Any) -> ClassSessio
     for k, v in fields.items():
         if k in allowed_always or (k in allowed_before and session.status == Status.SCHEDULED):
             setattr(session, k, v)
+            if k == "seed":  # an explicit public seed replaces the secret one; none: a new secret one
+                session.secret_seed = "" if v is not None else secrets.token_hex(16)
         else:
             raise ValidationFailed(f"{k} cannot be changed now.", code="not_editable")
     if session.scheduled_start and session.scheduled_end and session.scheduled_end <= session.scheduled_start:
@@ -461,7 +526,14 @@ def _finish_if_over(session: ClassSession, rules, state) -> bool:
     eventlog.append(session, kind="system", payload={"action": "game_over", "result": result},
                     facts=[engine.fact("game_over", "The game is over.")],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
+    _announce_finished(session)
     return True
+
+
+def _announce_finished(session: ClassSession) -> None:
+    """Once the end is committed, tell the listeners (the final AAR is built: issue #19)."""
+    session_id = session.pk
+    transaction.on_commit(lambda: session_finished.send(sender=ClassSession, session_id=session_id))
 
 
 def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str] | None = None) -> list[int]:
@@ -486,7 +558,7 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
         seat = next((s for s in p.seats if s in bots), None)
         if seat is None:
             break
-        bot = make_bot(rules, bots[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        bot = make_bot(rules, bots[seat], seat, seed=session.bot_seed(seat))
         decision = bot.choose(state, p)
         choice = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, choice.id)
@@ -703,6 +775,27 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
         raise Conflict("A concurrent submission won; reload the prompt.", code="stale_seq") from None
 
 
+def _undo_secret(target: SessionEvent) -> bool:
+    """Whether some seat may not see what ``target`` chose: it was marked secret, or some of
+    its facts are hidden from some seat (e.g. where the Directives Base went)."""
+    return bool((target.payload or {}).get("secret")) or any(
+        isinstance(f, dict) and f.get("visible_to") is not None for f in target.facts or [])
+
+
+def _undo_visibility(target: SessionEvent) -> dict:
+    """The payload keys that make an undo as secret as what it undoes (issue 14 item 2): only
+    the seat that decided (and the full record) reads the undone choice's id and label."""
+    return {"secret": True, "visible_to": [target.seat]} if _undo_secret(target) else {}
+
+
+def _undo_fact(target: SessionEvent, type_: str, text: str, public_text: str) -> dict:
+    """The undo's fact: ``text`` names the undone choice; for a secret one, only the deciding
+    seat reads it and every other seat reads ``public_text`` (engine.fact_for_seat)."""
+    if not _undo_secret(target):
+        return engine.fact(type_, text)
+    return engine.fact(type_, text, visible_to=[target.seat], public=engine.fact(type_, public_text))
+
+
 def _undo_target(session: ClassSession, rules, seat: str) -> SessionEvent:
     """The seat's last decision on the current path, if undoing it stays within its own turn."""
     parents = dict(SessionEvent.objects.filter(session=session).values_list("seq", "parent_seq"))
@@ -746,8 +839,10 @@ def choice_undo(*, session: ClassSession, user, seat: str, seq: int) -> dict:
     back_state = eventlog.load_state(session, target.parent_seq, rules)
     ev = eventlog.append(session, kind="undo", seat=seat, actor=user, parent_seq=target.parent_seq,
                          payload={"undone_seq": target.seq, "back_to": target.parent_seq,
-                                  "choice": target.payload.get("choice"), "label": target.payload.get("label")},
-                         facts=[engine.fact("undo", f"{seat} takes back: {target.payload.get('label', '')}")],
+                                  "choice": target.payload.get("choice"), "label": target.payload.get("label"),
+                                  **_undo_visibility(target)},
+                         facts=[_undo_fact(target, "undo", f"{seat} takes back: {target.payload.get('label', '')}",
+                                           f"{seat} takes back a secret decision.")],
                          metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     session.save()
     return {"seq": session.head_seq, "events": [ev.seq], "status": session.status, "undone": target.seq}
@@ -804,6 +899,7 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
     session.result = eventlog.jsonable(rules.result(state))
     _facilitator_event(session, user, "end", reason=reason, fact_text="The facilitator ends the session.")
     session.save()
+    _announce_finished(session)
     return session
 
 
@@ -851,9 +947,11 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
         back_state = eventlog.load_state(session, target.parent_seq, rules)
         ev = eventlog.append(session, kind="facilitator", actor=user, parent_seq=target.parent_seq,
                              payload={"action": "undo_last", "reason": reason, "undone_seq": target.seq,
-                                      "back_to": target.parent_seq, "label": target.payload.get("label", "")},
-                             facts=[engine.fact("override", f"The facilitator takes back {target.seat}'s "
-                                                f"'{target.payload.get('label', '')}': {reason}")],
+                                      "back_to": target.parent_seq, "label": target.payload.get("label", ""),
+                                      **_undo_visibility(target)},
+                             facts=[_undo_fact(target, "override", f"The facilitator takes back {target.seat}'s "
+                                               f"'{target.payload.get('label', '')}': {reason}",
+                                               f"The facilitator takes back a secret decision of {target.seat}.")],
                              metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     elif action == "adjust":
         if not isinstance(track, str) or not track:
@@ -917,7 +1015,7 @@ def seat_timeout_decide(*, session: ClassSession, seat: str, expected_seq: int |
         return []
     kind = Seat.objects.filter(session=session, seat_key=seat).values_list("bot_kind", flat=True).first()
     kind = kind or default_bot_kind(rules)
-    bot = make_bot(rules, kind, seat, seed=session.seed * 100_003 + session.head_seq)
+    bot = make_bot(rules, kind, seat, seed=session.bot_seed(seat))
     decision = bot.choose(state, p)
     c = p.find(seat, decision.choice_id)
     facts = rules.apply_inplace(state, seat, c.id)
@@ -954,7 +1052,7 @@ def session_autoplay(*, session: ClassSession, user, max_events: int | None = No
             _finish_if_over(session, rules, state)
             break
         seat = p.seats[0]
-        bot = make_bot(rules, seats[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        bot = make_bot(rules, seats[seat], seat, seed=session.bot_seed(seat))
         decision = bot.choose(state, p)
         c = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, c.id)

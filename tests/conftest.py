@@ -88,6 +88,19 @@ def _isolate_xdist_worker() -> None:
 
 
 _isolate_xdist_worker()
+# Sessions that end in a test do not queue their final after-action review (a real worker of a
+# later test would build it); tests/reports/test_final_report.py turns it on where it is tested.
+os.environ.setdefault("COINLAB_FINAL_AAR", "0")
+
+
+def _final_aar_setting() -> None:
+    from django.conf import settings
+
+    if settings.configured:
+        settings.COINLAB_FINAL_AAR = os.environ["COINLAB_FINAL_AAR"] not in ("0", "false", "no", "")
+
+
+_final_aar_setting()
 
 
 def free_port() -> int:

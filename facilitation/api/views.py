@@ -5,12 +5,12 @@ Errors: ``{"error": code, "detail": message}`` (see :mod:`facilitation.api.error
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth import login as auth_login
 from django.http import HttpResponse
+from django.utils.crypto import salted_hmac
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -21,7 +21,7 @@ from rest_framework.views import APIView
 
 import engine
 from engine.core import registry
-from facilitation import selectors, services
+from facilitation import eventlog, selectors, services
 from facilitation.api import serializers as s
 from facilitation.calendar import sessions_to_ics
 from facilitation.errors import NotAllowed, NotFound, ServiceError, ValidationFailed
@@ -307,8 +307,12 @@ def _page(sess: ClassSession, seat_key: str | None, after: int) -> dict:
 
 
 def _tag(sess: ClassSession, seat: str, after: int) -> str:
-    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.head_hash}:{sess.status}:{sess.updated_at.isoformat()}"
-    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+    """An ETag that changes with the session's version (``head_seq``, ``status``, ``updated_at``)
+    and says nothing else: an HMAC keyed with the server's secret, never a hash of the log's head
+    hash (which covers hidden payloads: a guessable hash over it let a student test guesses of
+    the other side's secret moves offline, issue 14 item 1)."""
+    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.status}:{sess.updated_at.isoformat()}"
+    return salted_hmac("coinlab.api.etag", raw, algorithm="sha256").hexdigest()[:32]
 
 
 class SessionTeams(APIView):
@@ -427,7 +431,20 @@ class SeatPrompt(APIView):
     def get(self, request, session_id: int, seat_key: str):
         sess, seat = _seat(request, session_id, seat_key)
         return _etag_response(request, _tag(sess, f"prompt:{seat_key}", 0),
-                              lambda: selectors.seat_prompt(sess, seat_key))
+                              lambda: _prompt_with_board(sess, seat_key))
+
+
+def _prompt_with_board(sess: ClassSession, seat_key: str) -> dict:
+    """The seat's prompt and view, and the typed board of that same view (``board``:
+    ``engine.core.boardview.BoardView.to_dict()``, so it holds nothing the view withholds)."""
+    data = selectors.seat_prompt(sess, seat_key)
+    data["board"] = None
+    if data.get("view") is not None:
+        try:
+            data["board"] = eventlog.rules_for(sess).board_view_of(data["view"], seat_key).to_dict()
+        except NotImplementedError:  # a game without a typed board
+            pass
+    return data
 
 
 class SeatSubmit(APIView):

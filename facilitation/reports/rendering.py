@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
-import os
 import threading
 from collections.abc import Callable
 
@@ -154,7 +153,14 @@ def render_html(model: ReportModel, *, mode: str = "html", generated_at=None) ->
 
 
 def render_pdf(model: ReportModel, *, generated_at=None) -> bytes:
+    return html_to_pdf(render_html(model, mode="pdf", generated_at=generated_at))
+
+
+def html_to_pdf(html: str) -> bytes:
+    """WeasyPrint with a fetcher that reads only ``data:`` URIs and the report's own static
+    files (:mod:`.pdf_fetcher`): nothing from the network or the rest of the disk."""
     from weasyprint import HTML
 
-    html = render_html(model, mode="pdf", generated_at=generated_at)
-    return HTML(string=html, base_url=os.getcwd()).write_pdf()
+    from facilitation.reports.pdf_fetcher import ReportURLFetcher, base_url
+
+    return HTML(string=html, base_url=base_url(), url_fetcher=ReportURLFetcher()).write_pdf()

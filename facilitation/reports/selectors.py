@@ -200,24 +200,33 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
 
 
 def phase_views(session: ClassSession, rules, bundle: dict) -> dict[int, dict]:
-    """Full views at each Propaganda Round / adversary phase, rebuilt from the log.
+    """Full board views (``BoardView.to_dict()``) at the start, at each Propaganda Round /
+    adversary phase and at the end, rebuilt from the log (``facilitation.rendering.aar_maps``).
 
     Events carry facts and metrics, not positions; for map snapshots only, the
     state at those points is loaded through ``eventlog.load_state`` (nearest
     snapshot, then replay along the parent path).
     """
+    from facilitation.rendering.aar_maps import snapshot_points
     from facilitation.reports.builder.analysis import _is_phase
 
     spec = spec_for(session.scenario_key)
     b = normalize(bundle)
     cards = _card_counter(b["events"], spec)
-    out: dict[int, dict] = {}
+    phases: list[dict] = []
     seen_cards: set[int] = set()
     for e, card in zip(b["events"], cards, strict=True):
         if _is_phase(e, spec) and card not in seen_cards:
             seen_cards.add(card)
-            state = eventlog.load_state(session, e["seq"], rules)
-            out[e["seq"]] = rules.view(state, None)
+            phases.append({"seq": e["seq"], "label": "", "card": card})
+    out: dict[int, dict] = {}
+    try:
+        rules.board_map()
+    except NotImplementedError:
+        return out
+    for p in snapshot_points(phases, b["as_of_seq"]):
+        state = eventlog.load_state(session, p["seq"], rules)
+        out[p["seq"]] = rules.board_view(state, None).to_dict()
     return out
 
 

@@ -98,6 +98,8 @@ def test_government_answers_do_not_depend_on_the_directives_base_location(people
     gov = api_for(_team_of(games[0], "government"))
     for step in range(8):
         answers = [_normalise(_government_answers(gov, g)) for g in games]
+        # the typed board (issue 13.4) is part of the answer, and compared with the rest
+        assert answers[0]["prompt"]["board"]["spaces"], "the prompt carries the seat's typed board"
         for name in answers[0]:
             if name == "sessions":
                 continue  # lists both twins; compared through "session"

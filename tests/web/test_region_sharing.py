@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import translation
 
 from facilitation import live, selectors, services
+from facilitation.rendering import regions
 from facilitation.web.views import play
 
 from .test_pages import _start
@@ -33,16 +34,16 @@ def _alone(session, seat, lang="en"):
     """The seat's region drawn by itself (as a poll that finds no cached region draws it)."""
     session.refresh_from_db()
     with translation.override(lang):
-        return play._unpersonal(play._shared_region(_request(), session, seat))
+        return regions.unpersonal(regions.shared_region(_request(), session, seat))
 
 
 def _predrawn(session, seats):
     """Every seat's region as ``predraw_regions`` stores it (cache emptied first)."""
     cache.clear()
-    assert play.predraw_regions(session.pk) == len(seats)
+    assert regions.predraw_regions(session.pk) == len(seats)
     session.refresh_from_db()
     with translation.override("en"):
-        keys = {seat: live.fragment_key(session.pk, play._etag(session, seat)) for seat in seats}
+        keys = {seat: live.fragment_key(session.pk, regions.etag(session, seat)) for seat in seats}
     return {seat: play.gzip.decompress(cache.get(k)).decode() for seat, k in keys.items()}
 
 
@@ -70,9 +71,9 @@ def test_predraw_gives_each_tot_seat_exactly_its_own_single_draw(tot):
     # the multi-seat contexts, in any order and subset, equal the single-seat ones
     session.refresh_from_db()
     with translation.override("en"):
-        together = play._live_contexts(session, list(reversed(TOT_SEATS)))
+        together = regions.live_contexts(session, list(reversed(TOT_SEATS)))
         for seat in TOT_SEATS:
-            alone = play.live_context(_request(), session, seat)
+            alone = regions.live_context(_request(), session, seat)
             for k in ("submit_key", "intent_form"):
                 together[seat].pop(k), alone.pop(k)
             assert together[seat]["data"].pop("server_time") and alone["data"].pop("server_time")
@@ -144,7 +145,7 @@ def test_regions_drawn_in_spanish_alone_equal_a_second_draw(tot):
     English one (and the reverse) is the draw a fresh process makes."""
     session, users = tot
     _hq_and_a_few_moves(session, users, moves=2)
-    from facilitation.web import board
+    from facilitation.rendering import board
 
     seat = TOT_SEATS[0]
     en, es = _alone(session, seat, "en"), _alone(session, seat, "es")
@@ -157,7 +158,7 @@ def test_board_memo_forgets_its_oldest_entries_when_full(monkeypatch):
     """The per-process memo is bounded: when full, the oldest quarter goes, the newest stays,
     and a board drawn after that is the board a fresh process draws."""
     import engine
-    from facilitation.web import board
+    from facilitation.rendering import board
 
     monkeypatch.setattr(board, "_MEMO_MAX", 8)
     board.clear_memo()

@@ -139,7 +139,7 @@ def test_the_panels_read_in_spanish(client, tot):
 
 def test_a_tile_choice_says_the_adversarys_defense_units_and_civilians():
     import engine
-    from facilitation.web import board
+    from facilitation.rendering import board
 
     rules = engine.load("tears_of_tyranny")
     state = rules.setup(seed=3, options={})

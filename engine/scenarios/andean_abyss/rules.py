@@ -18,14 +18,36 @@ import pickle
 
 from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo
 
-from . import (
-    events,  # noqa: F401  (registers the event frames: a restored state may be inside one)
-    nonplayer,  # noqa: F401  (registers the section-8 policies)
+# Importing a module registers its frame kinds and policies (frames.FLOW, frames.POLICIES): a
+# restored state may stand inside any frame, so every module that declares one is imported here.
+from . import (  # noqa: F401
+    event_cards_01_40,
+    event_cards_41_65,
+    event_cards_66_72,
+    event_frames,
+    events,
+    np_bot,
+    np_policy,
+    np_turn,
+    operation,
+    ops_govt,
+    ops_insurgent,
+    positions,
+    propaganda,
+    redeploy,
+    sa_auc,
+    sa_cartels,
+    sa_farc,
+    sa_govt,
+    sequence,
+    shipments,
+    transfers,
 )
 from . import pieces as P
+from .board import ACTIVE, ALL_FACTIONS, FACTIONS, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, POLICE, TROOPS, A, B, U
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, PIECE_KEYS
-from .game import apply_choice, current_prompt, setup
+from .sequence import apply_choice, current_prompt
+from .setup import setup
 
 # Okabe-Ito palette (colour-blind safe): blue, vermillion, yellow, bluish green
 COLORS = {"govt": "#0072B2", "farc": "#D55E00", "auc": "#F0E442", "cartels": "#009E73"}
@@ -80,16 +102,16 @@ class AndeanAbyss(Rules):
             "terror": {BD.ids[i]: n for i, n in enumerate(state["ter"]) if n},
             "sabotage": [BD.ids[i] for i, n in enumerate(state["sab"]) if n],
             "farc_zones": [BD.ids[i] for i in state["zones"]],
-            "available": {PIECE_KEYS[k]: n for k, n in enumerate(state["av"]) if k not in (4, 7, 10)},
+            "available": {PIECE_KEYS[k]: n for k, n in enumerate(state["av"]) if k not in ACTIVE},
             "out_of_play": {PIECE_KEYS[k]: n for k, n in enumerate(state["oop"]) if n},
-            "resources": {FACTIONS[f]: state["res"][f] for f in range(4)}, "aid": state["aid"],
+            "resources": {FACTIONS[f]: state["res"][f] for f in ALL_FACTIONS}, "aid": state["aid"],
             "el_presidente": ("samper", "pastrana", "uribe")[state["pres"]],
             "capabilities": dict(state["caps"]), "momentum": list(state["mom"]),
             "shipments": [{"space": BD.ids[s[0]], "owner": FACTIONS[s[1]]} for s in state["ship"]],
-            "eligible": {FACTIONS[f]: state["elig"][f] for f in range(4)},
-            "ecuador_is_space": bool(state["fm"] & 1), "panama_is_space": bool(state["fm"] & 2),
+            "eligible": {FACTIONS[f]: state["elig"][f] for f in ALL_FACTIONS},
+            "ecuador_is_space": "ecuador" in state["foreign"], "panama_is_space": "panama" in state["foreign"],
             "control": {BD.ids[i]: P.control(state, i) for i in P.spaces(state) if P.control(state, i)},
-            "seats": {FACTIONS[f]: state["ctl"][f] for f in range(4)},
+            "seats": {FACTIONS[f]: state["ctl"][f] for f in ALL_FACTIONS},
             "nonplayers": [FACTIONS[f] for f in state["np"]],
             "metrics": self.metrics(state), "result": state["over"],
         }
@@ -112,17 +134,17 @@ class AndeanAbyss(Rules):
                 pop_f += BD.pop[i]
         out["pop_govt_control"] = pop_g
         out["pop_farc_control"] = pop_f
-        for f in range(4):
+        for f in ALL_FACTIONS:
             k = FACTIONS[f]
             out[f"{k}_resources"] = state["res"][f]
             out[f"{k}_margin"] = m[f]
-            if f == 0:
-                out["govt_bases"] = P.count_on_map(state, 2)
-                out["govt_troops"] = P.count_on_map(state, 0)
-                out["govt_police"] = P.count_on_map(state, 1)
+            if f == GOVT:
+                out["govt_bases"] = P.count_on_map(state, GOVT_BASE)
+                out["govt_troops"] = P.count_on_map(state, TROOPS)
+                out["govt_police"] = P.count_on_map(state, POLICE)
             else:
-                out[f"{k}_bases"] = P.count_on_map(state, 3 * f + 2)
-                out[f"{k}_guerrillas"] = P.count_on_map(state, 3 * f) + P.count_on_map(state, 3 * f + 1)
+                out[f"{k}_bases"] = P.count_on_map(state, B(f))
+                out[f"{k}_guerrillas"] = P.count_on_map(state, U(f)) + P.count_on_map(state, A(f))
         return out
 
     def result(self, state: dict) -> dict | None:
@@ -135,6 +157,14 @@ class AndeanAbyss(Rules):
         st = self.copy(data)
         st["ship"] = [list(s) for s in st["ship"]]
         return st
+
+    # ------------------------------------------------------------------ positions (contract v2)
+    def position(self, state: dict) -> dict:
+        """The position in the shape ``setup(seed, {"position": ...})`` accepts (positions.py)."""
+        return positions.describe(state)
+
+    def position_schema(self) -> dict:
+        return positions.schema()
 
     # ------------------------------------------------------------------ extras
     def options(self) -> list:
@@ -162,14 +192,14 @@ class AndeanAbyss(Rules):
 
     def active_seats(self, state: dict) -> list:
         out = []
-        for f in range(4):
+        for f in ALL_FACTIONS:
             s = state["ctl"][f]
             if s not in out:
                 out.append(s)
         return out
 
     def bot_kinds(self) -> dict:
-        from .nonplayer import NonPlayerBot
+        from .np_bot import NonPlayerBot
         return {"nonplayer": NonPlayerBot}
 
     def options_for_bots(self, kind: str) -> dict:
@@ -190,6 +220,18 @@ class AndeanAbyss(Rules):
                 "tracks": {"resources": [0, 99], "aid": [0, 29], "total_support": [0, 80],
                            "opposition_plus_bases": [0, 89]},
                 "factions": [{"id": f, "name": FNAME[i], "color": COLORS[f]} for i, f in enumerate(FACTIONS)]}
+
+    def board_map(self):
+        from engine.scenarios.andean_abyss.board_view import board_map
+        return board_map()
+
+    def board_view(self, state, seat):
+        from engine.scenarios.andean_abyss.board_view import board_view
+        return board_view(self, state, seat)
+
+    def board_view_of(self, view, seat):
+        from engine.scenarios.andean_abyss.board_view import from_view
+        return from_view(view, seat)
 
     def cards_played(self, state: dict) -> int:
         return state["cards_played"]

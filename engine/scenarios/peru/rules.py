@@ -276,6 +276,18 @@ class PeruRules(Rules):
             "locs": sorted(LOCS),
         }
 
+    def board_map(self):
+        from engine.scenarios.peru.board_view import board_map
+        return board_map()
+
+    def board_view(self, state, seat):
+        from engine.scenarios.peru.board_view import board_view
+        return board_view(self, state, seat)
+
+    def board_view_of(self, view, seat):
+        from engine.scenarios.peru.board_view import from_view
+        return from_view(view, seat)
+
     def cards_played(self, state: dict) -> int:
         return len(state["played"])
 

@@ -613,15 +613,6 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
 
 
 
-    # ---- end of game (4) -----------------------------------------------------------------------
-
-
-
-
-    # ---- views and metrics -------------------------------------------------------------------
-
-
-
 
 
     def bot_kinds(self) -> dict:

@@ -81,6 +81,18 @@ class ViewsMixin:
             m[f"guerrillas_{s}"] = sum(t["gs"].get(s, 0) for t in state["tiles"].values())
         return m
 
+    def board_map(self):
+        from engine.scenarios.tears_of_tyranny.board_view import board_map
+        return board_map()
+
+    def board_view(self, state, seat):
+        from engine.scenarios.tears_of_tyranny.board_view import board_view
+        return board_view(self, state, seat)
+
+    def board_view_of(self, view, seat):
+        from engine.scenarios.tears_of_tyranny.board_view import from_view
+        return from_view(view, seat)
+
     def cards_played(self, state) -> int:
         """Capability cards paid for (3.D) + event cards + terrain cards drawn + influence cards executed."""
         st = state["stats"]

@@ -29,8 +29,9 @@ class Command(BaseCommand):
             for note in rep.notes:
                 self.stdout.write(f"session {sid}: note: {note}")
             if rep.ok:
-                self.stdout.write(f"session {sid}: OK ({rep.events} events replayed from seed "
-                                  f"{session.seed}, hash chain intact, cached state matches)")
+                seed = "its secret seed" if session.secret_seed else f"seed {session.seed}"
+                self.stdout.write(f"session {sid}: OK ({rep.events} events replayed from {seed}, "
+                                  f"hash chain intact, cached state matches)")
             else:
                 failed += 1
                 self.stdout.write(f"session {sid}: FAILED ({rep.replayed}/{rep.events} events replayed)")

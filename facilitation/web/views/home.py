@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy
 from engine.core.registry import scenarios as installed_scenarios
 from facilitation import eventlog, selectors, services
 from facilitation.errors import ServiceError
-from facilitation.models import ClassSession, JoinCode, Seat
+from facilitation.models import ClassSession, JoinCode, Seat, normalize_join_code
 
 from ..forms import JoinCodeForm, SignupForm
 from .common import page_errors, seat_titles
@@ -50,7 +50,7 @@ SIGNUP_FIELD = {"username_taken": "username", "bad_username": "username", "bad_p
 def join(request):
     form = JoinCodeForm(request.GET or None)
     if form.is_valid():
-        return redirect("web:join_code", code=form.cleaned_data["code"].strip())
+        return redirect("web:join_code", code=normalize_join_code(form.cleaned_data["code"]))
     return render(request, "web/join.html", {"form": form})
 
 
@@ -68,6 +68,7 @@ def join_code(request, code: str):
     """A join link. A new student signs up here (``services.student_register``, the same
     service and checks as ``POST /api/register/``); a logged-in user joins
     (``services.course_join``)."""
+    code = normalize_join_code(code)
     jc = JoinCode.objects.select_related("course", "team", "team__session").filter(code=code).first()
     anonymous = not request.user.is_authenticated
     signup = SignupForm(request.POST if request.method == "POST" and anonymous else None)
