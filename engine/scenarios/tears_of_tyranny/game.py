@@ -95,6 +95,16 @@ from engine.scenarios.tears_of_tyranny.window import WindowMixin
 
 C = content()
 
+#: choices whose id names hidden cards (a drawn card kept, the order of unkept cards, a card
+#: forgotten from the hand, 1.F): a cause names only the kind of choice, never the card
+SECRET_CHOICES = ("keep", "order", "bottom", "forget")
+
+
+def logged_id(choice_id: str) -> str:
+    """``choice_id`` as a cause may name it: without the hidden part of a secret choice."""
+    head = choice_id.partition(":")[0]
+    return head if head in SECRET_CHOICES else choice_id
+
 
 class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, CapabilitiesMixin, EscalationMixin,
                      TurnFlowMixin, VictoryMixin, ViewsMixin, PositionMixin, Rules):
@@ -354,7 +364,7 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
         self._apply_only_choices(state, facts)
         # contract v2: every fact has a cause; automatic steps named theirs where they ran
         # (turn_flow), a die roll is the die's, the rest is the deciding seat's choice
-        decision = cause_decision(seat, choice_id)
+        decision = cause_decision(seat, logged_id(choice_id))
         for f in facts:
             c = f.get("cause")
             if c is None:
@@ -399,9 +409,10 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
                 if any(f.get("barrier") for f in got):
                     skip.add((s, ch[0].id, p.kind_for(s)))
                     continue
-                cause = {"kind": "rule", "rule": "only choice", "seat": s, "choice": ch[0].id}
+                cause = {"kind": "rule", "rule": "only choice", "seat": s, "choice": logged_id(ch[0].id)}
                 note = {"type": "only_choice", "text": f"{s.title()}: only one choice, applied without asking: "
-                        f"{ch[0].label}", "seat": s, "choice": ch[0].id, "cause": cause, "rule": p.rule_for(s)}
+                        f"{ch[0].label}", "seat": s, "choice": logged_id(ch[0].id), "cause": cause,
+                        "rule": p.rule_for(s)}
                 if ch[0].payload.get("secret"):
                     # a secret decision's label names hidden cards: the others read that it happened
                     public = {"type": "only_choice", "text": f"{s.title()}: only one choice, applied without asking.",
