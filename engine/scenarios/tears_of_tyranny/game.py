@@ -385,6 +385,9 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
     #: single choices that are still asked: ``done`` closes a seat's part of a window or phase,
     #: and stays the seat's own click so it can undo before the adversary phase runs (A-30)
     ASK_EVEN_IF_ALONE = ("done",)
+    #: seat frames whose prompt always includes ``done`` (so a single choice there is ``done``):
+    #: not worth listing their choices to find out (speed)
+    NEVER_ALONE = ("steps", "exec", "select", "produce")
 
     def _apply_only_choices(self, state: dict, facts: list) -> None:
         """Issue 16.7: a prompt with a single legal choice is applied without asking.
@@ -396,11 +399,18 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
         nor for ``done`` (:attr:`ASK_EVEN_IF_ALONE`)."""
         skip: set = set()
         for _ in range(200):
+            if state["result"] is not None:
+                return
+            if not state["g"] and all(not fr or fr[-1]["k"] in self.NEVER_ALONE for fr in state["frames"].values()):
+                return          # fast path: every waiting seat stands at a menu that offers done
             p = self.prompt(state)
             if p is None:
                 return
             applied = False
             for s in p.seats:
+                top = state["frames"][s][-1]["k"] if not state["g"] and state["frames"].get(s) else None
+                if top in self.NEVER_ALONE:
+                    continue        # a menu that always offers done besides anything else: nothing to apply
                 ch = p.choices_for(s)
                 if len(ch) != 1 or ch[0].id in self.ASK_EVEN_IF_ALONE or (s, ch[0].id, p.kind_for(s)) in skip:
                     continue
