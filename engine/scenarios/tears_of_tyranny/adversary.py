@@ -11,6 +11,7 @@ from __future__ import annotations
 from engine.core import rng as R
 from engine.core.contract import fact
 from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import vocab as V
 from engine.scenarios.tears_of_tyranny.data import UNIT_VALUE, content
 
 C = content()
@@ -326,7 +327,7 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                 if m:
                     t[src] -= m
                     t[op["to"]] += m
-                    B.add_fact(facts, "civilians", f"{m} civilian(s) in {B.tname(tid)} turn {op['to']} ({cause}).",
+                    B.add_fact(facts, "civilians", f"{V.count(m, 'civilian')} in {B.tname(tid)} {'turns' if m == 1 else 'turn'} {op['to']} ({cause}).",
                                tile=tid)
                     B.clear_tyranny_check(state, tid, facts)
         elif k in ("remove_unit", "destroy_unit"):
@@ -351,7 +352,7 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                     # headquarters, which one is the player's choice (a global frame, asked at once)
                     state["g"].append({"k": "event_recruit", "seat": seat, "n": op["n"], "cause": cause,
                                        "rule": "event (1.I)",
-                                       "text": f"{cause}: you recruit {op['n']} guerrilla(s) at one of your "
+                                       "text": f"{cause}: you recruit {V.count(op['n'], 'guerrilla')} at one of your "
                                                "headquarters: which one?"})
                 elif home:
                     recruit_at(state, seat, home[0], op["n"], facts, cause)
@@ -393,7 +394,7 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                     m += 1
                 if m:
                     state["stats"]["civilians_killed"] += m
-                    B.add_fact(facts, "civilians", f"Reprisals kill {m} civilian(s) in {B.tname(tid)} ({cause}).", tile=tid)
+                    B.add_fact(facts, "civilians", f"Reprisals kill {V.count(m, 'civilian')} in {B.tname(tid)} ({cause}).", tile=tid)
         elif k == "each_draw":
             for seat in state["seats"]:
                 deck = state["decks"][op["deck"]]

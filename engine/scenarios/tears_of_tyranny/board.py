@@ -8,6 +8,7 @@ here mutates the state dict in place and appends facts; none asks a question.
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.scenarios.tears_of_tyranny import vocab as V
 from engine.scenarios.tears_of_tyranny.data import (
     ADVISOR_INFLUENCE,
     BASES_TOTAL,
@@ -227,7 +228,8 @@ def clear_tyranny_check(state: dict, tid: str, facts: list) -> None:
         n = t["tyr"]
         t["tyr"] = 0
         state["tyr_gone"] += n
-        add_fact(facts, "track", f"Tyranny in {tname(tid)} broken by force: {n} token(s) leave the game.",
+        add_fact(facts, "track", f"Tyranny in {tname(tid)} broken by force: {V.count(n, 'tyranny token')} "
+                 f"{'leaves' if n == 1 else 'leave'} the game.",
                  track="tyranny_map", delta=-n, value=tyranny_on_map(state), cause="cleared by force", tile=tid)
 
 
@@ -362,7 +364,7 @@ def collateral(state: dict, tid: str, excess: int, facts: list, seat: str | None
     state["stats"]["civilians_killed"] += killed
     pen = penalty(state, seat) if seat else 0
     ptext = penalty_text(state, seat, killed)
-    add_fact(facts, "collateral", f"{killed} civilian(s) killed in {tname(tid)} by collateral damage ({cause}): "
+    add_fact(facts, "collateral", f"{V.count(killed, 'civilian')} killed in {tname(tid)} by collateral damage ({cause}): "
              f"{ptext}.", tile=tid, killed=killed, excess=excess, seat=seat, penalty=pen, influence_lost=pen * killed,
              penalty_text=ptext, rule="1.G combat (A-25)")
     if pen:
@@ -415,7 +417,7 @@ def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list
     excess = allocate(state, tid, eff, facts, seat, cause)
     if excess and pending is not None and collateral_choice_needed(t, excess):
         pending["civ"] = excess
-        finish_attack_fact(f, facts[start:], f"{excess} excess damage kills {excess} civilian(s): the "
+        finish_attack_fact(f, facts[start:], f"{excess} excess damage kills {V.count(excess, 'civilian')}: the "
                            f"{(seat or 'attacker').title()} choose who is hit (A-25); {penalty_text(state, seat, excess)}")
         return
     if excess:
@@ -472,7 +474,8 @@ def finish_attack_fact(f: dict, after: list, extra: str) -> None:
         out.append("damaged: " + ", ".join(damaged) + " (kept until the end of the turn, 3)")
     for x in after:
         if x["type"] == "collateral":
-            out.append(f"collateral: {x['excess']} excess damage kills {x['killed']} civilian(s), {x['penalty_text']}")
+            out.append(f"collateral: {x['excess']} excess damage kills {V.count(x['killed'], 'civilian')}, "
+                       f"{x['penalty_text']}")
     if extra:
         out.append(extra)
     if out:

@@ -169,7 +169,7 @@ class CapabilitiesMixin:
                 u = max(units, key=lambda u: u[1])
                 rem = VAL[kind] - u[1]
                 verb = "destroy" if rem <= fr["alloc"] else "damage"
-                out.append(Choice(f"hit:{kind}", f"Assign damage to {verb} a {kind} ({rem} health left; {fr['alloc']} to assign)",
+                out.append(Choice(f"hit:{kind}", f"Assign damage to {verb} {V.article(kind)} ({rem} health left; {fr['alloc']} to assign)",
                                   {"unit": kind, "damage": min(rem, fr["alloc"])}))
         return out
 
@@ -474,7 +474,7 @@ class CapabilitiesMixin:
                 if m:
                     t["red"] -= m
                     t["blue"] += m
-                    B.add_fact(facts, "civilians", f"{m} red civilian(s) turn blue in {B.tname(tid)} ({label}).", tile=tid, seat=seat)
+                    B.add_fact(facts, "civilians", f"{V.count(m, 'red')} {'turns' if m == 1 else 'turn'} blue in {B.tname(tid)} ({label}).", tile=tid, seat=seat)
                     B.clear_tyranny_check(state, tid, facts)
             elif k == "kill_civilian":
                 m = 0
@@ -489,7 +489,7 @@ class CapabilitiesMixin:
                     m += 1
                 if m:
                     state["stats"]["civilians_killed"] += m
-                    B.add_fact(facts, "collateral", f"{m} civilian(s) killed in {B.tname(tid)} ({label}).", tile=tid, seat=seat, killed=m)
+                    B.add_fact(facts, "collateral", f"{V.count(m, 'civilian')} killed in {B.tname(tid)} ({label}).", tile=tid, seat=seat, killed=m)
                     pen = B.penalty(state, seat)
                     if pen:
                         B.lose_influence(state, pen * m, f"civilians killed by {seat} in {tid}", facts, seat)

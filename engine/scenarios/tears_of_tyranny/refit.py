@@ -141,7 +141,7 @@ class RefitMixin:
             stack.append({"k": "deck", "n": part.get("n", 1)})
         elif k == "resources":
             pl["res"] += part["n"]
-            B.add_fact(facts, "track", f"{seat.title()} gain {part['n']} resources (refit).", seat=seat,
+            B.add_fact(facts, "track", f"{seat.title()} gain {V.count(part['n'], 'resource')} (refit).", seat=seat,
                        track="resources", delta=part["n"], value=pl["res"], cause="refit")
         elif k == "presence":
             stack.append({"k": "presence", "range": part["range"]})

@@ -10,6 +10,7 @@ from engine.core.contract import cause_event, cause_rule
 from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import vocab as V
 from engine.scenarios.tears_of_tyranny.data import content
 from engine.scenarios.tears_of_tyranny.panel import (
     forget_candidates,
@@ -45,7 +46,7 @@ class TurnFlowMixin:
                 inc = income(pl, seat)
                 infra = sum(1 for tid in state["order"] if C.tiles[tid]["infrastructure"] and self.controls(state, seat, tid))
                 pl["res"] += inc + infra
-                B.add_fact(facts, "track", f"{seat.title()} gain {inc} resources" + (f" +{infra} from infrastructure" if infra else "") + ".",
+                B.add_fact(facts, "track", f"{seat.title()} gain {V.count(inc, 'resource')}" + (f" +{infra} from infrastructure" if infra else "") + ".",
                            seat=seat, track="resources", delta=inc + infra, value=pl["res"], cause="gain resources (3.B)")
             elif k == "produce":
                 # 1.D Guerrilla Base: "Guerrillas can, but are not required to, generated from a

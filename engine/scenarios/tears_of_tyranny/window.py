@@ -103,7 +103,7 @@ class WindowMixin:
                         "for free")
                 ch.append(Choice(f"upkeep:{tid}", f"Pay 1 resource to keep a G in {B.tname(tid)} ({over})", {"tile": tid}))
                 ch.append(Choice(f"disband:{tid}", f"Disband a G in {B.tname(tid)} ({over})", {"tile": tid}))
-            return (f"Too many guerrillas burden the population: pay or disband each G over 4 ({pl['res']} resources).",
+            return (f"Too many guerrillas burden the population: pay or disband each G over 4 ({V.count(pl['res'], 'resource')} left).",
                     "1.D guerrillas (A-46)", ch, "burden")
         if k == "produce":
             ch = self._produce_choices(state, seat, fr) + [Choice("done", "No more base output", {})]
@@ -124,7 +124,7 @@ class WindowMixin:
                         ch.append(Choice(f"play:{c}", f"Play {card_line(c)}", {"card": c}, help=card["text"]))
             ch.append(Choice("done", "Done selecting capabilities", {}))
             return (f"Select capabilities and pay for them ({len(pl['played'])}/{plays_limit(pl, seat) if plays_limit(pl, seat) < 99 else 'any'} "
-                    f"played, {pl['res']} resources)."), "3.D", ch, "select"
+                    f"played, {V.count(pl['res'], 'resource')} left)."), "3.D", ch, "select"
         if k == "exec":
             # each seat closes its own part of the window with "done", even with nothing left to
             # execute: the window (and the adversary phase after it) waits for every seat (3)
@@ -145,7 +145,7 @@ class WindowMixin:
                 return (f"{fr['label']}: drive the {fr['drive'][0][0]} out of {B.tname(fr['tile'])}: into which "
                         "neighbouring tile?", "Advisors panel (A-28)", self._drive_choices(state, fr), "drive")
             if fr.get("civ"):
-                return (f"{fr['label']}: collateral damage in {B.tname(fr['tile'])} kills {fr['civ']} more civilian(s); "
+                return (f"{fr['label']}: collateral damage in {B.tname(fr['tile'])} kills {fr['civ']} more {'civilian' if fr['civ'] == 1 else 'civilians'}; "
                         "choose who is hit next.", "1.G collateral (A-25)", self._civ_choices(state, fr), "collateral")
             if fr.get("alloc"):
                 return (f"{fr['label']}: assign {fr['alloc']} damage to the adversary units in {B.tname(fr['tile'])}.",
@@ -185,7 +185,7 @@ class WindowMixin:
             "produce": "Base output (1.D): take guerrillas from your bases",
             "fm": "Force management (3.C): recruit, build a base or convert",
             "select": f"Select and pay capabilities (3.D): {len(pl['played'])}/"
-                      f"{plays_limit(pl, seat) if plays_limit(pl, seat) < 99 else 'any'} played, {pl['res']} resources",
+                      f"{plays_limit(pl, seat) if plays_limit(pl, seat) < 99 else 'any'} played, {V.count(pl['res'], 'resource')} left",
         }
         ch = [Choice(f"step:{st}", labels[st], {"step": st}) for st in WINDOW_STEPS if self._step_open(state, seat, fr, st)]
         ch += self._exec_choices(state, seat, "immediate")
