@@ -5,6 +5,7 @@ rules split by rulebook section). Methods keep their rule numbers in their docst
 
 from __future__ import annotations
 
+from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER, THRESHOLD, content
 from engine.scenarios.tears_of_tyranny.panel import (
@@ -92,6 +93,23 @@ class ViewsMixin:
     def board_view_of(self, view, seat):
         from engine.scenarios.tears_of_tyranny.board_view import from_view
         return from_view(view, seat)
+
+    def catalog(self) -> dict:
+        """Contract v2: the game's authored content as messages (data-file texts are templates
+        without fields), for the translation catalogs: capability, event and influence cards with
+        their texts, tile, septet and coast names, panels, scenarios."""
+        cards = [{"id": cid, "title": msg(c["title"]), "text": msg(c["text"])} for cid, c in C.cards.items()]
+        cards += [{"id": eid, "title": msg(e["title"]), **{f"text_{k}": msg(v) for k, v in e["text"].items()}}
+                  for eid, e in C.events.items()]
+        cards += [{"id": iid, "title": msg(c["title"]), **{f"text_{k}": msg(v) for k, v in c["text"].items()}}
+                  for iid, c in C.influence.items()]
+        names = [{"id": tid, "name": msg(C.tiles[tid]["name"])} for tid in C.tile_ids]
+        names += [{"id": f"septet:{x['septet_ref']}", "name": msg(x["name"])} for x in C.map["septets"]]
+        names += [{"id": x["id"], "name": msg(x["name"])} for x in C.map["coast_border_pieces"]]
+        panels = [{"id": seat, "title": msg(C.panels[seat]["title"])} for seat in C.panels]
+        scenarios = [{"id": sid, "title": msg(x["title"]), "background": msg(x["background"]),
+                      "victory_conditions": msg(x["victory_conditions"])} for sid, x in C.scenarios.items()]
+        return {"cards": cards, "names": names, "panels": panels, "scenarios": scenarios, "glossary": []}
 
     def cards_played(self, state) -> int:
         """Capability cards paid for (3.D) + event cards + terrain cards drawn + influence cards executed."""

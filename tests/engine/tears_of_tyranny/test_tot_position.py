@@ -61,3 +61,15 @@ def test_a_bad_position_names_the_field(rules, bad, field):
     with pytest.raises(PositionError) as e:
         rules.setup(1, {"players": 2, "position": bad})
     assert e.value.field == field
+
+
+def test_the_catalog_lists_every_authored_name_and_text_as_a_message(rules, C):
+    """Contract v2: data-file texts reach the translation catalogs through Rules.catalog()."""
+    from engine.core.messages import is_msg, templates
+
+    cat = rules.catalog()
+    found = set(templates(cat))
+    assert {C.tiles[t]["name"] for t in C.tile_ids} <= found
+    assert {c["title"] for c in C.cards.values()} | {c["text"] for c in C.cards.values()} <= found
+    assert {e["title"] for e in C.events.values()} <= found
+    assert all(is_msg(x["name"]) for x in cat["names"])
