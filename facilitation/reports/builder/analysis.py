@@ -32,6 +32,20 @@ def fmt_num(v: float | int | None) -> str:
     return str(v)
 
 
+def _cause_text(cause) -> str:
+    """A fact's cause in words: contract v2 causes are dicts (kind, rule, step, because ...)."""
+    if not isinstance(cause, dict):
+        return str(cause)
+    from engine.core.messages import render
+
+    for key in ("because", "step", "title", "reason"):
+        if cause.get(key):
+            return render(cause[key])
+    if cause.get("kind") == "decision":
+        return f"{cause.get('seat', '')}: {cause.get('choice', '')}"
+    return " ".join(str(cause[k]) for k in ("kind", "rule") if cause.get(k))
+
+
 def fmt_delta(d: float) -> str:
     s = fmt_num(abs(d))
     return f"+{s}" if d > 0 else f"\u2212{s}"
@@ -366,7 +380,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
         summary = (f"{labels[m]} {fmt_delta(d)} ({fmt_num(before)} \u2192 {fmt_num(after)}) on {spec.x_label.lower()} {r.card}: "
                    f"{who}: {r.short_text}")
         if causes:
-            summary += f" (cause: {'; '.join(dict.fromkeys(str(c) for c in causes))})"
+            summary += f" (cause: {'; '.join(dict.fromkeys(_cause_text(c) for c in causes))})"
         key_moments.append(KeyMoment(number=i, row=r, metric=m, metric_label=labels[m], delta=d,
                                      before=before, after=after, score=round(score, 3), summary=summary))
 
