@@ -94,7 +94,16 @@ def all_texts() -> list[Text]:
             out.setdefault((t.singular, t.plural), t)
     for t in layout_texts():
         out.setdefault((t.singular, t.plural), t)
+    for t in vignette_texts():
+        out.setdefault((t.singular, t.plural), t)
     return list(out.values())
+
+
+def vignette_texts() -> list[Text]:
+    """The shipped vignettes' titles, objectives, briefings and questions (facilitation/vignettes)."""
+    from facilitation import vignettes
+
+    return [Text(t, None, "facilitation/vignettes/library") for t in vignettes.texts()]
 
 
 def as_python(texts: list[Text]) -> str:
