@@ -34,7 +34,8 @@ Rate limits
       locked out as a whole;
     * join codes (``COINLAB_RATE_JOIN_FAIL``: wrong codes per address): over the
       limit, wrong codes are answered 429 but a valid code always goes through (a
-      code carries 96 random bits: the limit stops noise, not a feasible search);
+      code carries about 59 random bits, 12 of 31 letters and digits: the limit stops
+      noise, not a feasible search);
     * ``COINLAB_RATE_SUBMIT``: decision submissions (API and page) per user.
 
     Over a limit: ``429`` with ``Retry-After`` (JSON ``{"error": "rate_limited"}``
@@ -286,9 +287,9 @@ class RateLimitMiddleware:
 def _usable_code(code: str) -> bool:
     from django.utils import timezone
 
-    from facilitation.models import JoinCode
+    from facilitation.models import JoinCode, normalize_join_code
 
-    code = (code or "").strip()
+    code = normalize_join_code(code)
     if not code or len(code) > 64 or "\x00" in code:
         return False
     return JoinCode.objects.filter(code=code, revoked=False, expires_at__gt=timezone.now()).exists()

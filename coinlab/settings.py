@@ -98,6 +98,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "facilitation.web.timezones.UserTimezoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -133,10 +134,19 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
+    _sqlite_path = VAR_DIR / "coinlab.sqlite3"
+    # The whole site (password hashes, every log, the games' hidden state) is in this file:
+    # readable by its owner only (issue 14 item 12); SQLite gives its -wal and -shm files the
+    # same mode. Created here, before Django's first connection would create it 0644.
+    try:
+        os.close(os.open(_sqlite_path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.chmod(_sqlite_path, 0o600)
+    except OSError:
+        pass
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "coinlab.sqlite3",
+            "NAME": _sqlite_path,
             # One writer at a time: wait for the lock instead of failing at once,
             # and take the write lock at BEGIN so select_for_update-style sections serialise.
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
@@ -206,6 +216,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
@@ -303,6 +314,8 @@ SPECTACULAR_SETTINGS = {
 # ---- CoinLab --------------------------------------------------------------------
 COINLAB_SNAPSHOT_EVERY = int(os.environ.get("COINLAB_SNAPSHOT_EVERY", "25"))
 COINLAB_JOIN_CODE_DAYS = int(os.environ.get("COINLAB_JOIN_CODE_DAYS", "14"))
+# Signs log receipts (facilitation/receipts.py); default: derived from SECRET_KEY. Never in the database.
+COINLAB_LOG_RECEIPT_KEY = os.environ.get("COINLAB_LOG_RECEIPT_KEY", "")
 COINLAB_JOIN_CODE_MAX_USES = int(os.environ.get("COINLAB_JOIN_CODE_MAX_USES", "40"))  # students per new code
 COINLAB_MAX_BOT_STEPS = int(os.environ.get("COINLAB_MAX_BOT_STEPS", "20000"))
 

@@ -14,6 +14,7 @@ from engine.core.registry import scenarios as installed_scenarios
 from facilitation import eventlog, selectors, services
 from facilitation.errors import ServiceError
 from facilitation.models import ClassSession, JoinCode, Seat, normalize_join_code
+from facilitation.text import tr
 
 from ..forms import JoinCodeForm, SignupForm
 from .common import page_errors, seat_titles
@@ -23,7 +24,7 @@ def home(request):
     if not request.user.is_authenticated:
         return render(request, "web/home_anon.html", {"form": JoinCodeForm()})
     sessions = selectors.session_list_for_user(request.user).order_by("-id")[:100]
-    games = {sc["key"]: sc["title"] for sc in installed_scenarios()}
+    games = {sc["key"]: tr(sc["title"]) for sc in installed_scenarios()}
     rows = []
     for s in sessions:
         roles = selectors.session_roles(request.user, s)
@@ -69,7 +70,9 @@ def join_code(request, code: str):
     service and checks as ``POST /api/register/``); a logged-in user joins
     (``services.course_join``)."""
     code = normalize_join_code(code)
-    jc = JoinCode.objects.select_related("course", "team", "team__session").filter(code=code).first()
+    # A code with NUL, or longer than any code, names none (PostgreSQL refuses NUL in a query).
+    valid = "\x00" not in code and len(code) <= 64
+    jc = JoinCode.objects.select_related("course", "team", "team__session").filter(code=code).first() if valid else None
     anonymous = not request.user.is_authenticated
     signup = SignupForm(request.POST if request.method == "POST" and anonymous else None)
     problem = None  # a withdrawn, expired or used-up code: say so before anyone fills in the form

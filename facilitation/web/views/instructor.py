@@ -20,7 +20,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 import engine
 from engine.core.messages import render as render_message
-from facilitation import eventlog, live, selectors, services
+from facilitation import eventlog, live, receipts, selectors, services
 from facilitation.errors import NotAllowed, ValidationFailed
 from facilitation.models import ClassSession, Course, JoinCode, Seat, Team
 from facilitation.rendering.regions import (
@@ -185,6 +185,7 @@ def manage(request, session_id: int):
         "log": list(reversed(notes)), "vignette_seats": list(titles.values()),
         "track_names": [(t["id"], t["name"]) for t in summary["board"]["tracks"]
                         if t.get("key") or not summary["board"]["has_key_tracks"]] if summary.get("board") else [],
+        "receipt": receipts.receipt(session) if session.head_seq else "",
     })
 
 

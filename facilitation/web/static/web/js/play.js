@@ -230,7 +230,16 @@
     });
   });
 
+  // the browser's time zone, so that the server writes dates and times in it (facilitation/web/timezones.py)
+  function rememberTimeZone() {
+    var tz = "";
+    try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    if (!tz || document.cookie.indexOf("coinlab_tz=" + encodeURIComponent(tz)) >= 0) { return; }
+    document.cookie = "coinlab_tz=" + encodeURIComponent(tz) + "; path=/; max-age=31536000; samesite=lax";
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    rememberTimeZone();
     document.querySelectorAll("[data-poll-url]").forEach(function (r) { fillKeys(r); startPolling(r); });
     announceTurn(document);
     tickTimers();
