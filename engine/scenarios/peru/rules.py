@@ -379,8 +379,8 @@ class PeruRules(Rules):
                        help='Card ids from the top, e.g. ["P36","P9","P8","P12","P33","P18","P38"]; the rest of '
                             "the deck is built by the Setup rules from the other cards."),
             OptionInfo("deck", "Whole deck order", "json", None, help="Every card id from top to bottom."),
-            OptionInfo("campaigns", "Campaigns", "choice", 3, choices=(1, 2, 3),
-                       help="Classroom variant (docs/rules-notes/peru.md): build only this many of the "
+            OptionInfo("campaigns", "Campaigns", "int", 3, choices=(1, 2, 3),
+                       help="Classroom variant, not a rulebook rule: build only this many of the "
                             "three 9-card piles (2.1). The last pile always ends with the final card "
                             "(Chairman Gonzalo, 2.4.2), so the game ends with the final victory check "
                             "(7.0.2). 3 is the rulebook game."),
