@@ -65,10 +65,18 @@ def cmd_simulate(args) -> int:
 
 def cmd_pace(args) -> int:
     import engine
+    from engine.core.messages import render
     from engine.core.pace import estimate
 
     rules = engine.load(args.game)
-    options = _parse_options(args.option)
+    options = {}
+    if args.preset:
+        try:
+            preset = rules.preset(args.preset)
+        except KeyError as e:
+            raise SystemExit(e.args[0]) from None
+        options.update(preset.options)
+    options.update(_parse_options(args.option))
     if args.players is not None:
         options["players"] = args.players
     model = None
@@ -80,11 +88,16 @@ def cmd_pace(args) -> int:
         from facilitation.pacing import time_model
 
         model = time_model(rules.key)
-    out = estimate(rules, options=options, games=args.games, seed=args.seed, model=model)
+    out = estimate(rules, options=options, games=args.games, seed=args.seed, model=model, bots=args.bots)
+    if args.preset:
+        out["preset"] = args.preset
     if args.json:
         print(json.dumps(out, indent=2, sort_keys=True))
         return 0
     m, d = out["minutes"], out["decisions"]
+    if args.preset:
+        print(f"preset: {args.preset} ({render(preset.title)}; {preset.players} players, "
+              f"for a period of about {preset.period} minutes)")
     print(f"game: {out['game']}  options: {json.dumps(out['options'], sort_keys=True)}")
     print(f"bot-played games: {out['games']} ({out['bots']} bots)")
     src = out["model"] if not out["observed_decisions"] else \
@@ -130,6 +143,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--players", type=int, default=None)
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--preset", default=None,
+                   help="start from a session-length preset's options (the game's presets(); --option adds to them)")
+    p.add_argument("--bots", default=None,
+                   help="bot kind playing the games (default: the game's best; Andean Abyss: random, see docs/pacing.md)")
     p.add_argument("--from-logs", action="store_true",
                    help="scale the time model to the decision times of logged sessions (needs the site's database)")
     p.add_argument("--json", action="store_true")

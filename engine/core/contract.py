@@ -336,6 +336,21 @@ class OptionInfo:
     help: str = ""
 
 
+@dataclass(frozen=True, slots=True)
+class Preset:
+    """A ready-made session length for a class (issue 18): the setup options of a documented
+    variant (docs/rules-notes/<game>.md) that fits a class period of about ``period`` minutes
+    with ``players`` player seats (a team of students each). ``title`` and ``help`` are
+    messages (engine.core.messages); the measured figures are in docs/benchmarks.md."""
+
+    key: str
+    title: Any
+    options: dict
+    players: int
+    period: int
+    help: Any = ""
+
+
 class Rules(ABC):
     """One scenario's rules. Subclasses set ``key``, ``title`` and ``seats``."""
 
@@ -419,6 +434,17 @@ class Rules(ABC):
 
     def options(self) -> list[OptionInfo]:
         return []
+
+    def presets(self) -> list[Preset]:
+        """Session-length presets (:class:`Preset`), shortest first; none by default."""
+        return []
+
+    def preset(self, key: str) -> Preset:
+        """The preset named ``key``; ``KeyError`` naming the known keys when there is none."""
+        for p in self.presets():
+            if p.key == key:
+                return p
+        raise KeyError(f"{self.key} has no preset {key!r} (presets: {', '.join(p.key for p in self.presets()) or 'none'})")
 
     # ---- contract v2 (optional per game until it migrates) ------------------
     def preview(self, state: State, seat: str, choice_id: str) -> dict[str, float] | None:

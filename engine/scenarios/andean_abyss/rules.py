@@ -198,6 +198,10 @@ class AndeanAbyss(Rules):
         from .np_bot import NonPlayerBot
         return {"nonplayer": NonPlayerBot}
 
+    def presets(self) -> list:
+        from .presets import presets
+        return presets()
+
     def options_for_bots(self, kind: str) -> dict:
         # Every seat a "nonplayer" bot: all four Factions are Non-players under section 8 (their
         # Event restrictions, 8.1-8.4, apply), not player seats that happen to be run by the bot.

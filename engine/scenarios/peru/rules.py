@@ -151,12 +151,15 @@ class PeruRules(Rules):
     def setup(self, seed: int, options: dict | None = None) -> dict:
         """2.1 setup, or (``options["position"]``) the described position (docs/scenarios/peru-position.md)."""
         options = dict(options or {})
-        unknown = set(options) - {"deck", "deck_top", "script", "players", "position"}
+        unknown = set(options) - {"deck", "deck_top", "script", "players", "position", "campaigns"}
         if unknown:
             raise SetupError(msg("Unknown option for this game: {names}", names=", ".join(sorted(unknown))),
                              sorted(unknown)[0])
         if "position" in options and ("deck" in options or "deck_top" in options):
             raise SetupError(msg("A position gives its own deck: leave out the deck options."), "position.deck")
+        if "campaigns" in options and ("position" in options or "deck" in options):
+            raise SetupError(msg("Campaigns build the deck: leave out the whole deck order and the position."),
+                             "campaigns")
         state = new_state(seed, options)
         state["stack"] = [{"k": "next"}, {"k": "swap"}]
         if "position" in options:
@@ -366,12 +369,21 @@ class PeruRules(Rules):
                 "margins": {GOV: margin, SP: -margin}}
 
     # ---------------------------------------------------------------- static data
+    def presets(self) -> list:
+        from .presets import presets
+        return presets()
+
     def options(self) -> list[OptionInfo]:
         return [
             OptionInfo("deck_top", "Fixed top of the deck", "json", None,
                        help='Card ids from the top, e.g. ["P36","P9","P8","P12","P33","P18","P38"]; the rest of '
                             "the deck is built by the Setup rules from the other cards."),
             OptionInfo("deck", "Whole deck order", "json", None, help="Every card id from top to bottom."),
+            OptionInfo("campaigns", "Campaigns", "int", 3, choices=(1, 2, 3),
+                       help="Classroom variant, not a rulebook rule: build only this many of the "
+                            "three 9-card piles (2.1). The last pile always ends with the final card "
+                            "(Chairman Gonzalo, 2.4.2), so the game ends with the final victory check "
+                            "(7.0.2). 3 is the rulebook game."),
             OptionInfo("script", "Scripted dice", "json", None,
                        help='Forced results by tag: {"hunt":[4,5], "attack":[2], "rondas":[2,1,4], "event":[3], '
                             '"base":[1]}. Once a tag runs out, dice are random again.'),

@@ -103,10 +103,33 @@ def support_deltas(sid: str, old: int, new: int) -> dict:
 
 # ---------------------------------------------------------------- setup (2.1)
 
+#: Piles in the rulebook's deck (2.1 Deck Preparation); the classroom variant may use fewer.
+CAMPAIGNS = len(SETUP["deck"]["campaign_propaganda"])
+
+
+def campaign_propaganda(campaigns: int) -> list[str]:
+    """The Propaganda card of each pile, top pile first. The rulebook's three piles end with
+    P38, P39 and P40 (2.1). The classroom variant with fewer piles keeps the presidents in
+    order and always ends with the final card P40 (2.4.2), so its Propaganda Round is the
+    final one and the game ends with the final victory check (6.2.6, 7.0.2)."""
+    props = SETUP["deck"]["campaign_propaganda"]
+    return props[:campaigns - 1] + [SETUP["deck"]["final_propaganda"]]
+
+
+def campaigns_option(options: dict) -> int:
+    """The ``campaigns`` setup option (classroom variant, docs/rules-notes/peru.md): 1-3."""
+    n = options.get("campaigns", CAMPAIGNS)
+    if isinstance(n, bool) or not isinstance(n, int) or not 1 <= n <= CAMPAIGNS:
+        raise SetupError(msg("Campaigns must be a whole number from 1 to {most}.", most=CAMPAIGNS), "campaigns")
+    return n
+
+
 def build_deck(rng: dict, options: dict) -> list[str]:
     """2.1 Deck Preparation: three campaigns of 8 Events, each Propaganda card shuffled into
     the bottom 3 of its campaign (P38, then P39, then P40). ``deck`` fixes the whole order;
-    ``deck_top`` fixes the top cards and builds the rest the same way from the other cards."""
+    ``deck_top`` fixes the top cards and builds the rest the same way from the other cards.
+    ``campaigns`` (classroom variant) builds only that many piles, the last one ending with P40."""
+    campaigns = campaigns_option(options)
     if options.get("deck"):
         deck = [str(c) for c in options["deck"]]
         _check_cards(deck, "deck")
@@ -115,7 +138,7 @@ def build_deck(rng: dict, options: dict) -> list[str]:
     _check_cards(top, "deck_top")
     events = [c for c in EVENT_IDS if c not in top]
     shuffle(rng, events)
-    props = [p for p in SETUP["deck"]["campaign_propaganda"] if p not in top]
+    props = [p for p in campaign_propaganda(campaigns) if p not in top]
     per = SETUP["deck"]["events_per_campaign"]
     tail_events = 0
     for c in reversed(top):

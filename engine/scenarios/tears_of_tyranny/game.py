@@ -148,6 +148,10 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
                        "Forced d10 results for tests, e.g. {\"d10\": [7]}."),
         ]
 
+    def presets(self) -> list:
+        from engine.scenarios.tears_of_tyranny.presets import presets
+        return presets()
+
     # ---- setup (2) ----------------------------------------------------------------------------
     def setup(self, seed: int, options: dict | None = None) -> dict:
         o = dict(options or {})

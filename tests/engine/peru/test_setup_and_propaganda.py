@@ -208,7 +208,7 @@ def test_board_and_registry():
     assert len(b["spaces"]) == 17 and {"x", "y", "adjacent", "population"} <= set(b["spaces"][0])
     assert [s.id for s in RULES.seats] == [GOV, SP]
     assert engine.load("peru") is RULES and "heuristic" in RULES.bot_kinds()
-    assert {o.key for o in RULES.options()} == {"deck_top", "deck", "script"}
+    assert {o.key for o in RULES.options()} == {"deck_top", "deck", "script", "campaigns"}
 
 
 def test_turn_scope_changes_with_the_acting_seat():
