@@ -1,7 +1,7 @@
 """Run a game benchmark side by side on the working tree and on an earlier commit, in one run.
 
 The earlier commit's ``engine/`` and ``benchmarks/`` are extracted with ``git archive`` into a
-temporary directory; both benchmarks then run alternately (base, current, base, current, ...)
+temporary directory; this tree's benchmark script then runs on both engines alternately (base, current, base, current, ...)
 in fresh processes so machine load hits both alike, and the median of each figure is reported
 with the ratio current / base.
 
@@ -34,8 +34,9 @@ def extract(commit: str, into: pathlib.Path) -> None:
 
 
 def run(tree: pathlib.Path, bench: str, args: list[str]) -> dict:
+    """This tree's benchmark script (the same measurement on both sides) on ``tree``'s engine."""
     env = dict(os.environ, PYTHONPATH=str(tree))
-    out = subprocess.run([sys.executable, str(tree / "benchmarks" / bench), "--json", *args], env=env, cwd=tree,
+    out = subprocess.run([sys.executable, str(ROOT / "benchmarks" / bench), "--json", *args], env=env, cwd=tree,
                          check=True, capture_output=True, text=True).stdout
     return json.loads(out)
 

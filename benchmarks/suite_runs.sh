@@ -93,8 +93,8 @@ for i in $(seq 1 "$runs"); do
   fi
   rc=$?
   wall=$(( $(date +%s) - start ))
-  # pytest's last line, e.g. "==== 2 failed, 1,187 passed in 393.21s (0:06:33) ===="
-  last="$(grep -E '^=+ .*(passed|failed|error).* in [0-9.]+s' "$log" | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')"
+  # pytest's last line, e.g. "==== 2 failed, 1187 passed in 393.21s (0:06:33) ====" (-q: no "=")
+  last="$(grep -E '^=* ?[0-9]+ (passed|failed|error).* in [0-9.]+s' "$log" | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')"
   if [ $rc -eq 0 ]; then green=$((green + 1)); result=green; else red=$((red + 1)); result="red (exit $rc)"; fi
   printf 'run %d/%d: %s; %s; wall %ds; load average at start %s; log %s\n' \
     "$i" "$runs" "$result" "${last:-no pytest summary}" "$wall" "$load" "$log" | tee -a "$summary"

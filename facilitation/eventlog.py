@@ -372,10 +372,20 @@ class VerifyReport:
     replayed: int = 0
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # replay differences of a log recorded under other rules (its hash chain intact): what
+    # today's engine does differently, not evidence of tampering
+    rules_differences: list[str] = field(default_factory=list)
+    recorded_rules: str = ""
+    current_rules: str = ""
 
     @property
     def ok(self) -> bool:
-        return not self.errors
+        return not self.errors and not self.rules_differences
+
+    @property
+    def rules_changed(self) -> bool:
+        """The log is intact but was recorded under other rules, and its replay differs."""
+        return not self.errors and bool(self.rules_differences)
 
 
 def verify(session: ClassSession) -> VerifyReport:
@@ -391,7 +401,9 @@ def verify(session: ClassSession) -> VerifyReport:
     rules = rules_for(session)
     rep = VerifyReport(session_id=session.pk)
     current = rules_fingerprint(session.scenario_key)
-    if session.rules_version and session.rules_version != current:
+    rep.recorded_rules, rep.current_rules = session.rules_version or "", current
+    other_rules = bool(session.rules_version) and session.rules_version != current
+    if other_rules:
         rep.notes.append(f"recorded under rules version {session.rules_version}; this engine is "
                          f"{current}: replay differences may come from rule changes, not tampering")
     events = list(SessionEvent.objects.filter(session=session).order_by("seq"))
@@ -411,6 +423,7 @@ def verify(session: ClassSession) -> VerifyReport:
     if not events and session.head_seq:
         rep.errors.append("session head seq set but the log is empty")
 
+    chain_errors = len(rep.errors)
     # Replay from the seed. Keep the states that undo events return to.
     needed = {ev.parent_seq for ev in events if ev.parent_seq != ev.seq - 1}
     snapshots = {s.seq: s.state for s in StateSnapshot.objects.filter(session=session)}
@@ -454,4 +467,10 @@ def verify(session: ClassSession) -> VerifyReport:
         over = rules.prompt(state) is None
         if events and over and session.result is not None and jsonable(rules.result(state)) != session.result:
             rep.errors.append("cached result differs from the replayed result")
+    if other_rules and not chain_errors and len(rep.errors) > chain_errors:
+        # The rows, their hashes and the chain head are intact: the log is the one recorded.
+        # Today's engine replays it differently because the rules changed since (e.g. contract v2
+        # facts), which says nothing about tampering.
+        rep.rules_differences = rep.errors[chain_errors:]
+        rep.errors = rep.errors[:chain_errors]
     return rep

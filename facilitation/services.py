@@ -25,7 +25,7 @@ import engine
 from engine import IllegalChoice
 from engine.bots.base import make_bot
 from engine.core import registry
-from engine.core.messages import render
+from engine.core.messages import msg
 from engine.core.rng import ScriptedValueError
 from facilitation import eventlog, receipts
 from facilitation.errors import Conflict, NotAllowed, NotFound, ValidationFailed
@@ -697,7 +697,7 @@ def _finish_if_over(session: ClassSession, rules, state) -> bool:
     session.status = Status.FINISHED
     session.finished_at = timezone.now()
     eventlog.append(session, kind="system", payload={"action": "game_over", "result": result},
-                    facts=[engine.fact("game_over", "The game is over.")],
+                    facts=[engine.fact("game_over", msg("The game is over."))],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
     _announce_finished(session)
     receipts.publish(session, "game over")
@@ -746,6 +746,11 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
     return appended
 
 
+def _seat_title(rules, seat: str):
+    """A seat's title (a message in migrated games) for facts written here; the id if unknown."""
+    return next((s.title for s in rules.seats if s.id == seat), seat)
+
+
 def _decision_payload(p, seat: str, choice) -> dict:
     return {
         "choice": choice.id, "label": choice.label, "choice_payload": choice.payload,
@@ -773,7 +778,7 @@ def session_start(*, session: ClassSession, user) -> ClassSession:
              for s in Seat.objects.filter(session=session).select_related("team")}
     eventlog.append(session, kind="system", actor=user,
                     payload={"action": "start", "scenario": session.scenario_key, "seats": seats},
-                    facts=[engine.fact("session", f"{rules.title}: the session starts.")],
+                    facts=[engine.fact("session", msg("{game}: the session starts.", game=rules.title))],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
     try:
         _run_bots(session, rules, state)
@@ -977,7 +982,7 @@ def _undo_visibility(target: SessionEvent) -> dict:
     return {"secret": True, "visible_to": [target.seat]} if _undo_secret(target) else {}
 
 
-def _undo_fact(target: SessionEvent, type_: str, text: str, public_text: str) -> dict:
+def _undo_fact(target: SessionEvent, type_: str, text: Any, public_text: Any) -> dict:
     """The undo's fact: ``text`` names the undone choice; for a secret one, only the deciding
     seat reads it and every other seat reads ``public_text`` (engine.fact_for_seat)."""
     if not _undo_secret(target):
@@ -1030,8 +1035,10 @@ def choice_undo(*, session: ClassSession, user, seat: str, seq: int) -> dict:
                          payload={"undone_seq": target.seq, "back_to": target.parent_seq,
                                   "choice": target.payload.get("choice"), "label": target.payload.get("label"),
                                   **_undo_visibility(target)},
-                         facts=[_undo_fact(target, "undo", f"{seat} takes back: {render(target.payload.get('label', ''))}",
-                                           f"{seat} takes back a secret decision.")],
+                         facts=[_undo_fact(target, "undo",
+                                           msg("{seat} takes back: {choice}", seat=_seat_title(rules, seat),
+                                               choice=target.payload.get("label") or ""),
+                                           msg("{seat} takes back a secret decision.", seat=_seat_title(rules, seat)))],
                          metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     session.save()
     return {"seq": session.head_seq, "events": [ev.seq], "status": session.status, "undone": target.seq}
@@ -1143,9 +1150,12 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
                              payload={"action": "undo_last", "reason": reason, "undone_seq": target.seq,
                                       "back_to": target.parent_seq, "label": target.payload.get("label", ""),
                                       **_undo_visibility(target)},
-                             facts=[_undo_fact(target, "override", f"The facilitator takes back {target.seat}'s "
-                                               f"'{render(target.payload.get('label', ''))}': {reason}",
-                                               f"The facilitator takes back a secret decision of {target.seat}.")],
+                             facts=[_undo_fact(target, "override",
+                                               msg("The facilitator takes back {seat}'s '{choice}': {reason}",
+                                                   seat=_seat_title(rules, target.seat),
+                                                   choice=target.payload.get("label") or "", reason=reason),
+                                               msg("The facilitator takes back a secret decision of {seat}.",
+                                                   seat=_seat_title(rules, target.seat)))],
                              metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     elif action == "adjust":
         if not isinstance(track, str) or not track:

@@ -47,7 +47,8 @@ def session_verify(session_id: int) -> dict:
     """Replay a session's log from its seed (as ``manage.py verify_session``) in a worker."""
     session = ClassSession.objects.get(pk=session_id)
     rep = eventlog.verify(session)
-    return {"session": session_id, "ok": rep.ok, "events": rep.events, "errors": rep.errors}
+    return {"session": session_id, "ok": rep.ok, "events": rep.events, "errors": rep.errors,
+            "rules_changed": rep.rules_changed, "rules_differences": rep.rules_differences}
 
 
 @shared_task(ignore_result=True, acks_late=False, time_limit=60, soft_time_limit=50)

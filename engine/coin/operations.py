@@ -55,7 +55,7 @@ class OpDef:
     possible: Callable | None = None    # (state, fr) -> bool, for min_sel == 0 Operations
     help: Any = None                    # a message: what selecting a space does
     op_help: Any = None                 # a message: what the Operation does
-    space_cost: Callable | None = None  # (state, fr, sid) -> {resource: n} paid when the space is selected
+    space_cost: Callable | None = None  # (state, fr, sid) -> Resources of ``seat`` paid when the space is selected
 
 
 @dataclass(slots=True)
@@ -167,8 +167,13 @@ class OperationKit:
     def sa_choice(self, state: dict, fr: dict, name: str) -> Choice:
         d = self.SAS[name]
         cost = d.cost(state, fr) if d.cost is not None else None
-        return Choice(f"sa:{name}", msg("{activity} (Special Activity)", activity=d.label), {"sa": name},
-                      ChoiceKind.SPECIAL_ACTIVITY, {"sa": name}, cost or None, d.rule, d.help)
+        key = ("sa", name, tuple(cost.items()) if cost else None)
+        c = self._space_choice.get(key)
+        if c is None:
+            c = self._space_choice[key] = Choice(
+                f"sa:{name}", msg("{activity} (Special Activity)", activity=d.label), {"sa": name},
+                ChoiceKind.SPECIAL_ACTIVITY, {"sa": name}, cost or None, d.rule, d.help)
+        return c
 
     def sa_choices(self, state: dict, fr: dict) -> list[Choice]:
         return [self.sa_choice(state, fr, n) for n in self.sa_allowed(state, fr)]
@@ -228,13 +233,13 @@ class OperationKit:
             cost = d.space_cost
             cache = self._space_choice
             for sid in d.spaces(state, fr):
-                c = cost(state, fr, sid) if cost is not None else None
-                key = (d.name, sid, tuple(c.items()) if c else None)
+                n = cost(state, fr, sid) if cost is not None else 0
+                key = (d.name, sid, n)
                 ch = cache.get(key)
                 if ch is None:
                     t = {"space": sid}
-                    ch = cache[key] = Choice(f"space:{sid}", self.in_space(d, sid), t, ChoiceKind.SPACE, t, c,
-                                             d.rule, d.help)
+                    ch = cache[key] = Choice(f"space:{sid}", self.in_space(d, sid), t, ChoiceKind.SPACE, t,
+                                             {d.seat: n} if n else None, d.rule, d.help)
                 choices.append(ch)
         if d.extra:
             choices.extend(d.extra(state, fr))

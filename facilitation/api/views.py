@@ -1,6 +1,13 @@
 """Thin API views: validate input, call a selector or a service, serialize the answer.
 
 Errors: ``{"error": code, "detail": message}`` (see :mod:`facilitation.api.errors`).
+
+Engine texts (prompts, choice labels, facts, seat and game titles) are answered in the
+request's language (``Accept-Language``, or the ``django_language`` cookie) in their usual
+fields (``"text"``, ``"label"``, ``"title"``...), and, when the game gives them as messages, also
+as the structured message under the same key + ``_msg`` (``{"msg": template, "args": {...}}``)
+for clients that render them themselves (``facilitation.text.with_texts``). ETags hold the
+language.
 """
 
 from __future__ import annotations
@@ -26,6 +33,7 @@ from facilitation.api import serializers as s
 from facilitation.calendar import sessions_to_ics
 from facilitation.errors import NotAllowed, NotFound, ServiceError, ValidationFailed
 from facilitation.models import ClassSession, JoinCode, Seat, Team, TeamIntent
+from facilitation.text import language, with_texts
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -91,7 +99,7 @@ class ScenarioList(APIView):
                         "bots": ["random", *bots],
                         "options": [{"key": o.key, "title": o.title, "kind": o.kind, "default": o.default,
                                      "choices": list(o.choices), "help": o.help} for o in options]})
-        return Response(out)
+        return Response(with_texts(out))
 
 
 # ---- courses ---------------------------------------------------------------------------
@@ -330,15 +338,15 @@ def _page(sess: ClassSession, seat_key: str | None, after: int) -> dict:
     """Events after ``after`` (at most PAGE); ``more`` says whether to ask again with the last seq."""
     events = selectors.session_events(sess, seat_key=seat_key, after=after, limit=PAGE)
     last = events[-1]["seq"] if events else after
-    return {"seq": sess.head_seq, "status": sess.status, "events": events, "more": last < sess.head_seq}
+    return {"seq": sess.head_seq, "status": sess.status, "events": with_texts(events), "more": last < sess.head_seq}
 
 
 def _tag(sess: ClassSession, seat: str, after: int) -> str:
     """An ETag that changes with the session's version (``head_seq``, ``status``, ``updated_at``)
-    and says nothing else: an HMAC keyed with the server's secret, never a hash of the log's head
+    and the language of its texts, and says nothing else: an HMAC keyed with the server's secret, never a hash of the log's head
     hash (which covers hidden payloads: a guessable hash over it let a student test guesses of
     the other side's secret moves offline, issue 14 item 1)."""
-    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.status}:{sess.updated_at.isoformat()}"
+    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.status}:{sess.updated_at.isoformat()}:{language()}"
     return salted_hmac("coinlab.api.etag", raw, algorithm="sha256").hexdigest()[:32]
 
 
@@ -459,7 +467,7 @@ class SeatPrompt(APIView):
     def get(self, request, session_id: int, seat_key: str):
         sess, seat = _seat(request, session_id, seat_key)
         return _etag_response(request, _tag(sess, f"prompt:{seat_key}", 0),
-                              lambda: _prompt_with_board(sess, seat_key))
+                              lambda: with_texts(_prompt_with_board(sess, seat_key)))
 
 
 def _prompt_with_board(sess: ClassSession, seat_key: str) -> dict:

@@ -32,7 +32,8 @@ from engine.core.boardview import (
     SpaceView,
     Support,
 )
-from engine.core.messages import render
+from engine.core.messages import is_msg, msg, render
+from facilitation.text import tr as text_tr
 from facilitation.web import games
 
 from .board_markup import markup, remember  # noqa: F401 - markup: the figure of a built board
@@ -71,9 +72,10 @@ def _language() -> str:
 
 
 def _translator(key: str, lang: str):
-    """A message (or English word) in the current language: Django's catalogs first, then the
-    game's own table (``layout["i18n"][lang]``) for words the catalogs do not have yet. The
-    words are the same in every request of a language, so each is looked up once per process
+    """A message (or English word) in the current language, from the ``.po`` catalogs (the one
+    source of translations; the layout's own words are listed under ``"texts"`` for
+    ``makemessages``, see docs/architecture/i18n.md). The words are the same in every request
+    of a language, so each is looked up once per process
     (a page's board names about 50 of them; Django's gettext costs 10-20 us a call)."""
     return _translators(key, lang)
 
@@ -84,7 +86,6 @@ def _translators(key: str, lang: str):
         from django.utils.translation import gettext, ngettext
     except Exception:  # outside Django
         gettext, ngettext = (lambda s: s), (lambda s, p, n: s if n == 1 else p)
-    table = (load_layout(key).get("i18n") or {}).get(lang) or {}
     memo: dict = {}
 
     def tr(value: Any) -> Any:
@@ -98,7 +99,6 @@ def _translators(key: str, lang: str):
         if hit is not None:
             return hit
         text = render(value, gettext, ngettext) if isinstance(value, dict) else (gettext(value) if value else value)
-        text = table.get(text, text)
         if len(memo) < 20000:
             memo[k] = text
         return text
@@ -194,7 +194,7 @@ def _space_markers(s: SpaceView, tr, abbreviation: dict[str, str]) -> list[str]:
     if s.support is not None and s.support in SUPPORT_WORDS:
         out.append(tr(SUPPORT_WORDS[s.support]))
     if s.control:
-        out.append(tr("{faction} Control").replace("{faction}", abbreviation.get(s.control, s.control)))
+        out.append(tr(msg("{faction} Control", faction=tr(abbreviation.get(s.control, s.control)))))
     return out
 
 
@@ -252,10 +252,13 @@ def _card(raw: Any, cards: dict | None = None) -> dict | None:
     lines = []
     for k in ("text", "unshaded", "shaded", "top", "bottom", "effect", "propaganda"):
         v = raw.get(k)
-        if isinstance(v, dict):
-            v = " ".join(x for x in (f"{v.get('name')}." if v.get("name") else "", v.get("text", "")) if x)
+        if isinstance(v, dict):  # a side: its name and its text, each in the viewer's language
+            v = " ".join(x for x in (f"{text_tr(v.get('name'))}." if v.get("name") else "", text_tr(v.get("text", "")))
+                         if x)
+        elif v:
+            v = text_tr(v)
         if isinstance(v, str) and v:
-            lines.append({"label": "" if k == "text" else humanize(k), "text": v})
+            lines.append({"label": "" if k == "text" else humanize(text_tr(k)), "text": v})
     order = raw.get("order") or raw.get("faction_order") or raw.get("eligibility_order")
     return {"title": title, "number": raw.get("number", raw.get("num", raw.get("id", ""))),
             "order": [humanize(x) for x in order] if isinstance(order, list | tuple) else order,
@@ -284,15 +287,20 @@ def _kv(raw: Any) -> list[dict]:
     if isinstance(raw, dict):
         for k, v in raw.items():
             if isinstance(v, dict):
-                v = ", ".join(f"{humanize(a)}: {b}" for a, b in v.items())
+                v = ", ".join(f"{text_tr(humanize(a))}: {text_tr(b)}" for a, b in v.items())
             elif isinstance(v, list | tuple):
-                v = ", ".join(str(x.get("name") or x.get("title") or x.get("id")) if isinstance(x, dict) else humanize(x)
-                              for x in v) or "-"
+                v = ", ".join(text_tr(_named(x)) if isinstance(x, dict) else humanize(x) for x in v) or "-"
             rows.append({"key": humanize(k), "value": v})
     elif isinstance(raw, list | tuple):
         for x in raw:
-            rows.append({"key": "", "value": (x.get("name") or x.get("title") or x.get("id")) if isinstance(x, dict) else humanize(x)})
+            rows.append({"key": "", "value": _named(x) if isinstance(x, dict) else humanize(x)})
     return rows
+
+
+def _named(x: dict) -> Any:
+    """What names an item of the view: the item itself when it is a message (rendered in the
+    viewer's language by the template's ``|tr``), else its name, title or id."""
+    return x if is_msg(x) else (x.get("name") or x.get("title") or x.get("id"))
 
 
 # ---- per process: the static map and each drawn space ----------------------------------------
@@ -357,7 +365,7 @@ def _holdings(view: dict, layout: dict, index: dict, cards: dict | None, seat_na
         if isinstance(val, str) and val in index:
             val = index[val]["name"]
         elif isinstance(val, str) and cards and val in cards:
-            val = f"{val} {cards[val].get('title', '')}"
+            val = f"{val} {tr(cards[val].get('title', ''))}"
         elif isinstance(val, dict):
             val = {a: (seat_names.get(b, b) if isinstance(b, str) else b) for a, b in val.items()}
         rows += _kv({label: "-" if val in (None, "", {}, []) else val})
@@ -379,7 +387,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     layout = load_layout(key)
     lang = _language()
     tr = _translator(key, lang)
-    seats = seats if seats is not None else [{"id": s.id, "title": s.title} for s in getattr(rules, "seats", ())]
+    seats = seats if seats is not None else [{"id": s.id, "title": tr(s.title)} for s in getattr(rules, "seats", ())]
     faction_index = {s["id"]: i for i, s in enumerate(seats)}
     abbreviation = {f.id: f.abbreviation or tr(f.name) for f in board_map.factions}
     types = {p.id: p for p in board_map.piece_types}

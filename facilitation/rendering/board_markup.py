@@ -97,6 +97,14 @@ def _t(value: Any) -> str:
     return _escape(value)
 
 
+def _state_word(state: str) -> str:
+    """A piece's state in the viewer's language, in lower case: "(underground)", "(clandestino)"."""
+    from django.utils.translation import gettext
+
+    word = gettext("Underground") if state == "underground" else gettext("Active") if state == "active" else state
+    return word.lower()
+
+
 def _escape(value: Any) -> str:
     from django.utils.html import conditional_escape
     return str(conditional_escape(value))
@@ -162,7 +170,7 @@ def _space_svg(s: dict) -> str:
     title = "".join(e(c.get("label", "")) + "; " for c in choices) if len(choices) > 1 else ""
     title += e(s.get("name", ""))
     for p in s.get("pieces") or []:
-        title += f'; {e(p["count"])} {e(p["name"])}' + (f' ({e(p["state"])})' if p.get("state") else "")
+        title += f'; {e(p["count"])} {e(p["name"])}' + (f' ({e(_state_word(p["state"]))})' if p.get("state") else "")
     for m in s.get("markers") or []:
         title += "; " + e(m)
     w(f'<title>{title}</title>')

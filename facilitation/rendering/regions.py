@@ -25,15 +25,16 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from facilitation import eventlog, live, selectors
-from facilitation.engine_text import engine_text
 from facilitation.models import ClassSession, Seat, SessionEvent, TeamIntent
 from facilitation.rendering import board as board_model
+from facilitation.text import rendered, tr
 from facilitation.web.forms import IntentForm
 from facilitation.web.models import SessionUISettings
 
 
 def seat_titles(rules) -> dict[str, dict]:
-    return {s.id: {"id": s.id, "title": s.title, "fi": i} for i, s in enumerate(rules.seats)}
+    """Each seat's id, title (in the viewer's language) and faction index (its colour)."""
+    return {s.id: {"id": s.id, "title": tr(s.title), "fi": i} for i, s in enumerate(rules.seats)}
 
 
 def board_for(rules, view: dict | None, metrics: dict | None, choices: list[dict] | None = None) -> dict:
@@ -41,7 +42,8 @@ def board_for(rules, view: dict | None, metrics: dict | None, choices: list[dict
 
 
 def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
-    """Events as plain words: who did what, then the facts the reader may see."""
+    """Events as plain words in the viewer's language: who did what, then the facts the reader
+    may see (engine texts are messages, rendered here; ``facilitation.text``)."""
     out = []
     for ev in events:
         payload = ev.get("payload") or {}
@@ -51,7 +53,8 @@ def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
             if payload.get("secret") and not payload.get("label"):  # redacted for this reader (its own: in full)
                 head = _("%(seat)s made a secret decision.") % {"seat": seat.get("title", ev.get("seat"))}
             else:
-                head = "{}: {}".format(seat.get("title", ev.get("seat") or ""), payload.get("label") or payload.get("choice", ""))
+                head = "{}: {}".format(seat.get("title", ev.get("seat") or ""),
+                                       tr(payload.get("label")) or payload.get("choice", ""))
             if kind == "bot" and payload.get("timeout"):
                 head += " " + _("(the decision timer expired: the bot decided)")
         elif kind == "undo":
@@ -65,11 +68,11 @@ def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
         shown = [f for f in ev.get("facts") or [] if f.get("text")]
         out.append({
             "seq": ev["seq"], "kind": kind, "seat": ev.get("seat"), "fi": seat.get("fi", 9), "head": head,
-            "facts": [f["text"] for f in shown],
+            "facts": [tr(f["text"]) for f in shown],
             # facts that open a new phase of play (e.g. the adversary phase after the last player is done)
             "phase_breaks": (breaks := [i for i, f in enumerate(shown) if f.get("type") in ("phase", "turn")]),
-            "sections": [{"type": shown[b]["type"], "title": shown[b]["text"],
-                          "facts": [f["text"] for f in shown[b + 1:(breaks + [len(shown)])[k + 1]]]}
+            "sections": [{"type": shown[b]["type"], "title": tr(shown[b]["text"]),
+                          "facts": [tr(f["text"]) for f in shown[b + 1:(breaks + [len(shown)])[k + 1]]]}
                          for k, b in enumerate(breaks)],
             "rationale": ev.get("rationale") or "", "created_at": ev.get("created_at"),
             "actor": ev.get("actor"),
@@ -142,7 +145,7 @@ def live_contexts(session: ClassSession, seats: list[str]) -> dict[str, dict]:
     out = {}
     for seat in seats:
         data = prompts[seat]
-        prompt = data.get("prompt")
+        prompt = rendered(data.get("prompt"))  # its question and choice labels in the viewer's language
         choices = prompt["choices"] if (prompt and data.get("your_turn")) else []
         events = logs[seat]
         log = list(reversed(event_lines(events, titles)))
@@ -337,7 +340,7 @@ def session_summary(session: ClassSession) -> dict:
     out["card"] = b["card"]
     key_tracks = [t for t in b["tracks"] if t.get("key")]
     out["metrics"] = {t["name"]: t["value"] for t in (key_tracks or b["tracks"][:6])}
-    out["prompt_text"] = p.text if p else ""
+    out["prompt_text"] = tr(p.text) if p else ""
     steps = seat_steps(p)
     out["steps"] = bool(steps)
     for s in Seat.objects.filter(session=session).select_related("team").prefetch_related("team__members"):
@@ -399,7 +402,7 @@ def victory_panel(rules, metrics: dict, view: dict, seat: str | None, titles: di
         own = c.side == seat or (c.side == "players" and seat in titles)
         rows.append({
             "own": own, "side": titles.get(c.side, {}).get("title") or sides.get(c.side, c.side),
-            "name": engine_text(c.name), "measure": engine_text(c.measure), "when": engine_text(c.when),
+            "name": tr(c.name), "measure": tr(c.measure), "when": tr(c.when),
             "value": c.value, "target": c.target, "met": c.met, "distance": c.distance, "rule": c.rule,
             "outcome": c.outcome,
         })

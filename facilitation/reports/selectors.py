@@ -27,6 +27,7 @@ from facilitation.reports.builder.bundle import normalize
 from facilitation.reports.builder.specs import spec_for
 from facilitation.reports.models import AARReport
 from facilitation.selectors import course_is_instructor, session_roles
+from facilitation.text import rendered, tr
 
 
 # ---- permissions -------------------------------------------------------------------
@@ -124,13 +125,15 @@ def session_rules(session: ClassSession):
 
 
 def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = True) -> dict:
-    """Everything an AAR of ``session`` as of event ``seq`` needs, as plain data."""
+    """Everything an AAR of ``session`` as of event ``seq`` needs, as plain data. Engine texts
+    (facts, choice labels, titles, the board's names) are rendered to words in the active
+    language here (``facilitation.text``): the report builder reads text, never messages."""
     rules = session_rules(session)
     course: Course = session.course
     scen_seats = []
     if rules is not None:
-        scen_seats = [{"id": s.id, "title": s.title, "color": s.color} for s in rules.seats]
-    scenario = {"key": session.scenario_key, "title": (rules.title if rules else session.scenario_key),
+        scen_seats = [{"id": s.id, "title": tr(s.title), "color": s.color} for s in rules.seats]
+    scenario = {"key": session.scenario_key, "title": (tr(rules.title) if rules else session.scenario_key),
                 "seats": scen_seats}
 
     teams = list(Team.objects.filter(session=session).prefetch_related("members", "seats"))
@@ -157,7 +160,8 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
     for e in qs.iterator(chunk_size=2000):
         events.append({
             "seq": e.seq, "kind": e.kind, "seat": e.seat or None, "team": seat_team.get(e.seat),
-            "actor": _user_name(e.actor), "payload": e.payload, "facts": e.facts, "metrics": e.metrics,
+            "actor": _user_name(e.actor), "payload": rendered(e.payload), "facts": rendered(e.facts),
+            "metrics": e.metrics,
             "rationale": e.rationale, "decision_ms": e.decision_ms, "created_at": e.created_at,
         })
         if e.kind == "facilitator" and e.payload.get("action") in ("note", "inject", "adjust", "pause",
@@ -192,7 +196,7 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
                     "started_at": session.started_at,
                     "ended_at": session.finished_at if result else None},
         "teams": team_rows, "seats": seats, "events": events, "notes": notes, "bookmarks": bookmarks,
-        "result": result, "board": (rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
+        "result": rendered(result), "board": rendered(rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
     }
     if with_snapshots and rules is not None:
         bundle["snapshots"] = phase_views(session, rules, bundle)
@@ -243,7 +247,7 @@ def comparison(sessions: list[ClassSession]) -> dict:
     spec = spec_for(key)
     per_session = []
     for s in sessions:
-        evs = [{"seq": e.seq, "facts": e.facts, "metrics": e.metrics, "payload": e.payload}
+        evs = [{"seq": e.seq, "facts": rendered(e.facts), "metrics": e.metrics, "payload": rendered(e.payload)}
                for e in SessionEvent.objects.filter(session=s).order_by("seq")
                .only("seq", "facts", "metrics", "payload")]
         cards = _card_counter(evs, spec)
@@ -277,7 +281,7 @@ def comparison(sessions: list[ClassSession]) -> dict:
         final = {}
         for e in evs:
             final.update(e["metrics"] or {})
-        r = s.result or {}
+        r = rendered(s.result or {})
         winner = r.get("winner") if isinstance(r, dict) else None
         rows.append({"session": s, "status": s.status, "events": len(evs), "cards": max(cards) if cards else 0,
                      "winner": winner, "result": r, "final": final})
@@ -297,7 +301,7 @@ def _export_rows(session: ClassSession):
             "session": session.pk, "seq": e.seq, "parent_seq": e.parent_seq, "kind": e.kind,
             "seat": e.seat, "team": seat_team.get(e.seat, ""),
             "actor": e.actor.get_username() if e.actor_id else "",
-            "choice": e.payload.get("choice", ""), "label": e.payload.get("label", ""),
+            "choice": e.payload.get("choice", ""), "label": tr(e.payload.get("label", "")),
             "rationale": e.rationale, "decision_ms": e.decision_ms,
             "created_at": e.created_at.isoformat(), "facts": e.facts, "metrics": e.metrics,
             "payload": e.payload, "hash": e.hash,

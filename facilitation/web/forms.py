@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.core.registry import scenarios as installed_scenarios
-from facilitation.engine_text import engine_text
+from facilitation.text import tr
 
 from .models import SessionUISettings
 
@@ -14,7 +15,7 @@ SEAT_TEAM = "team"
 
 
 def scenario_choices() -> list[tuple[str, str]]:
-    return [(s["key"], s["title"]) for s in installed_scenarios()]
+    return [(s["key"], tr(s["title"])) for s in installed_scenarios()]
 
 
 def _value_label(value) -> str:
@@ -41,8 +42,8 @@ class JSONOptionField(forms.CharField):
 def option_field(info) -> forms.Field:
     """The form field of one of the game's setup options (``engine`` OptionInfo): a proper
     control for numbers, yes/no and one-of-several options, JSON only for the advanced ones."""
-    label = engine_text(info.title)
-    help_text = engine_text(info.help)
+    label = tr(info.title)
+    help_text = tr(info.help)
     if info.kind == "bool":
         return forms.TypedChoiceField(label=label, help_text=help_text, required=False, initial=bool(info.default),
                                       choices=[(True, _("Yes")), (False, _("No"))],
@@ -80,6 +81,9 @@ class ScheduleForm(forms.Form):
     def __init__(self, *args, rules, bot_kinds: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
+        # read and written in the viewer's time zone (facilitation.web.timezones): say which
+        self.fields["scheduled_start"].help_text = _("In your time zone, %(zone)s.") % {
+            "zone": timezone.get_current_timezone_name()}
         self.option_fields = []
         self.advanced_option_fields = []
         for info in rules.options():
@@ -91,10 +95,10 @@ class ScheduleForm(forms.Form):
         for i, seat in enumerate(rules.seats):
             pf = f"seat_{seat.id}_by"
             tf = f"seat_{seat.id}_team"
-            self.fields[pf] = forms.ChoiceField(label=_("%(seat)s is played by") % {"seat": seat.title},
+            self.fields[pf] = forms.ChoiceField(label=_("%(seat)s is played by") % {"seat": tr(seat.title)},
                                                 choices=play_choices, initial=SEAT_TEAM)
-            self.fields[tf] = forms.CharField(label=_("Team name for %(seat)s") % {"seat": seat.title},
-                                              max_length=100, required=False, initial=seat.title)
+            self.fields[tf] = forms.CharField(label=_("Team name for %(seat)s") % {"seat": tr(seat.title)},
+                                              max_length=100, required=False, initial=tr(seat.title))
             self.seat_fields.append({"seat": seat, "fi": i, "by": self[pf], "team": self[tf]})
 
     def clean(self):

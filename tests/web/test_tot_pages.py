@@ -132,7 +132,7 @@ def test_the_panels_read_in_spanish(client, tot):
     finally:
         translation.activate("en")  # the request left Spanish active in this thread
     assert 'lang="es"' in html
-    for words in ("Tu panel de jugador", "La mesa: lo que cada jugador ha hecho este turno", "El adversario",
+    for words in ("Su panel de jugador", "La mesa: lo que cada jugador ha hecho este turno", "El adversario",
                   "Turno 0", "Preparación", "Selva", "Septeto"):
         assert words in html, words
 

@@ -94,9 +94,17 @@ def B(f: int) -> int:
     return 3 * f + 2
 
 
+#: Each Faction's slots (Underground, Active, Base; the Government's Troops, Police, Base), for
+#: hot loops that would otherwise call U/A/B per piece.
+FACTION_SLOTS = tuple((U(f), A(f), B(f)) for f in range(4))
+
 #: The Faction owning each piece slot, and the slot that counts it in Available.
 SLOT_OWNER = tuple(GOVT if k < FARC_UNDERGROUND else k // 3 for k in range(12))
 AVAIL_SLOT = tuple(k - 1 if k in ACTIVE else k for k in range(12))
+
+
+#: 6.4.3 El Presidente, in the track's order (the state's ``"pres"``)
+SAMPER, PASTRANA, URIBE = 0, 1, 2
 
 
 #: 1.3.5 which of Ecuador / Panamá are spaces now: the state's ``"foreign"`` value.

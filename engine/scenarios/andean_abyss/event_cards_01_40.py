@@ -24,7 +24,7 @@ from .board import (
 )
 from .board import BOARD as BD
 from .events import IDS, NAME, SPECIAL, _actor, _transfer, _who, ev_cause, matching, pred_ok, slots
-from .frames import C, frame, pop, push, targets, wait
+from .frames import C, frame, pop, push_child, targets, wait
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_govt import assault_removals, assault_targets
@@ -34,8 +34,7 @@ from .ops_insurgent import aid_cut, attack_removable, terror_in
 # ====================================================================== special card logic
 def sp_c5u(st, fr, s, facts):
     """Card 5 unshaded: 6 Police onto pipelines, then Activate 3 Guerrillas in/next to them."""
-    push(st, {"k": "c5u", "f": fr["f"], "left": 6, "used": [], "act": 3, "ph": "police", "v": fr["v"],
-              "auto": fr.get("auto")})
+    push_child(st, fr, "c5u", f=fr["f"], left=6, used=[], act=3, ph="police", v=fr["v"])
     return True
 
 
@@ -124,8 +123,7 @@ def sp_general_offensive(st, fr, s, facts):
                 spaces_.append(i)
     if not spaces_:
         return False
-    push(st, {"k": "genoff", "f": f, "left": spaces_, "only": only, "auc": bool(s.get("auc_as_troops")),
-              "v": fr["v"], "auto": fr.get("auto")})
+    push_child(st, fr, "genoff", f=f, left=spaces_, only=only, auc=bool(s.get("auc_as_troops")), v=fr["v"])
     return True
 
 
@@ -164,14 +162,12 @@ class GenOff:
         f = fr["f"]
         extra = P.guerrillas(st["pc"][i], AUC) if fr["auc"] else 0
         if cid == "sweep":
-            push(st, {"k": "sweepsp", "f": GOVT, "i": i, "auto": fr.get("auto"), "ph": "move", "pol": 0, "nomove": 1,
-                      "only": fr["only"], "extra_troops": extra, "event": True})
+            push_child(st, fr, "sweepsp", f=GOVT, i=i, ph="move", pol=0, nomove=1, only=fr["only"], extra_troops=extra, event=True)
         elif cid == "assault":
             fake = {"only": fr["only"], "extra_troops": extra, "event": True}
-            push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": assault_removals(st, i, fake), "auto": fr.get("auto"),
-                      "only": fr["only"], "extra_troops": extra, "event": True})
+            push_child(st, fr, "assaultsp", f=GOVT, i=i, left=assault_removals(st, i, fake), only=fr["only"], extra_troops=extra, event=True)
         elif cid == "attack":
-            push(st, {"k": "attacksp", "f": f, "i": i, "auto": fr.get("auto"), "ph": "mode"})
+            push_child(st, fr, "attacksp", f=f, i=i, ph="mode")
         elif cid == "terror":
             terror_in(st, f, i, facts)
             if f == AUC:
@@ -182,8 +178,7 @@ class GenOff:
 
 def sp_move_guerrillas(st, fr, s, facts):
     """Card 20 unshaded (Govt moves FARC Guerrillas), 58/59 shaded relocations, 53."""
-    push(st, {"k": "evmove", "f": _actor(fr, s), "s": s, "left": s["n"], "v": fr["v"], "src": None,
-              "auto": fr.get("auto")})
+    push_child(st, fr, "evmove", f=_actor(fr, s), s=s, left=s["n"], v=fr["v"], src=None)
     return True
 
 
@@ -254,8 +249,7 @@ def sp_flip_under(st, fr, s, facts):
     """Flip up to n Guerrillas of a Faction Underground, anywhere."""
     g = _who(fr["v"], s["faction"])
     n = s["n"]
-    push(st, {"k": "evpiece", "f": fr["f"], "mode": "flip", "s": {"what": f"{FACTIONS[g]}_active", "n": n},
-              "v": fr["v"], "left": n, "auto": fr.get("auto")})
+    push_child(st, fr, "evpiece", f=fr["f"], mode="flip", s={"what": f"{FACTIONS[g]}_active", "n": n}, v=fr["v"], left=n)
     return True
 
 
@@ -269,7 +263,7 @@ def sp_each_attack(st, fr, s, facts):
     """Card 26 unshaded: Cartels Attack FARC in every space with both."""
     sps = [i for i in matching(st, ["cartels_g_and_farc"], fr["v"])]
     for i in reversed(sps):
-        push(st, {"k": "attacksp", "f": CARTELS, "i": i, "auto": fr.get("auto"), "ph": "mode", "only": 1})
+        push_child(st, fr, "attacksp", f=CARTELS, i=i, ph="mode", only=1)
     return bool(sps)
 
 
@@ -279,7 +273,7 @@ def sp_c29u(st, fr, s, facts):
     fake = {"event": True}
     n = assault_removals(st, i, fake)
     if n > 0 and assault_targets(st, i, fake):
-        push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": n, "auto": fr.get("auto"), "event": True})
+        push_child(st, fr, "assaultsp", f=GOVT, i=i, left=n, event=True)
         return True
     return False
 
@@ -291,8 +285,7 @@ def sp_ambush2(st, fr, s, facts):
     for _ in range(s.get("times", 2)):
         if not attack_removable(st, g, i):
             break
-        push(st, {"k": "attacksp", "f": g, "i": i, "auto": fr.get("auto"), "ph": "remove", "left": 2,
-                  "roll1": True})
+        push_child(st, fr, "attacksp", f=g, i=i, ph="remove", left=2, roll1=True)
     return True
 
 
@@ -303,16 +296,14 @@ def sp_c36(st, fr, s, facts):
     cands = [j for j in P.adj(st, z) if P.can_shift(st, j, 1)]
     if not cands:
         return False
-    push(st, {"k": "evpick", "f": fr["f"], "s": {"n": 2, "where": ["adj_here", "can_shift_support"],
-                                                   "then": [{"do": "shift", "n": 1}]},
-              "v": dict(fr["v"], here=z), "chosen": [], "auto": fr.get("auto")})
+    push_child(st, fr, "evpick", f=fr["f"], s={"n": 2, "where": ["adj_here", "can_shift_support"],
+                                                   "then": [{"do": "shift", "n": 1}]}, v=dict(fr["v"], here=z), chosen=[])
     return True
 
 
 def sp_march_then_ambush(st, fr, s, facts):
     """Card 37 shaded: free AUC March, then a free Ambush in one destination."""
-    push(st, {"k": "ev", "f": fr["f"], "steps": [{"do": "special", "fn": "ambush_in_dests"}], "pc": 0,
-              "v": fr["v"], "auto": fr.get("auto")})
+    push_child(st, fr, "ev", f=fr["f"], steps=[{"do": "special", "fn": "ambush_in_dests"}], pc=0, v=fr["v"])
     start_op(st, AUC, "march", lim=False, free=True, facts=facts, auto=fr.get("auto"), no_sa=True)
     return True
 
@@ -322,9 +313,8 @@ def sp_ambush_in_dests(st, fr, s, facts):
     cands = [i for i in dests if st["pc"][i][AUC_UNDERGROUND] and attack_removable(st, AUC, i)]
     if not cands:
         return False
-    push(st, {"k": "evpick", "f": AUC, "s": {"n": 1, "where": [], "then": [
-        {"do": "special", "fn": "ambush_here"}], "upto": True}, "v": dict(fr["v"], only=cands), "chosen": [],
-        "auto": fr.get("auto"), "only": cands})
+    push_child(st, fr, "evpick", f=AUC, s={"n": 1, "where": [], "then": [
+        {"do": "special", "fn": "ambush_here"}], "upto": True}, v=dict(fr["v"], only=cands), chosen=[], only=cands)
     return True
 
 
@@ -332,16 +322,16 @@ def sp_ambush_here(st, fr, s, facts):
     i = fr["v"]["here"]
     if st["pc"][i][AUC_UNDERGROUND]:
         P.flip(st, i, AUC, 1, True, facts, "Ambush (Event)")
-    push(st, {"k": "attacksp", "f": AUC, "i": i, "auto": fr.get("auto"), "ph": "remove", "left": 2, "roll1": True})
+    push_child(st, fr, "attacksp", f=AUC, i=i, ph="remove", left=2, roll1=True)
     return True
 
 
 def sp_c40s(st, fr, s, facts):
     """Card 40 shaded: move all cubes in the Department to Cities (each cube to any City, the
     executor's choice), then AUC pieces into 2 Cities."""
-    push(st, {"k": "evpick", "f": fr["f"], "s": {"n": 2, "where": ["city"], "then": [
-        {"do": "place", "what": "auc_piece", "n": 1}]}, "v": fr["v"], "chosen": [], "auto": fr.get("auto")})
-    push(st, {"k": "c40cube", "f": fr["f"], "i": fr["v"]["here"], "why": ev_cause(fr), "auto": fr.get("auto")})
+    push_child(st, fr, "evpick", f=fr["f"], s={"n": 2, "where": ["city"], "then": [
+        {"do": "place", "what": "auc_piece", "n": 1}]}, v=fr["v"], chosen=[])
+    push_child(st, fr, "c40cube", f=fr["f"], i=fr["v"]["here"], why=ev_cause(fr))
     return True
 
 
@@ -376,9 +366,8 @@ class C40Cube:
 def sp_c30u(st, fr, s, facts):
     if not st["zones"]:
         return False
-    push(st, {"k": "evpick", "f": fr["f"], "s": {"n": 1, "where": ["zone"], "then": [
-        {"do": "unzone"}, {"do": "remove", "what": "farc_base", "n": 1, "upto": False}]},
-        "v": fr["v"], "chosen": [], "auto": fr.get("auto")})
+    push_child(st, fr, "evpick", f=fr["f"], s={"n": 1, "where": ["zone"], "then": [
+        {"do": "unzone"}, {"do": "remove", "what": "farc_base", "n": 1, "upto": False}]}, v=fr["v"], chosen=[])
     return True
 
 

@@ -26,7 +26,7 @@ from .board import (
 from .board import BOARD as BD
 from .event_cards_01_40 import sp_flip_under, sp_move_guerrillas
 from .events import IDS, NAME, SPECIAL, _res_die, ev_cause
-from .frames import C, frame, pop, push, resume_once, target, targets, wait
+from .frames import C, frame, pop, push_child, resume_once, target, targets, wait
 from .ops_govt import assault_removals, assault_remove_one, assault_targets
 from .ops_insurgent import aid_cut, terror_in
 
@@ -48,12 +48,12 @@ def sp_c46(st, fr, s, facts):
     steps = [{"do": "remove", "what": "enemy_of_x", "n": 2, "upto": False}]
     if BD.pop[i] > 0:
         steps.append({"do": "special", "fn": "passive_choice"})
-    push(st, {"k": "ev", "f": fr["f"], "steps": steps, "pc": 0, "v": fr["v"], "auto": fr.get("auto")})
+    push_child(st, fr, "ev", f=fr["f"], steps=steps, pc=0, v=fr["v"])
     return True
 
 
 def sp_passive_choice(st, fr, s, facts):
-    push(st, {"k": "evlevel", "f": fr["f"], "v": fr["v"], "auto": fr.get("auto")})
+    push_child(st, fr, "evlevel", f=fr["f"], v=fr["v"])
     return True
 
 
@@ -106,7 +106,7 @@ def sp_c48u(st, fr, s, facts):
         opts.append(["base", "Remove a FARC Base", [{"do": "remove", "what": "farc_base", "n": 1, "upto": False}]])
     if not opts:
         return False
-    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": opts, "auto": fr.get("auto")})
+    push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=opts)
     return True
 
 
@@ -124,25 +124,23 @@ def sp_c51u(st, fr, s, facts):
 
 def sp_c53(st, fr, s, facts):
     g = fr["v"].get("x", fr["f"])
-    push(st, {"k": "evmove", "f": fr["f"], "s": {"what": f"{FACTIONS[g]}_guerrilla", "n": 2, "from": ["dept"],
-                                                  "to": ["dept"], "underground": True},
-              "left": 2, "v": fr["v"], "src": None, "auto": fr.get("auto")})
+    push_child(st, fr, "evmove", f=fr["f"], s={"what": f"{FACTIONS[g]}_guerrilla", "n": 2, "from": ["dept"],
+                                                  "to": ["dept"], "underground": True}, left=2, v=fr["v"], src=None)
     return True
 
 
 def sp_c54(st, fr, s, facts):
     """Card 54: remove up to 2 Guerrillas, or instead replace them (the executor's choice)."""
-    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "auto": fr.get("auto"), "opts": [
+    push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=[
         ["replace", "Replace up to 2 Guerrillas with other Factions' Available Guerrillas",
          [{"do": "special", "fn": "c54_go", "rep": True}]],
-        ["remove", "Remove up to 2 Guerrillas", [{"do": "special", "fn": "c54_go", "rep": False}]]]})
+        ["remove", "Remove up to 2 Guerrillas", [{"do": "special", "fn": "c54_go", "rep": False}]]])
     return True
 
 
 def sp_c54_go(st, fr, s, facts):
-    push(st, {"k": "evpiece", "f": fr["f"], "mode": "anywhere", "s": {"what": "guerrilla", "n": 2, "where": [],
-                                                                       "replace_other": s["rep"]},
-              "v": fr["v"], "left": 2, "auto": fr.get("auto")})
+    push_child(st, fr, "evpiece", f=fr["f"], mode="anywhere", s={"what": "guerrilla", "n": 2, "where": [],
+                                                                       "replace_other": s["rep"]}, v=fr["v"], left=2)
     return True
 
 
@@ -153,7 +151,7 @@ def sp_c55u(st, fr, s, facts):
             st["ship"].remove(sh)
             facts.append(fact("shipment", f"Shipment in {NAME[sh[0]]} removed ({ev_cause(fr)})", space=IDS[sh[0]]))
         return False
-    push(st, {"k": "c55ship", "f": fr["f"], "left": 2, "why": ev_cause(fr), "auto": fr.get("auto")})
+    push_child(st, fr, "c55ship", f=fr["f"], left=2, why=ev_cause(fr))
     return True
 
 
@@ -221,19 +219,18 @@ def sp_c59s(st, fr, s, facts):
 
 
 def sp_c60u(st, fr, s, facts):
-    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": [
+    push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=[
         ["cities", "Remove all Cartels pieces from 2 Cities",
          [{"do": "pick", "n": 2, "where": ["city", "has:cartels_piece"], "then": [
              {"do": "remove", "what": "cartels_piece", "all": True}]}]],
         ["dept", "Remove all Cartels pieces from 1 Department",
          [{"do": "pick", "n": 1, "where": ["dept", "has:cartels_piece"], "then": [
-             {"do": "remove", "what": "cartels_piece", "all": True}]}]]], "auto": fr.get("auto")})
+             {"do": "remove", "what": "cartels_piece", "all": True}]}]]])
     return True
 
 
 def sp_c60s(st, fr, s, facts):
-    push(st, {"k": "bribe", "f": CARTELS, "ph": "a", "n": 0, "done": [], "auto": fr.get("auto"), "free": True,
-              "sel": [], "one": True})
+    push_child(st, fr, "bribe", f=CARTELS, ph="a", n=0, done=[], free=True, sel=[], one=True)
     return True
 
 
@@ -252,7 +249,7 @@ class EvChoice:
             return
         fr["went"] = 1
         alt = next(o for o in fr["opts"] if o[0] == target(cid))
-        push(st, {"k": "ev", "f": fr["f"], "steps": alt[2], "pc": 0, "v": fr["v"], "auto": fr.get("auto")})
+        push_child(st, fr, "ev", f=fr["f"], steps=alt[2], pc=0, v=fr["v"])
 
 
 def sp_c63(st, fr, s, facts):
@@ -270,8 +267,8 @@ def sp_c63(st, fr, s, facts):
 
 
 def sp_c64u(st, fr, s, facts):
-    push(st, {"k": "evpick", "f": fr["f"], "s": {"n": 2, "where": ["cartels_base_and_farc_g"], "then": [
-        {"do": "special", "fn": "ship_farc"}], "repeat": True}, "v": fr["v"], "chosen": [], "auto": fr.get("auto")})
+    push_child(st, fr, "evpick", f=fr["f"], s={"n": 2, "where": ["cartels_base_and_farc_g"], "then": [
+        {"do": "special", "fn": "ship_farc"}], "repeat": True}, v=fr["v"], chosen=[])
     return True
 
 
@@ -292,8 +289,8 @@ def sp_c65(st, fr, s, facts):
         opts.append(["ship-", "Remove a Shipment here", [{"do": "special", "fn": "unship_here"}]])
     steps2 = [{"do": "special", "fn": "c65_base"}]
     if opts:
-        push(st, {"k": "ev", "f": fr["f"], "steps": steps2, "pc": 0, "v": fr["v"], "auto": fr.get("auto")})
-        push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": opts, "auto": fr.get("auto")})
+        push_child(st, fr, "ev", f=fr["f"], steps=steps2, pc=0, v=fr["v"])
+        push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=opts)
         return True
     return sp_c65_base(st, fr, s, facts)
 
@@ -309,7 +306,7 @@ def sp_c65_base(st, fr, s, facts):
                                                                   "upto": False}]])
     if not opts:
         return False
-    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": opts, "auto": fr.get("auto")})
+    push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=opts)
     return True
 
 
@@ -353,7 +350,7 @@ def sp_c57s(st, fr, s, facts):
         opts.append(["guerrilla", f"A Cartels Guerrilla in {BD.name[i]}",
                      [{"do": "special", "fn": "c57_put", "slot": 9}]])
     if len(opts) == 2:
-        push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": opts, "auto": fr.get("auto")})
+        push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=opts)
         return True
     if opts:
         P.place(st, i, opts[0][2][0]["slot"], 1, facts, ev_cause(fr))
@@ -366,11 +363,10 @@ def sp_c57_put(st, fr, s, facts):
 
 
 def sp_c50s(st, fr, s, facts):
-    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": [
+    push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=[
         ["remove", "Remove 2 Police", [{"do": "remove_anywhere", "what": "police", "n": 2, "upto": False}]],
         ["replace", "Replace 2 Police with AUC Guerrillas",
-         [{"do": "remove_anywhere", "what": "police", "n": 2, "upto": False, "replace": "auc_guerrilla"}]]],
-        "auto": fr.get("auto")})
+         [{"do": "remove_anywhere", "what": "police", "n": 2, "upto": False, "replace": "auc_guerrilla"}]]])
     return True
 
 

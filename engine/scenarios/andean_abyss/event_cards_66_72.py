@@ -21,7 +21,7 @@ from .board import (
 )
 from .board import BOARD as BD
 from .events import NAME, SPECIAL, ev_cause
-from .frames import C, frame, pop, push, target, wait
+from .frames import C, frame, pop, push_child, target, wait
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_insurgent import aid_cut, terror_in
@@ -40,7 +40,7 @@ def sp_c66s(st, fr, s, facts):
         for i in sps:
             P.place(st, i, CARTELS_BASE, 1, facts, ev_cause(fr))
         return False
-    push(st, {"k": "c66pick", "f": fr["f"], "done": [], "why": ev_cause(fr), "auto": fr.get("auto")})
+    push_child(st, fr, "c66pick", f=fr["f"], done=[], why=ev_cause(fr))
     return True
 
 
@@ -67,11 +67,10 @@ class C66Pick:
 
 
 def sp_c68u(st, fr, s, facts):
-    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": [
+    push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=[
         ["pieces", "Remove 2 Cartels pieces from coastal spaces",
          [{"do": "remove_anywhere", "what": "cartels_piece", "n": 2, "where": ["coastal"], "upto": False}]],
-        ["ships", "Remove up to 2 Shipments in coastal spaces", [{"do": "special", "fn": "unship_coastal"}]]],
-        "auto": fr.get("auto")})
+        ["ships", "Remove up to 2 Shipments in coastal spaces", [{"do": "special", "fn": "unship_coastal"}]]])
     return True
 
 
@@ -86,7 +85,7 @@ def sp_unship_coastal(st, fr, s, facts):
 
 
 def sp_c69(st, fr, s, facts):
-    push(st, {"k": "c69", "f": fr["f"], "v": fr["v"], "ph": "src", "auto": fr.get("auto")})
+    push_child(st, fr, "c69", f=fr["f"], v=fr["v"], ph="src")
     return True
 
 
@@ -184,7 +183,7 @@ def sp_c71u(st, fr, s, facts):
                          [{"do": "special", "fn": "c71_remove", "g": g}]])
     if not opts:
         return False
-    push(st, {"k": "evchoice", "f": fr["f"], "v": fr["v"], "opts": opts, "auto": fr.get("auto")})
+    push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=opts)
     return True
 
 
@@ -203,7 +202,7 @@ def sp_c72u(st, fr, s, facts):
     n = pc[CARTELS_UNDERGROUND] + pc[CARTELS_ACTIVE]
     P.remove(st, i, CARTELS_UNDERGROUND, 99, facts, ev_cause(fr))
     P.remove(st, i, CARTELS_ACTIVE, 99, facts, ev_cause(fr))
-    push(st, {"k": "c72rep", "f": fr["f"], "i": i, "left": n, "why": ev_cause(fr), "auto": fr.get("auto")})
+    push_child(st, fr, "c72rep", f=fr["f"], i=i, left=n, why=ev_cause(fr))
     return True
 
 
@@ -243,7 +242,7 @@ def sp_c72s(st, fr, s, facts):
     the executor likes."""
     if not st["av"][CARTELS_GUERRILLAS] or not any(st["pc"][i][CARTELS_BASE] for i in P.spaces(st)):
         return False
-    push(st, {"k": "c72place", "f": fr["f"], "why": ev_cause(fr), "auto": fr.get("auto")})
+    push_child(st, fr, "c72place", f=fr["f"], why=ev_cause(fr))
     return True
 
 

@@ -6,7 +6,7 @@ from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FARC_BASE, FNAME, GOVT, U
 from .events import IDS, NAME, matching
-from .frames import C, frame, pop, push, target, wait
+from .frames import C, frame, pop, push_child, target, wait
 from .op_common import sidx, space_choices
 from .redeploy import place_zone
 from .sa_govt import airlift_from, airstrike_spaces, eradicate_spaces
@@ -61,7 +61,7 @@ class EvPick:
                 v["outer"] = v["here"]
             v["here"] = i
             v["picked"] = fr["chosen"]
-            push(st, {"k": "ev", "f": fr["v"]["f"], "steps": then, "pc": 0, "v": v, "auto": fr.get("auto")})
+            push_child(st, fr, "ev", f=fr["v"]["f"], steps=then, pc=0, v=v)
 
 
 @frame("eveach")
@@ -80,7 +80,7 @@ class EvEach:
         i = fr["left"].pop(0)
         v = dict(fr["v"])
         v["here"] = i
-        push(st, {"k": "ev", "f": fr["v"]["f"], "steps": fr["s"]["then"], "pc": 0, "v": v, "auto": fr.get("auto")})
+        push_child(st, fr, "ev", f=fr["v"]["f"], steps=fr["s"]["then"], pc=0, v=v)
 
 
 @frame("reppick")
@@ -184,4 +184,4 @@ class EvSa:
             return
         fr["left"] -= 1
         k = target(cid)
-        push(st, {"k": k, "f": GOVT, "ph": "a", "n": 0, "done": [], "auto": fr.get("auto"), "sel": []})
+        push_child(st, fr, k, f=GOVT, ph="a", n=0, done=[], sel=[])

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import rng as R
-from engine.core.contract import attribute, cause_event, fact
+from engine.core.contract import attribute, cause_die, cause_event, fact
 
 from . import pieces as P
 from .board import (
@@ -28,7 +28,7 @@ from .board import (
     foreign_with,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, targets, wait
+from .frames import C, frame, pop, push, push_child, targets, wait
 from .operation import start_op
 from .redeploy import zone_candidates
 from .state import is_np
@@ -218,7 +218,7 @@ def child(st, fr, steps, **vars_):
     if "here" in vars_ and fr["v"].get("here") is not None:
         v["outer"] = fr["v"]["here"]
     v.update(vars_)
-    push(st, {"k": "ev", "f": fr["f"], "steps": steps, "pc": 0, "v": v, "auto": fr.get("auto")})
+    push_child(st, fr, "ev", f=fr["f"], steps=steps, pc=0, v=v)
 
 
 # ====================================================================== simple steps
@@ -241,13 +241,13 @@ def _aid(st, fr, s, facts):
 
 def _res_die(st, fr, s, facts):
     d = R.roll(st["rng"], 6)
-    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True))
+    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True, cause=cause_die("5.1", d)))
     P.set_res(st, _who(fr["v"], s["who"]), s.get("mult", 1) * d * s.get("sign", 1), facts, ev_cause(fr))
 
 
 def _aid_die(st, fr, s, facts):
     d = R.roll(st["rng"], 6)
-    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True))
+    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True, cause=cause_die("5.1", d)))
     P.set_aid(st, d * s.get("sign", 1), facts, ev_cause(fr))
 
 
@@ -346,7 +346,7 @@ def _remove_all(st, fr, s, facts):
 
 # ---------------------------------------------------------------- steps pushing frames
 def _pick(st, fr, s, facts):
-    push(st, {"k": "evpick", "f": _actor(fr, s), "s": s, "v": fr["v"], "chosen": [], "auto": fr.get("auto")})
+    push_child(st, fr, "evpick", f=_actor(fr, s), s=s, v=fr["v"], chosen=[])
     return True
 
 
@@ -358,7 +358,7 @@ def _each(st, fr, s, facts):
     sps = matching(st, s["where"], fr["v"])
     if not sps:
         return False
-    push(st, {"k": "eveach", "f": fr["f"], "s": s, "left": sps, "v": fr["v"], "auto": fr.get("auto")})
+    push_child(st, fr, "eveach", f=fr["f"], s=s, left=sps, v=fr["v"])
     return True
 
 
@@ -372,8 +372,7 @@ def _place(st, fr, s, facts):
         for k in ks:
             P.place(st, i, k, s["n"], facts, ev_cause(fr))
         return False
-    push(st, {"k": "evpiece", "f": _actor(fr, s), "mode": "place", "s": s, "v": fr["v"], "left": s["n"],
-              "auto": fr.get("auto")})
+    push_child(st, fr, "evpiece", f=_actor(fr, s), mode="place", s=s, v=fr["v"], left=s["n"])
     return True
 
 
@@ -381,19 +380,17 @@ def _remove(st, fr, s, facts):
     if s.get("all"):
         _remove_all(st, fr, s, facts)
         return False
-    push(st, {"k": "evpiece", "f": _actor(fr, s), "mode": "remove", "s": s, "v": fr["v"], "left": s["n"],
-              "auto": fr.get("auto")})
+    push_child(st, fr, "evpiece", f=_actor(fr, s), mode="remove", s=s, v=fr["v"], left=s["n"])
     return True
 
 
 def _remove_anywhere(st, fr, s, facts):
-    push(st, {"k": "evpiece", "f": _actor(fr, s), "mode": "anywhere", "s": s, "v": fr["v"], "left": s["n"],
-              "auto": fr.get("auto")})
+    push_child(st, fr, "evpiece", f=_actor(fr, s), mode="anywhere", s=s, v=fr["v"], left=s["n"])
     return True
 
 
 def _choose_faction(st, fr, s, facts):
-    push(st, {"k": "evfaction", "f": fr["f"], "s": s, "v": fr["v"], "auto": fr.get("auto")})
+    push_child(st, fr, "evfaction", f=fr["f"], s=s, v=fr["v"])
     return True
 
 
@@ -417,8 +414,7 @@ def _free_op(st, fr, s, facts):
 
 
 def _free_sa(st, fr, s, facts):
-    push(st, {"k": "evsa", "f": 0 if s["sa"] in ("airstrike", "airlift", "eradicate", "any") else fr["f"],
-              "s": s, "left": s.get("times", 1), "v": fr["v"], "auto": fr.get("auto")})
+    push_child(st, fr, "evsa", f=0 if s["sa"] in ("airstrike", "airlift", "eradicate", "any") else fr["f"], s=s, left=s.get("times", 1), v=fr["v"])
     return True
 
 
@@ -541,8 +537,7 @@ class EvPiece:
                 if len(gs) == 1:
                     P.place(st, i, U(gs[0]), 1, facts, why + " (replacement)")
                 elif gs:  # the executor picks whose Guerrilla replaces it (card 54)
-                    push(st, {"k": "reppick", "f": fr["f"], "i": i, "gs": gs, "why": why + " (replacement)",
-                              "auto": fr.get("auto")})
+                    push_child(st, fr, "reppick", f=fr["f"], i=i, gs=gs, why=why + " (replacement)")
         fr["left"] -= 1
 
 

@@ -1,6 +1,6 @@
 """Flow as a stack of frames (STYLE.md 2): event -> free Operation -> Special Activity nest.
 
-The mechanism is the shared :class:`engine.coin.flow.Flow` (its step-driven protocol); this
+The mechanism is the core :class:`engine.core.flow.Flow` (its step-driven protocol); this
 module holds the game's one ``FLOW`` and the helpers the rules modules use.
 
 A frame is a JSON dict with ``k`` (its kind) and ``f`` (the acting Faction). Each kind
@@ -21,9 +21,9 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from engine.coin.flow import Flow, FrameKind, push, wait
-from engine.coin.flow import pop_same as pop
 from engine.core.contract import Choice, ChoiceKind, IllegalChoice
+from engine.core.flow import Flow, FrameKind, push, wait
+from engine.core.flow import pop_same as pop
 
 from .board import BOARD, FACTIONS, PIECE_KEYS
 
@@ -32,7 +32,7 @@ PROMPTS: dict[str, Callable] = {}
 STEPS: dict[str, Callable] = {}
 POLICIES: dict[str, Callable] = {}
 
-__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "pop", "wait", "choices_of",
+__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "push_child", "pop", "wait", "choices_of",
            "auto_pick", "LOG", "logging_to", "resume_once", "verb", "target", "targets"]
 
 
@@ -134,6 +134,15 @@ def target(cid: str) -> str:
 def targets(cid: str) -> list[str]:
     """Every target a choice id names: ``["huila", "police"]`` for ``place:huila:police``."""
     return cid.split(":")[1:]
+
+
+def push_child(st: dict, parent: dict, kind: str, **fields) -> dict:
+    """Push a frame of ``kind`` under way for ``parent`` (an Operation's space or Special
+    Activity, an Event's step): it is resolved the way its parent is (``auto``: by the section-8
+    policy for a Non-player, 5.1 / 8.1), the one line every operation and event frame shares."""
+    fr = {"k": kind, **fields}
+    fr["auto"] = parent.get("auto")
+    return push(st, fr)
 
 
 def resume_once(st: dict, fr: dict) -> None:

@@ -60,7 +60,7 @@ def auc_closer_dest(st, i):
     closer = auc_closer_cands(st, i)
     if len(closer) < 2:
         return closer[0] if closer else None
-    return BD.index[rnd(st, [f"space:{IDS[j]}" for j in closer])[6:]]
+    return BD.index[target(rnd(st, [f"space:{IDS[j]}" for j in closer]))]
 
 
 def pol_assassinate(st, fr, chs, ids):

@@ -79,12 +79,12 @@ def farc_march_next(st, op):
         return [i for i in spare if j in reach[i]]
 
     def pick_origin(j):
-        return BD.index[rnd(st, [f"from:{IDS[i]}" for i in origins_to(j)])[5:]]
+        return BD.index[target(rnd(st, [f"from:{IDS[i]}" for i in origins_to(j)]))]
     if not final_event_card(st):
         locs = [j for j in BD.locs if not st["sab"][j] and not P.guerrillas(st["pc"][j], FARC) and origins_to(j)]
         if locs:
             top = max(BD.econ[j] for j in locs)
-            dst = BD.index[rnd(st, [sp_id(j) for j in locs if BD.econ[j] == top])[6:]]
+            dst = BD.index[target(rnd(st, [sp_id(j) for j in locs if BD.econ[j] == top]))]
             return pick_origin(dst), dst, 1, f"1 Guerrilla onto the {top}-Econ LoC {NAME[dst]} (highest Econ first)"
     entered = [j for j in dict.fromkeys(op["sel"]) if not BD.is_loc[j]]
     for j in entered:          # a second-bullet space takes every adjacent origin before the next
@@ -103,8 +103,8 @@ def farc_march_next(st, op):
     srcs = [i for i, n in spare.items() if n == most and any(BD.pop[j] >= 1 and not BD.is_loc[j] for j in reach[i])]
     if not srcs:
         return None
-    src = BD.index[rnd(st, [f"from:{IDS[i]}" for i in srcs])[5:]]
-    dst = BD.index[rnd(st, [sp_id(j) for j in reach[src] if BD.pop[j] >= 1 and not BD.is_loc[j]])[6:]]
+    src = BD.index[target(rnd(st, [f"from:{IDS[i]}" for i in srcs]))]
+    dst = BD.index[target(rnd(st, [sp_id(j) for j in reach[src] if BD.pop[j] >= 1 and not BD.is_loc[j]]))]
     return src, dst, 3, f"1 more space, {NAME[dst]}, from {NAME[src]} with the most Guerrillas that would move (last bullet)"
 
 

@@ -96,7 +96,7 @@ def train_placed(st, i) -> list:
     if BD.is_loc[i] or not (BD.is_city[i] or pc[GOVT_BASE]) or P.is_zone(st, i):
         return pc
     t, p = train_mix(st)
-    return [pc[TROOPS] + t, pc[POLICE] + p] + pc[2:]
+    return [pc[TROOPS] + t, pc[POLICE] + p] + pc[GOVT_BASE:]
 
 
 def train_extra_civic(st, fr, ids):

@@ -74,8 +74,9 @@ def govt_likes(st, after) -> bool:
 
 def insurgent_ok_vs_np_govt(st, f, after) -> bool:
     """8.1: with a Non-player Government, Insurgent Non-players take only Events meeting these tests."""
-    pieces_before = sum(st["pc"][i][k] for i in range(BD.n) for k in (U(f), A(f), B(f)))
-    pieces_after = sum(after["pc"][i][k] for i in range(BD.n) for k in (U(f), A(f), B(f)))
+    slots = (U(f), A(f), B(f))
+    pieces_before = sum(st["pc"][i][k] for i in range(BD.n) for k in slots)
+    pieces_after = sum(after["pc"][i][k] for i in range(BD.n) for k in slots)
     if pieces_after > pieces_before or after["res"][f] > st["res"][f]:
         return True
     moved = any(st["pc"][i][U(f):B(f) + 1] != after["pc"][i][U(f):B(f) + 1] for i in range(BD.n))

@@ -19,7 +19,7 @@ from .board import (
     TROOPS,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, target, wait
+from .frames import C, frame, pop, push, push_child, target, wait
 from .op_common import IDS, NAME, op_cost, ship_lenders, ship_owners, sidx, space_choices
 from .op_targets import space_candidates
 from .ops_govt import assault_removals, assault_targets, patrol_activate, patrol_origins
@@ -176,7 +176,7 @@ class Op:
             fr["sa"] = sa
             mark_sa(st, f)
             facts.append(fact("sa", f"{FNAME[f]} Special Activity: {sa.capitalize()}", faction=FACTIONS[f], sa=sa))
-            push(st, {"k": SA_FRAME[sa], "f": f, "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "ph": "a", "n": 0, "done": []})
+            push_child(st, fr, SA_FRAME[sa], f=f, opi=len(st["stack"]) - 1, ph="a", n=0, done=[])
             return
         if fr["ph"] == "patrol_assault":
             if cid == "none":
@@ -184,7 +184,7 @@ class Op:
                 return
             i = sidx(cid)
             fr["ph"] = "finish"
-            push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": assault_removals(st, i), "auto": fr.get("auto")})
+            push_child(st, fr, "assaultsp", f=GOVT, i=i, left=assault_removals(st, i))
             return
         if cid == "done":
             if op == "patrol":
@@ -195,12 +195,12 @@ class Op:
                 return
             elif op == "train":
                 fr["ph"] = "finish"
-                push(st, {"k": "trainx", "f": GOVT, "opi": len(st["stack"]) - 1, "auto": fr.get("auto")})
+                push_child(st, fr, "trainx", f=GOVT, opi=len(st["stack"]) - 1)
                 return
             fr["ph"] = "finish"
             return
         if op == "patrol":
-            push(st, {"k": "patrolmv", "f": GOVT, "src": sidx(cid), "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "slot": None})
+            push_child(st, fr, "patrolmv", f=GOVT, src=sidx(cid), opi=len(st["stack"]) - 1, slot=None)
             return
         Op.select(st, fr, facts, cid)
 
@@ -214,8 +214,7 @@ class Op:
             # card 13 unshaded: a free Assault in every LoC; the Government picks the targets
             for i in reversed(BD.locs):
                 if assault_targets(st, i) and assault_removals(st, i) > 0:
-                    push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": assault_removals(st, i),
-                              "auto": fr.get("auto")})
+                    push_child(st, fr, "assaultsp", f=GOVT, i=i, left=assault_removals(st, i))
         else:
             fr["ph"] = "patrol_assault"
             wait(fr)
@@ -224,8 +223,7 @@ class Op:
     def select(st, fr, facts, cid):
         f, op = fr["f"], fr["op"]
         if op == "march":
-            push(st, {"k": "marchgrp", "f": f, "src": sidx(cid), "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "dst": None,
-                      "nu": None})
+            push_child(st, fr, "marchgrp", f=f, src=sidx(cid), opi=len(st["stack"]) - 1, dst=None, nu=None)
             return
         i = sidx(cid)
         fr["sel"].append(i)
@@ -233,18 +231,17 @@ class Op:
             P.set_res(st, f, -op_cost(st, f, op, i), facts, f"{op.capitalize()} in {NAME[i]}")
         if op == "train":
             if BD.is_city[i] or st["pc"][i][GOVT_BASE]:
-                push(st, {"k": "trainsp", "f": GOVT, "i": i, "auto": fr.get("auto")})
+                push_child(st, fr, "trainsp", f=GOVT, i=i)
             else:
                 wait(fr)
         elif op == "sweep":
-            push(st, {"k": "sweepsp", "f": GOVT, "i": i, "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "ph": "move", "pol": 0})
+            push_child(st, fr, "sweepsp", f=GOVT, i=i, opi=len(st["stack"]) - 1, ph="move", pol=0)
         elif op == "assault":
-            push(st, {"k": "assaultsp", "f": GOVT, "i": i, "left": assault_removals(st, i), "auto": fr.get("auto")})
+            push_child(st, fr, "assaultsp", f=GOVT, i=i, left=assault_removals(st, i))
         elif op == "rally":
-            push(st, {"k": "rallysp", "f": f, "i": i, "opi": len(st["stack"]) - 1, "auto": fr.get("auto")})
+            push_child(st, fr, "rallysp", f=f, i=i, opi=len(st["stack"]) - 1)
         elif op == "attack":
-            push(st, {"k": "attacksp", "f": f, "i": i, "opi": len(st["stack"]) - 1, "auto": fr.get("auto"), "ph": "mode",
-                      "only": fr.get("only")})
+            push_child(st, fr, "attacksp", f=f, i=i, opi=len(st["stack"]) - 1, ph="mode", only=fr.get("only"))
         elif op == "terror":
             terror_in(st, f, i, facts, any_g=fr.get("any_g", False))
             fr["terror_n"] += 1

@@ -20,7 +20,7 @@ from .board import (
     B,
     U,
 )
-from .frames import C, frame, pop, push, resume_once, target, targets, verb, wait
+from .frames import C, frame, pop, push_child, resume_once, target, targets, verb, wait
 from .op_common import IDS, NAME, blocked_target, opf, sidx, space_choices
 from .state import cap, mom
 
@@ -153,9 +153,9 @@ class TrainX:
         kind, sid = verb(cid), target(cid)
         i = BD.index[sid]
         if kind == "base":
-            push(st, {"k": "basecubes", "f": GOVT, "i": i, "left": 3, "auto": fr.get("auto")})
+            push_child(st, fr, "basecubes", f=GOVT, i=i, left=3)
         else:
-            push(st, {"k": "civic", "f": GOVT, "phase": False, "only": i, "auto": fr.get("auto"), "one_cube": 1})
+            push_child(st, fr, "civic", f=GOVT, phase=False, only=i, one_cube=1)
 
 
 @frame("basecubes")
@@ -323,7 +323,7 @@ def patrol_activate(st: dict, fr: dict, facts: list) -> bool:
         else:
             ask.append([i, n])
     if ask:
-        push(st, {"k": "patrolact", "f": GOVT, "ask": ask, "auto": fr.get("auto")})
+        push_child(st, fr, "patrolact", f=GOVT, ask=ask)
         return True
     return False
 

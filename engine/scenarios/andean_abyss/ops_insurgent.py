@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 from engine.core import rng as R
-from engine.core.contract import fact
+from engine.core.contract import cause_die, fact
 
 from . import pieces as P
 from .board import ALL_FACTIONS, AUC, FARC, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, PIECE_NAMES, A, B, U
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, resume_once, target, wait
+from .frames import C, frame, pop, push_child, resume_once, target, wait
 from .op_common import IDS, NAME, opf, sidx, space_choices
 from .state import mark_sa
 
@@ -113,7 +113,7 @@ class RallySp:
         elif cid.startswith("many:"):
             P.place(st, i, U(f), int(target(cid)), facts, "Rally")
         elif cid == "regroup":
-            push(st, {"k": "regroup", "f": f, "i": i, "auto": fr.get("auto"), "n": 0})
+            push_child(st, fr, "regroup", f=f, i=i, n=0)
 
 
         # "done": nothing possible
@@ -368,7 +368,8 @@ class AttackSp:
         n = P.guerrillas(st["pc"][i], f) + fr.get("extra_g", 0)
         ok = die <= n
         facts.append(fact("die", f"{FNAME[f]} Attack in {NAME[i]}: rolled {die} vs {n} Guerrillas - "
-                                 f"{'success' if ok else 'failure'}", value=die, barrier=True))
+                                 f"{'success' if ok else 'failure'}", value=die, barrier=True,
+                          cause=cause_die("3.3.3", die)))
         fr["roll1"] = die == 1
         if ok:
             fr["left"] = 2

@@ -24,6 +24,7 @@ from .board import (
     CARTELS_ACTIVE,
     CARTELS_BASE,
     CARTELS_UNDERGROUND,
+    FACTION_SLOTS,
     FACTIONS,
     FARC_ACTIVE,
     FARC_BASE,
@@ -69,7 +70,8 @@ def spaces(st: dict) -> tuple:
 
 
 def guerrillas(pc: list, f: int) -> int:
-    return pc[U(f)] + pc[A(f)]
+    u, a, _ = FACTION_SLOTS[f]
+    return pc[u] + pc[a]
 
 
 def all_guerrillas(pc: list) -> int:
@@ -85,9 +87,8 @@ def bases(pc: list) -> int:
 
 
 def fpieces(pc: list, f: int) -> int:
-    if f == GOVT:
-        return pc[TROOPS] + pc[POLICE] + pc[GOVT_BASE]
-    return pc[U(f)] + pc[A(f)] + pc[B(f)]
+    u, a, b = FACTION_SLOTS[f]      # the Government's: Troops, Police, Base
+    return pc[u] + pc[a] + pc[b]
 
 
 def total_pieces(pc: list) -> int:

@@ -22,18 +22,22 @@ from .board import (
     FNAME,
     GOVT,
     INSURGENTS,
+    PASTRANA,
+    SAMPER,
+    URIBE,
     A,
     B,
     U,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, resume_once, target, wait
+from .frames import C, frame, pop, push, push_child, resume_once, target, wait
 from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
 from .redeploy import start_zone
 from .state import cap, card_title, is_np, mom, next_card
-from .victory import finish_game, metrics, victory_met
+from .victory import finish_game, victory_met
 
+METRIC_TRACKS = frozenset([f"{k}_resources" for k in FACTIONS] + ["aid", "el_presidente"])
 # phase key -> (rule, name): the Propaganda Round in the rulebook's order
 PHASES = {
     "victory": ("6.1", msg("Victory Phase")), "sabotage": ("6.2", msg("Sabotage Phase")),
@@ -58,10 +62,11 @@ class Prop:
         ph = fr["ph"]
         rule, name = PHASES[ph]
         start = len(facts)
-        before = metrics(st)
         Prop.phase(st, fr, facts)
-        after = metrics(st)
-        deltas = {k: after[k] - v for k, v in before.items() if after.get(k) != v}
+        deltas: dict = {}
+        for f in facts[start:]:     # track facts name the metric they change (farc_resources, aid ...)
+            if "delta" in f and f.get("track") in METRIC_TRACKS:
+                deltas[f["track"]] = deltas.get(f["track"], 0) + f["delta"]
         facts.insert(start, fact("phase", msg("{phase} ({rule})", phase=name, rule=rule), propaganda_phase=ph, rule=rule,
                                  deltas=deltas))
         attribute(facts, cause_rule(rule, name), start)
@@ -114,9 +119,9 @@ class Prop:
         if ph == "resources":
             fr["ph"] = "drugs"
             earn = sum(BD.econ[i] for i in BD.locs if not st["sab"][i])
-            if st["pres"] != 0:
+            if st["pres"] != SAMPER:
                 earn += st["aid"]
-            P.set_res(st, GOVT, earn, facts, "Government Earnings 6.3.1" + (" (Samper: no Aid)" if st["pres"] == 0 else ""))
+            P.set_res(st, GOVT, earn, facts, "Government Earnings 6.3.1" + (" (Samper: no Aid)" if st["pres"] == SAMPER else ""))
             for f in (FARC, AUC):
                 P.set_res(st, f, P.count_on_map(st, B(f)), facts, "Insurgent Earnings 6.3.2")
             mult = 4 if mom(st, 67) else 3
@@ -143,14 +148,14 @@ class Prop:
         if ph == "election":
             fr["ph"] = "elite"
             ts = P.total_support(st)
-            if st["pres"] < 2 and ts <= 60:
+            if st["pres"] < URIBE and ts <= 60:
                 st["pres"] += 1
                 names = ("Samper", "Pastrana", "Uribe")
                 facts.append(fact("track", f"Election (6.4.3): Total Support {ts} <= 60, El Presidente is now {names[st['pres']]}",
-                                  track="el_presidente", value=st["pres"], why="Election 6.4.3"))
-                if st["pres"] == 1:
+                                  track="el_presidente", delta=1, value=st["pres"], why="Election 6.4.3"))
+                if st["pres"] == PASTRANA:
                     start_zone(st, facts, None, "Election: Pastrana places a FARC Zone (6.4.3)")
-                elif st["pres"] == 2:
+                elif st["pres"] == URIBE:
                     for z in list(st["zones"]):
                         st["zones"].remove(z)
                         facts.append(fact("zone", f"Uribe: FARC Zone removed from {BD.name[z]}", space=BD.ids[z]))
@@ -372,4 +377,4 @@ class Elite:
             return
         fr["went"] = 1
         i = BD.index[target(cid)]
-        push(st, {"k": "rallysp", "f": AUC, "i": i, "free": True, "auto": fr.get("auto")})
+        push_child(st, fr, "rallysp", f=AUC, i=i, free=True)

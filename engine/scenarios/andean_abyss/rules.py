@@ -41,6 +41,7 @@ from . import (  # noqa: F401
     sa_govt,
     sequence,
     shipments,
+    texts,
     transfers,
 )
 from . import pieces as P
@@ -156,6 +157,10 @@ class AndeanAbyss(Rules):
 
     def position_schema(self) -> dict:
         return positions.schema()
+
+    def catalog(self) -> dict:
+        """The 72 cards (both sides), spaces, Factions, pieces and other names as messages."""
+        return texts.catalog(self.seats)
 
     # ------------------------------------------------------------------ extras
     def options(self) -> list:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engine.core import rng as R
-from engine.core.contract import fact
+from engine.core.contract import cause_die, fact
 
 from . import pieces as P
 from .board import (
@@ -179,7 +179,8 @@ class Kidnap(TerrorSA):
             facts.append(fact("shipment", f"Drug Ransom: FARC takes a Cartels Shipment in {NAME[i]}", space=IDS[i]))
             return
         die = R.roll(st["rng"], 6)
-        facts.append(fact("die", f"Kidnap in {NAME[i]}: rolled {die}", value=die, barrier=True))
+        facts.append(fact("die", f"Kidnap in {NAME[i]}: rolled {die}", value=die, barrier=True,
+                          cause=cause_die("4.3.3", die)))
         take = min(die, st["res"][g])
         P.set_res(st, g, -take, facts, f"Kidnap in {NAME[i]}")
         P.set_res(st, FARC, take, facts, f"Kidnap in {NAME[i]}")

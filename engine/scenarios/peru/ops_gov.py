@@ -56,6 +56,7 @@ from .texts import (
     OP,
     SPACE,
     C,
+    cached,
 )
 
 CIVIC_COST = 2
@@ -237,8 +238,9 @@ def _patrol_start(state, fr, facts):
 def _patrol_ask(state, fr):
     ph = fr["ph"]
     if ph == "move":
-        ch = [C(f"from:{s}", msg("Move a cube from {space}", space=SPACE[s]), ChoiceKind.SPACE, "3.2.2", HELP_MOVE,
-                {"space": s}) for s in _patrol_origins(state, fr)]
+        ch = [cached(("patrol_from", s), lambda s=s: C(f"from:{s}", msg("Move a cube from {space}", space=SPACE[s]),
+                                                        ChoiceKind.SPACE, "3.2.2", HELP_MOVE, {"space": s}))
+              for s in _patrol_origins(state, fr)]
         ch.extend(sa_choices(state, fr))
         ch.append(C("done", msg("Stop moving cubes"), ChoiceKind.DONE, "3.2.2", HELP_DONE))
         return msg("Patrol: move cubes along LoCs, Coastal Departments and Lima"), ch
@@ -254,7 +256,8 @@ def _patrol_ask(state, fr):
         if fr.get("dest"):
             dests = [d for d in dests if d == fr["dest"]]
         return msg("Patrol: where does the cube from {space} stop?", space=SPACE[o]), [
-            C(f"to:{d}", msg("To {space}", space=SPACE[d]), ChoiceKind.SPACE, "3.2.2", HELP_MOVE, {"space": d})
+            cached(("patrol_to", d), lambda d=d: C(f"to:{d}", msg("To {space}", space=SPACE[d]), ChoiceKind.SPACE,
+                                                   "3.2.2", HELP_MOVE, {"space": d}))
             for d in dests]
     # passault
     ch = []
@@ -362,8 +365,10 @@ def sweep_origins(state: dict, fr: dict, dest: str) -> list[str]:
 
 def _sweep_ask(state, fr):
     d = fr["cur"]
-    ch = [C(f"move:{o}", msg("Move a Troop from {space}", space=SPACE[o]), ChoiceKind.SPACE, "3.2.3", HELP_MOVE,
-            {"space": o, "piece": "T"}, payload={"space": o}) for o in sweep_origins(state, fr, d)]
+    ch = [cached(("sweep_from", o), lambda o=o: C(f"move:{o}", msg("Move a Troop from {space}", space=SPACE[o]),
+                                                  ChoiceKind.SPACE, "3.2.3", HELP_MOVE, {"space": o, "piece": "T"},
+                                                  payload={"space": o}))
+          for o in sweep_origins(state, fr, d)]
     ch.append(C("done", msg("No more Troops into {space}", space=SPACE[d]), ChoiceKind.DONE, "3.2.3", HELP_DONE))
     return msg("Sweep into {space}: move adjacent Troops in", space=SPACE[d]), ch
 

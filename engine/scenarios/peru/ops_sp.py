@@ -60,6 +60,7 @@ from .texts import (
     SA_HELP,
     SPACE,
     C,
+    cached,
 )
 
 
@@ -190,9 +191,10 @@ def _march_select(state, fr, sid, facts):
 
 def _march_ask(state, fr):
     d = fr["cur"]
-    ch = [C(f"move:{o}:{t}", msg("Move {piece} from {space}", piece=ONE_PIECE["Gu" if t == "u" else "Ga"],
-                                 space=SPACE[o]), ChoiceKind.PIECE, "3.3.2", HELP_MOVE,
-            {"space": o, "piece": "Gu" if t == "u" else "Ga", "to": d}, payload={"space": o, "underground": t == "u"})
+    ch = [cached(("march", o, t, d), lambda o=o, t=t: C(
+        f"move:{o}:{t}", msg("Move {piece} from {space}", piece=ONE_PIECE["Gu" if t == "u" else "Ga"], space=SPACE[o]),
+        ChoiceKind.PIECE, "3.3.2", HELP_MOVE, {"space": o, "piece": "Gu" if t == "u" else "Ga", "to": d},
+        payload={"space": o, "underground": t == "u"}))
           for o, t in march_origins(state, fr, d)]
     if fr["grp"]:
         ch.append(C("done", msg("No more Guerrillas into {space}", space=SPACE[d]), ChoiceKind.DONE, "3.3.2",
@@ -297,8 +299,9 @@ def _kill_ask(state, fr):
         keys = ("P" if sp["P"] else "T" if sp["T"] else None, "Ru", "Ra")
         for k in keys:
             if k and sp[k]:
-                ch.append(C(f"kill:{k}", msg("Remove {piece}", piece=ONE_PIECE[k]), ChoiceKind.PIECE, "3.3.3",
-                            HELP_KILL, {"piece": k, "space": fr["sid"]}, payload={"piece": k}))
+                ch.append(cached(("kill", k, fr["sid"]), lambda k=k: C(
+                    f"kill:{k}", msg("Remove {piece}", piece=ONE_PIECE[k]), ChoiceKind.PIECE, "3.3.3", HELP_KILL,
+                    {"piece": k, "space": fr["sid"]}, payload={"piece": k})))
     # 3.3.3 / 4.3.3 "remove up to two": the Shining Path picks the pieces, but 3.1 ("once
     # targeted, a Faction's pieces are affected to the maximum extent possible") means it
     # removes two while any Government piece is left; no early stop.

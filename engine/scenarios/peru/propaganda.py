@@ -43,7 +43,7 @@ from .state import (
     shift,
     sp_pieces,
 )
-from .texts import HELP_AGITATE, HELP_CIVIC, HELP_DONE, HELP_EZ, HELP_MOVE, SPACE, C
+from .texts import HELP_AGITATE, HELP_CIVIC, HELP_DONE, HELP_EZ, HELP_MOVE, SPACE, C, cached
 
 #: the steps of the ``prop`` frame (its ``ph`` before the step): rule and name, the cause of
 #: the facts each automatic step produces
@@ -324,21 +324,23 @@ def redeploy_dests(state: dict, exclude: str | None = None) -> list[str]:
 
 def _redeploy_ask(state: dict, fr: dict) -> Ask:
     if fr["ph"] == "troops":
-        ch = [C(f"move:{o}:{d}", msg("Move a Troop from {source} to {space}", source=SPACE[o], space=SPACE[d]),
-                ChoiceKind.PIECE, "6.5.1", HELP_MOVE, {"piece": "T", "source": o, "space": d},
-                payload={"space": d, "source": o})
+        ch = [cached(("redeploy", o, d), lambda o=o, d=d: C(
+            f"move:{o}:{d}", msg("Move a Troop from {source} to {space}", source=SPACE[o], space=SPACE[d]),
+            ChoiceKind.PIECE, "6.5.1", HELP_MOVE, {"piece": "T", "source": o, "space": d},
+            payload={"space": d, "source": o}))
               for o in troop_sources(state) for d in redeploy_dests(state, o)]
         return Ask(GOV, msg("Redeploy: Troops must leave LoCs and Shining Path Departments"), "6.5.1", ch)
     if fr["ph"] == "police":
-        ch = [C(f"from:{s}", msg("Move a Police from {space}", space=SPACE[s]), ChoiceKind.SPACE, "6.5.1", HELP_MOVE,
-                {"space": s, "piece": "P"}, payload={"space": s}) for s in IDS if state["s"][s]["P"]]
+        ch = [cached(("redeploy_from", s), lambda s=s: C(
+            f"from:{s}", msg("Move a Police from {space}", space=SPACE[s]), ChoiceKind.SPACE, "6.5.1", HELP_MOVE,
+            {"space": s, "piece": "P"}, payload={"space": s})) for s in IDS if state["s"][s]["P"]]
         ch.append(C("done", msg("No more Police moves"), ChoiceKind.DONE, "6.5.1", HELP_DONE))
         return Ask(GOV, msg("Redeploy: move Police (optional)"), "6.5.1", ch)
     o = fr["cur"]
     dests = [s for s in IDS if s != o and (s in LOCS or s == LIMA or state["s"][s]["ctl"] == "G")]
     return Ask(GOV, msg("Redeploy: where does the Police from {space} go?", space=SPACE[o]), "6.5.1",
-               [C(f"to:{d}", msg("To {space}", space=SPACE[d]), ChoiceKind.SPACE, "6.5.1", HELP_MOVE, {"space": d})
-                for d in dests])
+               [cached(("redeploy_to", d), lambda d=d: C(f"to:{d}", msg("To {space}", space=SPACE[d]), ChoiceKind.SPACE,
+                                                         "6.5.1", HELP_MOVE, {"space": d})) for d in dests])
 
 
 def _redeploy_act(state: dict, fr: dict, cid: str, facts: list) -> None:

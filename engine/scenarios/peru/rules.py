@@ -43,7 +43,18 @@ from .state import (
     rondas,
     track_fact,
 )
-from .texts import CARD_SIDE_NAME, CARD_TEXT, CARD_TITLE, OP, OP_HELP, SA, SA_HELP, SEAT, catalog_names
+from .texts import (
+    CARD_SIDE_NAME,
+    CARD_TEXT,
+    CARD_TITLE,
+    METRIC,
+    OP,
+    OP_HELP,
+    SA,
+    SA_HELP,
+    SEAT,
+    catalog_names,
+)
 
 #: 7.0 victory conditions, per faction
 VICTORY = {
@@ -76,16 +87,13 @@ def _finish_definitions() -> None:
     from .ops import OPS, SAS, gov_cost, sp_cost
     from .ops_sp import terror_cost
 
-    def cost(seat, n):
-        return {seat: n} if n else None
-
-    space_cost = {
-        "sweep": lambda st, fr, sid: cost(GOV, gov_cost(fr)),
-        "assault": lambda st, fr, sid: cost(GOV, gov_cost(fr)),
-        "rally": lambda st, fr, sid: cost(SP, sp_cost(st, fr, sid, 1)),
-        "march": lambda st, fr, sid: cost(SP, sp_cost(st, fr, sid, 0 if sid in LOCS else 1)),
-        "attack": lambda st, fr, sid: cost(SP, sp_cost(st, fr, sid, 1)),
-        "terror": lambda st, fr, sid: cost(SP, terror_cost(st, fr, sid)),
+    space_cost = {   # Resources of the Operation's faction paid when the space is selected
+        "sweep": lambda st, fr, sid: gov_cost(fr),
+        "assault": lambda st, fr, sid: gov_cost(fr),
+        "rally": lambda st, fr, sid: sp_cost(st, fr, sid, 1),
+        "march": lambda st, fr, sid: sp_cost(st, fr, sid, 0 if sid in LOCS else 1),
+        "attack": lambda st, fr, sid: sp_cost(st, fr, sid, 1),
+        "terror": terror_cost,
     }
     for name, d in OPS.items():
         d.label = OP[name]
@@ -190,7 +198,7 @@ class PeruRules(Rules):
                     d[side] = {"name": CARD_SIDE_NAME[(cid, side)], "text": CARD_TEXT[(cid, side)],
                                "rule": c[side]["rule"]}
             cards.append(d)
-        return {"cards": cards, "names": catalog_names(), "victory": VICTORY,
+        return {"cards": cards, "names": catalog_names(), "victory": VICTORY, "metrics": METRIC,
                 "seats": [{"id": s.id, "title": SEAT[s.id]} for s in self.seats]}
 
     def prompt(self, state: dict) -> Prompt | None:

@@ -71,7 +71,8 @@ CONTROL_METRIC = {"G": "government_control_population", "S": "shining_path_contr
 
 def piece_deltas(key: str, n: int) -> dict:
     """Metric deltas of ``n`` pieces of kind ``key`` arriving on (n < 0: leaving) the map."""
-    return {m: n for m in ON_MAP[key]}
+    m = ON_MAP[key]
+    return {m[0]: n, m[1]: n} if len(m) == 2 else {m[0]: n}
 
 
 def control_deltas(sid: str, old: str, new: str) -> dict:
@@ -232,10 +233,10 @@ def refresh_control(state: dict, facts: list, cause: str) -> None:
 
 
 def track_fact(track: str, old: int, new: int, why, **extra) -> dict:
-    """The fact of a track moving from ``old`` to ``new``; ``why`` (a message) is its ``reason``."""
+    """The fact of a track moving from ``old`` to ``new``; ``why`` (a message) is its ``why`` field."""
     return fact("track", msg("{track} {delta:+d} to {value} ({why})", track=TRACK[track], delta=new - old, value=new,
                              why=why),
-                track=track, delta=new - old, value=new, reason=why, deltas={track: new - old} if new != old else {},
+                track=track, delta=new - old, value=new, why=why, deltas={track: new - old} if new != old else {},
                 **extra)
 
 

@@ -46,9 +46,25 @@ PIECE = {"T": msg("Troop"), "P": msg("Police"), "Ru": msg("Underground Rondas"),
          "Gu": msg("Underground Guerrilla"), "Ga": msg("Active Guerrilla"), "B": msg("Base"),
          "D": msg("Guzman Directives Base")}
 
+#: marker names (1.9, 6.5.2)
+MARKER = {"terror": msg("Terror"), "sabotage": msg("Sabotage"), "emergency_zone": msg("Emergency Zone"),
+          "control": msg("Control"), "directives": msg("Guzman Directives Base"), "hunt": msg("Hiding marker")}
+
 #: metric / track names (Rules.metrics keys)
 TRACK = {"political_will": msg("Political Will"), "government_resources": msg("Government Resources"),
          "shining_path_resources": msg("Shining Path Resources"), "hunt_track": msg("Hunt Track")}
+
+#: every metric of Rules.metrics, named
+METRIC = {**TRACK, "guzman_captured": msg("Guzman captured"),
+          "government_control_population": msg("Population under Government Control"),
+          "shining_path_control_population": msg("Population under Shining Path Control"),
+          "highland_support_population": msg("Highland Population at Support"),
+          "highland_opposition_population": msg("Highland Population at Opposition"),
+          "bases_on_map": msg("Bases on the map"), "guerrillas_on_map": msg("Guerrillas on the map"),
+          "troops_on_map": msg("Troops on the map"), "police_on_map": msg("Police on the map"),
+          "cubes_on_map": msg("Cubes on the map"), "rondas_on_map": msg("Rondas on the map"),
+          "terror_markers": msg("Terror markers"), "sabotage_markers": msg("Sabotage markers"),
+          "emergency_zones": msg("Emergency Zones"), "cards_played": msg("Cards played")}
 
 #: Initiative Track boxes (2.3.2)
 BOX = {"limited_op": msg("Limited Operation"), "event": msg("Event"),
@@ -122,7 +138,17 @@ HELP_FROM_AVAILABLE = msg("Use an Available piece.")
 
 
 def pieces_text(key: str, n: int):
-    """``n`` pieces of kind ``key`` (a plural-aware message)."""
+    """``n`` pieces of kind ``key`` (a plural-aware message, built once per kind and number)."""
+    m = _PIECES_TEXT.get((key, n))
+    if m is None:
+        m = _PIECES_TEXT[(key, n)] = _pieces_text(key, n)
+    return m
+
+
+_PIECES_TEXT: dict = {}
+
+
+def _pieces_text(key: str, n: int):
     if key == "T":
         return msg_n("{count} Troop", "{count} Troops", n)
     if key == "P":
@@ -142,6 +168,8 @@ def catalog_names() -> list:
     """Every data-file name and text as a message (for ``Rules.catalog``)."""
     out = list(SPACE.values()) + list(CARD_TITLE.values()) + list(CARD_SIDE_NAME.values())
     out += list(CARD_TEXT.values()) + list(HUNT_BOX.values())
+    out += list(SEAT.values()) + list(PIECE.values()) + list(TRACK.values()) + list(MARKER.values())
+    out += list(SUPPORT.values()) + list(BOX.values()) + list(OP.values()) + list(SA.values())
     return out
 
 
@@ -150,3 +178,15 @@ def C(cid: str, label, kind: str, rule: str, help_, targets: dict | None = None,
     """A structured :class:`~engine.core.contract.Choice` (kind, targets, cost, rule, help)."""
     t = targets or {}
     return Choice(cid, label, t if payload is None else payload, kind, t, cost, rule, help_)
+
+
+_CACHE: dict = {}
+
+
+def cached(key, build):
+    """The Choice (or message) ``build()`` makes for ``key``, built once: for choices whose every
+    field follows from ``key`` (Choices and messages are never mutated)."""
+    c = _CACHE.get(key)
+    if c is None:
+        c = _CACHE[key] = build()
+    return c

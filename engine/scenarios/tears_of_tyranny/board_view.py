@@ -71,8 +71,8 @@ def board_map() -> BoardMap:
         if t["coastal"]:
             facts.append(SpaceFact(msg("Coastal"), msg("yes")))
         spaces.append(SpaceGeometry(
-            id=tid, name=msg("{septet} {terrain} ({tile})", septet=msg(t["septet_name"]),
-                             terrain=TERRAIN.get(t["terrain"], t["terrain"]), tile=tid),
+            id=tid, name=msg("{place} ({terrain})", place=msg(t["name"]),   # unique, said aloud (issue 16.6)
+                             terrain=TERRAIN.get(t["terrain"], t["terrain"])),
             label=tid[-2:], kind="tile", shape=SpaceShape.HEX,
             x=round((x - min(xs) + margin) * k, 1), y=round((y - min(ys) + margin) * k, 1), r=round(hex_r * k * 0.98, 1),
             adjacent=tuple(c.adj[tid]), group=msg(t["septet_name"]), facts=tuple(facts),

@@ -1,6 +1,8 @@
 """``manage.py verify_session ID [ID ...]`` (or ``--all``): replay each log from the seed and check
 the hash chain, every event's facts and metrics, the snapshots and the cached state.
-Exits 1 when anything does not match (e.g. a tampered row).
+Exits 1 when anything does not match (e.g. a tampered row); exits 2 when the log and its hash
+chain are intact but it was recorded under other rules and today's engine replays it
+differently (the rules version changed: not tampering).
 
 ``--receipt TEXT`` (repeatable): also check log receipts (facilitation/receipts.py), signed
 heads kept outside the database, which catch a consistent rewrite of a whole chain."""
@@ -25,7 +27,7 @@ class Command(BaseCommand):
             ids = list(ClassSession.objects.exclude(head_seq=0).values_list("pk", flat=True))
         if not ids:
             raise CommandError("Give one or more session ids, or --all.")
-        failed = 0
+        failed = changed = 0
         for sid in ids:
             session = ClassSession.objects.filter(pk=sid).first()
             if session is None:
@@ -39,7 +41,17 @@ class Command(BaseCommand):
                         rep.errors.append(f"receipt {text}: {checked.message}")
             for note in rep.notes:
                 self.stdout.write(f"session {sid}: note: {note}")
-            if rep.ok:
+            receipt_failed = any(e.startswith("receipt ") for e in rep.errors)
+            if rep.rules_changed and not receipt_failed:
+                changed += 1
+                self.stdout.write(
+                    f"session {sid}: RULES VERSION CHANGED (recorded under {rep.recorded_rules}, this engine is "
+                    f"{rep.current_rules}): the hash chain and every row are intact, so the log is the one that "
+                    f"was recorded; today's rules replay it differently in {len(rep.rules_differences)} "
+                    f"place(s), which is not evidence of tampering")
+                for e in rep.rules_differences[:5]:
+                    self.stdout.write(f"  ~ {e}")
+            elif rep.ok:
                 seed = "its secret seed" if session.secret_seed else f"seed {session.seed}"
                 self.stdout.write(f"session {sid}: OK ({rep.events} events replayed from {seed}, "
                                   f"hash chain intact, cached state matches)")
@@ -50,3 +62,5 @@ class Command(BaseCommand):
                     self.stdout.write(f"  - {e}")
         if failed:
             raise SystemExit(1)
+        if changed:
+            raise SystemExit(2)

@@ -15,6 +15,7 @@ from engine.core.registry import scenarios as installed_scenarios
 from facilitation import selectors, services
 from facilitation.errors import NotAllowed
 from facilitation.models import Course, JoinCode, Team
+from facilitation.text import tr
 
 from ..forms import RosterAddForm, UsernameForm
 from .common import call_service, page_errors
@@ -28,7 +29,7 @@ def _course_for_instructor(user, course_id: int) -> Course:
 
 
 def _team_choices(course: Course) -> list[tuple[str, str]]:
-    games = {sc["key"]: sc["title"] for sc in installed_scenarios()}
+    games = {sc["key"]: tr(sc["title"]) for sc in installed_scenarios()}
     rows = [("", _("No team (course roster only)"))]
     for t in Team.objects.filter(session__course=course).select_related("session").order_by("session_id", "id"):
         rows.append((str(t.pk), f"{t.session.title} ({games.get(t.session.scenario_key, t.session.title)}): {t.name}"))
@@ -94,7 +95,7 @@ def course_page(request, course_id: int):
         for m in t.members.all():
             memberships.setdefault(m.pk, []).append(t)
     roster = [{"user": u, "teams": memberships.get(u.pk, [])} for u in students]
-    games = {sc["key"]: sc["title"] for sc in installed_scenarios()}
+    games = {sc["key"]: tr(sc["title"]) for sc in installed_scenarios()}
     sessions = [{"session": s, "game": games.get(s.scenario_key, s.title),
                  "teams": list(s.teams.prefetch_related("members"))}
                 for s in course.sessions.order_by("-id")]

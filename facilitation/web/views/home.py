@@ -14,6 +14,7 @@ from engine.core.registry import scenarios as installed_scenarios
 from facilitation import eventlog, selectors, services
 from facilitation.errors import ServiceError
 from facilitation.models import ClassSession, JoinCode, Seat, normalize_join_code
+from facilitation.text import tr
 
 from ..forms import JoinCodeForm, SignupForm
 from .common import page_errors, seat_titles
@@ -23,7 +24,7 @@ def home(request):
     if not request.user.is_authenticated:
         return render(request, "web/home_anon.html", {"form": JoinCodeForm()})
     sessions = selectors.session_list_for_user(request.user).order_by("-id")[:100]
-    games = {sc["key"]: sc["title"] for sc in installed_scenarios()}
+    games = {sc["key"]: tr(sc["title"]) for sc in installed_scenarios()}
     rows = []
     for s in sessions:
         roles = selectors.session_roles(request.user, s)

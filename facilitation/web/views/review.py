@@ -10,9 +10,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from facilitation import eventlog, selectors
-from facilitation.engine_text import engine_text
 from facilitation.errors import NotAllowed
 from facilitation.models import ClassSession, SessionEvent
+from facilitation.text import tr
 
 from ..forms import AnnotationForm
 from ..models import Annotation, Bookmark
@@ -80,7 +80,7 @@ def _card_marks(session, as_seat) -> list[dict]:
         for f in engine.facts_for_seat(ev.facts or [], as_seat):
             t = str(f.get("type", ""))
             if t in CARD_FACT_TYPES or (t.startswith("card") and "reveal" in t):
-                out.append({"seq": ev.seq, "text": f.get("text", "")})
+                out.append({"seq": ev.seq, "text": tr(f.get("text", ""))})
                 break
     return out
 
@@ -145,7 +145,7 @@ def _outcome(session: ClassSession, rules) -> dict | None:
     else:
         who = ""
     margins = result.get("margins") if isinstance(result.get("margins"), dict) else {}
-    return {"winner": who, "reason": engine_text(result.get("reason") or ""),
+    return {"winner": who, "reason": tr(result.get("reason") or ""),
             "vignette": bool(result.get("vignette")),
             "margins": [(titles.get(k, str(k)), v) for k, v in margins.items() if isinstance(v, int | float)]}
 

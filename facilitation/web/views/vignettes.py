@@ -13,9 +13,9 @@ from django.views.decorators.http import require_POST
 
 import engine
 from facilitation import selectors, services
-from facilitation.engine_text import engine_text
 from facilitation.errors import NotAllowed, NotFound
 from facilitation.models import VignetteRun
+from facilitation.text import tr
 from facilitation.vignettes import RUN_KINDS
 from facilitation.vignettes import runs as vignette_runs
 
@@ -91,7 +91,7 @@ def vignette_run(request, run_id: int):
     for row in comparison["rows"]:
         for cell in row:
             if cell is not None:
-                cell["label"] = engine_text(cell["payload"].get("label") or cell["payload"].get("choice", ""))
+                cell["label"] = tr(cell["payload"].get("label") or cell["payload"].get("choice", ""))
     for c in comparison["columns"]:
         c["code"] = c["session"].teams.first().join_codes.filter(revoked=False).first() if c["session"].teams.exists() else None
     metrics = sorted({k for c in comparison["columns"] for k in (c["result"].get("metrics") or {})})

@@ -47,6 +47,10 @@ def test_every_fact_has_a_cause():
         assert isinstance(f.get("cause"), dict) and f["cause"]["kind"] in CAUSE_KINDS, f
     kinds = {f["cause"]["kind"] for f in facts}
     assert {"decision", "rule", "event"} <= kinds
+    dice = [f for f in facts if f["type"] == "die"]
+    assert dice                                               # 3.3.3 Attack, 4.3.3 Kidnap, Event rolls
+    for f in dice:
+        assert f["cause"]["kind"] == "die" and f["cause"]["roll"] == f["value"] and f["cause"]["rule"]
 
 
 def test_8_nonplayer_facts_carry_their_section_8_rule():

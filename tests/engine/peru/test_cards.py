@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.scenarios.peru import ops, ops_gov, ops_sp, propaganda, sa_gov, sa_sp
 from engine.scenarios.peru.state import piece_totals
 
-from .conftest import card_game, event
+from .conftest import card_game, event, position_event, put
 
 GOV, SP = "government", "shining_path"
 
@@ -145,10 +145,8 @@ def test_p11_top_activates_rondas_and_sets_neutral():
 
 
 def test_p11_bottom_removes_rondas_and_political_will():
-    def prep(st):
-        st["s"]["amazonas"]["Ru"] = 2
-        st["avail"]["R"] -= 2
-    g = event("P11", "bottom", SP, prep)
+    g = position_event("P11", "bottom", SP, lambda pos: put(pos, "amazonas", Ru=2))  # 2 Rondas from the box
+    assert g.state["avail"]["R"] == 8 and g.space("amazonas")["Ru"] == 2
     g.do(SP, "space:amazonas")
     assert g.space("amazonas")["Ru"] == 0 and g.state["pw"] == 12 and g.state["avail"]["R"] == 10
 

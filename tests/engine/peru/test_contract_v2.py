@@ -136,3 +136,13 @@ def test_preview_of_a_base_removal_is_withheld():
     g = event("P14", "top", "government")
     assert "space:junin" in g.choices()
     assert RULES.preview(g.state, "government", "space:junin") is None
+
+
+def test_catalog_names_every_metric_card_and_victory_condition_as_messages():
+    cat = RULES.catalog()
+    assert set(cat["metrics"]) == set(RULES.metrics(RULES.setup(1)))
+    assert len(cat["cards"]) == 40 and all(is_msg(c["title"]) and is_msg(c["top"]["text"]) for c in cat["cards"])
+    assert set(cat["victory"]) == {"government", "shining_path"}
+    names = {render(m) for m in cat["names"]}
+    assert {"Lima", "Junín", "Government", "Shining Path", "Terror", "Political Will", "Rally"} <= names
+    assert all(is_msg(m) for m in cat["names"] + list(cat["metrics"].values()) + list(cat["victory"].values()))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import RULES, card_game
+from .conftest import RULES, card_game, position_game, put
 
 GOV, SP = "government", "shining_path"
 
@@ -133,7 +133,8 @@ def test_3_3_1_rally_cannot_select_departments_at_support_but_lima_yes():
 
 
 def test_1_4_1_rally_may_take_guerrillas_from_the_map_when_none_available():
-    g = sp(lambda st: (st["avail"].update(G=0), st["s"]["loreto"].update(Gu=14)))
+    g = position_game("P7", SP, lambda pos: put(pos, "loreto", Gu=14))  # no Guerrilla left Available
+    assert g.state["avail"]["G"] == 0
     g.do(SP, "box:op_sa", "op:rally", "space:ucayali", "rally:1", "from:loreto", "done")
     assert g.space("ucayali")["Gu"] == 1 and g.space("loreto")["Gu"] == 13
 
@@ -252,14 +253,14 @@ def test_1_7_political_will_follows_shining_path_control():
 
 
 def test_1_4_1_rally_base_taken_from_the_map_when_none_available():
-    def prep(st):
-        st["avail"]["B"] = 0
-        st["s"]["loreto"].update(Gu=2, B=1)
-    g = sp(prep)
+    def edit(pos):  # the last Available Base in Loreto
+        put(pos, "loreto", Gu=2, B=1)
+    g = position_game("P7", SP, edit)
+    assert g.state["avail"]["B"] == 0
     g.do(SP, "box:op_sa", "op:rally", "space:madre_de_dios")
     assert "rally:base" not in g.choices()
     g.do(SP, "rally:1", "done")
-    g2 = sp(lambda st: (prep(st), st["s"]["ucayali"].update(Gu=2)))
+    g2 = position_game("P7", SP, lambda pos: (edit(pos), put(pos, "ucayali", Gu=2)))
     g2.do(SP, "box:op_sa", "op:rally", "space:ucayali", "rally:base", "from:loreto", "done")
     assert g2.space("ucayali")["B"] == 1 and g2.space("loreto")["B"] == 0 and g2.space("ucayali")["Gu"] == 0
 
