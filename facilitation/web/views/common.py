@@ -6,7 +6,7 @@ import functools
 from typing import Any
 
 from django.contrib import messages
-from django.http import HttpResponseForbidden, HttpResponseNotFound
+from django.http import HttpResponse, HttpResponseForbidden, HttpResponseNotFound
 from django.template.loader import render_to_string
 
 from facilitation import selectors
@@ -27,6 +27,9 @@ def page_errors(view):
         except NotAllowed as exc:
             return HttpResponseForbidden(render_to_string("web/error.html", {"message": exc.message, "code": 403},
                                                           request=request))
+        except ServiceError as exc:  # any other refusal (a malformed form, a conflict): its own 4xx
+            return HttpResponse(render_to_string("web/error.html", {"message": exc.message, "code": exc.status},
+                                                 request=request), status=exc.status)
 
     return wrapper
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 
 from django.contrib import messages
 from django.contrib.auth import get_user_model
@@ -271,7 +272,9 @@ def control(request, session_id: int, action: str):
                 call_service(request, services.team_member_replace, team=team, user=u, old_member=old,
                              new_member=new, success=_("Team member replaced."))
     elif action == "joincode":
-        team = Team.objects.filter(session=session, pk=request.POST.get("team")).first()
+        team_id = request.POST.get("team", "")
+        known = re.fullmatch(r"[0-9]{1,18}", team_id)  # a row id, not any text (nor a number past bigint)
+        team = Team.objects.filter(session=session, pk=int(team_id)).first() if known else None
         if team is not None:
             call_service(request, services.join_code_create, course=session.course, user=u, team=team,
                          success=_("A new join code was made."))
