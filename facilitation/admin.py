@@ -96,3 +96,17 @@ class SubmissionKeyAdmin(admin.ModelAdmin):
 @admin.register(m.TeamIntent)
 class TeamIntentAdmin(admin.ModelAdmin):
     list_display = ("session", "team", "author", "seq", "created_at")
+
+
+@admin.register(m.VignetteRun)
+class VignetteRunAdmin(admin.ModelAdmin):
+    list_display = ("title", "vignette_id", "course", "seat_key", "created_at")
+    list_filter = ("vignette_id",)
+    readonly_fields = ("document", "start_cards", "created_by", "created_at")
+
+
+@admin.register(m.SavedVignette)
+class SavedVignetteAdmin(admin.ModelAdmin):
+    list_display = ("id", "course", "from_session", "from_seq", "created_at")
+    # a saved position holds hidden information (the deck, hidden pieces): read-only here
+    readonly_fields = ("document", "from_session", "from_seq", "created_by", "created_at")
