@@ -43,6 +43,8 @@ def test_the_compiled_catalog_holds_every_translation(spanish):
         mo = gettext.GNUTranslations(f)
     stale = []
     for m, e in spanish.items():
+        if not e.translated or e.fuzzy:
+            continue  # reported by the test above; msgfmt leaves them out
         got = mo.gettext(m) if e.plural is None else mo.ngettext(m, e.plural, 1)
         if got != e.msgstr[0]:
             stale.append(m)
