@@ -136,6 +136,9 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
         "rows": an.rows,
         "labels": an.labels,
         "key_moments": an.key_moments,
+        "key_moment_groups": key_moment_groups(model),
+        "key_moment_method": key_moment_method(model),
+        "key_moments_empty": key_moments_empty(model),
         "phases": an.phases,
         "snapshots": snaps,
         "team_summaries": an.team_summaries,
@@ -147,6 +150,40 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
         "generated_at": generated_at,
         "n_figures": len(figs),
     }
+
+
+GROUPS = (("Team decisions", ("decision",)), ("Bot decisions", ("bot",)),
+          ("Automatic rule steps", ("rule",)), ("Dice", ("die",)), ("Cards and events", ("event",)),
+          ("Facilitator", ("facilitator",)))
+
+
+def key_moment_groups(model: ReportModel) -> list[dict]:
+    out = []
+    for title, cats in GROUPS:
+        ks = [k for k in model.analysis.key_moments if k.category in cats]
+        if ks:
+            out.append({"title": title, "moments": ks})
+    return out
+
+
+def key_moment_method(model: ReportModel) -> str:
+    if model.spec.measures:
+        names = "; ".join(dict.fromkeys(ms.label for ms in model.spec.measures))
+        return (f"Moments ranked by how much they moved the measures that decide this game ({names}), "
+                f"separated into the teams' own decisions, the bots' decisions, automatic rule steps, dice and "
+                f"cards, each credited to its own cause: a team's rationale is shown only with that team's "
+                f"decisions. Changes of state that decide games (a capture, an election, a switch to tyranny, "
+                f"the control of a big city) are always listed.")
+    return ("The largest swings of the plotted measures (relative to each measure's range in this game), "
+            "each with its cause.")
+
+
+def key_moments_empty(model: ReportModel) -> str:
+    an = model.analysis
+    if not an.steps or len(an.steps) < 2:
+        return "No key moments: the log holds no play yet."
+    return ("No key moments: no decision, rule step, die or card changed the measures that decide this game "
+            "in the part of the log this report covers.")
 
 
 def render_html(model: ReportModel, *, mode: str = "html", generated_at=None) -> str:

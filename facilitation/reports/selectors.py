@@ -193,10 +193,23 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
                     "ended_at": session.finished_at if result else None},
         "teams": team_rows, "seats": seats, "events": events, "notes": notes, "bookmarks": bookmarks,
         "result": result, "board": (rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
+        "outcome_params": outcome_params(session, rules),
     }
     if with_snapshots and rules is not None:
         bundle["snapshots"] = phase_views(session, rules, bundle)
     return bundle
+
+
+def outcome_params(session: ClassSession, rules) -> dict:
+    """Fixed numbers of this game the outcome measures need and the metrics do not carry:
+    Tears of Tyranny's influence level markers (1.H), read from the state after set-up."""
+    if rules is None or session.scenario_key != "tears_of_tyranny" or session.head_seq < 1:
+        return {}
+    try:
+        state = eventlog.load_state(session, 1, rules)
+        return {"influence_markers": list(state["inf"]["markers"])}
+    except (KeyError, TypeError, LookupError):
+        return {}
 
 
 def phase_views(session: ClassSession, rules, bundle: dict) -> dict[int, dict]:

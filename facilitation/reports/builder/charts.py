@@ -52,7 +52,9 @@ def _dtick(cards: int) -> int:
     return 100
 
 
-def _series_xy(an: Analysis, names: tuple[str, ...]) -> tuple[list[float], list[float]]:
+def _series_xy(an: Analysis, names: tuple[str, ...], cards: list | None = None) -> tuple[list[float], list[float]]:
+    """The series' points; ``cards`` (if given) receives the exact card of each point, for the
+    tooltips (x is the card plus the event's place within it, so rounding x is wrong)."""
     xs, ys = [], []
     for s in an.steps:
         v = metric_value(s.metrics, names)
@@ -62,6 +64,14 @@ def _series_xy(an: Analysis, names: tuple[str, ...]) -> tuple[list[float], list[
             continue
         xs.append(s.x)
         ys.append(v)
+        if cards is not None:
+            cards.append([s.card, s.seq])
+    # the line runs on to the end of the game, not to its last change
+    if xs and an.steps and xs[-1] < an.steps[-1].x:
+        xs.append(an.steps[-1].x)
+        ys.append(ys[-1])
+        if cards is not None:
+            cards.append([an.steps[-1].card, an.steps[-1].seq])
     return xs, ys
 
 
@@ -98,13 +108,16 @@ def timeline(spec: ChartSpec, an: Analysis, xlabel: str = "Card") -> Chart | Non
     data = []
     plotted = []
     for i, s in enumerate(series):
-        xs, ys = _series_xy(an, s.metrics)
+        cards: list = []
+        xs, ys = _series_xy(an, s.metrics, cards)
         color = s.color or PALETTE[i % len(PALETTE)]
         line = {"shape": "hv", "color": color, "width": 2}
         if s.dash:
             line["dash"] = s.dash
         data.append({"type": "scatter", "mode": "lines", "name": s.label, "x": xs, "y": ys, "line": line,
-                     "hovertemplate": f"{s.label}: %{{y}}<br>card %{{x:.0f}}<extra></extra>"})
+                     "customdata": cards,
+                     "hovertemplate": f"{s.label}: %{{y}}<br>{xlabel.lower()} %{{customdata[0]}}, "
+                                      f"event %{{customdata[1]}}<extra></extra>"})
         plotted.append(s.key)
         # key moments on this series
         kx, ky, kt = [], [], []
