@@ -123,7 +123,8 @@ def session_rules(session: ClassSession):
         return None
 
 
-def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = True) -> dict:
+def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = True,
+                  with_comparison: bool = True) -> dict:
     """Everything an AAR of ``session`` as of event ``seq`` needs, as plain data."""
     rules = session_rules(session)
     course: Course = session.course
@@ -195,6 +196,8 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
         "result": result, "board": (rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
         "outcome_params": outcome_params(session, rules),
     }
+    if with_comparison:
+        bundle["comparison"] = report_comparison(session, bundle["outcome_params"])
     if with_snapshots and rules is not None:
         bundle["snapshots"] = phase_views(session, rules, bundle)
     return bundle
@@ -239,27 +242,46 @@ def sessions_comparable(user, scenario_key: str) -> QuerySet[ClassSession]:
     return sessions_readable(user).filter(scenario_key=scenario_key).order_by("scheduled_start", "id")
 
 
+def _session_events_light(s: ClassSession) -> list[dict]:
+    return [{"seq": e.seq, "kind": e.kind, "facts": e.facts, "metrics": e.metrics, "payload": e.payload}
+            for e in SessionEvent.objects.filter(session=s).order_by("seq")
+            .only("seq", "kind", "facts", "metrics", "payload")]
+
+
+def _labels(spec) -> dict[str, str]:
+    labels = {}
+    for cs in spec.charts:
+        for ser in cs.series:
+            if len(ser.metrics) == 1:
+                labels.setdefault(ser.metrics[0], ser.label)
+    return labels
+
+
 def comparison(sessions: list[ClassSession]) -> dict:
-    """Overlaid series of each chart's metrics and an outcome table for sessions of one game."""
+    """Overlaid series of each chart's metrics and an outcome table for sessions of one game.
+
+    Every line runs to the end of its game (not to its last change); the table has one row
+    per measure (named, not a metric key) and one column per session."""
+    from facilitation.reports.builder.analysis import humanize
+
     if not sessions:
-        return {"charts": [], "rows": []}
+        return {"charts": [], "rows": [], "table": [], "metrics": []}
     key = sessions[0].scenario_key
     spec = spec_for(key)
     per_session = []
     for s in sessions:
-        evs = [{"seq": e.seq, "facts": e.facts, "metrics": e.metrics, "payload": e.payload}
-               for e in SessionEvent.objects.filter(session=s).order_by("seq")
-               .only("seq", "facts", "metrics", "payload")]
+        evs = _session_events_light(s)
         cards = _card_counter(evs, spec)
         per_session.append((s, evs, cards))
     charts = []
     all_metrics = sorted({m for _, evs, _ in per_session for e in evs for m in e["metrics"]})
-    chart_specs = [cs for cs in spec.charts] or []
-    series_list = [(cs, ser) for cs in chart_specs for ser in cs.series
+    labels = _labels(spec)
+    series_list = [(cs, ser) for cs in spec.charts for ser in cs.series
                    if all(m in all_metrics for m in ser.metrics)]
     if not series_list:
         from facilitation.reports.builder.specs import ChartSpec, Series
-        series_list = [(ChartSpec(key=m, title=m, series=()), Series(m, (m,))) for m in all_metrics]
+        series_list = [(ChartSpec(key=m, title=humanize(m), series=()), Series(humanize(m), (m,)))
+                       for m in all_metrics]
     for cs, ser in series_list:
         runs = []
         for s, evs, cards in per_session:
@@ -274,6 +296,9 @@ def comparison(sessions: list[ClassSession]) -> dict:
                     continue
                 xs.append(c)
                 ys.append(v)
+            if xs and cards and xs[-1] < cards[-1]:  # on to the end of the game
+                xs.append(cards[-1])
+                ys.append(ys[-1])
             runs.append({"name": f"{s.title} (#{s.pk})", "x": xs, "y": ys})
         charts.append({"key": f"{cs.key}-{ser.key}", "title": ser.label, "cs": cs, "runs": runs})
     rows = []
@@ -285,7 +310,46 @@ def comparison(sessions: list[ClassSession]) -> dict:
         winner = r.get("winner") if isinstance(r, dict) else None
         rows.append({"session": s, "status": s.status, "events": len(evs), "cards": max(cards) if cards else 0,
                      "winner": winner, "result": r, "final": final})
-    return {"charts": charts, "rows": rows, "metrics": all_metrics, "x_label": spec.x_label}
+    # the measures worth a row: each plotted series and each outcome measure, by name
+    shown: list[tuple[str, object]] = []
+    for ms in spec.measures:
+        shown.append((ms.label, lambda f, ms=ms: ms.value(f, {})))
+    for _cs, ser in series_list:
+        shown.append((ser.label, lambda f, ser=ser: metric_value(f, ser.metrics)))
+    table = []
+    for label, fn in shown:
+        vals = [fn(r["final"]) for r in rows]
+        if all(v is None for v in vals):
+            continue
+        table.append({"label": label, "values": vals})
+    return {"charts": charts, "rows": rows, "table": table, "metrics": [labels.get(m, humanize(m)) for m in all_metrics],
+            "x_label": spec.x_label}
+
+
+def report_comparison(session: ClassSession, params: dict, *, limit: int = 6) -> dict:
+    """For the AAR: earlier finished sessions of the same game, scenario and options in the same
+    course (their measures card by card and their result), and a bot-only game from this
+    session's seed."""
+    from facilitation.reports.builder.baseline import bot_baseline, events_metrics_by_card, measure_series
+
+    spec = spec_for(session.scenario_key)
+    if not spec.measures:
+        return {}
+    earlier = (ClassSession.objects.filter(course=session.course, scenario_key=session.scenario_key,
+                                           status=ClassSession.Status.FINISHED, options=session.options)
+               .exclude(pk=session.pk).filter(Q(created_at__lt=session.created_at) | Q(pk__lt=session.pk))
+               .order_by("-created_at", "-pk")[:limit])
+    runs = []
+    for s in reversed(list(earlier)):
+        evs = _session_events_light(s)
+        cards = _card_counter(evs, spec)
+        r = s.result if isinstance(s.result, dict) else {}
+        runs.append({"name": f"{s.title} (#{s.pk})", "session_id": s.pk, "winner": r.get("winner"),
+                     "series": measure_series(events_metrics_by_card(evs, cards), spec, params)})
+    baseline = None
+    if session.seed is not None:
+        baseline = bot_baseline(session.scenario_key, session.seed, session.options or {}, spec, params)
+    return {"earlier": runs, "baseline": baseline}
 
 
 # ---- exports ---------------------------------------------------------------------------------

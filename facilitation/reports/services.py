@@ -244,6 +244,7 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
             "finished": model.cover["finished"],
             "charts": len(model.all_charts),
             "timelines": len(model.charts),
+            "comparison_charts": len(model.comparison_charts),
             "snapshots": len(model.snapshots),
             "key_moments": len(model.analysis.key_moments),
             "cards": model.cover["cards"],

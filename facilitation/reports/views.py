@@ -188,7 +188,14 @@ def compare(request, scenario_key: str):
     for i, c in enumerate(data["charts"], 1):
         fig = comparison_chart(c["title"], c["title"], c["runs"], c["cs"], data.get("x_label", "Card"))
         figs.append({"dom_id": f"cmp-figure-{i}", "title": c["title"], "figure": fig})
+    rules = selectors.session_rules(chosen[0]) if chosen else None
+    titles = {s.id: s.title for s in rules.seats} if rules else {}
+    for r in data["rows"]:
+        w = r["winner"]
+        r["winner_title"] = (", ".join(titles.get(x, str(x)) for x in w) if isinstance(w, list | tuple)
+                             else titles.get(w, w.title() if isinstance(w, str) else w))
     return _render(request, "reports/compare.html", {
-        "scenario_key": scenario_key, "available": available, "chosen": {s.pk for s in chosen},
-        "rows": data["rows"], "figs": figs, "metrics": data.get("metrics", []),
+        "scenario_key": scenario_key, "game_title": rules.title if rules else scenario_key,
+        "available": available, "chosen": {s.pk for s in chosen}, "x_label": data.get("x_label", "Card"),
+        "rows": data["rows"], "figs": figs, "metrics": data.get("metrics", []), "table": data.get("table", []),
     })

@@ -83,3 +83,8 @@ def test_tears_of_tyranny_ranks_distance_to_tyranny_and_flags_the_switch():
     k = next(k for k in an.key_moments if k.row.first_seq == 3)
     assert k.category == "rule" and any("tyranny" in d for d in k.decisive)
     assert next(c for c in k.changes if c.key == "to_tyranny").after == 0
+    # the influence markers of the set-up give the distance to the next level: 5 cards at level 1
+    from facilitation.reports.builder.specs import TEARS_OF_TYRANNY
+
+    nxt = next(ms for ms in TEARS_OF_TYRANNY.measures if ms.key == "to_next_level")
+    assert nxt.value(base, b["outcome_params"]) == 5 and nxt.value(base, {}) is None

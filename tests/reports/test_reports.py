@@ -41,10 +41,12 @@ def test_bot_played_peru_game_gets_a_pdf_with_final_political_will_teams_and_all
     assert re.search(rf"Political Will\s+{pw}\b", text), f"final Political Will {pw} not in the PDF's final table"
     assert TEAM_GOV in text and TEAM_SP in text
     assert "Winner:" in text
-    # every chart is a numbered figure: the Peru timelines and decision time per team
+    # every chart is a numbered figure: the Peru timelines, decision time per team, and the comparison
+    # of the Government margin with the bot-only game of the same seed (one chart: Peru's margins mirror)
+    assert built.summary["comparison_charts"] == 1
     figures = sorted({int(n) for n in re.findall(r"Figure (\d+):", text)})
-    assert figures == list(range(1, PERU_TIMELINES + 2))
-    assert built.summary["charts"] == PERU_TIMELINES + 1 and built.summary["timelines"] == PERU_TIMELINES
+    assert figures == list(range(1, PERU_TIMELINES + 3))
+    assert built.summary["charts"] == PERU_TIMELINES + 2 and built.summary["timelines"] == PERU_TIMELINES
     assert built.summary["final_metrics"]["political_will"] == pw
     assert built.progress == 100 and built.seq == finished_peru.head_seq
     for title in ("Political Will", "Resources", "Hunt Track", "Population under Control",
@@ -53,7 +55,7 @@ def test_bot_played_peru_game_gets_a_pdf_with_final_political_will_teams_and_all
     # the charts are vector SVG from kaleido: their axis titles are text in the PDF
     assert text.count("Card") >= PERU_TIMELINES
     html = Path(built.html.path).read_text()
-    assert html.count('class="chart-live"') == PERU_TIMELINES + 1
+    assert html.count('class="chart-live"') == PERU_TIMELINES + 2
     assert "/static/reports/plotly.min.js" in html and "cdn" not in html.lower()
 
 

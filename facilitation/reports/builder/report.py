@@ -33,10 +33,13 @@ class ReportModel:
     bookmarks: list[dict]
     final_metrics: list[tuple[str, str]]
     warnings: list[str] = field(default_factory=list)
+    comparison_charts: list[charts_mod.Chart] = field(default_factory=list)
+    comparison: dict = field(default_factory=dict)  # {"rows": [...], "note": str}
 
     @property
     def all_charts(self) -> list[charts_mod.Chart]:
-        return self.charts + ([self.decision_time_chart] if self.decision_time_chart else [])
+        return (self.charts + ([self.decision_time_chart] if self.decision_time_chart else [])
+                + self.comparison_charts)
 
 
 MARGIN_LABELS = {
@@ -182,6 +185,36 @@ def _prompts(b: dict, an: Analysis, cover: dict, spec: ScenarioSpec) -> list[dic
     return out
 
 
+def _comparison_rows(b: dict, spec: ScenarioSpec, an: Analysis, comp: dict, params: dict,
+                     seat_titles: dict) -> dict:
+    """The outcome table of the comparison: this session, earlier ones, the bot-only game."""
+    if not comp:
+        return {}
+
+    def winner(w):
+        if isinstance(w, list | tuple):
+            return ", ".join(seat_titles.get(x, str(x)) for x in w)
+        return seat_titles.get(w, str(w).title()) if w else "\u2014"
+
+    rows = [{"name": "This session", "winner": winner((b["result"] or {}).get("winner")) if b["result"] else
+             "(not finished)", "finals": {ms.label: ms.value(an.final_metrics, params) for ms in spec.measures}}]
+    for r in comp.get("earlier") or []:
+        rows.append({"name": r["name"], "winner": winner(r.get("winner")),
+                     "finals": {ms.label: (r["series"][ms.key]["y"][-1] if ms.key in r["series"] else None)
+                                for ms in spec.measures}})
+    base = comp.get("baseline")
+    if base:
+        rows.append({"name": f"Bots only, same seed ({base['bots']} bots, {base['choices']} choices)",
+                     "winner": winner((base.get("result") or {}).get("winner")),
+                     "finals": {ms.label: (base["series"][ms.key]["y"][-1] if ms.key in base["series"] else None)
+                                for ms in spec.measures}})
+    labels = list(dict.fromkeys(ms.label for ms in spec.measures))
+    note = ("" if comp.get("earlier") else "No earlier finished session of this game and scenario (same options) "
+            "in this course to compare with; ") + ("the bot-only game replays this session's seed with bots in "
+                                                   "every seat." if base else "no bot-only game could be played.")
+    return {"rows": rows, "labels": labels, "note": note}
+
+
 def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
     b = normalize(raw)
     spec = spec_for(b["scenario"]["key"])
@@ -261,6 +294,12 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
                         f"(no state recorded at that point).")
 
     final = [(an.labels.get(m, humanize(m)), fmt_num(v)) for m, v in sorted(an.final_metrics.items())]
-    return ReportModel(bundle=b, spec=spec, analysis=an, cover=cover, intents=intents, charts=charts,
+    comp = b.get("comparison") or {}
+    params = b.get("outcome_params") or {}
+    sides = {x for ss in _team_sides(b, spec).values() for x in ss} or None
+    comparison_charts = charts_mod.outcome_comparison_charts(spec, an, comp, params, sides)
+    comparison = _comparison_rows(b, spec, an, comp, params, seat_titles)
+    return ReportModel(comparison_charts=comparison_charts, comparison=comparison,
+                       bundle=b, spec=spec, analysis=an, cover=cover, intents=intents, charts=charts,
                        decision_time_chart=dtc, snapshots=snapshots, prompts=_prompts(b, an, cover, spec),
                        notes=b["notes"], bookmarks=b["bookmarks"], final_metrics=final, warnings=warnings)
