@@ -134,6 +134,7 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
         "decision_time_fig": figs[len(model.charts)] if model.decision_time_chart else None,
         "comparison_figs": figs[len(model.charts) + (1 if model.decision_time_chart else 0):],
         "comparison": model.comparison,
+        "summary": model.summary,
         "decision_times": an.decision_times,
         "rows": an.rows,
         "labels": an.labels,

@@ -88,3 +88,23 @@ def test_tears_of_tyranny_ranks_distance_to_tyranny_and_flags_the_switch():
 
     nxt = next(ms for ms in TEARS_OF_TYRANNY.measures if ms.key == "to_next_level")
     assert nxt.value(base, b["outcome_params"]) == 5 and nxt.value(base, {}) is None
+
+
+def test_summary_judges_each_intent_against_the_measures_it_names():
+    from facilitation.reports.builder.summary import check_intent
+
+    b = peru_bundle()  # Political Will 10 -> 6 (Terror) -> 7 (Train); Shining Path wins
+    b["teams"][0]["intents"] = [{"text": "Keep Political Will above 8 and win the war", "seq": 1}]
+    b["teams"][1]["intents"] = [{"text": "Drive Will below 7", "seq": 1}]
+    r = build_report(b)
+    blue, red = r.summary["intents"]
+    (c,) = blue.checks
+    assert (c.metric, c.target, c.achieved) == ("political_will", "above 8", False)
+    assert c.detail.startswith("lowest value 6 (card 1, event 5)")
+    assert blue.won is False and blue.verdict == "Not achieved."
+    assert red.checks[0].achieved is True and red.won is True and red.verdict == "Achieved."
+    assert 3 <= len(r.summary["turning_points"]) <= 5 or len(r.analysis.key_moments) < 3
+    named = check_intent("T", "Hold Lima and build trust", r.analysis, None)
+    assert not named.checks and "names no measure" in named.verdict
+    trend = check_intent("T", "Watch Government Resources", r.analysis, None)
+    assert trend.checks[0].achieved is None and trend.checks[0].detail.startswith("from 20 to 25")

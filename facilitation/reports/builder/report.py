@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from facilitation.reports.builder import charts as charts_mod
+from facilitation.reports.builder import summary as summary_mod
 from facilitation.reports.builder import svgmap
 from facilitation.reports.builder.analysis import Analysis, analyse, fmt_delta, fmt_num, humanize
 from facilitation.reports.builder.bundle import normalize
@@ -35,6 +36,7 @@ class ReportModel:
     warnings: list[str] = field(default_factory=list)
     comparison_charts: list[charts_mod.Chart] = field(default_factory=list)
     comparison: dict = field(default_factory=dict)  # {"rows": [...], "note": str}
+    summary: dict = field(default_factory=dict)     # the one-page summary (builder.summary)
 
     @property
     def all_charts(self) -> list[charts_mod.Chart]:
@@ -300,6 +302,7 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
     comparison_charts = charts_mod.outcome_comparison_charts(spec, an, comp, params, sides)
     comparison = _comparison_rows(b, spec, an, comp, params, seat_titles)
     return ReportModel(comparison_charts=comparison_charts, comparison=comparison,
+                       summary=summary_mod.summary(b, an, cover),
                        bundle=b, spec=spec, analysis=an, cover=cover, intents=intents, charts=charts,
                        decision_time_chart=dtc, snapshots=snapshots, prompts=_prompts(b, an, cover, spec),
                        notes=b["notes"], bookmarks=b["bookmarks"], final_metrics=final, warnings=warnings)
