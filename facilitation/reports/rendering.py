@@ -20,6 +20,7 @@ from collections.abc import Callable
 from django.template.loader import render_to_string
 
 from facilitation.reports.builder.report import ReportModel
+from facilitation.reports.builder.whatif import strip_svg
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +136,12 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
         "comparison_figs": figs[len(model.charts) + (1 if model.decision_time_chart else 0):],
         "comparison": model.comparison,
         "summary": model.summary,
+        "whatifs": [{"w": w, "svg": strip_svg(w), "svg_uri": _svg_data_uri(strip_svg(w)) if w.options else ""}
+                    for w in model.whatifs],
+        "card_lines": model.card_lines,
+        "bot_seats": model.bot_seats,
+        "replay_url": model.links.get("replay", ""),
+        "events_csv_url": model.links.get("events_csv", ""),
         "decision_times": an.decision_times,
         "rows": an.rows,
         "labels": an.labels,
@@ -193,8 +200,10 @@ def render_html(model: ReportModel, *, mode: str = "html", generated_at=None) ->
     return render_to_string("reports/report.html", context(model, mode=mode, generated_at=generated_at))
 
 
-def render_pdf(model: ReportModel, *, generated_at=None) -> bytes:
+def render_pdf(model: ReportModel, *, generated_at=None, summary_only: bool = False) -> bytes:
+    """The full PDF, or (``summary_only``) the summary: the one-page summary, key moments,
+    the comparison table and the discussion prompts (at most 4 pages)."""
     from weasyprint import HTML
 
-    html = render_html(model, mode="pdf", generated_at=generated_at)
+    html = render_html(model, mode="summary" if summary_only else "pdf", generated_at=generated_at)
     return HTML(string=html, base_url=os.getcwd()).write_pdf()

@@ -2,8 +2,9 @@
 is built from, cross-session comparison and event exports.
 
 Permissions: a course's instructors (and staff) may request, list and download
-the reports of every session of the course; the course's reviewers may list and
-download reports (and export the events) of finished sessions
+the reports of every session of the course; the course's reviewers, and the
+students who played in a session, may list and download its reports (and export
+its events) once it is finished
 (``facilitation.selectors.session_roles``). A live or paused session is open to
 its course's reviewers on the watch page only (the role matrix,
 tests/facilitation/test_roles.py): /reports/ lists it for them as watch-only.
@@ -18,6 +19,7 @@ from typing import Any
 
 from django.apps import apps
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 
 import engine
 from facilitation import eventlog
@@ -36,11 +38,13 @@ def report_can_request(user, session: ClassSession) -> bool:
 
 
 def session_can_read_reports(user, session: ClassSession) -> bool:
-    """Instructors of the course, at any time; its reviewers once the session is finished."""
+    """Instructors of the course, at any time; its reviewers, and the students who played in
+    it (members of one of its teams), once the session is finished: a finished game's review
+    is public to its participants. Nobody else: not the students of other sessions."""
     roles = session_roles(user, session)
     if "instructor" in roles:
         return True
-    return "reviewer" in roles and session.status == ClassSession.Status.FINISHED
+    return bool(roles & {"reviewer", "student"}) and session.status == ClassSession.Status.FINISHED
 
 
 def report_can_view(user, report: AARReport) -> bool:
@@ -55,7 +59,8 @@ def sessions_readable(user) -> QuerySet[ClassSession]:
     if user.is_staff:
         return qs
     return qs.filter(Q(course__instructors=user)
-                     | Q(course__reviewers=user, status=ClassSession.Status.FINISHED)).distinct()
+                     | Q(course__reviewers=user, status=ClassSession.Status.FINISHED)
+                     | Q(teams__members=user, status=ClassSession.Status.FINISHED)).distinct()
 
 
 def sessions_watch_only(user) -> QuerySet[ClassSession]:
@@ -195,6 +200,8 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
         "teams": team_rows, "seats": seats, "events": events, "notes": notes, "bookmarks": bookmarks,
         "result": result, "board": (rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
         "outcome_params": outcome_params(session, rules),
+        "links": {"replay": reverse("web:replay", args=[session.pk]),
+                  "events_csv": reverse("reports:export", args=[session.pk, "csv"])},
     }
     if with_comparison:
         bundle["comparison"] = report_comparison(session, bundle["outcome_params"])
@@ -235,6 +242,25 @@ def phase_views(session: ClassSession, rules, bundle: dict) -> dict[int, dict]:
             state = eventlog.load_state(session, e["seq"], rules)
             out[e["seq"]] = rules.view(state, None)
     return out
+
+
+def report_whatifs(session: ClassSession, model, *, decisions: int, rollouts: int) -> list:
+    """The road not taken for the teams' key decisions, each from the state just before it
+    (loaded from the log along the decision's parent path)."""
+    from facilitation.reports.builder.whatif import whatifs_for
+
+    rules = session_rules(session)
+    if rules is None or decisions <= 0 or rollouts <= 0:
+        return []
+    parents = dict(SessionEvent.objects.filter(session=session).values_list("seq", "parent_seq"))
+
+    def state_before(seq: int):
+        parent = parents.get(seq)
+        if parent is None:
+            return None
+        return eventlog.load_state(session, parent, rules)
+
+    return whatifs_for(model, rules, state_before, decisions=decisions, rollouts=rollouts, seed=session.seed or 0)
 
 
 # ---- across sessions --------------------------------------------------------------------

@@ -60,6 +60,7 @@ class Step:
     phase: str | None = None  # e.g. "Propaganda Round 2"
     undone: bool = False  # taken back later by an undo (it stays in the log for the record)
     effects: list[Effect] = field(default_factory=list)  # its facts split by cause
+    reason: str = ""  # a bot's own reason (Andean Abyss Non-players: the section-8 rule that fired)
 
 
 @dataclass
@@ -85,6 +86,7 @@ class Row:
     actor: str = ""
     undone: bool = False
     x_end: float = 0.0  # x of the row's last event (where its consequences show)
+    reasons: list[str] = field(default_factory=list)  # a bot's own reasons
 
     @property
     def text(self) -> str:
@@ -278,7 +280,8 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                   label=_event_label(e), choice_id=cid, rationale=e["rationale"],
                   decision_ms=e["decision_ms"], created_at=e["created_at"], facts=e["facts"],
                   metrics=dict(current), deltas=deltas, card=card, x=round(x, 4), undone=e["seq"] in undone,
-                  effects=(event_effects(e, spec, all_metric_names, before, current) if before else []))
+                  effects=(event_effects(e, spec, all_metric_names, before, current) if before else []),
+                  reason=str(e["payload"].get("reason") or "") if e["kind"] == "bot" else "")
         if _is_phase(e, spec) and card not in phase_cards:
             phase_cards.add(card)
             st.phase = f"{spec.phase_label} {len(phases) + 1}"
@@ -306,6 +309,8 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
             last.choice_ids.append(st.choice_id)
             if st.rationale and st.rationale not in last.rationales:
                 last.rationales.append(st.rationale)
+            if st.reason and st.reason not in last.reasons:
+                last.reasons.append(st.reason)
             last.facts.extend(f["text"] for f in st.facts if f.get("text"))
             for k, d in st.deltas.items():
                 last.deltas[k] = last.deltas.get(k, 0) + d
@@ -321,7 +326,8 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                         choice_ids=[st.choice_id], rationales=[st.rationale] if st.rationale else [],
                         facts=[f["text"] for f in st.facts if f.get("text")],
                         deltas=OrderedDict(st.deltas), decision_ms=st.decision_ms or 0,
-                        phase=st.phase, actor=st.actor, undone=st.undone, x_end=st.x))
+                        phase=st.phase, actor=st.actor, undone=st.undone, x_end=st.x,
+                        reasons=[st.reason] if st.reason else []))
 
     # ---- key moments: the largest effects on the outcome, each credited to its cause --------
     groups = plotted or [(m,) for m in metric_names]

@@ -135,4 +135,5 @@ def normalize(raw: dict) -> dict:
     b["final_metrics"] = raw.get("final_metrics")
     b["outcome_params"] = dict(raw.get("outcome_params") or {})
     b["comparison"] = raw.get("comparison") or {}
+    b["links"] = dict(raw.get("links") or {})
     return b

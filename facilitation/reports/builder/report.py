@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from facilitation.reports.builder import charts as charts_mod
+from facilitation.reports.builder import compactlog, svgmap
 from facilitation.reports.builder import summary as summary_mod
-from facilitation.reports.builder import svgmap
 from facilitation.reports.builder.analysis import Analysis, analyse, fmt_delta, fmt_num, humanize
 from facilitation.reports.builder.bundle import normalize
 from facilitation.reports.builder.specs import ScenarioSpec, spec_for
@@ -37,6 +37,10 @@ class ReportModel:
     comparison_charts: list[charts_mod.Chart] = field(default_factory=list)
     comparison: dict = field(default_factory=dict)  # {"rows": [...], "note": str}
     summary: dict = field(default_factory=dict)     # the one-page summary (builder.summary)
+    card_lines: list = field(default_factory=list)  # the compact log (builder.compactlog)
+    bot_seats: list = field(default_factory=list)   # summaries of the seats bots played
+    links: dict = field(default_factory=dict)       # {"replay": URL of the session's replay}
+    whatifs: list = field(default_factory=list)     # whatif.WhatIf, filled by the service (uses the engine)
 
     @property
     def all_charts(self) -> list[charts_mod.Chart]:
@@ -303,6 +307,8 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
     comparison = _comparison_rows(b, spec, an, comp, params, seat_titles)
     return ReportModel(comparison_charts=comparison_charts, comparison=comparison,
                        summary=summary_mod.summary(b, an, cover),
+                       card_lines=compactlog.card_lines(an, spec, params),
+                       bot_seats=compactlog.bot_seat_summaries(b, an), links=b.get("links") or {},
                        bundle=b, spec=spec, analysis=an, cover=cover, intents=intents, charts=charts,
                        decision_time_chart=dtc, snapshots=snapshots, prompts=_prompts(b, an, cover, spec),
                        notes=b["notes"], bookmarks=b["bookmarks"], final_metrics=final, warnings=warnings)
