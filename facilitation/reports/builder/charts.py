@@ -229,7 +229,7 @@ def comparison_chart(title: str, ytitle: str, runs: list[dict], spec: ChartSpec 
 
 
 def outcome_comparison_charts(spec: ScenarioSpec, an: Analysis, comparison: dict, params: dict,
-                              sides: set | None = None, max_charts: int = 4) -> list[Chart]:
+                              sides: set | None = None, max_charts: int = 2) -> list[Chart]:
     """This session's outcome measures against earlier sessions of the same game and scenario and
     a bot-only game from the same seed, card by card (one small chart per measure)."""
     from facilitation.reports.builder.baseline import measure_series
