@@ -155,9 +155,8 @@ class RssSampler:
 
 def build_once(bundle: dict) -> dict:
     from facilitation.reports import rendering
-    from facilitation.reports.builder.report import build_report
-
     from facilitation.reports.builder.baseline import bot_baseline
+    from facilitation.reports.builder.report import build_report
     from facilitation.reports.builder.specs import spec_for
 
     c0 = time.process_time()

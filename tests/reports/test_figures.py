@@ -161,3 +161,16 @@ def test_tears_of_tyranny_level_row_is_not_called_an_influence_level():
                                      "influence_level": 3, "margin": {"score": 41}}, {})
     assert "Influence Level 3" in headline and "level 4:" not in headline
     assert "victory condition 4" in headline
+
+
+@pytest.mark.parametrize("scenario", ["peru", "andean_abyss", "tears_of_tyranny"])
+def test_the_summary_pdf_has_at_most_four_pages(scenario):
+    import re
+    import subprocess
+
+    from facilitation.reports import rendering
+
+    r = build_report(bot_game(scenario, 3))
+    pdf = rendering.render_pdf(r, summary_only=True)
+    info = subprocess.run(["pdfinfo", "-"], input=pdf, capture_output=True, check=True).stdout.decode()
+    assert 1 <= int(re.search(r"Pages:\s+(\d+)", info).group(1)) <= 4

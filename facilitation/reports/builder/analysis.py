@@ -100,6 +100,13 @@ class Row:
         return " \u2192 ".join(self.labels[:8]) + f" \u2192 \u2026 ({len(self.labels) - 8} more choices)"
 
     @property
+    def brief_text(self) -> str:
+        """The first three choices (the summary PDF)."""
+        if len(self.labels) <= 3:
+            return self.text
+        return " \u2192 ".join(self.labels[:3]) + f" \u2192 \u2026 (+{len(self.labels) - 3})"
+
+    @property
     def seqs(self) -> str:
         return str(self.first_seq) if self.first_seq == self.last_seq else f"{self.first_seq}-{self.last_seq}"
 
@@ -453,5 +460,5 @@ def _key_moment(number: int, m, spec: ScenarioSpec, labels: dict, weights: dict,
                      delta=d, before=before, after=after, score=round(m.score, 3), summary=summary,
                      category=m.category, category_title=m.category_title, who=who,
                      rationale=list(r.rationales) if m.category == "decision" else [],
-                     bot_reason=c.reason if m.category == "bot" else "", changes=m.changes,
+                     bot_reason=c.reason if m.category == "bot" else "", changes=shown,
                      decisive=m.decisive, deltas=dict(m.deltas))

@@ -23,6 +23,7 @@ from facilitation.reports.builder.effects import CATEGORY_TITLES, Cause, Effect
 from facilitation.reports.builder.specs import ScenarioSpec
 
 # how many moments of each category a report lists at most (decisive ones come on top)
+MAX_DECISIVE = 4
 CATEGORY_CAPS = {"decision": 5, "bot": 3, "rule": 3, "die": 2, "event": 3, "facilitator": 1}
 
 
@@ -182,7 +183,22 @@ def score_moments(moments: list[Moment], steps, spec: ScenarioSpec, params: dict
 
 def pick(moments: list[Moment], max_total: int) -> list[Moment]:
     """Decisive moments, then the largest effects of each category (within its cap)."""
-    chosen = [m for m in moments if m.decisive]
+    # every decisive change qualifies; when a long game has many (control of a big city changing
+    # hands again and again), the first of each kind and then the largest, at most MAX_DECISIVE
+    decisive = [m for m in moments if m.decisive]
+    if len(decisive) > MAX_DECISIVE:
+        firsts: dict = {}
+        for m in decisive:
+            for d in m.decisive:
+                firsts.setdefault(d, m)
+        keep = list(dict.fromkeys(firsts.values()))[:MAX_DECISIVE]
+        for m in sorted(decisive, key=lambda m: (-m.score, m.row.first_seq)):
+            if len(keep) >= MAX_DECISIVE:
+                break
+            if m not in keep:
+                keep.append(m)
+        decisive = keep
+    chosen = list(decisive)
     per_cat: Counter = Counter()
     top = max((m.score for m in moments), default=0)
     # a moment a fifth as large as the largest one is no turning point
