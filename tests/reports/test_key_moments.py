@@ -108,3 +108,14 @@ def test_summary_judges_each_intent_against_the_measures_it_names():
     assert not named.checks and "names no measure" in named.verdict
     trend = check_intent("T", "Watch Government Resources", r.analysis, None)
     assert trend.checks[0].achieved is None and trend.checks[0].detail.startswith("from 20 to 25")
+
+
+def test_prompts_credit_the_real_cause():
+    r = build_report(_with_propaganda_after_a_click())
+    top = max(r.analysis.key_moments, key=lambda k: k.score)
+    happened = next(p for p in r.prompts if p["stage"].startswith("2."))["questions"]
+    line = next(q for q in happened if q.startswith(f"K{top.number}:"))
+    assert "No team decided this: it was an automatic rule step" in line and "Blue, walk us" not in line
+    improve = next(p for p in r.prompts if p["stage"].startswith("5."))["questions"]
+    blue = next(q for q in improve if q.startswith("Blue"))
+    assert f"K{top.number} " not in blue  # the Political Will Phase is not put to Blue as its own decision

@@ -141,8 +141,9 @@ def _prompts(b: dict, an: Analysis, cover: dict, spec: ScenarioSpec) -> list[dic
         elif k.category == "bot":
             q.append(f"K{k.number}: {k.summary}. The bot played this; what did it see that the teams did not?")
         else:
-            q.append(f"K{k.number}: {k.summary}. No one decided this: it was {k.category_title.lower()[:-1]}. "
-                     f"What had set it up?")
+            what = {"rule": "an automatic rule step", "die": "a die roll", "event": "a card or event",
+                    "facilitator": "the facilitator's"}.get(k.category, "automatic")
+            q.append(f"K{k.number}: {k.summary}. No team decided this: it was {what}. What had set it up?")
     out.append({"stage": "2. What happened", "subtitle": "Establish the facts together, in order.",
                 "questions": q})
     q = []
