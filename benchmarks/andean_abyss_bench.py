@@ -67,7 +67,9 @@ def main(argv=None) -> dict:
             rules.apply_unchecked(st, seat, cid)
     t_rep, c_rep = time.perf_counter() - t0, time.process_time() - c0
 
+    c0 = time.process_time()
     np_out = simulate(rules, seed=a.seed, games=a.games, bots="nonplayer")
+    c_np = time.process_time() - c0
 
     out = {
         "games": a.games,
@@ -84,6 +86,7 @@ def main(argv=None) -> dict:
         "nonplayer_finished": np_out["finished"],
         "nonplayer_cards_per_s": np_out["cards_per_s"],
         "nonplayer_choices_per_s": np_out["choices_per_s"],
+        "cpu_nonplayer_cards_per_s": round(np_out["cards"] / c_np, 2),
     }
     if a.json:
         print(json.dumps(out, indent=2))

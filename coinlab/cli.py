@@ -63,6 +63,40 @@ def cmd_simulate(args) -> int:
     return 0 if out["finished"] == out["games"] else 1
 
 
+def cmd_pace(args) -> int:
+    import engine
+    from engine.core.pace import estimate
+
+    rules = engine.load(args.game)
+    options = _parse_options(args.option)
+    if args.players is not None:
+        options["players"] = args.players
+    model = None
+    if args.from_logs:
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
+        import django
+
+        django.setup()
+        from facilitation.pacing import time_model
+
+        model = time_model(rules.key)
+    out = estimate(rules, options=options, games=args.games, seed=args.seed, model=model)
+    if args.json:
+        print(json.dumps(out, indent=2, sort_keys=True))
+        return 0
+    m, d = out["minutes"], out["decisions"]
+    print(f"game: {out['game']}  options: {json.dumps(out['options'], sort_keys=True)}")
+    print(f"bot-played games: {out['games']} ({out['bots']} bots)")
+    src = out["model"] if not out["observed_decisions"] else \
+        f"{out['model']} ({out['observed_decisions']} logged decisions)"
+    print(f"time model: {src}")
+    print(f"minutes: mean {m['mean']}, 10th-90th percentile {m['p10']}-{m['p90']} (median {m['p50']})")
+    print(f"decisions: mean {d['mean']} ({d['p10']}-{d['p90']})")
+    for seat, n in out["decisions_per_seat"].items():
+        print(f"  {seat}: {n} decisions per game")
+    return 0
+
+
 def _django(argv: list[str]) -> int:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
     from django.core.management import execute_from_command_line
@@ -89,6 +123,17 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("pace", help="estimate how many minutes a session takes")
+    p.add_argument("game")
+    p.add_argument("--games", type=int, default=20, help="bot-played games to count (default 20)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=int, default=None)
+    p.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    p.add_argument("--from-logs", action="store_true",
+                   help="scale the time model to the decision times of logged sessions (needs the site's database)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_pace)
 
     p = sub.add_parser("demo", help="seed the site with a demo course")
     p.set_defaults(func=lambda a: _django(["demo"]))

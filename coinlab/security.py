@@ -17,17 +17,28 @@ Content-Security-Policy
     header.
 
 Rate limits
-    Fixed windows counted in the cache (``cache.add`` + ``cache.incr``: atomic in
-    Redis). Limits are ``"N/SECONDS"`` strings from the settings:
+    Counted by django-ratelimit (``django_ratelimit.core.get_usage``: fixed windows
+    in Django's cache, atomic ``add``/``incr`` in Redis). Limits are ``"N/SECONDS"``
+    strings from the settings. The design slows attackers without locking out a class
+    (issue 14 item 6):
 
-    * ``COINLAB_RATE_LOGIN_FAIL``: failed logins per client address and per user
-      name (a campus NAT sends a whole class from one address, so only failures
-      count);
-    * ``COINLAB_RATE_JOIN_FAIL``: unknown/expired join codes per client address
-      (enumeration);
+    * logins (``COINLAB_RATE_LOGIN_FAIL``, failures only): user names are keyed as
+      Django compares them, NFKC-normalised (and case-folded), so fullwidth letters
+      count as the same name. Over the limit for one (user name, address) pair, that
+      pair is refused, from that address only; over ``COINLAB_RATE_LOGIN_USER_FAIL``
+      failures for the name from all addresses, and over ``COINLAB_RATE_LOGIN_IP_FAIL``
+      failures from one address (a password spray), new attempts are refused too,
+      except from a browser that has logged in as that user before (a signed
+      "known device" cookie, ``coinlab_device``): the account's owner keeps logging
+      in with the right password from their own browser, and a campus NAT is never
+      locked out as a whole;
+    * join codes (``COINLAB_RATE_JOIN_FAIL``: wrong codes per address): over the
+      limit, wrong codes are answered 429 but a valid code always goes through (a
+      code carries about 59 random bits, 12 of 31 letters and digits: the limit stops
+      noise, not a feasible search);
     * ``COINLAB_RATE_SUBMIT``: decision submissions (API and page) per user.
 
-    Over the limit: ``429`` with ``Retry-After`` (JSON ``{"error": "rate_limited"}``
+    Over a limit: ``429`` with ``Retry-After`` (JSON ``{"error": "rate_limited"}``
     under /api/), nothing processed.
 """
 
@@ -36,10 +47,10 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-import time
+import unicodedata
 
 from django.conf import settings
-from django.core.cache import cache
+from django.core import signing
 from django.http import HttpResponse, JsonResponse
 
 # ---- Content-Security-Policy ------------------------------------------------------------------
@@ -104,27 +115,27 @@ def client_ip(request) -> str:
     return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
-def _key(bucket: str, who: str, window: int) -> str:
-    return f"rl:{bucket}:{who}:{int(time.time() // window)}"
+def usage(request, bucket: str, who: str, rate: str, *, count: bool = False) -> dict:
+    """django-ratelimit's count of ``who`` in ``bucket`` (``count``: add this request)."""
+    from django_ratelimit.core import get_usage
+
+    found = get_usage(request, group=f"coinlab.{bucket}", key=lambda _group, _request: who,
+                      rate=_ratelimit_rate(rate), increment=count)
+    return found or {"count": 0, "limit": parse_rate(rate)[0], "should_limit": False, "time_left": 0}
 
 
-def hits(bucket: str, who: str, rate: str) -> int:
-    """How many hits ``who`` has in the current window of ``bucket`` (without counting one)."""
-    _n, window = parse_rate(rate)
-    return int(cache.get(_key(bucket, who, window)) or 0)
+def _ratelimit_rate(rate: str) -> str:
+    n, secs = parse_rate(rate)
+    return f"{n}/{secs}s"
 
 
-def hit(bucket: str, who: str, rate: str) -> int:
-    """Count one hit; returns the count in the current window."""
-    _n, window = parse_rate(rate)
-    key = _key(bucket, who, window)
-    if cache.add(key, 1, timeout=window + 1):
-        return 1
-    try:
-        return int(cache.incr(key))
-    except ValueError:  # expired between add and incr
-        cache.add(key, 1, timeout=window + 1)
-        return 1
+def over(request, bucket: str, who: str, rate: str) -> bool:
+    """Whether ``who`` has already used up ``rate`` in ``bucket`` (counts nothing)."""
+    return usage(request, bucket, who, rate)["count"] >= parse_rate(rate)[0]
+
+
+def count(request, bucket: str, who: str, rate: str) -> int:
+    return int(usage(request, bucket, who, rate, count=True)["count"])
 
 
 def limited_response(request, message: str, retry_after: int) -> HttpResponse:
@@ -147,14 +158,55 @@ def _match(patterns, path: str) -> bool:
     return any(p.match(path) for p in patterns)
 
 
+def _json_field(request, name: str) -> str:
+    """``name`` from a JSON body, or "" (malformed, too deep or not an object: the view answers)."""
+    try:
+        data = json.loads(request.body or b"{}")
+    except (ValueError, RecursionError):
+        return ""
+    value = data.get(name, "") if isinstance(data, dict) else ""
+    return value if isinstance(value, str) else ""
+
+
+def normalize_username(name: str) -> str:
+    """The rate-limit key of a user name: NFKC as Django normalises user names
+    (``AbstractBaseUser.normalize_username``), then case-folded: one key for every
+    spelling that may reach the same account."""
+    return unicodedata.normalize("NFKC", name or "").strip().casefold()[:150]
+
+
 def _login_username(request) -> str:
-    name = request.POST.get("username", "") if request.content_type != "application/json" else ""
-    if not name and request.content_type == "application/json":
-        try:
-            name = str(json.loads(request.body or b"{}").get("username", ""))
-        except (ValueError, AttributeError):
-            name = ""
-    return name.strip().lower()[:150]
+    if request.content_type == "application/json":
+        return normalize_username(_json_field(request, "username"))
+    return normalize_username(request.POST.get("username", ""))
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+DEVICE_COOKIE = "coinlab_device"
+DEVICE_SALT = "coinlab.security.known-device"
+DEVICE_MAX_USERS = 20
+
+
+def _known_users(request) -> list[str]:
+    """Digests of the user names that have logged in from this browser (signed cookie)."""
+    raw = request.COOKIES.get(DEVICE_COOKIE, "")
+    if not raw:
+        return []
+    try:
+        value = signing.loads(raw, salt=DEVICE_SALT, max_age=365 * 86400)
+    except signing.BadSignature:
+        return []
+    return [v for v in value if isinstance(v, str)] if isinstance(value, list) else []
+
+
+def _remember_device(request, response, username: str) -> None:
+    known = [d for d in _known_users(request) if d != _digest(username)]
+    known = [_digest(username), *known][:DEVICE_MAX_USERS]
+    response.set_cookie(DEVICE_COOKIE, signing.dumps(known, salt=DEVICE_SALT), max_age=365 * 86400,
+                        secure=settings.SESSION_COOKIE_SECURE, httponly=True, samesite="Lax")
 
 
 class RateLimitMiddleware:
@@ -168,45 +220,51 @@ class RateLimitMiddleware:
             return self.get_response(request)
         path = request.path_info
         if JOIN_PAGE.match(path):
-            return self._join(request)
+            return self._join(request, JOIN_PAGE.match(path).group(1))
         if request.method != "POST":
             return self.get_response(request)
         if _match(LOGIN_PATHS, path):
             return self._login(request)
         if _match(JOIN_PATHS, path):
-            return self._join(request)
+            return self._join(request, _json_field(request, "code") if request.content_type == "application/json"
+                              else request.POST.get("code", ""))
         if _match(SUBMIT_PATHS, path):
             return self._submit(request)
         return self.get_response(request)
 
     def _login(self, request):
         rate = settings.COINLAB_RATE_LOGIN_FAIL
-        n, window = parse_rate(rate)
+        user_rate = settings.COINLAB_RATE_LOGIN_USER_FAIL
+        ip_rate = settings.COINLAB_RATE_LOGIN_IP_FAIL
         ip = client_ip(request)
         username = _login_username(request)
-        if hits("login-ip", ip, rate) >= n * 5 or (username and hits("login-user", username, rate) >= n):
+        pair = f"{_digest(username)}@{ip}"
+        known = bool(username) and _digest(username) in _known_users(request)
+        if username and not known and (over(request, "login-pair", pair, rate)
+                                       or over(request, "login-user", _digest(username), user_rate)
+                                       or over(request, "login-ip", ip, ip_rate)):
             return limited_response(request, "Too many failed logins. Wait a few minutes and try again.",
-                                    window)
+                                    parse_rate(rate)[1])
         response = self.get_response(request)
         # Django's LoginView answers 302 on success and re-renders the form (200) on failure.
-        if response.status_code != 302:
-            hit("login-ip", ip, rate)
-            if username:
-                hit("login-user", username, rate)
+        if response.status_code == 302 and username:
+            _remember_device(request, response, username)
+        elif username:
+            count(request, "login-pair", pair, rate)
+            count(request, "login-user", _digest(username), user_rate)
+            count(request, "login-ip", ip, ip_rate)
         return response
 
-    def _join(self, request):
+    def _join(self, request, code: str):
         rate = settings.COINLAB_RATE_JOIN_FAIL
-        n, window = parse_rate(rate)
         ip = client_ip(request)
-        if hits("join-ip", ip, rate) >= n:
+        usable = _usable_code(code)
+        if not usable and over(request, "join-ip", ip, rate):
             return limited_response(request, "Too many wrong join codes from your network. Wait a few minutes "
-                                    "and check the code with your instructor.", window)
+                                    "and check the code with your instructor.", parse_rate(rate)[1])
         response = self.get_response(request)
-        m = JOIN_PAGE.match(request.path_info)
-        failed = (not _usable_code(m.group(1))) if m else response.status_code in (404, 409)
-        if failed:
-            hit("join-ip", ip, rate)
+        if not usable:
+            count(request, "join-ip", ip, rate)
         return response
 
     def _submit(self, request):
@@ -220,7 +278,7 @@ class RateLimitMiddleware:
             return self.get_response(request)
         rate = settings.COINLAB_RATE_SUBMIT
         n, window = parse_rate(rate)
-        if hit("submit", who, rate) > n:
+        if count(request, "submit", who, rate) > n:
             return limited_response(request, f"Too many submissions (at most {n} in {window} s). "
                                     "Wait a moment.", window)
         return self.get_response(request)
@@ -229,6 +287,9 @@ class RateLimitMiddleware:
 def _usable_code(code: str) -> bool:
     from django.utils import timezone
 
-    from facilitation.models import JoinCode
+    from facilitation.models import JoinCode, normalize_join_code
 
+    code = normalize_join_code(code)
+    if not code or len(code) > 64 or "\x00" in code:
+        return False
     return JoinCode.objects.filter(code=code, revoked=False, expires_at__gt=timezone.now()).exists()

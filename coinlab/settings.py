@@ -98,6 +98,7 @@ MIDDLEWARE = [
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
+    "facilitation.web.timezones.UserTimezoneMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -133,10 +134,19 @@ if DATABASE_URL:
     DATABASES = {"default": dj_database_url.parse(DATABASE_URL, conn_max_age=60, conn_health_checks=True)}
 else:
     VAR_DIR.mkdir(parents=True, exist_ok=True)
+    _sqlite_path = VAR_DIR / "coinlab.sqlite3"
+    # The whole site (password hashes, every log, the games' hidden state) is in this file:
+    # readable by its owner only (issue 14 item 12); SQLite gives its -wal and -shm files the
+    # same mode. Created here, before Django's first connection would create it 0644.
+    try:
+        os.close(os.open(_sqlite_path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.chmod(_sqlite_path, 0o600)
+    except OSError:
+        pass
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",
-            "NAME": VAR_DIR / "coinlab.sqlite3",
+            "NAME": _sqlite_path,
             # One writer at a time: wait for the lock instead of failing at once,
             # and take the write lock at BEGIN so select_for_update-style sections serialise.
             "OPTIONS": {"timeout": 20, "transaction_mode": "IMMEDIATE",
@@ -177,6 +187,8 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600
 CELERY_TASK_SOFT_TIME_LIMIT = 540
 # The AAR build's own limits (facilitation.reports.tasks), within the ones above.
+# The final after-action review is requested when a session ends (facilitation/reports/receivers.py).
+COINLAB_FINAL_AAR = env_bool("COINLAB_FINAL_AAR", True)
 COINLAB_AAR_SOFT_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_SOFT_TIME_LIMIT", "240"))
 COINLAB_AAR_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_TIME_LIMIT", "300"))
 # "The road not taken" (issue 17): how many key decisions of the teams, and how many bot games
@@ -208,6 +220,7 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "/"
@@ -264,7 +277,13 @@ SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
 # Rate limits (coinlab.security), counted in the cache: Redis in production, so they hold
 # across every web process. "N/SECONDS".
 COINLAB_RATE_LIMITS = env_bool("COINLAB_RATE_LIMITS", True)
-COINLAB_RATE_LOGIN_FAIL = os.environ.get("COINLAB_RATE_LOGIN_FAIL", "10/300")
+COINLAB_RATE_LOGIN_FAIL = os.environ.get("COINLAB_RATE_LOGIN_FAIL", "10/300")  # per (user name, address)
+COINLAB_RATE_LOGIN_USER_FAIL = os.environ.get("COINLAB_RATE_LOGIN_USER_FAIL", "50/300")  # per user name
+COINLAB_RATE_LOGIN_IP_FAIL = os.environ.get("COINLAB_RATE_LOGIN_IP_FAIL", "100/300")  # per address
+# django-ratelimit: counters in the default cache; a cache outage lets requests through
+# (passwords and codes are still checked) rather than locking everyone out.
+RATELIMIT_USE_CACHE = "default"
+RATELIMIT_FAIL_OPEN = True
 COINLAB_RATE_JOIN_FAIL = os.environ.get("COINLAB_RATE_JOIN_FAIL", "20/600")
 COINLAB_RATE_SUBMIT = os.environ.get("COINLAB_RATE_SUBMIT", "60/10")
 # Behind a proxy, the header that carries the client address (e.g. HTTP_X_FORWARDED_FOR).
@@ -282,6 +301,8 @@ REST_FRAMEWORK = {
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer",
                                  "rest_framework.renderers.BrowsableAPIRenderer"],
     "DEFAULT_PAGINATION_CLASS": None,
+    "DEFAULT_PARSER_CLASSES": ["facilitation.api.parsers.JSONParser", "rest_framework.parsers.FormParser",
+                               "rest_framework.parsers.MultiPartParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "CoinLab API",
@@ -297,6 +318,9 @@ SPECTACULAR_SETTINGS = {
 # ---- CoinLab --------------------------------------------------------------------
 COINLAB_SNAPSHOT_EVERY = int(os.environ.get("COINLAB_SNAPSHOT_EVERY", "25"))
 COINLAB_JOIN_CODE_DAYS = int(os.environ.get("COINLAB_JOIN_CODE_DAYS", "14"))
+# Signs log receipts (facilitation/receipts.py); default: derived from SECRET_KEY. Never in the database.
+COINLAB_LOG_RECEIPT_KEY = os.environ.get("COINLAB_LOG_RECEIPT_KEY", "")
+COINLAB_JOIN_CODE_MAX_USES = int(os.environ.get("COINLAB_JOIN_CODE_MAX_USES", "40"))  # students per new code
 COINLAB_MAX_BOT_STEPS = int(os.environ.get("COINLAB_MAX_BOT_STEPS", "20000"))
 
 LOGGING = {

@@ -21,5 +21,27 @@ from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
 sys.setswitchinterval(float(os.environ.get("COINLAB_SWITCH_INTERVAL") or 0.001))
+
+
+def _hide_server_header() -> None:
+    """Under gunicorn, answer without its ``Server: gunicorn`` header (issue 14 item 12: it
+    tells a visitor which server to look up flaws of). gunicorn has no setting for it: its
+    ``Response.default_headers`` is wrapped to leave that one line out."""
+    if "gunicorn" not in sys.modules:
+        return
+    from gunicorn.http import wsgi as gunicorn_wsgi
+
+    original = gunicorn_wsgi.Response.default_headers
+    if getattr(original, "coinlab_no_server", False):
+        return
+
+    def default_headers(self):
+        return [h for h in original(self) if not h.lower().startswith("server:")]
+
+    default_headers.coinlab_no_server = True
+    gunicorn_wsgi.Response.default_headers = default_headers
+
+
 application = get_wsgi_application()
+_hide_server_header()
 gc.freeze()

@@ -11,3 +11,4 @@ class FacilitationConfig(AppConfig):
         import coinlab.celery  # noqa: F401
         import facilitation.checks  # noqa: F401
         import facilitation.live  # noqa: F401  (publishes session versions for ETag polls)
+        import facilitation.tasks  # noqa: F401  (draws a new version's live regions ahead of the polls)

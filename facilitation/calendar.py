@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Iterable
 
 from django.conf import settings
@@ -11,9 +12,16 @@ from django.utils import timezone
 PRODID = "-//CoinLab//Class sessions//EN"
 
 
+_LINE_BREAKS = re.compile("\r\n|[\r\n\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")
+_CONTROLS = re.compile("[\x00-\x08\x0e-\x1f\x7f]")
+
+
 def _escape(text: str) -> str:
-    return (text.replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
-            .replace("\r\n", "\\n").replace("\n", "\\n"))
+    """A TEXT value (RFC 5545 3.3.11): every line break, bare CR included, becomes ``\\n``
+    (a bare CR would end the property line for many readers: issue 14 item 12), other
+    control characters are dropped (the format allows none but tab)."""
+    text = str(text).replace("\\", "\\\\").replace(";", "\\;").replace(",", "\\,")
+    return _CONTROLS.sub("", _LINE_BREAKS.sub("\\\\n", text))
 
 
 def _fold(line: str) -> str:

@@ -3,8 +3,11 @@ reuses what exists.
 
 Creates:
 
-* users ``instructor``, ``alice``, ``bob``, ``carol``, ``dave``, ``reviewer`` and the
-  superuser ``admin`` (password ``coinlab-demo`` for all);
+* users ``instructor``, ``alice``, ``bob``, ``carol``, ``dave``, ``reviewer`` (one password
+  for all, set again at every load: a new random one unless the caller passes one, e.g.
+  ``serve_embedded`` passes :data:`PASSWORD` when the site listens on loopback only) and the
+  superuser ``admin`` (always a new random password of its own: never a known key to
+  ``/admin/``, issue 14 item 4);
 * the course "Counter-insurgency wargames (demo)" taught by ``instructor``, reviewed by
   ``reviewer``, with three sessions for each game (by default all three games):
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 import datetime as dt
 import importlib
 import logging
+import secrets
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -37,6 +41,8 @@ from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER, ClassSession, Co
 log = logging.getLogger(__name__)
 User = get_user_model()
 
+# The demo users' password when the site is reachable from this machine only (loopback);
+# printed in the README. Anywhere else they get a random one (serve_embedded).
 PASSWORD = "coinlab-demo"
 COURSE_TITLE = "Counter-insurgency wargames (demo)"
 USERS = [
@@ -56,14 +62,20 @@ ALL_SCENARIOS = ("peru", "andean_abyss", "tears_of_tyranny")
 LIVE_TEAMS = {"peru": 2, "andean_abyss": 2, "tears_of_tyranny": 4}
 
 
-def _user(username: str, first: str, last: str, role: str | None, *, superuser: bool = False):
+def new_password() -> str:
+    """A random password (about 72 bits) for a demo account."""
+    return secrets.token_urlsafe(9)
+
+
+def _user(username: str, first: str, last: str, role: str | None, *, password: str, superuser: bool = False):
     u, created = User.objects.get_or_create(username=username, defaults={
         "first_name": first, "last_name": last, "email": f"{username}@coinlab.invalid"})
-    if created:
-        u.set_password(PASSWORD)
-        if superuser:
-            u.is_staff = u.is_superuser = True
-        u.save()
+    # Set at every load: a password printed by an earlier run (e.g. the loopback one) stops
+    # working when the demo is loaded again for another address.
+    u.set_password(password)
+    if superuser:
+        u.is_staff = u.is_superuser = True
+    u.save()
     if role:
         services.user_add_role(user=u, role=role)
     return u
@@ -82,17 +94,22 @@ def _code(course, instructor, team=None) -> JoinCode:
     return jc or services.join_code_create(course=course, user=instructor, team=team, days=30)
 
 
-def demo_load(*, scenario: str | None = None, scenarios: tuple[str, ...] | None = None) -> dict:
+def demo_load(*, scenario: str | None = None, scenarios: tuple[str, ...] | None = None,
+              password: str | None = None) -> dict:
     """Create (or find) the demo data; returns what was made, for printing.
 
     ``scenario`` loads one game; ``scenarios`` several; neither loads every game.
+    ``password``: the demo users' password (default: a new random one); the superuser
+    ``admin`` always gets a random one of its own (``admin_password``).
     """
     keys = list(scenarios or ((scenario,) if scenario else ALL_SCENARIOS))
     for key in keys:
         engine.load(key)  # unknown key: fail before writing anything
+    password = password or new_password()
+    admin_password = new_password()
     with transaction.atomic():
-        users = {name: _user(name, first, last, role) for name, first, last, role in USERS}
-        _user("admin", "Site", "Admin", None, superuser=True)
+        users = {name: _user(name, first, last, role, password=password) for name, first, last, role in USERS}
+        _user("admin", "Site", "Admin", None, password=admin_password, superuser=True)
         instructor = users["instructor"]
         course = Course.objects.filter(title=COURSE_TITLE, instructors=instructor).first()
         if course is None:
@@ -107,7 +124,8 @@ def demo_load(*, scenario: str | None = None, scenarios: tuple[str, ...] | None 
         finished_sessions.append(game["finished"])
     reports = build_demo_reports(finished_sessions)
     return {"course": course, "games": games, "codes": codes,
-            "users": [u for u, *_ in USERS] + ["admin"], "password": PASSWORD, "reports": reports}
+            "users": [u for u, *_ in USERS] + ["admin"], "password": password,
+            "admin_password": admin_password, "reports": reports}
 
 
 def _demo_game(course, instructor, users, scenario: str, codes: dict) -> dict:
@@ -117,7 +135,7 @@ def _demo_game(course, instructor, users, scenario: str, codes: dict) -> dict:
     n_teams = min(LIVE_TEAMS.get(scenario, 2), len(seats), len(STUDENTS))
     team_names = [f"{rules.seats[i].title} team" for i in range(n_teams)]
     # 1. in progress: student teams, a few opening moves played by bots.
-    live, created = _session(course, instructor, f"{rules.title}: live demo", scenario_key=scenario, seed=7,
+    live, created = _session(course, instructor, f"{rules.title}: live demo", scenario_key=scenario,
                              scheduled_start=now - dt.timedelta(minutes=30),
                              scheduled_end=now + dt.timedelta(minutes=90), location="Room 101",
                              teams=team_names, seats=dict(zip(seats, team_names, strict=False)))
@@ -184,14 +202,14 @@ def demo_summary(data: dict, base_url: str = "http://127.0.0.1:8000") -> str:
             f"    session {upcoming.pk}: {upcoming.title} [{upcoming.status}]",
         ]
     lines += [
-        "Logins (password for all: coinlab-demo):",
+        f"Logins (password for all: {data['password']}):",
         "  instructor  instructor of the demo course",
         "  alice       student: first team of each live session",
         "  bob         student: second team of each live session",
         "  carol       student: third team (Tears of Tyranny live session)",
         "  dave        student: fourth team (Tears of Tyranny live session)",
         "  reviewer    reviewer of the demo course (watches live and finished sessions, read-only)",
-        "  admin       site administrator (Django admin at /admin/)",
+        f"  admin       site administrator (Django admin at /admin/), password: {data['admin_password']}",
         "Join codes:",
         *[f"  {k}: {v}" for k, v in data["codes"].items()],
         *([f"After-action reviews: {len(data['reports'])} built "

@@ -7,7 +7,13 @@ class ServiceError(Exception):
     status = 400
     code = "invalid"
 
-    def __init__(self, message: str, code: str | None = None, status: int | None = None, **extra):
+    def __init__(self, message, code: str | None = None, status: int | None = None, **extra):
+        """``message``: text, or an engine message (e.g. an ``IllegalChoice``'s), which is
+        rendered in the active language and kept as ``message_msg`` for the API."""
+        from facilitation.text import is_message, tr
+
+        self.message_msg = message if is_message(message) else None
+        message = tr(message) if self.message_msg is not None else message
         super().__init__(message)
         self.message = message
         if code:

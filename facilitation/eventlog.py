@@ -9,6 +9,9 @@ starts from the state of its ``parent_seq`` and applies its transition:
 * ``decision``/``bot``: ``rules.apply(seat, payload["choice"])``;
 * ``facilitator`` with ``payload["action"] == "adjust"``:
   ``rules.adjust(state, track, value)`` (an adjudicated override);
+* ``facilitator`` with ``payload["action"] == "direct"``:
+  ``rules.apply_directed(state, seat, choice, reason)`` (a bot-run seat, e.g. an Andean Abyss
+  Non-player, directed to a legal decision instead of its own procedure's);
 * everything else (system markers, notes, pause/resume, ``undo``, and the
   facilitator's ``undo_last`` override) leaves the state as it was.
 
@@ -37,6 +40,12 @@ from facilitation.models import ClassSession, SessionEvent, StateSnapshot
 
 GENESIS_HASH = "0" * 64
 STATE_CHANGING_KINDS = ("decision", "bot")
+# facilitator actions that change the state (replayed and verified like decisions)
+STATE_CHANGING_ACTIONS = ("adjust", "direct")
+
+
+def changes_state(kind: str, payload: dict) -> bool:
+    return kind in STATE_CHANGING_KINDS or (kind == "facilitator" and payload.get("action") in STATE_CHANGING_ACTIONS)
 
 
 def canonical(obj: Any) -> str:
@@ -143,6 +152,8 @@ def transition(rules: Rules, state: Any, kind: str, seat: str, payload: dict) ->
         return rules.apply_inplace(state, seat, payload["choice"])
     if kind == "facilitator" and payload.get("action") == "adjust":
         return adjustment_facts(rules, state, payload["track"], payload["value"], payload.get("reason", ""))
+    if kind == "facilitator" and payload.get("action") == "direct":
+        return rules.apply_directed(state, payload["seat"], payload["choice"], payload.get("reason", ""))
     return []
 
 
@@ -223,6 +234,29 @@ def append(session: ClassSession, *, kind: str, seat: str = "", actor=None, payl
 # session. Between ``defer_writes`` and ``flush`` nothing may read the session's events from
 # the database: the choice service only plays the engine and its bots there. A transaction
 # that fails before the flush writes nothing, as before.
+#
+# Why ``flush`` does not go through ``Model.save`` (issue 13.7), and what it must keep in step
+# with. ``save()`` is one round trip per row: a move writes an event, sometimes a snapshot, a
+# submission key and the session row, and each round trip to PostgreSQL costs more than the
+# engine's move itself (benchmarks/load/cost.py, docs/benchmarks.md). So on PostgreSQL ``flush``
+# writes the SQL that ``save()`` would write, in one round trip, and repeats by hand what
+# ``save()`` does around it. This is the one place that does so; it must stay in step with
+# Django's ``Model.save`` (checked against Django 5.2) and with these models:
+#
+# - inserted rows (SessionEvent, StateSnapshot, SubmissionKey): every concrete non-pk field's
+#   ``pre_save(obj, add=True)`` then ``get_db_prep_save`` (defaults, ``auto_now_add``), the pk
+#   read back and ``_state`` set as after an insert; no ``pre_save``/``post_save`` signals are
+#   sent for them, so these models must have no receivers and no ``save()`` override other than
+#   SessionEvent's append-only guard (which an insert passes);
+# - the session row: ``pre_save`` signal, each updated field's ``pre_save(obj, add=False)``
+#   (``updated_at``'s ``auto_now``), exactly one row updated or ``DatabaseError`` (as
+#   ``save(update_fields=...)``), then ``post_save`` with ``created=False`` and the
+#   ``update_fields`` (facilitation.live publishes the version, facilitation.tasks queues the
+#   pre-draw); ClassSession must not override ``save()``.
+#
+# tests/facilitation/test_flush_contract.py fails when a receiver or a ``save()`` override
+# appears on these models; test_submit_round_trips.py plays the same moves through ``flush``
+# and through ``Model.save`` (the "orm" path) and checks both logs replay.
 
 
 def defer_writes(session: ClassSession) -> None:
@@ -297,7 +331,7 @@ def merges_parameters(cursor) -> bool:
 
 
 def initial_state(rules: Rules, session: ClassSession) -> Any:
-    return rules.setup(seed=session.seed, options=dict(session.options or {}))
+    return rules.setup(seed=session.engine_seed(), options=dict(session.options or {}))
 
 
 def load_state(session: ClassSession, seq: int, rules: Rules | None = None) -> Any:
@@ -338,10 +372,20 @@ class VerifyReport:
     replayed: int = 0
     errors: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    # replay differences of a log recorded under other rules (its hash chain intact): what
+    # today's engine does differently, not evidence of tampering
+    rules_differences: list[str] = field(default_factory=list)
+    recorded_rules: str = ""
+    current_rules: str = ""
 
     @property
     def ok(self) -> bool:
-        return not self.errors
+        return not self.errors and not self.rules_differences
+
+    @property
+    def rules_changed(self) -> bool:
+        """The log is intact but was recorded under other rules, and its replay differs."""
+        return not self.errors and bool(self.rules_differences)
 
 
 def verify(session: ClassSession) -> VerifyReport:
@@ -357,7 +401,9 @@ def verify(session: ClassSession) -> VerifyReport:
     rules = rules_for(session)
     rep = VerifyReport(session_id=session.pk)
     current = rules_fingerprint(session.scenario_key)
-    if session.rules_version and session.rules_version != current:
+    rep.recorded_rules, rep.current_rules = session.rules_version or "", current
+    other_rules = bool(session.rules_version) and session.rules_version != current
+    if other_rules:
         rep.notes.append(f"recorded under rules version {session.rules_version}; this engine is "
                          f"{current}: replay differences may come from rule changes, not tampering")
     events = list(SessionEvent.objects.filter(session=session).order_by("seq"))
@@ -377,6 +423,7 @@ def verify(session: ClassSession) -> VerifyReport:
     if not events and session.head_seq:
         rep.errors.append("session head seq set but the log is empty")
 
+    chain_errors = len(rep.errors)
     # Replay from the seed. Keep the states that undo events return to.
     needed = {ev.parent_seq for ev in events if ev.parent_seq != ev.seq - 1}
     snapshots = {s.seq: s.state for s in StateSnapshot.objects.filter(session=session)}
@@ -400,7 +447,7 @@ def verify(session: ClassSession) -> VerifyReport:
         except (IllegalChoice, KeyError, TypeError) as exc:
             rep.errors.append(f"event {ev.seq}: replay rejected it: {exc}")
             break
-        if ev.kind in STATE_CHANGING_KINDS or (ev.kind == "facilitator" and ev.payload.get("action") == "adjust"):
+        if changes_state(ev.kind, ev.payload):
             if jsonable(facts) != ev.facts:
                 rep.errors.append(f"event {ev.seq}: stored facts differ from the replayed facts")
             if jsonable(rules.metrics(state)) != ev.metrics:
@@ -420,4 +467,10 @@ def verify(session: ClassSession) -> VerifyReport:
         over = rules.prompt(state) is None
         if events and over and session.result is not None and jsonable(rules.result(state)) != session.result:
             rep.errors.append("cached result differs from the replayed result")
+    if other_rules and not chain_errors and len(rep.errors) > chain_errors:
+        # The rows, their hashes and the chain head are intact: the log is the one recorded.
+        # Today's engine replays it differently because the rules changed since (e.g. contract v2
+        # facts), which says nothing about tampering.
+        rep.rules_differences = rep.errors[chain_errors:]
+        rep.errors = rep.errors[:chain_errors]
     return rep

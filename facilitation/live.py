@@ -16,17 +16,15 @@ Also here (issue #8, docs/benchmarks.md "Load test"): the user's seats per sessi
 the 304 path (so that it needs no database query at all), invalidated by a membership
 token on every change of seats or team members; a new version when a team states its
 intent (the region shows it); and the key of the rendered live region per (session,
-version, seat, language), see ``facilitation.web.views.play``; and for the instructors'
+version, seat, language), see ``facilitation.rendering.regions``; and for the instructors'
 consoles, the user's console sessions with a console token renewed on every change of who may
 see what, so a console poll needs no database query either
-(``facilitation.web.views.instructor``).
+(``facilitation.rendering.regions``).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import os
-import threading
 import uuid
 
 from django.conf import settings
@@ -83,72 +81,8 @@ def session_versions(session_ids) -> dict[int, dict]:
 @receiver(post_save, sender=ClassSession, dispatch_uid="coinlab-session-version")
 def _publish(sender, instance: ClassSession, **kwargs) -> None:
     cache.set(_key(instance.pk), version_of(instance), timeout=TTL)
-    _predraw_on_commit(instance.pk)
-
-
-# ---- drawing the new version's regions ahead of the polls ----------------------------------
-#
-# Every new version changes every seat's region, and each team's browsers ask for it within a
-# poll interval. So once the transaction that made the version commits, one Celery task (queue
-# "live", facilitation.tasks.live_predraw) draws the region of every team seat into the keys the
-# polls read; a poll that comes first draws its own region as before (the key holds the version,
-# so neither can store a stale or another seat's region). One task per session and commit:
-# further saves in the same transaction find the callback already queued (a rolled-back
-# transaction or savepoint drops its callbacks, so nothing is sent for it). In embedded mode
-# (no broker, tasks eager) nothing is queued: the polls draw on demand, as a drawing in the
-# committing request would only make that request slower.
-
-
-def _predraw_on_commit(session_id: int) -> None:
-    if settings.CELERY_TASK_ALWAYS_EAGER:
-        return
-    conn = transaction.get_connection()
-    if conn.in_atomic_block and any(getattr(cb, "_coinlab_predraw", None) == session_id
-                                    for _sids, cb, *_rest in conn.run_on_commit):
-        return
-
-    def send() -> None:
-        from facilitation.tasks import live_predraw
-
-        try:
-            live_predraw.apply_async(args=[session_id], retry=False, producer=_producer())
-        except Exception:  # noqa: BLE001 - a lost pre-draw only means the polls draw themselves
-            import logging
-
-            _drop_producer()
-            logging.getLogger(__name__).warning("live pre-draw of session %s not queued", session_id, exc_info=True)
-
-    send._coinlab_predraw = session_id
-    transaction.on_commit(send)
-
-
-# Each process (and thread) keeps one producer of Celery's pool for its pre-draw messages instead
-# of taking one and giving it back for every commit (issue #8: 0.1-0.2 ms of CPU a send). A
-# send that fails gives it back as Celery does after any send (the pool then revives its
-# channel, on a new connection if need be); the next send takes one again. Kept with the
-# process id, so a forked process never uses its parent's.
-_held = threading.local()
-
-
-def _producer():
-    held = getattr(_held, "producer", None)
-    if held is not None and held[0] == os.getpid():
-        return held[1]
-    from coinlab.celery import app
-
-    producer = app.producer_pool.acquire(block=True)
-    _held.producer = (os.getpid(), producer)
-    return producer
-
-
-def _drop_producer() -> None:
-    held = getattr(_held, "producer", None)
-    _held.producer = None
-    if held is not None and held[0] == os.getpid():
-        try:
-            held[1].release()
-        except Exception:  # noqa: BLE001 - a connection already gone is replaced by the pool
-            pass
+    # the new version's regions are drawn ahead of the polls by facilitation.tasks (its own
+    # receiver of this signal): this module imports no task, so no import circle
 
 
 # ---- who plays which seat, for the 304 path without database queries ------------------------

@@ -15,12 +15,14 @@ Course
 JoinCode
     An invitation: ``course``, ``team`` (optional: joining puts the student on
     that team), ``code`` (unguessable, ``secrets.token_urlsafe``), ``expires_at``,
-    ``max_uses`` (0 = unlimited), ``uses``, ``revoked``, ``created_by``.
+    ``max_uses`` (a limit on every new code; 0 = unlimited on older codes), ``uses``,
+    ``revoked``, ``created_by``.
 
 ClassSession
     One game played by a class: ``course``, ``title``, ``scenario_key``
     (``engine.load`` key), ``options`` (JSON, passed to ``Rules.setup``),
-    ``seed``, ``scheduled_start``/``scheduled_end``, ``location``, ``status``
+    ``seed`` (public, optional) or ``secret_seed`` (128 random bits, see
+    ``engine_seed``), ``scheduled_start``/``scheduled_end``, ``location``, ``status``
     (scheduled/live/paused/finished), ``decision_timer_seconds`` (None = no
     timer), ``require_rationale``, ``snapshot_every``.
     Cache of the log: ``head_seq`` (seq of the last event, 0 = none),
@@ -68,6 +70,7 @@ TeamIntent
 
 from __future__ import annotations
 
+import hashlib
 import secrets
 
 from django.conf import settings
@@ -80,8 +83,31 @@ ROLE_REVIEWER = "reviewer"
 ROLE_GROUPS = (ROLE_INSTRUCTOR, ROLE_STUDENT, ROLE_REVIEWER)
 
 
+#: Join codes are read aloud and typed from a projector: one case, and no characters that look
+#: alike (no 0/O, 1/I/L). 12 of these 31 characters: about 59 bits.
+JOIN_CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+JOIN_CODE_LENGTH = 12
+
+
 def new_join_code() -> str:
-    return secrets.token_urlsafe(12)
+    return "".join(secrets.choice(JOIN_CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
+
+
+def normalize_join_code(code: str) -> str:
+    """A code as typed (any case, spaces or dashes between the groups) in its stored form.
+    Codes made before readable codes (mixed case, ``-`` and ``_``) are kept as they are."""
+    raw = (code or "").strip()
+    squeezed = "".join(ch for ch in raw if ch not in " -").upper()
+    if len(squeezed) == JOIN_CODE_LENGTH and all(ch in JOIN_CODE_ALPHABET for ch in squeezed):
+        return squeezed
+    return raw
+
+
+def format_join_code(code: str) -> str:
+    """``ABCDEFGHJKMN`` as ``ABCD-EFGH-JKMN`` (older codes as they are)."""
+    if len(code) == JOIN_CODE_LENGTH and all(ch in JOIN_CODE_ALPHABET for ch in code):
+        return "-".join(code[i:i + 4] for i in range(0, JOIN_CODE_LENGTH, 4))
+    return code
 
 
 class Course(models.Model):
@@ -118,7 +144,12 @@ class ClassSession(models.Model):
     # uses it to tell rule changes apart from tampering).
     rules_version = models.CharField(max_length=32, blank=True)
     options = models.JSONField(default=dict, blank=True)
-    seed = models.BigIntegerField(default=1)
+    # The game's seed (issue 14 item 3): ``secret_seed``, 128 random bits (hex) from ``secrets``,
+    # never shown to anyone, for every session scheduled without an explicit seed; ``seed``, a
+    # short public seed, only when the instructor asks for one (bot-only simulations, replaying a
+    # known game), and for sessions made before secret seeds (they still replay from it).
+    seed = models.BigIntegerField(null=True, blank=True, default=None)
+    secret_seed = models.CharField(max_length=64, blank=True, default="")
     scheduled_start = models.DateTimeField(null=True, blank=True)
     scheduled_end = models.DateTimeField(null=True, blank=True)
     location = models.CharField(max_length=200, blank=True)
@@ -137,12 +168,30 @@ class ClassSession(models.Model):
                                    on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
     updated_at = models.DateTimeField(auto_now=True)
+    # A session of a vignette run (issue #18): its start position and its short run's end.
+    vignette_run = models.ForeignKey("VignetteRun", null=True, blank=True, on_delete=models.SET_NULL,
+                                     related_name="sessions")
 
     class Meta:
         ordering = ["scheduled_start", "id"]
 
     def __str__(self) -> str:
         return f"{self.title} ({self.scenario_key}, {self.status})"
+
+    def engine_seed(self) -> int:
+        """The seed handed to ``Rules.setup``: the secret one if any, else the public one."""
+        if self.secret_seed:
+            return int(self.secret_seed, 16)
+        return int(self.seed or 0)
+
+    def bot_seed(self, seat: str) -> int:
+        """A bot's seed for its next move. From a secret seed: one-way (SHA-256), so a bot's
+        observable random picks never lead back to the seed that shuffled the deck. From a
+        public seed (nothing to hide): as before secret seeds, so those games play the same."""
+        if not self.secret_seed:
+            return int(self.seed or 0) * 100_003 + self.head_seq
+        raw = f"coinlab-bot:{self.secret_seed}:{seat}:{self.head_seq}".encode()
+        return int.from_bytes(hashlib.sha256(raw).digest()[:8], "big")
 
 
 class Team(models.Model):
@@ -188,12 +237,19 @@ class JoinCode(models.Model):
     team = models.ForeignKey(Team, null=True, blank=True, on_delete=models.CASCADE, related_name="join_codes")
     code = models.CharField(max_length=64, unique=True, default=new_join_code)
     expires_at = models.DateTimeField()
-    max_uses = models.PositiveIntegerField(default=0)
+    # How many students may use the code (issue 14 item 7: every new code has a limit, shown to
+    # the instructor as "uses / max_uses"; 0, unlimited, only on codes made before that).
+    max_uses = models.PositiveIntegerField(default=40)
     uses = models.PositiveIntegerField(default=0)
     revoked = models.BooleanField(default=False)
     created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
                                    on_delete=models.SET_NULL, related_name="+")
     created_at = models.DateTimeField(auto_now_add=True)
+
+    @property
+    def display(self) -> str:
+        """The code as people read it (groups of four)."""
+        return format_join_code(self.code)
 
     class Meta:
         ordering = ["-created_at"]
@@ -278,3 +334,42 @@ class TeamIntent(models.Model):
 
     class Meta:
         ordering = ["session", "created_at", "id"]
+
+
+class VignetteRun(models.Model):
+    """One vignette scheduled for several teams at once (issue #18): each team its own session
+    from the same position, with the same secret seed (the same cards), bots in the other seats.
+    ``document`` keeps the vignette as it was scheduled (facilitation/vignettes)."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="vignette_runs")
+    vignette_id = models.CharField(max_length=64)
+    title = models.CharField(max_length=200)
+    seat_key = models.CharField(max_length=64)
+    document = models.JSONField()
+    # cards_played at the start position, for ``{"cards": N}`` runs
+    start_cards = models.PositiveIntegerField(default=0)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.title
+
+
+class SavedVignette(models.Model):
+    """A vignette an instructor saved from a session's position (issue #18 deliver 5): the same
+    document shape as the shipped library, validated the same way."""
+
+    course = models.ForeignKey(Course, on_delete=models.CASCADE, related_name="saved_vignettes")
+    document = models.JSONField()
+    from_session = models.ForeignKey(ClassSession, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    from_seq = models.PositiveIntegerField(null=True, blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True,
+                                   on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]

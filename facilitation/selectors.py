@@ -181,6 +181,23 @@ def session_state(session: ClassSession):
     return rules, eventlog.load_state(session, session.head_seq, rules)
 
 
+def session_directable(session: ClassSession) -> dict[str, Any] | None:
+    """The bot-run seat whose decision a facilitator may direct now (issue 15: an Andean Abyss
+    Non-player waiting while the game is paused), with its legal choices; None when there is none."""
+    if session.state is None:
+        return None
+    rules, state = session_state(session)
+    p = rules.prompt(state)
+    if p is None:
+        return None
+    for seat in p.seats:
+        options = list(rules.directable(state, seat))
+        if options:
+            return {"seat": seat, "prompt": p.text_for(seat), "rule": p.rule_for(seat),
+                    "choices": [c.to_dict() for c in options]}
+    return None
+
+
 def decision_deadline(session: ClassSession) -> dt.datetime | None:
     if not session.decision_timer_seconds or session.status != ClassSession.Status.LIVE:
         return None
@@ -232,14 +249,20 @@ def _has_facts_hidden_from(facts, seat_key: str) -> bool:
                for f in facts or [])
 
 
+#: What every seat may read of a secret undo: that the facilitator (or the seat) took back a move.
+_PUBLIC_UNDO_KEYS = ("action", "undone_seq", "back_to")
+
+
 def _redact_payload(ev_seat: str, payload: dict | None, facts, seat_key: str | None) -> dict:
     payload = dict(payload or {})
-    if seat_key is None or ev_seat == seat_key:
+    if seat_key is None or ev_seat == seat_key or seat_key in (payload.get("visible_to") or ()):
         return payload
-    if payload.get("secret") or _has_facts_hidden_from(facts, seat_key):
+    if payload.get("secret") or payload.get("visible_to") is not None or _has_facts_hidden_from(facts, seat_key):
         # Another seat's secret decision (it was marked secret, or some of what it did is
-        # hidden from this seat, e.g. where the Directives Base went): only that it happened.
-        return {"secret": True, "prompt_kind": payload.get("prompt_kind", ""), "rule": payload.get("rule", "")}
+        # hidden from this seat, e.g. where the Directives Base went), or an undo of one (by
+        # the seat or the facilitator, issue 14 item 2): only that it happened.
+        return {"secret": True, "prompt_kind": payload.get("prompt_kind", ""), "rule": payload.get("rule", ""),
+                **{k: payload[k] for k in _PUBLIC_UNDO_KEYS if k in payload}}
     # The prompt a seat read may be private to it (seat_text), and a bot's reason may rest on
     # what only that seat knows (its lookahead sees its own secrets): keep the public parts.
     return {k: v for k, v in payload.items() if k not in ("prompt", "reason")}

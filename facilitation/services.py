@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import secrets
 from typing import Any
 
 from django.conf import settings
@@ -24,7 +25,9 @@ import engine
 from engine import IllegalChoice
 from engine.bots.base import make_bot
 from engine.core import registry
-from facilitation import eventlog
+from engine.core.messages import msg
+from engine.core.rng import ScriptedValueError
+from facilitation import eventlog, receipts
 from facilitation.errors import Conflict, NotAllowed, NotFound, ValidationFailed
 from facilitation.models import (
     ROLE_GROUPS,
@@ -39,11 +42,33 @@ from facilitation.models import (
     SubmissionKey,
     Team,
     TeamIntent,
+    normalize_join_code,
 )
 from facilitation.selectors import course_is_instructor, join_code_check, user_can_create_courses
+from facilitation.signals import session_finished
 
 User = get_user_model()
 Status = ClassSession.Status
+
+#: The longest rationale, note, reason or statement of intent, on every path (page, API, undo,
+#: console): issue 14 item 9.
+TEXT_MAX = 5000
+
+
+def clean_text(value: Any, *, field: str, limit: int = TEXT_MAX) -> str:
+    """``value`` as stored text: a string without NUL (PostgreSQL refuses it in text and JSON),
+    at most ``limit`` characters, stripped. Anything else is a 400 naming the field."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValidationFailed(f"{field} must be text.", code="malformed")
+    if "\x00" in value:
+        raise ValidationFailed(f"{field} may not contain NUL characters.", code="malformed")
+    value = value.strip()
+    if len(value) > limit:
+        raise ValidationFailed(f"{field} is too long ({len(value)} characters; at most {limit}).",
+                               code="too_long")
+    return value
 
 MAX_DECISION_MS = 7 * 24 * 3600 * 1000
 
@@ -89,24 +114,90 @@ def course_reviewer_grant(*, course: Course, user, reviewer) -> None:
     course.reviewers.add(reviewer)
 
 
+#: How many user names one pasted list may hold (a class, with room to spare).
+MAX_ROSTER_NAMES = 300
+
+
+def parse_usernames(text: str) -> list[str]:
+    """User names from a pasted list: one per line, or separated by commas, semicolons or
+    spaces; each once, in the order given."""
+    seen: dict[str, None] = {}
+    for part in (text or "").replace(",", " ").replace(";", " ").split():
+        seen.setdefault(part, None)
+    return list(seen)
+
+
+@transaction.atomic
+def course_students_add(*, course: Course, user, usernames: str, team: Team | None = None) -> list:
+    """Add known students to the course roster (and to ``team``, a team of one of its sessions)
+    by user name. All or nothing: if any name is unknown, nobody is added and the error names
+    every unknown one. Returns the users added, in the order given."""
+    _require_course_instructor(user, course)
+    names = parse_usernames(usernames)
+    if not names:
+        raise ValidationFailed("Give at least one user name.", code="usernames_required")
+    if len(names) > MAX_ROSTER_NAMES:
+        raise ValidationFailed(f"At most {MAX_ROSTER_NAMES} user names at a time.", code="too_many_usernames")
+    if team is not None and team.session.course_id != course.pk:
+        raise ValidationFailed("That team is not in this course.", code="bad_team")
+    User = get_user_model()
+    found = {u.get_username(): u for u in User.objects.filter(username__in=names, is_active=True)}
+    missing = [n for n in names if n not in found]
+    if missing:
+        # Names typed in another case still find their account when only one account matches.
+        for n in list(missing):
+            matches = list(User.objects.filter(username__iexact=n, is_active=True)[:2])
+            if len(matches) == 1:
+                found[n] = matches[0]
+                missing.remove(n)
+    if missing:
+        raise ValidationFailed("No account has the user name " + ", ".join(missing)
+                               + ". Nobody was added: correct the list, or give those students a join code.",
+                               code="unknown_usernames")
+    added = []
+    for n in names:
+        member = found[n]
+        user_add_role(user=member, role=ROLE_STUDENT)
+        course.students.add(member)
+        if team is not None:
+            team_member_add(team=team, user=user, member=member)
+        added.append(member)
+    return added
+
+
+@transaction.atomic
+def course_student_remove(*, course: Course, user, student) -> None:
+    """Take a student off the roster and off the teams of the course's sessions that have not
+    started (a team's members in a live or finished session are kept: the log names them)."""
+    _require_course_instructor(user, course)
+    course.students.remove(student)
+    for team in Team.objects.filter(session__course=course, session__status=Status.SCHEDULED, members=student):
+        team.members.remove(student)
+
+
 @transaction.atomic
 def course_reviewer_revoke(*, course: Course, user, reviewer) -> None:
     _require_course_instructor(user, course)
     course.reviewers.remove(reviewer)
 
 
+MAX_JOIN_CODE_USES = 1000
+
+
 @transaction.atomic
 def join_code_create(*, course: Course, user, team: Team | None = None, days: int | None = None,
-                     max_uses: int = 0) -> JoinCode:
-    """A new unguessable join code for the course (and optionally one team), valid ``days`` days."""
+                     max_uses: int | None = None) -> JoinCode:
+    """A new unguessable join code for the course (and optionally one team), valid ``days`` days,
+    for at most ``max_uses`` students (default ``COINLAB_JOIN_CODE_MAX_USES``)."""
     _require_course_instructor(user, course)
     if team is not None and team.session.course_id != course.pk:
         raise ValidationFailed("That team belongs to another course.")
     days = settings.COINLAB_JOIN_CODE_DAYS if days is None else days
     if not 0 < days <= 365:
         raise ValidationFailed("A join code is valid for 1 to 365 days.")
-    if max_uses < 0:
-        raise ValidationFailed("max_uses must be 0 (unlimited) or more.")
+    max_uses = settings.COINLAB_JOIN_CODE_MAX_USES if max_uses is None else max_uses
+    if not 0 < max_uses <= MAX_JOIN_CODE_USES:
+        raise ValidationFailed(f"A join code admits 1 to {MAX_JOIN_CODE_USES} students.", code="bad_max_uses")
     return JoinCode.objects.create(course=course, team=team, created_by=user, max_uses=max_uses,
                                    expires_at=timezone.now() + dt.timedelta(days=days))
 
@@ -119,7 +210,9 @@ def join_code_revoke(*, join_code: JoinCode, user) -> None:
 
 
 def _usable_join_code(code: str, *, lock: bool) -> JoinCode:
-    code = (code or "").strip()
+    code = normalize_join_code(code) if isinstance(code, str) else ""
+    if "\x00" in code or len(code) > 64:
+        code = ""  # names no code (and PostgreSQL refuses NUL in a query)
     qs = JoinCode.objects.select_related("course", "team")
     if lock:
         qs = qs.select_for_update(of=("self",))
@@ -173,12 +266,23 @@ def course_join(*, user, code: str) -> JoinCode:
     if not user or not user.is_authenticated:
         raise NotAllowed("Log in to join a course.")
     jc = _usable_join_code(code, lock=True)
+    if jc.team_id:
+        session = ClassSession.objects.get(pk=jc.team.session_id)
+        elsewhere = Team.objects.filter(session=session, members=user).exclude(pk=jc.team_id)
+        if elsewhere.exists() and session.status != Status.SCHEDULED:
+            # Issue 14 item 7: a code never moves a student to another team once the game has
+            # begun (across sides, unlogged); that is the facilitator's logged decision.
+            raise Conflict("You are already on a team of this session, which has started: ask the facilitator "
+                           "to move you.", code="team_change_needs_facilitator")
     user_add_role(user=user, role=ROLE_STUDENT)
     jc.course.students.add(user)
     if jc.team_id:
         for other in Team.objects.filter(session=jc.team.session, members=user).exclude(pk=jc.team_id):
             other.members.remove(user)
-        jc.team.members.add(user)
+        if not jc.team.members.filter(pk=user.pk).exists():
+            jc.team.members.add(user)
+            _log_team_change(jc.team.session, user, action="team_join", member=user, team=jc.team,
+                             via="join code")
     jc.uses += 1
     jc.save(update_fields=["uses"])
     return jc
@@ -203,6 +307,65 @@ def _check_bot_kind(rules, kind: str) -> None:
                                code="unknown_bot")
 
 
+#: Bounds of ``options["script"]`` (scripted dice and picks, for rulebook examples and tests).
+SCRIPT_MAX_TAGS = 50
+SCRIPT_MAX_VALUES = 500
+#: How many moves the dry run of a scripted session plays (first choices) to use its values.
+SCRIPT_DRY_RUN_MOVES = 600
+
+
+def _check_script(script: Any) -> None:
+    """``options["script"]``: tag -> list of whole numbers, bounded (issue 14 item 10)."""
+    if not isinstance(script, dict):
+        raise ValidationFailed('options.script must be an object: tag -> list of whole numbers, '
+                               'e.g. {"die": [3, 5]}.', code="bad_options")
+    if len(script) > SCRIPT_MAX_TAGS:
+        raise ValidationFailed(f"options.script has more than {SCRIPT_MAX_TAGS} tags.", code="bad_options")
+    for tag, values in script.items():
+        if not isinstance(values, list) or len(values) > SCRIPT_MAX_VALUES or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 10_000 for v in values):
+            raise ValidationFailed(f"options.script[{str(tag)[:40]!r}] must be a list of at most "
+                                   f"{SCRIPT_MAX_VALUES} whole numbers from 0 to 10000.", code="bad_options")
+
+
+def _script_left(value: Any) -> bool:
+    """Whether a state (as JSON) still holds scripted values in an RNG record."""
+    if isinstance(value, dict):
+        if "script" in value and "s" in value and "n" in value:
+            return True
+        return any(_script_left(v) for v in value.values())
+    if isinstance(value, list):
+        return any(_script_left(v) for v in value)
+    return False
+
+
+def _check_options(rules, seed: int, options: Any) -> None:
+    """Set the game up with these options (400 ``bad_options`` if it cannot); with scripted
+    values, also play first choices until every scripted value is used (or
+    ``SCRIPT_DRY_RUN_MOVES``): a value the game cannot use (a die of 99) is refused here,
+    not when the session starts or a team moves (issue 14 item 10)."""
+    if not isinstance(options, dict):
+        raise ValidationFailed("options must be an object.", code="bad_options")
+    if "script" in options and options["script"] is not None:
+        _check_script(options["script"])
+    try:
+        state = rules.setup(seed=seed, options=dict(options))
+        if not options.get("script"):
+            return
+        for _ in range(SCRIPT_DRY_RUN_MOVES):
+            if not _script_left(eventlog.jsonable(rules.serialize(state))):
+                return
+            p = rules.prompt(state)
+            if p is None:
+                return
+            seat = p.seats[0]
+            rules.apply_inplace(state, seat, p.choices_for(seat)[0].id)
+    except IllegalChoice:
+        return  # the dry run's own path: not the options' fault
+    except (ValueError, TypeError, KeyError, AttributeError, IndexError) as exc:
+        raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
+
+
 def default_bot_kind(rules) -> str:
     kinds = rules.bot_kinds()
     for k in ("heuristic", "nonplayer"):
@@ -222,21 +385,21 @@ def session_create(*, course: Course, user, title: str, scenario_key: str, optio
     ``"bot:KIND"``. Seats left out are filled by a bot when the session starts."""
     _require_course_instructor(user, course)
     rules = _load_rules(scenario_key)
-    title = (title or "").strip() or f"{rules.title} session"
+    title = clean_text(title, field="title", limit=200) or f"{rules.title} session"
+    if options is not None and not isinstance(options, dict):
+        raise ValidationFailed("options must be an object.", code="bad_options")
     options = dict(options or {})
-    if seed is None:
-        seed = int.from_bytes(hashlib.sha256(f"{course.pk}:{title}:{timezone.now()}".encode()).digest()[:4],
-                              "big")
-    try:
-        rules.setup(seed=seed, options=options)
-    except (ValueError, TypeError, KeyError) as exc:
-        raise ValidationFailed(f"The options do not suit {rules.title}: {exc}", code="bad_options") from None
+    # Issue 14 item 3: without an explicit (public) seed the game gets 128 random bits, kept
+    # on the server (never in an answer to anyone).
+    secret_seed = secrets.token_hex(16) if seed is None else ""
+    _check_options(rules, int(secret_seed, 16) if secret_seed else seed, options)
+    location = clean_text(location, field="location", limit=200)
     if scheduled_start and scheduled_end and scheduled_end <= scheduled_start:
         raise ValidationFailed("The session must end after it starts.", code="bad_schedule")
     if decision_timer_seconds is not None and decision_timer_seconds <= 0:
         raise ValidationFailed("The decision timer must be a positive number of seconds.")
     session = ClassSession.objects.create(
-        course=course, title=title, scenario_key=rules.key, options=options, seed=seed,
+        course=course, title=title, scenario_key=rules.key, options=options, seed=seed, secret_seed=secret_seed,
         rules_version=eventlog.rules_fingerprint(rules.key), scheduled_start=scheduled_start, scheduled_end=scheduled_end, location=location or "",
         decision_timer_seconds=decision_timer_seconds, require_rationale=require_rationale,
         snapshot_every=snapshot_every or settings.COINLAB_SNAPSHOT_EVERY, created_by=user)
@@ -268,12 +431,20 @@ def session_update(*, session: ClassSession, user, **fields: Any) -> ClassSessio
                       "require_rationale"}
     allowed_before = {"options", "seed"}
     for k, v in fields.items():
+        if k in ("title", "location"):
+            v = clean_text(v, field=k, limit=200)
+            if k == "title" and not v:
+                raise ValidationFailed("A session needs a title.", code="malformed")
         if k in allowed_always or (k in allowed_before and session.status == Status.SCHEDULED):
             setattr(session, k, v)
+            if k == "seed":  # an explicit public seed replaces the secret one; none: a new secret one
+                session.secret_seed = "" if v is not None else secrets.token_hex(16)
         else:
             raise ValidationFailed(f"{k} cannot be changed now.", code="not_editable")
     if session.scheduled_start and session.scheduled_end and session.scheduled_end <= session.scheduled_start:
         raise ValidationFailed("The session must end after it starts.", code="bad_schedule")
+    if "options" in fields or "seed" in fields:
+        _check_options(eventlog.rules_for(session), session.engine_seed(), session.options)
     session.save()
     return session
 
@@ -289,20 +460,48 @@ def team_create(*, session: ClassSession, user, name: str, color: str = "") -> T
     return Team.objects.create(session=session, name=name, color=color or "")
 
 
+def _log_team_change(session: ClassSession, actor, *, action: str, member, team: Team | None,
+                     left: Team | None = None, via: str = "") -> None:
+    """Once a session has started, a change of who plays for which team is an event of the log
+    (issue 14 item 7): ``team_join`` / ``team_move`` / ``team_leave``, with the facilitator (or
+    the student joining) as actor. Before the start there is no game to change, after the end
+    no game to play."""
+    locked = _lock(session.pk)  # the row's status now (``session`` may be an old copy)
+    if locked.status not in (Status.LIVE, Status.PAUSED):
+        return
+    name = member.get_username()
+    text = {"team_join": f"{name} joins team {team.name if team else ''}",
+            "team_move": f"{name} moves from team {left.name if left else ''} to team {team.name if team else ''}",
+            "team_leave": f"{name} leaves team {left.name if left else ''}"}[action]
+    _facilitator_event(locked, actor, action, member=name, team=team.name if team else "",
+                       left=left.name if left else "", via=via, fact_text=text + ".")
+    locked.save()
+
+
 @transaction.atomic
 def team_member_add(*, team: Team, user, member) -> None:
+    """Put a student on a team (leaving any other team of that session); logged once the game
+    has started."""
     _require_course_instructor(user, team.session.course)
     user_add_role(user=member, role=ROLE_STUDENT)
     team.session.course.students.add(member)
+    left = None
     for other in Team.objects.filter(session=team.session, members=member).exclude(pk=team.pk):
         other.members.remove(member)
-    team.members.add(member)
+        left = other
+    if not team.members.filter(pk=member.pk).exists():
+        team.members.add(member)
+        _log_team_change(team.session, user, action="team_move" if left else "team_join", member=member,
+                         team=team, left=left, via="facilitator")
 
 
 @transaction.atomic
 def team_member_remove(*, team: Team, user, member) -> None:
     _require_course_instructor(user, team.session.course)
-    team.members.remove(member)
+    if team.members.filter(pk=member.pk).exists():
+        team.members.remove(member)
+        _log_team_change(team.session, user, action="team_leave", member=member, team=None, left=team,
+                         via="facilitator")
 
 
 @transaction.atomic
@@ -451,17 +650,64 @@ def _metrics(rules, state) -> dict:
     return rules.metrics(state)
 
 
+def _vignette_run_over(session: ClassSession, rules, state) -> dict | None:
+    """The end of a vignette's short run (issue #18), or None: ``{"cards": N}`` N cards played
+    since the start position, ``{"turns": N}`` N turns, ``{"decisions": N}`` the teams' own N
+    decisions. Checked where play stops for a human decision, so a run never ends mid-step."""
+    if not session.vignette_run_id:
+        return None
+    run = session.vignette_run
+    limit = run.document.get("run") or {}
+    if "cards" in limit and rules.cards_played(state) - run.start_cards >= limit["cards"]:
+        return {"cards": limit["cards"]}
+    if "turns" in limit:
+        start = run.document.get("start_turn", 1)
+        if rules.metrics(state).get("turn", start) - start >= limit["turns"]:
+            return {"turns": limit["turns"]}
+    if "decisions" in limit and SessionEvent.objects.filter(
+            session=session, kind=SessionEvent.Kind.DECISION).count() >= limit["decisions"]:
+        return {"decisions": limit["decisions"]}
+    return None
+
+
+def _finish_vignette(session: ClassSession, rules, state, reached: dict) -> None:
+    """A vignette's run is complete: the session ends with the position's measures as its result."""
+    metrics = _metrics(rules, state)
+    result = {"vignette": session.vignette_run.vignette_id, "run_complete": reached, "winner": None,
+              "metrics": metrics}
+    session.result = result
+    session.status = Status.FINISHED
+    session.finished_at = timezone.now()
+    eventlog.append(session, kind="system", payload={"action": "vignette_over", "result": result},
+                    facts=[engine.fact("vignette_over", engine.msg("The vignette's run is complete."),
+                                       cause=engine.cause_rule("vignette"))],
+                    metrics=metrics, state_after=state, rules=rules)
+    _announce_finished(session)
+
+
 def _finish_if_over(session: ClassSession, rules, state) -> bool:
     if rules.prompt(state) is not None:
-        return False
+        reached = _vignette_run_over(session, rules, state)
+        if reached is None:
+            return False
+        _finish_vignette(session, rules, state, reached)
+        return True
     result = rules.result(state)
     session.result = eventlog.jsonable(result)
     session.status = Status.FINISHED
     session.finished_at = timezone.now()
     eventlog.append(session, kind="system", payload={"action": "game_over", "result": result},
-                    facts=[engine.fact("game_over", "The game is over.")],
+                    facts=[engine.fact("game_over", msg("The game is over."))],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
+    _announce_finished(session)
+    receipts.publish(session, "game over")
     return True
+
+
+def _announce_finished(session: ClassSession) -> None:
+    """Once the end is committed, tell the listeners (the final AAR is built: issue #19)."""
+    session_id = session.pk
+    transaction.on_commit(lambda: session_finished.send(sender=ClassSession, session_id=session_id))
 
 
 def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str] | None = None) -> list[int]:
@@ -480,13 +726,14 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
     appended = []
     for _ in range(settings.COINLAB_MAX_BOT_STEPS):
         p = rules.prompt(state)
-        if p is None:
-            _finish_if_over(session, rules, state)
+        if p is None or (session.vignette_run_id and _finish_if_over(session, rules, state)):
+            if p is None:
+                _finish_if_over(session, rules, state)
             break
         seat = next((s for s in p.seats if s in bots), None)
         if seat is None:
             break
-        bot = make_bot(rules, bots[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        bot = make_bot(rules, bots[seat], seat, seed=session.bot_seed(seat))
         decision = bot.choose(state, p)
         choice = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, choice.id)
@@ -497,6 +744,11 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
     else:
         raise Conflict("The bots did not reach a human decision.", code="bots_stuck")
     return appended
+
+
+def _seat_title(rules, seat: str):
+    """A seat's title (a message in migrated games) for facts written here; the id if unknown."""
+    return next((s.title for s in rules.seats if s.id == seat), seat)
 
 
 def _decision_payload(p, seat: str, choice) -> dict:
@@ -526,10 +778,15 @@ def session_start(*, session: ClassSession, user) -> ClassSession:
              for s in Seat.objects.filter(session=session).select_related("team")}
     eventlog.append(session, kind="system", actor=user,
                     payload={"action": "start", "scenario": session.scenario_key, "seats": seats},
-                    facts=[engine.fact("session", f"{rules.title}: the session starts.")],
+                    facts=[engine.fact("session", msg("{game}: the session starts.", game=rules.title))],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
-    _run_bots(session, rules, state)
+    try:
+        _run_bots(session, rules, state)
+    except ScriptedValueError as exc:  # a session scheduled before options were dry-run (all rolled back)
+        raise ValidationFailed(f"The session's scripted values do not suit {rules.title}: {exc}",
+                               code="bad_options") from None
     session.save()
+    receipts.publish(session, "start")
     return session
 
 
@@ -654,17 +911,23 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     """
     if not isinstance(choice, str) or not choice:
         raise ValidationFailed("choice must be a choice id (a non-empty string).", code="malformed")
-    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128:
+    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128 or "\x00" in idempotency_key:
         raise ValidationFailed("idempotency_key must be a string of at most 128 characters.", code="malformed")
-    rationale = (rationale or "").strip()
-    request_sig = {"seat": seat, "choice": choice, "seq": seq}
+    if "\x00" in choice or len(choice) > 1000:
+        raise ValidationFailed("choice must be a choice id.", code="malformed")
+    rationale = clean_text(rationale, field="rationale")
+    # The rationale is part of the request a key stands for (issue 14 item 12): the same key
+    # with another rationale is a different request (409), not a repeat that drops it.
+    request_sig = {"seat": seat, "choice": choice, "seq": seq,
+                   "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
     try:
         with transaction.atomic():
             session, seats, prior = _lock_for_move(session.pk, user, idempotency_key)
             _check_seat_owner(user, session, seat, seats)
             if prior is not None:
                 prior_user, prior_request, prior_response = prior
-                if prior_user != user.pk or prior_request != request_sig:
+                if prior_user != user.pk or prior_request != {k: v for k, v in request_sig.items()
+                                                              if k in prior_request or k != "rationale"}:
                     raise Conflict("This idempotency key was already used for a different request.",
                                    code="idempotency_key_reused")
                 return {**prior_response, "replayed": True}
@@ -685,6 +948,9 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                 facts = rules.apply_unchecked(state, seat, c.id)
             except IllegalChoice as exc:
                 raise ValidationFailed(exc.message, code=exc.code) from None
+            except ScriptedValueError as exc:  # an old session's scripted value: the facilitator's to fix
+                raise Conflict(f"The session's scripted values cannot be used here ({exc}); ask the "
+                               "facilitator.", code="bad_script") from None
             eventlog.defer_writes(session)  # written by the flush below
             ev = eventlog.append(session, kind="decision", seat=seat, actor=user,
                                  payload=_decision_payload(p, seat, c), facts=facts,
@@ -701,6 +967,27 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     except IntegrityError:
         # Only reachable if two transactions raced past the row lock (not on PostgreSQL/SQLite).
         raise Conflict("A concurrent submission won; reload the prompt.", code="stale_seq") from None
+
+
+def _undo_secret(target: SessionEvent) -> bool:
+    """Whether some seat may not see what ``target`` chose: it was marked secret, or some of
+    its facts are hidden from some seat (e.g. where the Directives Base went)."""
+    return bool((target.payload or {}).get("secret")) or any(
+        isinstance(f, dict) and f.get("visible_to") is not None for f in target.facts or [])
+
+
+def _undo_visibility(target: SessionEvent) -> dict:
+    """The payload keys that make an undo as secret as what it undoes (issue 14 item 2): only
+    the seat that decided (and the full record) reads the undone choice's id and label."""
+    return {"secret": True, "visible_to": [target.seat]} if _undo_secret(target) else {}
+
+
+def _undo_fact(target: SessionEvent, type_: str, text: Any, public_text: Any) -> dict:
+    """The undo's fact: ``text`` names the undone choice; for a secret one, only the deciding
+    seat reads it and every other seat reads ``public_text`` (engine.fact_for_seat)."""
+    if not _undo_secret(target):
+        return engine.fact(type_, text)
+    return engine.fact(type_, text, visible_to=[target.seat], public=engine.fact(type_, public_text))
 
 
 def _undo_target(session: ClassSession, rules, seat: str) -> SessionEvent:
@@ -746,8 +1033,12 @@ def choice_undo(*, session: ClassSession, user, seat: str, seq: int) -> dict:
     back_state = eventlog.load_state(session, target.parent_seq, rules)
     ev = eventlog.append(session, kind="undo", seat=seat, actor=user, parent_seq=target.parent_seq,
                          payload={"undone_seq": target.seq, "back_to": target.parent_seq,
-                                  "choice": target.payload.get("choice"), "label": target.payload.get("label")},
-                         facts=[engine.fact("undo", f"{seat} takes back: {target.payload.get('label', '')}")],
+                                  "choice": target.payload.get("choice"), "label": target.payload.get("label"),
+                                  **_undo_visibility(target)},
+                         facts=[_undo_fact(target, "undo",
+                                           msg("{seat} takes back: {choice}", seat=_seat_title(rules, seat),
+                                               choice=target.payload.get("label") or ""),
+                                           msg("{seat} takes back a secret decision.", seat=_seat_title(rules, seat)))],
                          metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     session.save()
     return {"seq": session.head_seq, "events": [ev.seq], "status": session.status, "undone": target.seq}
@@ -766,12 +1057,14 @@ def _facilitator_event(session: ClassSession, user, action: str, **payload) -> S
 @transaction.atomic
 def session_pause(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status != Status.LIVE:
         raise Conflict(f"Only a live session can be paused (it is {session.status}).", code="not_live")
     session.status = Status.PAUSED
     _facilitator_event(session, user, "pause", reason=reason, fact_text="The facilitator pauses the game.")
     session.save()
+    receipts.publish(session, "pause")
     return session
 
 
@@ -785,6 +1078,7 @@ def session_resume(*, session: ClassSession, user) -> ClassSession:
     _facilitator_event(session, user, "resume", fact_text="The facilitator resumes the game.")
     _run_bots(session)
     session.save()
+    receipts.publish(session, "resume")
     return session
 
 
@@ -792,6 +1086,7 @@ def session_resume(*, session: ClassSession, user) -> ClassSession:
 def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSession:
     """End the session now (the game may be unfinished: ``result`` then stays as the engine says)."""
     _require_course_instructor(user, session.course)
+    reason = clean_text(reason, field="reason")
     session = _lock(session.pk)
     if session.status == Status.FINISHED:
         raise Conflict("The session is already finished.", code="session_finished")
@@ -804,13 +1099,15 @@ def session_end(*, session: ClassSession, user, reason: str = "") -> ClassSessio
     session.result = eventlog.jsonable(rules.result(state))
     _facilitator_event(session, user, "end", reason=reason, fact_text="The facilitator ends the session.")
     session.save()
+    _announce_finished(session)
+    receipts.publish(session, "end")
     return session
 
 
 @transaction.atomic
 def facilitator_note(*, session: ClassSession, user, text: str) -> SessionEvent:
     _require_course_instructor(user, session.course)
-    text = (text or "").strip()
+    text = clean_text(text, field="text")
     if not text:
         raise ValidationFailed("A note needs some text.", code="text_required")
     session = _lock(session.pk)
@@ -831,7 +1128,7 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
     ``adjust``: set a track to a value through ``Rules.adjust`` (replayed from the log).
     """
     _require_course_instructor(user, session.course)
-    reason = (reason or "").strip()
+    reason = clean_text(reason, field="reason")
     if not reason:
         raise ValidationFailed("An override needs a reason (it goes into the log and the AAR).",
                                code="reason_required")
@@ -851,9 +1148,14 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
         back_state = eventlog.load_state(session, target.parent_seq, rules)
         ev = eventlog.append(session, kind="facilitator", actor=user, parent_seq=target.parent_seq,
                              payload={"action": "undo_last", "reason": reason, "undone_seq": target.seq,
-                                      "back_to": target.parent_seq, "label": target.payload.get("label", "")},
-                             facts=[engine.fact("override", f"The facilitator takes back {target.seat}'s "
-                                                f"'{target.payload.get('label', '')}': {reason}")],
+                                      "back_to": target.parent_seq, "label": target.payload.get("label", ""),
+                                      **_undo_visibility(target)},
+                             facts=[_undo_fact(target, "override",
+                                               msg("The facilitator takes back {seat}'s '{choice}': {reason}",
+                                                   seat=_seat_title(rules, target.seat),
+                                                   choice=target.payload.get("label") or "", reason=reason),
+                                               msg("The facilitator takes back a secret decision of {seat}.",
+                                                   seat=_seat_title(rules, target.seat)))],
                              metrics=_metrics(rules, back_state), state_after=back_state, rules=rules)
     elif action == "adjust":
         if not isinstance(track, str) or not track:
@@ -875,12 +1177,54 @@ def facilitator_override(*, session: ClassSession, user, action: str, reason: st
 
 
 @transaction.atomic
+def facilitator_direct(*, session: ClassSession, user, seat: str, choice: str, reason: str) -> SessionEvent:
+    """Direct a bot-run seat (an Andean Abyss Non-player, section 8) to take ``choice``, a legal
+    decision of its own, instead of its procedure's (issue 15). Logged as a ``facilitator``
+    event with the reason; the log replays it through ``Rules.apply_directed``. What follows
+    is again the seat's own: the bots go on when the session is live.
+
+    A Non-player's decision waits only while the game is paused (bots act at once otherwise):
+    pause, take back its move with ``undo_last`` if it already acted, direct, resume.
+    """
+    _require_course_instructor(user, session.course)
+    reason = (reason or "").strip()
+    if not reason:
+        raise ValidationFailed("Directing a Non-player needs a reason (it goes into the log and the AAR).",
+                               code="reason_required")
+    if not isinstance(seat, str) or not seat or not isinstance(choice, str) or not choice:
+        raise ValidationFailed("Name the seat and the choice to direct it to.", code="malformed")
+    session = _lock(session.pk)
+    if session.status not in (Status.LIVE, Status.PAUSED):
+        raise Conflict(f"Directions apply to a running session (it is {session.status}).", code="not_running")
+    rules = eventlog.rules_for(session)
+    state = _state(session, rules)
+    options = list(rules.directable(state, seat))
+    if not options:
+        raise Conflict(f"No decision of seat {seat!r} can be directed now (pause the game, and take back "
+                       "its move if it already acted).", code="not_directable")
+    picked = next((c for c in options if c.id == choice), None)
+    if picked is None:
+        raise ValidationFailed(f"'{choice}' is not a legal decision for {seat} now.", code="unknown_choice")
+    p = rules.prompt(state)
+    facts = rules.apply_directed(state, seat, choice, reason)
+    ev = eventlog.append(session, kind="facilitator", actor=user, seat=seat,
+                         payload={"action": "direct", "seat": seat, "choice": choice, "label": picked.label,
+                                  "reason": reason, "prompt": p.text_for(seat) if p else "",
+                                  "rule": p.rule_for(seat) if p else ""},
+                         facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
+    if session.status == Status.LIVE:
+        _run_bots(session, rules, state)
+    session.save()
+    return ev
+
+
+@transaction.atomic
 def team_intent_set(*, session: ClassSession, team: Team, user, statement: str) -> TeamIntent:
     if team.session_id != session.pk:
         raise ValidationFailed("That team is not in this session.")
     if not (team.members.filter(pk=user.pk).exists() or course_is_instructor(user, session.course)):
         raise NotAllowed("Only the team's members may state its intent.")
-    statement = (statement or "").strip()
+    statement = clean_text(statement, field="statement")
     if not statement:
         raise ValidationFailed("The statement of intent is empty.", code="text_required")
     if session.status == Status.FINISHED:
@@ -917,7 +1261,7 @@ def seat_timeout_decide(*, session: ClassSession, seat: str, expected_seq: int |
         return []
     kind = Seat.objects.filter(session=session, seat_key=seat).values_list("bot_kind", flat=True).first()
     kind = kind or default_bot_kind(rules)
-    bot = make_bot(rules, kind, seat, seed=session.seed * 100_003 + session.head_seq)
+    bot = make_bot(rules, kind, seat, seed=session.bot_seed(seat))
     decision = bot.choose(state, p)
     c = p.find(seat, decision.choice_id)
     facts = rules.apply_inplace(state, seat, c.id)
@@ -954,7 +1298,7 @@ def session_autoplay(*, session: ClassSession, user, max_events: int | None = No
             _finish_if_over(session, rules, state)
             break
         seat = p.seats[0]
-        bot = make_bot(rules, seats[seat], seat, seed=session.seed * 100_003 + session.head_seq)
+        bot = make_bot(rules, seats[seat], seat, seed=session.bot_seed(seat))
         decision = bot.choose(state, p)
         c = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, c.id)

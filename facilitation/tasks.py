@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import os
+import threading
+
 from celery import shared_task
 from django.conf import settings
 from django.db import transaction
+from django.db.models.signals import post_save
+from django.dispatch import receiver
 from kombu.exceptions import OperationalError as BrokerError
 
 from facilitation import eventlog
@@ -42,7 +47,8 @@ def session_verify(session_id: int) -> dict:
     """Replay a session's log from its seed (as ``manage.py verify_session``) in a worker."""
     session = ClassSession.objects.get(pk=session_id)
     rep = eventlog.verify(session)
-    return {"session": session_id, "ok": rep.ok, "events": rep.events, "errors": rep.errors}
+    return {"session": session_id, "ok": rep.ok, "events": rep.events, "errors": rep.errors,
+            "rules_changed": rep.rules_changed, "rules_differences": rep.rules_differences}
 
 
 @shared_task(ignore_result=True, acks_late=False, time_limit=60, soft_time_limit=50)
@@ -51,9 +57,95 @@ def live_predraw(session_id: int) -> int:
     (facilitation.live, "drawing the new version's regions ahead of the polls"); idempotent.
     Queue "live" (``CELERY_TASK_ROUTES``). Returns how many regions it stored (0 when the
     polls were faster or nothing is cacheable)."""
-    from facilitation.web.views.instructor import predraw_console_summary
-    from facilitation.web.views.play import predraw_regions
+    # the drawing lives in facilitation.rendering.regions, which the page views import too; no
+    # task imports a view (tests/test_layering.py)
+    from facilitation.rendering.regions import predraw_console_summary, predraw_regions
 
     stored = predraw_regions(session_id)
     # the instructors' consoles: the session's summary row of the new version (issue #8)
     return stored + int(predraw_console_summary(session_id))
+
+
+# ---- drawing the new version's regions ahead of the polls ----------------------------------
+#
+# Every new version changes every seat's region, and each team's browsers ask for it within a
+# poll interval. So once the transaction that made the version commits, one Celery task (queue
+# "live", facilitation.tasks.live_predraw) draws the region of every team seat into the keys the
+# polls read; a poll that comes first draws its own region as before (the key holds the version,
+# so neither can store a stale or another seat's region). One task per session and commit:
+# further saves in the same transaction find the callback already queued (a rolled-back
+# transaction or savepoint drops its callbacks, so nothing is sent for it). In embedded mode
+# (no broker, tasks eager) nothing is queued: the polls draw on demand, as a drawing in the
+# committing request would only make that request slower.
+
+
+def _predraw_on_commit(session_id: int) -> None:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return
+    conn = transaction.get_connection()
+    if conn.in_atomic_block and any(getattr(cb, "_coinlab_predraw", None) == session_id
+                                    for _sids, cb, *_rest in conn.run_on_commit):
+        return
+
+    def send() -> None:
+        _send_predraw(session_id)
+
+    send._coinlab_predraw = session_id
+    transaction.on_commit(send)
+
+
+# Each process keeps ONE producer of Celery's pool for its pre-draw messages instead of taking
+# one and giving it back for every commit (issue #8: 0.1-0.2 ms of CPU a send), and its threads
+# take turns with it under a lock (a send is a fraction of a millisecond, a few per second).
+# Not one per thread (issue 20): a server that starts a thread per request (Django's
+# ThreadedWSGIServer, the browser tests' live server) would take a producer for every thread
+# that commits and never give it back when the thread ends; after ``broker_pool_limit`` (10)
+# such threads the pool is empty and every later send, the pre-draw's or any other task's,
+# waited for one forever with the request's database connection open. Nor does a thread ever
+# wait forever now: if the pool has no producer to give within PRODUCER_WAIT seconds the
+# pre-draw is not queued (the polls draw themselves) and a warning is logged.
+# A send that fails gives the producer back as Celery does after any send (the pool then
+# revives its channel, on a new connection if need be); the next send takes one again. Kept
+# with the process id, so a forked process never uses its parent's.
+PRODUCER_WAIT = 5.0
+_send_lock = threading.Lock()
+_held: dict = {"pid": None, "producer": None}
+
+
+def _send_predraw(session_id: int) -> None:
+    with _send_lock:
+        try:
+            live_predraw.apply_async(args=[session_id], retry=False, producer=_producer())
+        except Exception:  # noqa: BLE001 - a lost pre-draw only means the polls draw themselves
+            import logging
+
+            _drop_producer()
+            logging.getLogger(__name__).warning("live pre-draw of session %s not queued", session_id, exc_info=True)
+
+
+def _producer():
+    """The process's producer (taken from Celery's pool on first use); call it under ``_send_lock``."""
+    if _held["producer"] is not None and _held["pid"] == os.getpid():
+        return _held["producer"]
+    from coinlab.celery import app
+
+    producer = app.producer_pool.acquire(block=True, timeout=PRODUCER_WAIT)
+    _held.update(pid=os.getpid(), producer=producer)
+    return producer
+
+
+def _drop_producer() -> None:
+    producer, pid = _held["producer"], _held["pid"]
+    _held.update(pid=None, producer=None)
+    if producer is not None and pid == os.getpid():
+        try:
+            producer.release()
+        except Exception:  # noqa: BLE001 - a connection already gone is replaced by the pool
+            pass
+
+
+@receiver(post_save, sender=ClassSession, dispatch_uid="coinlab-session-predraw")
+def _predraw_new_version(sender, instance: ClassSession, **kwargs) -> None:
+    """A saved session row is a new version (``facilitation.live`` publishes it): draw its
+    regions ahead of the polls once the transaction commits."""
+    _predraw_on_commit(instance.pk)

@@ -88,6 +88,49 @@ def _isolate_xdist_worker() -> None:
 
 
 _isolate_xdist_worker()
+# Sessions that end in a test do not queue their final after-action review (a real worker of a
+# later test would build it); tests/reports/test_final_report.py turns it on where it is tested.
+os.environ.setdefault("COINLAB_FINAL_AAR", "0")
+
+
+def _final_aar_setting() -> None:
+    from django.conf import settings
+
+    if settings.configured:
+        settings.COINLAB_FINAL_AAR = os.environ["COINLAB_FINAL_AAR"] not in ("0", "false", "no", "")
+
+
+_final_aar_setting()
+
+
+# ---- the longest files first ----------------------------------------------------------------
+# scripts/test gives each xdist worker whole files (--dist loadfile). By default pytest-xdist
+# queues the files with the most tests first, which puts the single-test browser and process
+# tests, the longest of all, at the very end: the run then waits minutes for one of them while
+# the other worker has nothing left to do. So the files measured slowest (--durations, 2026-11-27,
+# in that order) go first, the longest one first, and scripts/test keeps this order
+# (--no-loadscope-reorder); the short files fill the gaps after them, in the usual order. Refresh
+# the list from a full run's --durations when it no longer matches.
+SLOWEST_FILES = (
+    "tests/e2e/test_tot_four_teams.py",
+    "tests/e2e/test_page_csp.py",
+    "tests/facilitation/test_embedded.py",
+    "tests/engine/tears_of_tyranny/test_tot_hidden_information.py",
+    "tests/engine/test_key_order.py",
+    "tests/facilitation/test_demo.py",
+    "tests/hardening/test_faults.py",
+    "tests/e2e/test_no_outside_requests.py",
+    "tests/e2e/test_classroom.py",
+    "tests/hardening/test_scale_out.py",
+    "tests/reports/test_worker_integration.py",
+    "tests/engine/tears_of_tyranny/test_tot_state_machine.py",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {path: i for i, path in enumerate(SLOWEST_FILES)}
+    # a stable sort: the other files, and the tests of every file, keep their order
+    items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
 
 
 def free_port() -> int:

@@ -8,9 +8,8 @@ Modules:
 - :mod:`engine.coin.tracks`  bounded tracks (0-20) whose every change is a fact naming its cause.
 - :mod:`engine.coin.pieces`  piece pools: Available, placing, removing, taking from the map when
                              none is Available (COIN 1.4.1), Underground/Active flips (1.4.3).
-- :mod:`engine.coin.flow`    the flow of play as a stack of frames; each frame kind declares its
-                             prompt (the legal choices) and how a choice is applied. Operations,
-                             Special Activities, free operations and events nest as frames.
+- :mod:`engine.coin.flow`    re-exports :mod:`engine.core.flow` (the one flow mechanism: a stack
+                             of frames, each kind declaring its prompt and how a choice applies).
 - :mod:`engine.coin.operations` Operations, Special Activities and free Operations as
                              prompt sequences (an :class:`~engine.coin.operations.OperationKit`).
 - :mod:`engine.coin.capabilities` Capability Events in effect for the game (COIN 5.3).

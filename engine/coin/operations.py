@@ -17,6 +17,10 @@ provides three frame kinds for :class:`engine.coin.flow.Flow`:
 ``opmenu``  a choice of Operation: ``op:<name>``, optionally ``pass`` or ``skip`` (a free
             Operation granted by an Event may be declined).
 
+Texts are messages (:mod:`engine.core.messages`): an :class:`OpDef`/:class:`SaDef` carries its
+name as a message (``label``) and a one-sentence ``help``; the kit builds structured choices
+(kind, targets, cost from ``OpDef.space_cost``, rule, help).
+
 Everything game-specific (costs, legality of spaces, procedures, Control updates, how a
 faction passes) comes from the definitions and the callbacks given to the kit, so the same
 machinery serves two factions (Peru) or four (Andean Abyss).
@@ -26,9 +30,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
-from engine.coin.flow import Ask, FrameKind, pop, push
-from engine.core.contract import Choice, fact
+from engine.core.contract import Choice, ChoiceKind, fact
+from engine.core.flow import Ask, FrameKind, pop, push
+from engine.core.messages import msg
 
 
 @dataclass(slots=True)
@@ -47,6 +53,9 @@ class OpDef:
     extra: Callable | None = None       # (state, fr) -> [Choice] more main-phase choices
     extra_act: Callable | None = None   # (state, fr, cid, facts)
     possible: Callable | None = None    # (state, fr) -> bool, for min_sel == 0 Operations
+    help: Any = None                    # a message: what selecting a space does
+    op_help: Any = None                 # a message: what the Operation does
+    space_cost: Callable | None = None  # (state, fr, sid) -> Resources of ``seat`` paid when the space is selected
 
 
 @dataclass(slots=True)
@@ -61,15 +70,18 @@ class SaDef:
     act: Callable               # (state, fr, cid, facts)
     start: Callable | None = None
     inline: bool = False        # chosen inside one space of its Operation (e.g. Ambush)
+    help: Any = None            # a message: what the Special Activity does
+    cost: Callable | None = None  # (state, fr) -> {resource: n} paid when it starts
 
 
 class OperationKit:
     """Registry of a game's Operations and Special Activities plus their frames."""
 
     def __init__(self, *, ops_of: dict[str, tuple[str, ...]], sas_of: dict[str, tuple[str, ...]],
-                 seat_name: dict[str, str], space_name: dict[str, str],
-                 refresh: Callable[[dict, list, str], None],
-                 on_pass: Callable[[dict, str, list], None]):
+                 seat_name: dict[str, Any], space_name: dict[str, Any],
+                 refresh: Callable[[dict, list, Any], None],
+                 on_pass: Callable[[dict, str, list], None],
+                 help_done: Any = None, help_pass: Any = None, help_skip: Any = None):
         self.OPS: dict[str, OpDef] = {}
         self.SAS: dict[str, SaDef] = {}
         self.ops_of = ops_of
@@ -78,6 +90,12 @@ class OperationKit:
         self.space_name = space_name
         self.refresh = refresh
         self.on_pass = on_pass
+        self.help_done = help_done
+        self.help_pass = help_pass
+        self.help_skip = help_skip
+        # space choices and "<Operation> in <space>" messages, built once (both are immutable)
+        self._space_choice: dict = {}
+        self._in_space: dict = {}
 
     def register_op(self, d: OpDef) -> OpDef:
         self.OPS[d.name] = d
@@ -102,7 +120,7 @@ class OperationKit:
 
     @staticmethod
     def op_menu(seat: str, lim: bool, free: bool, where=None, sa=None, ops=None, optional=False,
-                passing=False, text: str = "Choose an Operation", rule: str = "3.0",
+                passing=False, text: Any = None, rule: str = "3.0",
                 extra: dict | None = None) -> dict:
         return {"k": "opmenu", "seat": seat, "lim": lim, "free": free, "where": where, "sa": sa, "ops": ops,
                 "optional": optional, "pass": passing, "text": text, "rule": rule, "extra": extra}
@@ -146,17 +164,34 @@ class OperationKit:
         names = spec.get("names")
         return names is None or name in names
 
+    def sa_choice(self, state: dict, fr: dict, name: str) -> Choice:
+        d = self.SAS[name]
+        cost = d.cost(state, fr) if d.cost is not None else None
+        key = ("sa", name, tuple(cost.items()) if cost else None)
+        c = self._space_choice.get(key)
+        if c is None:
+            c = self._space_choice[key] = Choice(
+                f"sa:{name}", msg("{activity} (Special Activity)", activity=d.label), {"sa": name},
+                ChoiceKind.SPECIAL_ACTIVITY, {"sa": name}, cost or None, d.rule, d.help)
+        return c
+
     def sa_choices(self, state: dict, fr: dict) -> list[Choice]:
-        return [Choice(f"sa:{n}", f"{self.SAS[n].label} (Special Activity)", {"sa": n})
-                for n in self.sa_allowed(state, fr)]
+        return [self.sa_choice(state, fr, n) for n in self.sa_allowed(state, fr)]
 
     # ---------------------------------------------------------------- running
     def start_op(self, state: dict, fr: dict, facts: list) -> dict:
         push(state, fr)
         d = self.OPS[fr["op"]]
-        kind = ("free " if fr["free"] else "") + ("Limited " if fr["lim"] else "")
-        facts.append(fact("operation", f"{self.seat_name[fr['seat']]}: {kind}{d.label} ({d.rule}).",
-                          seat=fr["seat"], op=fr["op"], limited=fr["lim"], free=fr["free"]))
+        faction = self.seat_name[fr["seat"]]
+        if fr["free"] and fr["lim"]:
+            text = msg("{faction}: free Limited {operation} ({rule}).", faction=faction, operation=d.label, rule=d.rule)
+        elif fr["free"]:
+            text = msg("{faction}: free {operation} ({rule}).", faction=faction, operation=d.label, rule=d.rule)
+        elif fr["lim"]:
+            text = msg("{faction}: Limited {operation} ({rule}).", faction=faction, operation=d.label, rule=d.rule)
+        else:
+            text = msg("{faction}: {operation} ({rule}).", faction=faction, operation=d.label, rule=d.rule)
+        facts.append(fact("operation", text, seat=fr["seat"], op=fr["op"], limited=fr["lim"], free=fr["free"]))
         if d.start:
             d.start(state, fr, facts)
         return fr
@@ -174,7 +209,8 @@ class OperationKit:
         sfr = self.new_sa(fr, name)
         push(state, sfr)
         d = self.SAS[name]
-        facts.append(fact("special_activity", f"{d.label} ({d.rule}).", seat=fr["seat"], sa=name))
+        facts.append(fact("special_activity", msg("{activity} ({rule}).", activity=d.label, rule=d.rule),
+                          seat=fr["seat"], sa=name))
         if d.start:
             d.start(state, sfr, facts)
 
@@ -194,16 +230,38 @@ class OperationKit:
             return Ask(fr["seat"], text, d.rule, choices, {"op": fr["op"]})
         choices: list[Choice] = []
         if not (fr["lim"] and fr["sel"]) and len(fr["sel"]) < fr.get("maxsel", 99):
+            cost = d.space_cost
+            cache = self._space_choice
             for sid in d.spaces(state, fr):
-                choices.append(Choice(f"space:{sid}", f"{d.label} in {self.space_name[sid]}", {"space": sid}))
+                n = cost(state, fr, sid) if cost is not None else 0
+                key = (d.name, sid, n)
+                ch = cache.get(key)
+                if ch is None:
+                    t = {"space": sid}
+                    ch = cache[key] = Choice(f"space:{sid}", self.in_space(d, sid), t, ChoiceKind.SPACE, t,
+                                             {d.seat: n} if n else None, d.rule, d.help)
+                choices.append(ch)
         if d.extra:
             choices.extend(d.extra(state, fr))
         choices.extend(self.sa_choices(state, fr))
         if len(fr["sel"]) >= d.min_sel:
-            choices.append(Choice("done", f"Finish the {d.label}", {}))
-        lim = "Limited " if fr["lim"] else ""
-        text = f"{lim}{d.label}: choose a space" + (" or finish" if fr["sel"] else "")
+            choices.append(Choice("done", msg("Finish the {operation}", operation=d.label), {}, ChoiceKind.DONE, {},
+                                  None, d.rule, self.help_done))
+        if fr["lim"]:
+            text = msg("Limited {operation}: choose a space or finish", operation=d.label) if fr["sel"] else \
+                msg("Limited {operation}: choose a space", operation=d.label)
+        else:
+            text = msg("{operation}: choose a space or finish", operation=d.label) if fr["sel"] else \
+                msg("{operation}: choose a space", operation=d.label)
         return Ask(fr["seat"], text, d.rule, choices, {"op": fr["op"], "selected": list(fr["sel"])})
+
+    def in_space(self, d: OpDef, sid: str):
+        """The message "<Operation> in <space>" (cached)."""
+        key = (d.name, sid)
+        m = self._in_space.get(key)
+        if m is None:
+            m = self._in_space[key] = msg("{operation} in {space}", operation=d.label, space=self.space_name[sid])
+        return m
 
     def _op_act(self, state: dict, fr: dict, cid: str, facts: list) -> None:
         d = self.OPS[fr["op"]]
@@ -224,7 +282,7 @@ class OperationKit:
         sid = cid.split(":", 1)[1]
         fr["sel"].append(sid)
         d.select(state, fr, sid, facts)
-        self.refresh(state, facts, f"{d.label} in {self.space_name[sid]}")
+        self.refresh(state, facts, self.in_space(d, sid))
 
     def _sa_ask(self, state: dict, fr: dict) -> Ask:
         d = self.SAS[fr["sa"]]
@@ -241,12 +299,16 @@ class OperationKit:
         choices = []
         for op in fr.get("ops") or self.ops_of[seat]:
             if self.op_possible(state, seat, op, fr["lim"], fr["free"], fr.get("where"), fr.get("extra")):
-                choices.append(Choice(f"op:{op}", self.OPS[op].label, {"op": op}))
+                d = self.OPS[op]
+                choices.append(Choice(f"op:{op}", d.label, {"op": op}, ChoiceKind.OPERATION, {"op": op}, None,
+                                      d.rule, d.op_help))
         if fr.get("pass"):
-            choices.append(Choice("pass", "Pass (gain Resources instead)", {}))
+            choices.append(Choice("pass", msg("Pass (gain Resources instead)"), {}, ChoiceKind.PASS, {}, None,
+                                  fr.get("rule", "3.0"), self.help_pass))
         if fr.get("optional"):
-            choices.append(Choice("skip", "Do not use this Operation", {}))
-        return Ask(seat, fr.get("text", "Choose an Operation"), fr.get("rule", "3.0"), choices)
+            choices.append(Choice("skip", msg("Do not use this Operation"), {}, ChoiceKind.PASS, {}, None,
+                                  fr.get("rule", "3.0"), self.help_skip))
+        return Ask(seat, fr.get("text") or msg("Choose an Operation"), fr.get("rule", "3.0"), choices)
 
     def _menu_act(self, state: dict, fr: dict, cid: str, facts: list) -> None:
         pop(state, fr)

@@ -436,6 +436,27 @@ class Rules(ABC):
         """A JSON Schema of this game's ``position`` option (documentation and validation)."""
         return {}
 
+    def directable(self, state: State, seat: str) -> list[Choice]:
+        """The legal decisions a facilitator may direct the bot-run seat ``seat`` (e.g. an Andean
+        Abyss Non-player) to take now instead of its own procedure's; empty: nothing to direct."""
+        return []
+
+    def apply_directed(self, state: State, seat: str, choice_id: str, reason: Any) -> list[Fact]:
+        """Apply a directed decision (one of :meth:`directable`) in place; facts carry
+        :func:`cause_facilitator`. Deterministic: the log replays it."""
+        raise IllegalChoice(f"{self.title or self.key} has no decisions a facilitator can direct.",
+                            code="direct_unsupported")
+
+    def victory(self, state: State) -> list:
+        """Each victory or defeat condition and how far it is from being met
+        (:class:`engine.core.victory.Condition`); public quantities only."""
+        return self.victory_from(self.metrics(state), self.view(state, None))
+
+    def victory_from(self, metrics: dict, view: dict) -> list:
+        """:meth:`victory` from the public metrics and a seat's view (what a live page holds
+        already); games read only their public parts."""
+        return []
+
     def catalog(self) -> dict:
         """Static game content as messages: ``{"cards": [...], "glossary": [...], "panels": [...],
         "names": [...]}``. Every message in it must be in the translation catalogs."""
@@ -461,6 +482,21 @@ class Rules(ABC):
     def board(self) -> dict:
         """Static board data for drawing (spaces, layout, tracks). JSON-compatible."""
         return {}
+
+    def board_map(self):
+        """The static part of the typed board view (``engine.core.boardview.BoardMap``): every
+        space's geometry, adjacency and fixed facts, the factions and piece types. Once per game."""
+        raise NotImplementedError(f"{self.title or self.key} has no typed board map.")
+
+    def board_view(self, state: State, seat: str | None):
+        """What ``seat`` sees of the board (``engine.core.boardview.BoardView``), built from
+        ``view(state, seat)`` so it never shows more than the seat's view."""
+        raise NotImplementedError(f"{self.title or self.key} has no typed board view.")
+
+    def board_view_of(self, view: dict, seat: str | None):
+        """The typed board view of ``view``, a ``view(state, seat)`` this game produced for
+        ``seat`` (for callers that hold the view already: the live page)."""
+        raise NotImplementedError(f"{self.title or self.key} has no typed board view.")
 
     def cards_played(self, state: State) -> int:
         """How many cards have been played so far (for cards/s benchmarks)."""

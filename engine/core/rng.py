@@ -22,6 +22,10 @@ _MASK = (1 << 64) - 1
 _GOLDEN = 0x9E3779B97F4A7C15
 
 
+class ScriptedValueError(ValueError):
+    """A scripted value (``options["script"]``) the game cannot use where it is drawn."""
+
+
 def new_rng(seed: int, script: dict[str, list[int]] | None = None) -> dict[str, Any]:
     """A fresh RNG record for ``seed`` (any int), optionally with scripted values."""
     rec: dict[str, Any] = {"s": (int(seed) * 0x2545F4914F6CDD1D + _GOLDEN) & _MASK, "n": 0}
@@ -72,7 +76,7 @@ def roll(rec: dict[str, Any], sides: int = 6, tag: str = "die") -> int:
     forced = _scripted(rec, tag)
     if forced is not None:
         if not 1 <= forced <= sides:
-            raise ValueError(f"scripted {tag} value {forced} outside 1..{sides}")
+            raise ScriptedValueError(f"scripted {tag} value {forced} outside 1..{sides}")
         return forced
     return randbelow(rec, sides) + 1
 
@@ -82,7 +86,7 @@ def pick_index(rec: dict[str, Any], n: int, tag: str = "pick") -> int:
     forced = _scripted(rec, tag)
     if forced is not None:
         if not 0 <= forced < n:
-            raise ValueError(f"scripted {tag} index {forced} outside 0..{n - 1}")
+            raise ScriptedValueError(f"scripted {tag} index {forced} outside 0..{n - 1}")
         return forced
     return randbelow(rec, n)
 

@@ -26,6 +26,8 @@ def _flatten(detail) -> str:
 def exception_handler(exc, context):
     if isinstance(exc, ServiceError):
         body = {"error": exc.code, "detail": exc.message}
+        if exc.message_msg is not None:  # an engine message: also structured (facilitation.text)
+            body["detail_msg"] = exc.message_msg
         body.update(exc.extra)
         return Response(body, status=exc.status)
     if isinstance(exc, Http404):

@@ -119,7 +119,8 @@ class CourseIn(StrictSerializer):
 class JoinCodeIn(StrictSerializer):
     team = serializers.IntegerField(required=False, allow_null=True, default=None)
     days = serializers.IntegerField(required=False, min_value=1, max_value=365, default=None)
-    max_uses = serializers.IntegerField(required=False, min_value=0, max_value=1_000_000, default=0)
+    max_uses = serializers.IntegerField(required=False, min_value=1, max_value=1000, default=None,
+                                        help_text="How many students may use it (default 40).")
 
 
 class UsernameIn(StrictSerializer):
@@ -152,7 +153,7 @@ class SessionIn(StrictSerializer):
     seed = serializers.IntegerField(required=False, min_value=0, max_value=2**62, default=None)
     scheduled_start = serializers.DateTimeField(required=False, allow_null=True, default=None)
     scheduled_end = serializers.DateTimeField(required=False, allow_null=True, default=None)
-    location = serializers.CharField(required=False, allow_blank=True, default="")
+    location = serializers.CharField(required=False, allow_blank=True, default="", max_length=200)
     decision_timer_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                                       max_value=MAX_TIMER_SECONDS, default=None)
     require_rationale = serializers.BooleanField(required=False, default=False)
@@ -164,7 +165,7 @@ class SessionPatchIn(StrictSerializer):
     title = serializers.CharField(max_length=200, required=False)
     scheduled_start = serializers.DateTimeField(required=False, allow_null=True)
     scheduled_end = serializers.DateTimeField(required=False, allow_null=True)
-    location = serializers.CharField(required=False, allow_blank=True)
+    location = serializers.CharField(required=False, allow_blank=True, max_length=200)
     decision_timer_seconds = serializers.IntegerField(required=False, allow_null=True, min_value=1,
                                                       max_value=MAX_TIMER_SECONDS)
     require_rationale = serializers.BooleanField(required=False)
@@ -187,6 +188,12 @@ class OverrideIn(StrictSerializer):
     value = serializers.JSONField(required=False)
 
 
+class DirectIn(StrictSerializer):
+    seat = serializers.CharField(max_length=64)
+    choice = serializers.CharField(max_length=200)
+    reason = serializers.CharField(max_length=2000)
+
+
 class TeamIn(StrictSerializer):
     name = serializers.CharField(max_length=100)
     color = serializers.CharField(max_length=16, required=False, allow_blank=True, default="")
@@ -206,7 +213,7 @@ class SubmitIn(StrictSerializer):
     choice = serializers.CharField(max_length=200)
     seq = serializers.IntegerField(min_value=0)
     idempotency_key = serializers.CharField(required=False, allow_blank=True, default="", max_length=128)
-    rationale = serializers.CharField(required=False, allow_blank=True, default="", max_length=5000)
+    rationale = serializers.CharField(required=False, allow_blank=True, default="", max_length=5000)  # = services.TEXT_MAX
     decision_ms = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
 
 

@@ -23,6 +23,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/end/", v.SessionEnd.as_view(), name="api-session-end"),
     path("sessions/<int:session_id>/notes/", v.SessionNotes.as_view(), name="api-session-notes"),
     path("sessions/<int:session_id>/overrides/", v.SessionOverrides.as_view(), name="api-session-overrides"),
+    path("sessions/<int:session_id>/directions/", v.SessionDirections.as_view(), name="api-session-directions"),
     path("sessions/<int:session_id>/events/", v.SessionEvents.as_view(), name="api-session-events"),
     path("sessions/<int:session_id>/teams/", v.SessionTeams.as_view(), name="api-session-teams"),
     path("sessions/<int:session_id>/intents/", v.SessionIntents.as_view(), name="api-session-intents"),

@@ -1,16 +1,23 @@
 """Thin API views: validate input, call a selector or a service, serialize the answer.
 
 Errors: ``{"error": code, "detail": message}`` (see :mod:`facilitation.api.errors`).
+
+Engine texts (prompts, choice labels, facts, seat and game titles) are answered in the
+request's language (``Accept-Language``, or the ``django_language`` cookie) in their usual
+fields (``"text"``, ``"label"``, ``"title"``...), and, when the game gives them as messages, also
+as the structured message under the same key + ``_msg`` (``{"msg": template, "args": {...}}``)
+for clients that render them themselves (``facilitation.text.with_texts``). ETags hold the
+language.
 """
 
 from __future__ import annotations
 
-import hashlib
 import logging
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth import login as auth_login
 from django.http import HttpResponse
+from django.utils.crypto import salted_hmac
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import status
@@ -21,11 +28,12 @@ from rest_framework.views import APIView
 
 import engine
 from engine.core import registry
-from facilitation import selectors, services
+from facilitation import eventlog, selectors, services
 from facilitation.api import serializers as s
 from facilitation.calendar import sessions_to_ics
 from facilitation.errors import NotAllowed, NotFound, ServiceError, ValidationFailed
 from facilitation.models import ClassSession, JoinCode, Seat, Team, TeamIntent
+from facilitation.text import language, with_texts
 
 User = get_user_model()
 log = logging.getLogger(__name__)
@@ -35,6 +43,13 @@ def _valid(serializer_class, request) -> dict:
     ser = serializer_class(data=request.data)
     ser.is_valid(raise_exception=True)
     return ser.validated_data
+
+
+def _require_instructor(user, course) -> None:
+    """Before any user name is looked up (issue 14 item 11): a student or a reviewer never
+    learns from a ``404 unknown_user`` which accounts exist."""
+    if not selectors.course_is_instructor(user, course):
+        raise NotAllowed("Only an instructor of this course may do that.")
 
 
 def _user_by_name(username: str):
@@ -84,7 +99,7 @@ class ScenarioList(APIView):
                         "bots": ["random", *bots],
                         "options": [{"key": o.key, "title": o.title, "kind": o.kind, "default": o.default,
                                      "choices": list(o.choices), "help": o.help} for o in options]})
-        return Response(out)
+        return Response(with_texts(out))
 
 
 # ---- courses ---------------------------------------------------------------------------
@@ -136,6 +151,7 @@ class CourseReviewers(APIView):
                    summary="Grant a reviewer read-only access to the course's live and finished sessions")
     def post(self, request, course_id: int):
         course = selectors.course_get_for_user(request.user, course_id)
+        _require_instructor(request.user, course)
         data = _valid(s.UsernameIn, request)
         services.course_reviewer_grant(course=course, user=request.user, reviewer=_user_by_name(data["username"]))
         return Response(s.CourseOut(course).data)
@@ -270,6 +286,25 @@ class SessionOverrides(APIView):
         return Response(selectors.event_to_dict(ev, None), status=status.HTTP_201_CREATED)
 
 
+class SessionDirections(APIView):
+    @extend_schema(responses={200: OpenApiTypes.OBJECT, **ERRORS},
+                   summary="The Non-player decision a facilitator may direct now, with its legal choices")
+    def get(self, request, session_id: int):
+        sess = selectors.session_get_for_user(request.user, session_id)
+        selectors.session_require_instructor(request.user, sess)
+        return Response({"directable": selectors.session_directable(sess)})
+
+    @extend_schema(request=s.DirectIn, responses={201: OpenApiTypes.OBJECT, **ERRORS},
+                   summary="Direct a Non-player to a legal decision instead of its flowchart's, with a reason")
+    def post(self, request, session_id: int):
+        sess = selectors.session_get_for_user(request.user, session_id)
+        selectors.session_require_instructor(request.user, sess)
+        data = _valid(s.DirectIn, request)
+        ev = services.facilitator_direct(session=sess, user=request.user, seat=data["seat"], choice=data["choice"],
+                                         reason=data["reason"])
+        return Response(selectors.event_to_dict(ev, None), status=status.HTTP_201_CREATED)
+
+
 AFTER = OpenApiParameter("after", int, description="only events with seq greater than this")
 
 
@@ -303,12 +338,16 @@ def _page(sess: ClassSession, seat_key: str | None, after: int) -> dict:
     """Events after ``after`` (at most PAGE); ``more`` says whether to ask again with the last seq."""
     events = selectors.session_events(sess, seat_key=seat_key, after=after, limit=PAGE)
     last = events[-1]["seq"] if events else after
-    return {"seq": sess.head_seq, "status": sess.status, "events": events, "more": last < sess.head_seq}
+    return {"seq": sess.head_seq, "status": sess.status, "events": with_texts(events), "more": last < sess.head_seq}
 
 
 def _tag(sess: ClassSession, seat: str, after: int) -> str:
-    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.head_hash}:{sess.status}:{sess.updated_at.isoformat()}"
-    return hashlib.sha256(raw.encode()).hexdigest()[:32]
+    """An ETag that changes with the session's version (``head_seq``, ``status``, ``updated_at``)
+    and the language of its texts, and says nothing else: an HMAC keyed with the server's secret, never a hash of the log's head
+    hash (which covers hidden payloads: a guessable hash over it let a student test guesses of
+    the other side's secret moves offline, issue 14 item 1)."""
+    raw = f"{sess.pk}:{seat}:{after}:{sess.head_seq}:{sess.status}:{sess.updated_at.isoformat()}:{language()}"
+    return salted_hmac("coinlab.api.etag", raw, algorithm="sha256").hexdigest()[:32]
 
 
 class SessionTeams(APIView):
@@ -329,6 +368,7 @@ def _team_for(request, team_id: int) -> Team:
     if team is None:
         raise NotFound(f"There is no team {team_id}.")
     selectors.session_get_for_user(request.user, team.session_id)
+    _require_instructor(request.user, team.session.course)  # every team endpoint here is an instructor's
     return team
 
 
@@ -427,7 +467,20 @@ class SeatPrompt(APIView):
     def get(self, request, session_id: int, seat_key: str):
         sess, seat = _seat(request, session_id, seat_key)
         return _etag_response(request, _tag(sess, f"prompt:{seat_key}", 0),
-                              lambda: selectors.seat_prompt(sess, seat_key))
+                              lambda: with_texts(_prompt_with_board(sess, seat_key)))
+
+
+def _prompt_with_board(sess: ClassSession, seat_key: str) -> dict:
+    """The seat's prompt and view, and the typed board of that same view (``board``:
+    ``engine.core.boardview.BoardView.to_dict()``, so it holds nothing the view withholds)."""
+    data = selectors.seat_prompt(sess, seat_key)
+    data["board"] = None
+    if data.get("view") is not None:
+        try:
+            data["board"] = eventlog.rules_for(sess).board_view_of(data["view"], seat_key).to_dict()
+        except NotImplementedError:  # a game without a typed board
+            pass
+    return data
 
 
 class SeatSubmit(APIView):

@@ -14,3 +14,8 @@ class ReportsConfig(AppConfig):
         # Report files are deleted with their row, also when a session or course
         # deletion cascades to it (the signal is sent for every cascaded row).
         post_delete.connect(_on_report_deleted, sender=AARReport, dispatch_uid="reports-delete-files")
+        # The final review of every session that ends (facilitation/reports/receivers.py).
+        from facilitation.reports.receivers import build_final_report
+        from facilitation.signals import session_finished
+
+        session_finished.connect(build_final_report, dispatch_uid="reports-final-aar")

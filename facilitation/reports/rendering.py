@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
-import os
 import threading
 from collections.abc import Callable
 
@@ -203,7 +202,14 @@ def render_html(model: ReportModel, *, mode: str = "html", generated_at=None) ->
 def render_pdf(model: ReportModel, *, generated_at=None, summary_only: bool = False) -> bytes:
     """The full PDF, or (``summary_only``) the summary: the one-page summary, key moments,
     the comparison table and the discussion prompts (at most 4 pages)."""
+    return html_to_pdf(render_html(model, mode="summary" if summary_only else "pdf", generated_at=generated_at))
+
+
+def html_to_pdf(html: str) -> bytes:
+    """WeasyPrint with a fetcher that reads only ``data:`` URIs and the report's own static
+    files (:mod:`.pdf_fetcher`): nothing from the network or the rest of the disk."""
     from weasyprint import HTML
 
-    html = render_html(model, mode="summary" if summary_only else "pdf", generated_at=generated_at)
-    return HTML(string=html, base_url=os.getcwd()).write_pdf()
+    from facilitation.reports.pdf_fetcher import ReportURLFetcher, base_url
+
+    return HTML(string=html, base_url=base_url(), url_fetcher=ReportURLFetcher()).write_pdf()

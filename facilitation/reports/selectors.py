@@ -29,6 +29,7 @@ from facilitation.reports.builder.bundle import normalize
 from facilitation.reports.builder.specs import spec_for
 from facilitation.reports.models import AARReport
 from facilitation.selectors import course_is_instructor, session_roles
+from facilitation.text import rendered, tr
 
 
 # ---- permissions -------------------------------------------------------------------
@@ -130,13 +131,15 @@ def session_rules(session: ClassSession):
 
 def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = True,
                   with_comparison: bool = True) -> dict:
-    """Everything an AAR of ``session`` as of event ``seq`` needs, as plain data."""
+    """Everything an AAR of ``session`` as of event ``seq`` needs, as plain data. Engine texts
+    (facts, choice labels, titles, the board's names) are rendered to words in the active
+    language here (``facilitation.text``): the report builder reads text, never messages."""
     rules = session_rules(session)
     course: Course = session.course
     scen_seats = []
     if rules is not None:
-        scen_seats = [{"id": s.id, "title": s.title, "color": s.color} for s in rules.seats]
-    scenario = {"key": session.scenario_key, "title": (rules.title if rules else session.scenario_key),
+        scen_seats = [{"id": s.id, "title": tr(s.title), "color": s.color} for s in rules.seats]
+    scenario = {"key": session.scenario_key, "title": (tr(rules.title) if rules else session.scenario_key),
                 "seats": scen_seats}
 
     teams = list(Team.objects.filter(session=session).prefetch_related("members", "seats"))
@@ -163,7 +166,8 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
     for e in qs.iterator(chunk_size=2000):
         events.append({
             "seq": e.seq, "kind": e.kind, "seat": e.seat or None, "team": seat_team.get(e.seat),
-            "actor": _user_name(e.actor), "payload": e.payload, "facts": e.facts, "metrics": e.metrics,
+            "actor": _user_name(e.actor), "payload": rendered(e.payload), "facts": rendered(e.facts),
+            "metrics": e.metrics,
             "rationale": e.rationale, "decision_ms": e.decision_ms, "created_at": e.created_at,
         })
         if e.kind == "facilitator" and e.payload.get("action") in ("note", "inject", "adjust", "pause",
@@ -198,7 +202,7 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
                     "started_at": session.started_at,
                     "ended_at": session.finished_at if result else None},
         "teams": team_rows, "seats": seats, "events": events, "notes": notes, "bookmarks": bookmarks,
-        "result": result, "board": (rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
+        "result": rendered(result), "board": rendered(rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
         "outcome_params": outcome_params(session, rules),
         "links": {"replay": reverse("web:replay", args=[session.pk]),
                   "events_csv": reverse("reports:export", args=[session.pk, "csv"])},
@@ -223,24 +227,33 @@ def outcome_params(session: ClassSession, rules) -> dict:
 
 
 def phase_views(session: ClassSession, rules, bundle: dict) -> dict[int, dict]:
-    """Full views at each Propaganda Round / adversary phase, rebuilt from the log.
+    """Full board views (``BoardView.to_dict()``) at the start, at each Propaganda Round /
+    adversary phase and at the end, rebuilt from the log (``facilitation.rendering.aar_maps``).
 
     Events carry facts and metrics, not positions; for map snapshots only, the
     state at those points is loaded through ``eventlog.load_state`` (nearest
     snapshot, then replay along the parent path).
     """
+    from facilitation.rendering.aar_maps import snapshot_points
     from facilitation.reports.builder.analysis import _is_phase
 
     spec = spec_for(session.scenario_key)
     b = normalize(bundle)
     cards = _card_counter(b["events"], spec)
-    out: dict[int, dict] = {}
+    phases: list[dict] = []
     seen_cards: set[int] = set()
     for e, card in zip(b["events"], cards, strict=True):
         if _is_phase(e, spec) and card not in seen_cards:
             seen_cards.add(card)
-            state = eventlog.load_state(session, e["seq"], rules)
-            out[e["seq"]] = rules.view(state, None)
+            phases.append({"seq": e["seq"], "label": "", "card": card})
+    out: dict[int, dict] = {}
+    try:
+        rules.board_map()
+    except NotImplementedError:
+        return out
+    for p in snapshot_points(phases, b["as_of_seq"]):
+        state = eventlog.load_state(session, p["seq"], rules)
+        out[p["seq"]] = rules.board_view(state, None).to_dict()
     return out
 
 
@@ -269,7 +282,8 @@ def sessions_comparable(user, scenario_key: str) -> QuerySet[ClassSession]:
 
 
 def _session_events_light(s: ClassSession) -> list[dict]:
-    return [{"seq": e.seq, "kind": e.kind, "facts": e.facts, "metrics": e.metrics, "payload": e.payload}
+    return [{"seq": e.seq, "kind": e.kind, "facts": rendered(e.facts), "metrics": e.metrics,
+             "payload": rendered(e.payload)}
             for e in SessionEvent.objects.filter(session=s).order_by("seq")
             .only("seq", "kind", "facts", "metrics", "payload")]
 
@@ -332,7 +346,7 @@ def comparison(sessions: list[ClassSession]) -> dict:
         final = {}
         for e in evs:
             final.update(e["metrics"] or {})
-        r = s.result or {}
+        r = rendered(s.result or {})
         winner = r.get("winner") if isinstance(r, dict) else None
         rows.append({"session": s, "status": s.status, "events": len(evs), "cards": max(cards) if cards else 0,
                      "winner": winner, "result": r, "final": final})
@@ -391,7 +405,7 @@ def _export_rows(session: ClassSession):
             "session": session.pk, "seq": e.seq, "parent_seq": e.parent_seq, "kind": e.kind,
             "seat": e.seat, "team": seat_team.get(e.seat, ""),
             "actor": e.actor.get_username() if e.actor_id else "",
-            "choice": e.payload.get("choice", ""), "label": e.payload.get("label", ""),
+            "choice": e.payload.get("choice", ""), "label": tr(e.payload.get("label", "")),
             "rationale": e.rationale, "decision_ms": e.decision_ms,
             "created_at": e.created_at.isoformat(), "facts": e.facts, "metrics": e.metrics,
             "payload": e.payload, "hash": e.hash,

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from engine.core.registry import scenarios as installed_scenarios
+from facilitation.text import tr
 
 from .models import SessionUISettings
 
@@ -13,39 +15,47 @@ SEAT_TEAM = "team"
 
 
 def scenario_choices() -> list[tuple[str, str]]:
-    return [(s["key"], s["title"]) for s in installed_scenarios()]
+    return [(s["key"], tr(s["title"])) for s in installed_scenarios()]
 
 
-def parse_options(text: str, rules) -> dict:
-    """``KEY=VALUE`` lines -> options dict, typed by the scenario's OptionInfo."""
-    infos = {o.key: o for o in rules.options()}
-    out: dict = {}
-    for n, raw in enumerate((text or "").splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if "=" not in line:
-            raise forms.ValidationError(_("Line %(n)s: write KEY=VALUE."), params={"n": n})
-        key, value = (x.strip() for x in line.split("=", 1))
-        info = infos.get(key)
-        if info is None:
-            raise forms.ValidationError(_("Line %(n)s: unknown option %(key)s."), params={"n": n, "key": key})
+def _value_label(value) -> str:
+    from django.utils.translation import gettext
+
+    return gettext(str(value).replace("_", " ").capitalize())
+
+
+class JSONOptionField(forms.CharField):
+    """A JSON option (a fixed deck order, scripted dice): empty means the game's default."""
+
+    def to_python(self, value):
+        import json
+
+        value = super().to_python(value)
+        if not value.strip():
+            return None
         try:
-            if info.kind == "int":
-                out[key] = int(value)
-            elif info.kind == "bool":
-                out[key] = value.lower() in ("1", "true", "yes", "on", "si", "sí")
-            elif info.kind == "json":
-                import json
+            return json.loads(value)
+        except ValueError as exc:
+            raise forms.ValidationError(_("Write this option as JSON (%(problem)s)."), params={"problem": str(exc)}) from None
 
-                out[key] = json.loads(value)
-            else:
-                if info.choices and value not in [str(c) for c in info.choices]:
-                    raise ValueError(value)
-                out[key] = value
-        except ValueError:
-            raise forms.ValidationError(_("Line %(n)s: bad value for %(key)s."), params={"n": n, "key": key}) from None
-    return out
+
+def option_field(info) -> forms.Field:
+    """The form field of one of the game's setup options (``engine`` OptionInfo): a proper
+    control for numbers, yes/no and one-of-several options, JSON only for the advanced ones."""
+    label = tr(info.title)
+    help_text = tr(info.help)
+    if info.kind == "bool":
+        return forms.TypedChoiceField(label=label, help_text=help_text, required=False, initial=bool(info.default),
+                                      choices=[(True, _("Yes")), (False, _("No"))],
+                                      coerce=lambda v: v in (True, "True", "true", "1", "on"))
+    if info.kind in ("int", "choice") and info.choices:
+        choices = [(str(c), _value_label(c)) for c in info.choices]
+        return forms.ChoiceField(label=label, help_text=help_text, choices=choices,
+                                 initial=str(info.default) if info.default is not None else None)
+    if info.kind == "int":
+        return forms.IntegerField(label=label, help_text=help_text, required=False, initial=info.default)
+    return JSONOptionField(label=label, help_text=help_text, required=False, max_length=20_000,
+                           widget=forms.Textarea(attrs={"rows": 2}))
 
 
 class ScheduleForm(forms.Form):
@@ -55,35 +65,54 @@ class ScheduleForm(forms.Form):
     scheduled_start = forms.DateTimeField(label=_("Date and time"), required=False,
                                           widget=forms.DateTimeInput(attrs={"type": "datetime-local"}),
                                           input_formats=["%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M"])
-    seed = forms.IntegerField(label=_("Seed"), min_value=0, required=False,
+    seed = forms.IntegerField(label=_("Seed"), min_value=0, max_value=2**62, required=False,
                               help_text=_("Leave empty for a new shuffle. The same seed and the same decisions "
                                           "replay the same game."))
-    options = forms.CharField(label=_("Options"), required=False, widget=forms.Textarea(attrs={"rows": 3}))
     decision_timer_seconds = forms.IntegerField(label=_("Decision timer (seconds)"), required=False, min_value=10,
                                                 help_text=_("Leave empty for no timer."))
     timer_expiry = forms.ChoiceField(label=_("When the timer runs out"), choices=SessionUISettings.Expiry.choices,
                                      initial=SessionUISettings.Expiry.WARN)
     require_rationale = forms.BooleanField(label=_("Require a rationale with every decision"), required=False)
 
+    #: The fields every game has (kept when the instructor switches to another game).
+    COMMON_FIELDS = ("title", "course_title", "scheduled_start", "seed", "decision_timer_seconds", "timer_expiry",
+                     "require_rationale")
+
     def __init__(self, *args, rules, bot_kinds: list[str], **kwargs):
         super().__init__(*args, **kwargs)
         self.rules = rules
+        # read and written in the viewer's time zone (facilitation.web.timezones): say which
+        self.fields["scheduled_start"].help_text = _("In your time zone, %(zone)s.") % {
+            "zone": timezone.get_current_timezone_name()}
+        self.option_fields = []
+        self.advanced_option_fields = []
+        for info in rules.options():
+            name = f"opt_{info.key}"
+            self.fields[name] = option_field(info)
+            (self.advanced_option_fields if info.kind == "json" else self.option_fields).append(self[name])
         play_choices = [(SEAT_TEAM, _("A team"))] + [(k, _("Bot: %(kind)s") % {"kind": k}) for k in bot_kinds]
         self.seat_fields = []
         for i, seat in enumerate(rules.seats):
             pf = f"seat_{seat.id}_by"
             tf = f"seat_{seat.id}_team"
-            self.fields[pf] = forms.ChoiceField(label=_("%(seat)s is played by") % {"seat": seat.title},
+            self.fields[pf] = forms.ChoiceField(label=_("%(seat)s is played by") % {"seat": tr(seat.title)},
                                                 choices=play_choices, initial=SEAT_TEAM)
-            self.fields[tf] = forms.CharField(label=_("Team name for %(seat)s") % {"seat": seat.title},
-                                              max_length=100, required=False, initial=seat.title)
+            self.fields[tf] = forms.CharField(label=_("Team name for %(seat)s") % {"seat": tr(seat.title)},
+                                              max_length=100, required=False, initial=tr(seat.title))
             self.seat_fields.append({"seat": seat, "fi": i, "by": self[pf], "team": self[tf]})
-
-    def clean_options(self):
-        return parse_options(self.cleaned_data.get("options", ""), self.rules)
 
     def clean(self):
         data = super().clean()
+        options = {}
+        for info in self.rules.options():
+            value = data.get(f"opt_{info.key}")
+            if value is None or value == "":
+                continue
+            if info.kind == "int":
+                value = int(value)
+            if value != info.default:
+                options[info.key] = value
+        data["options"] = options
         seats = {}
         for seat in self.rules.seats:
             by = data.get(f"seat_{seat.id}_by")
@@ -123,6 +152,10 @@ class TimerForm(forms.Form):
     timer_expiry = forms.ChoiceField(label=_("When the timer runs out"), choices=SessionUISettings.Expiry.choices)
     require_rationale = forms.BooleanField(label=_("Require a rationale with every decision"), required=False)
 
+    #: The fields every game has (kept when the instructor switches to another game).
+    COMMON_FIELDS = ("title", "course_title", "scheduled_start", "seed", "decision_timer_seconds", "timer_expiry",
+                     "require_rationale")
+
 
 class ReplaceMemberForm(forms.Form):
     team = forms.IntegerField(widget=forms.HiddenInput)
@@ -152,3 +185,21 @@ class AnnotationForm(forms.Form):
     KINDS = (("bookmark", _("Bookmark")), ("annotation", _("Annotation")))
     kind = forms.ChoiceField(choices=KINDS, initial="bookmark", label=_("Add"))
     text = forms.CharField(label=_("Text"), max_length=4000, widget=forms.Textarea(attrs={"rows": 2}))
+
+
+class RosterAddForm(forms.Form):
+    """Students by user name: one, or a list pasted in (course page, issue #19)."""
+
+    usernames = forms.CharField(
+        label=_("User names"), widget=forms.Textarea(attrs={"rows": 4}), max_length=20_000,
+        help_text=_("One per line, or separated by commas or spaces. Students without an account "
+                    "join with a team's join code instead."))
+    team = forms.ChoiceField(label=_("Also put them on a team"), required=False)
+
+    def __init__(self, *args, teams=(), **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["team"].choices = list(teams)
+
+
+class UsernameForm(forms.Form):
+    username = forms.CharField(label=_("User name"), max_length=150)

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from .views import home, instructor, play, review
+from .views import course, home, instructor, play, review, vignettes
 
 app_name = "web"
 
@@ -8,7 +8,13 @@ urlpatterns = [
     path("", home.home, name="home"),
     path("join/", home.join, name="join"),
     path("join/<str:code>/", home.join_code, name="join_code"),
+    path("courses/", course.course_list, name="courses"),
+    path("courses/<int:course_id>/", course.course_page, name="course"),
+    path("courses/<int:course_id>/vignettes/", vignettes.course_vignettes, name="course_vignettes"),
+    path("vignettes/runs/<int:run_id>/", vignettes.vignette_run, name="vignette_run"),
+    path("sessions/<int:session_id>/save-vignette/", vignettes.vignette_save, name="vignette_save"),
     path("sessions/new/", instructor.session_new, name="session_new"),
+    path("sessions/pace/", instructor.session_pace, name="session_pace"),
     path("console/", instructor.console, name="console"),
     path("console/live/", instructor.console_live, name="console_live"),
     path("sessions/<int:session_id>/manage/", instructor.manage, name="manage"),

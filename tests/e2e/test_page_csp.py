@@ -51,7 +51,7 @@ class Browser:
 
 def test_every_page_of_every_game_runs_under_the_strict_policy(new_context, live_server, monkeypatch):
     monkeypatch.setattr(demo, "build_demo_reports", lambda sessions: [])  # /reports/ is not under test here
-    data = demo.demo_load()
+    data = demo.demo_load(password=demo.PASSWORD)  # the loopback password (serve_embedded on 127.0.0.1)
     games = {g["scenario"]: g for g in data["games"]}
     assert set(games) == {"peru", "andean_abyss", "tears_of_tyranny"}
 

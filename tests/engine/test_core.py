@@ -107,3 +107,43 @@ def test_registry_lists_installed_scenarios_with_seats():
     assert {"peru", "andean_abyss", "tears_of_tyranny"} <= {r["key"] for r in rows}
     assert all(r["seats"] and r["title"] for r in rows)
     assert {r["key"] for r in rows} == set(engine.keys())
+
+
+def test_flow_stamps_causes_of_automatic_steps_and_decisions_unless_a_fact_has_one():
+    """engine/core/flow.py: one states table; facts of an automatic frame get its rule step as
+    cause, facts of a decision the deciding seat's choice, and a cause set inside stays."""
+    from engine.core.contract import Choice, cause_die, fact
+    from engine.core.flow import Ask, Flow, FrameKind, pop, push
+    from engine.core.messages import msg
+
+    def reveal(state, fr, facts):
+        pop(state, fr)
+        facts.append(fact("card", msg("A card is revealed.")))
+        push(state, {"k": "pick"})
+
+    def ask(state, fr):
+        return Ask("blue", msg("Pick"), "2.3", [Choice("roll", msg("Roll")), Choice("rest", msg("Rest"))])
+
+    def act(state, fr, cid, facts):
+        pop(state, fr)
+        facts.append(fact("note", msg("Picked.")))
+        if cid == "roll":
+            facts.append(fact("roll", msg("Rolled a 6."), cause=cause_die("4.1", 6)))
+        push(state, {"k": "reveal"})
+
+    flow = Flow([FrameKind("reveal", auto=reveal, rule="2.2", title=msg("Reveal")),
+                 FrameKind("pick", ask=ask, act=act)])
+    state, facts = {"stack": [{"k": "reveal"}]}, []
+    flow.settle(state, facts)
+    assert facts[0]["cause"] == {"kind": "rule", "rule": "2.2", "step": msg("Reveal")}
+    assert [c.id for c in flow.ask(state).choices] == ["roll", "rest"]
+    facts = []
+    flow.act(state, "roll", facts, "blue")
+    assert [f["cause"]["kind"] for f in facts] == ["decision", "die", "rule"]
+    assert facts[0]["cause"] == {"kind": "decision", "seat": "blue", "choice": "roll"}
+
+
+def test_coin_flow_still_imports_the_core_flow():
+    from engine.coin import flow as old
+    from engine.core import flow as new
+    assert old.Flow is new.Flow and old.FrameKind is new.FrameKind and old.pop_same is new.pop_same

@@ -19,9 +19,9 @@ def no_reports(monkeypatch):
     return built
 
 
-def test_demo_seats_four_student_teams_on_tears_of_tyranny(db, no_reports):
-    data = demo.demo_load(scenarios=("tears_of_tyranny",))
-    (game,) = data["games"]
+def _check_tot_four_teams(game: dict, finished_handed: list) -> None:
+    """Tears of Tyranny's live session seats four student teams; its finished game was played to its
+    end by bots and handed to the report hook; both logs replay from their seeds."""
     live = game["live"]
     assert live.status == ClassSession.Status.LIVE
     seats = {s.seat_key: s for s in Seat.objects.filter(session=live).select_related("team")}
@@ -29,9 +29,8 @@ def test_demo_seats_four_student_teams_on_tears_of_tyranny(db, no_reports):
     members = {k: sorted(u.username for u in s.team.members.all()) for k, s in seats.items() if s.team}
     assert members == {"liberators": ["alice"], "advisors": ["bob"], "partisans": ["carol"], "comrades": ["dave"]}
     assert all(not s.bot_kind for s in seats.values())
-    # The finished game was played to its end by bots and handed to the report hook.
     assert game["finished"].status == ClassSession.Status.FINISHED
-    assert no_reports == [game["finished"]]
+    assert game["finished"] in finished_handed
     # Both logs replay from their seeds to the cached states, hash chain intact.
     for session in (live, game["finished"]):
         report = eventlog.verify(session)
@@ -39,13 +38,18 @@ def test_demo_seats_four_student_teams_on_tears_of_tyranny(db, no_reports):
         assert report.events == session.head_seq > 0
 
 
-def test_demo_covers_every_game_and_is_idempotent(db, no_reports):
+# One load of every game serves both the checks of every game and Tears of Tyranny's four teams:
+# the demo's finished games are played to their end by bots, Tears of Tyranny's the costliest
+# (loading it once more for a test of its own doubled the time of this file).
+def test_demo_covers_every_game_seats_four_teams_on_tears_of_tyranny_and_is_idempotent(db, no_reports):
     first = demo.demo_load()
     assert [g["scenario"] for g in first["games"]] == ["peru", "andean_abyss", "tears_of_tyranny"]
+    assert no_reports == [g["finished"] for g in first["games"]], "every finished game handed to the report hook"
     aa = next(g for g in first["games"] if g["scenario"] == "andean_abyss")
     aa_seats = {s.seat_key: s for s in Seat.objects.filter(session=aa["live"])}
     assert aa_seats["govt"].team is not None and aa_seats["farc"].team is not None
     assert aa_seats["auc"].bot_kind == "nonplayer" and aa_seats["cartels"].bot_kind == "nonplayer"
+    _check_tot_four_teams(first["games"][2], no_reports)
     n_sessions = ClassSession.objects.count()
     assert n_sessions == 9
     again = demo.demo_load()
@@ -55,6 +59,13 @@ def test_demo_covers_every_game_and_is_idempotent(db, no_reports):
     text = demo.demo_summary(again)
     for name in ("alice", "bob", "carol", "dave", "Tears of Tyranny: live demo"):
         assert name in text
+
+
+def test_demo_loads_one_game_alone(db, no_reports):
+    data = demo.demo_load(scenarios=("peru",))
+    assert [g["scenario"] for g in data["games"]] == ["peru"]
+    assert ClassSession.objects.count() == 3
+    assert no_reports == [data["games"][0]["finished"]]
 
 
 def test_demo_rejects_an_unknown_game_before_writing(db, no_reports):

@@ -8,6 +8,7 @@ import io
 import pytest
 from django.core.management import call_command
 
+from engine.core.messages import render
 from facilitation import eventlog, selectors, services
 from facilitation.errors import Conflict, NotAllowed, ValidationFailed
 from facilitation.models import ClassSession, Seat, SessionEvent, StateSnapshot, SubmissionKey
@@ -97,6 +98,43 @@ def test_verify_names_a_rules_version_change(people):
     ClassSession.objects.filter(pk=game.session.pk).update(rules_version="0123456789abcdef")
     code, out = _verify_cmd(game.session.pk)
     assert "recorded under rules version 0123456789abcdef" in out, out
+
+
+def _as_recorded_by_older_rules(session) -> int:
+    """Rewrite the log as an older engine would have recorded it (other fact texts), with every
+    hash and the chain head recomputed: an intact log whose replay differs today."""
+    events = list(SessionEvent.objects.filter(session=session).order_by("seq"))
+    prev = eventlog.GENESIS_HASH
+    changed = 0
+    for e in events:
+        if e.facts:
+            e.facts = [dict(f, text="an older engine's words") for f in e.facts]
+            changed += 1
+        e.prev_hash = prev
+        e.hash = eventlog.row_hash(e)
+        SessionEvent.objects.filter(pk=e.pk).update(facts=e.facts, prev_hash=e.prev_hash, hash=e.hash)
+        prev = e.hash
+    ClassSession.objects.filter(pk=session.pk).update(head_hash=prev)
+    return changed
+
+
+def test_verify_says_the_rules_version_changed_rather_than_claiming_tampering(people):
+    """Issue 13 (Keep): a log recorded before contract v2 replays to other facts; verify_session
+    names the rules version change (exit 2), not an altered log (exit 1)."""
+    game = _played(people, 6)
+    assert _as_recorded_by_older_rules(game.session)
+    ClassSession.objects.filter(pk=game.session.pk).update(rules_version="0123456789abcdef")
+    code, out = _verify_cmd(game.session.pk)
+    assert code == 2, out
+    assert "RULES VERSION CHANGED (recorded under 0123456789abcdef" in out and "not evidence of tampering" in out
+    assert "FAILED" not in out and "stored facts differ from the replayed facts" in out
+
+
+def test_verify_still_fails_the_same_rewrite_under_the_same_rules(people):
+    game = _played(people, 6)
+    assert _as_recorded_by_older_rules(game.session)
+    code, out = _verify_cmd(game.session.pk)
+    assert code == 1 and "FAILED" in out and "RULES VERSION CHANGED" not in out, out
 
 
 def test_verify_detects_an_edited_row(people):
@@ -354,7 +392,8 @@ def test_facilitator_adjusts_a_peru_track_logged_replayed_and_verified(people):
     assert ev.kind == "facilitator" and ev.payload == {"action": "adjust", "reason": "Missed the P18 shift last turn.",
                                                        "track": "political_will", "value": 12}
     assert any(f.get("track") == "political_will" and f.get("value") == 12
-               and f.get("cause") == "facilitator override" for f in ev.facts)
+               and f["cause"]["kind"] == "facilitator" and render(f.get("why")) == "facilitator override"
+               for f in ev.facts)
     assert any("Missed the P18 shift last turn." in f["text"] for f in ev.facts)
     assert ev.metrics["political_will"] == 12
     rules = eventlog.rules_for(game.session)

@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import re
 
+from engine.core.messages import render
 from facilitation import selectors, services
 from facilitation.models import SessionEvent
 from tests.conftest import create_peru_game
@@ -98,6 +99,8 @@ def test_government_answers_do_not_depend_on_the_directives_base_location(people
     gov = api_for(_team_of(games[0], "government"))
     for step in range(8):
         answers = [_normalise(_government_answers(gov, g)) for g in games]
+        # the typed board (issue 13.4) is part of the answer, and compared with the rest
+        assert answers[0]["prompt"]["board"]["spaces"], "the prompt carries the seat's typed board"
         for name in answers[0]:
             if name == "sessions":
                 continue  # lists both twins; compared through "session"
@@ -112,7 +115,10 @@ def _hidden_strings(session, seat: str) -> set[str]:
     for ev in SessionEvent.objects.filter(session=session):
         hidden = [f for f in ev.facts if f.get("visible_to") is not None and seat not in f["visible_to"]]
         for f in hidden:
-            out.add(f["text"])
+            # the rendered sentence and its template (a message travels as a template + arguments)
+            out.add(render(f["text"]))
+            if isinstance(f["text"], dict):
+                out.add(f["text"]["msg"])
         if hidden and ev.seat != seat:
             for key in ("choice", "label"):
                 if ev.payload.get(key):

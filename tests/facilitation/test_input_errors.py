@@ -7,6 +7,7 @@ import datetime as dt
 import pytest
 from django.utils import timezone
 
+from engine.core.messages import render
 from facilitation import selectors, services
 from facilitation.models import ClassSession, Course, JoinCode, SessionEvent, StateSnapshot, SubmissionKey
 from tests.conftest import create_peru_game
@@ -262,4 +263,5 @@ def test_override_adjusts_a_peru_track_through_the_api(peru_session, api_for):
     assert state["res"]["shining_path"] == 4
     ev = SessionEvent.objects.filter(session=game.session, kind="facilitator").order_by("-seq").first()
     assert ev.payload["reason"] == "Card misread by the table." and ev.payload["value"] == 4
-    assert any(f.get("cause") == "facilitator override" and f.get("value") == 4 for f in ev.facts)
+    assert any(f["cause"]["kind"] == "facilitator" and render(f.get("why")) == "facilitator override"
+               and f.get("value") == 4 for f in ev.facts)

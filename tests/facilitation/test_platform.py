@@ -70,7 +70,8 @@ def test_a_real_celery_worker_runs_the_verify_task(people, celery_worker):
     game = create_peru_game(people, seed=4)
     play_moves(game, 5)
     result = session_verify.delay(game.session.pk).get(timeout=60)
-    assert result == {"session": game.session.pk, "ok": True, "events": game.session.head_seq, "errors": []}
+    assert result == {"session": game.session.pk, "ok": True, "events": game.session.head_seq, "errors": [],
+                      "rules_changed": False, "rules_differences": []}
     ClassSession.objects.filter(pk=game.session.pk).update(state={"tampered": True})
     result = session_verify.delay(game.session.pk).get(timeout=60)
     assert result["ok"] is False and "cached session state differs" in " ".join(result["errors"])

@@ -177,21 +177,22 @@ def test_the_predraw_is_queued_once_after_commit_and_a_failed_send_loses_only_th
     services.choice_submit(session=ClassSession(pk=session.pk), user=users[seat], seat=seat,
                            choice=_prompt(session).choices_for(seat)[0].id, seq=session.head_seq)
     assert [(sid, in_tx) for sid, _opts, in_tx in sent] == [(session.pk, False)], "once, after the commit"
-    assert sent[0][1]["producer"] is live._producer(), "the process's own producer"
+    with tasks._send_lock:
+        assert sent[0][1]["producer"] is tasks._producer(), "the process's own producer"
 
     def broken(*args, **kwargs):
         raise OSError("broker gone")
 
     monkeypatch.setattr(tasks.live_predraw, "apply_async", broken)
-    live._producer()
     seat = TOT_SEATS[1]
     out = services.choice_submit(session=ClassSession(pk=session.pk), user=users[seat], seat=seat,
                                  choice=_prompt(session).choices_for(seat)[0].id, seq=session.head_seq)
     assert not out["replayed"]
     session.refresh_from_db()
     assert session.head_seq == out["seq"]
-    assert live._held.producer is None, "a failed send gives its producer back to the pool"
-    assert live._producer() is not None, "the next send takes one from the pool again (maybe the same)"
+    assert tasks._held["producer"] is None, "a failed send gives its producer back to the pool"
+    with tasks._send_lock:
+        assert tasks._producer() is not None, "the next send takes one from the pool again (maybe the same)"
 
 
 @pytest.mark.django_db(transaction=True)

@@ -5,7 +5,8 @@
 * PostgreSQL restarted during play: in-flight submissions land once or fail cleanly
   (503 ``database_unavailable`` or a broken connection, retried with the same
   idempotency key); no partial events; the log replays to the cached state.
-* A web process killed (SIGKILL) mid-request, twice: no half-written event.
+* A web process killed (SIGKILL) mid-request, twice, each time while a submission is inside its
+  transaction: no half-written event; the cut submission lands once when it is retried.
 
 The fourth fault, a Celery worker killed mid-report, is tests/reports/test_worker_integration.py.
 Redis and PostgreSQL are private servers of the test (free loopback ports); the
@@ -16,12 +17,13 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import subprocess
 import sys
 import time
+from contextlib import contextmanager
 
 import psutil
+import psycopg
 import pytest
 from django.db import connection
 
@@ -151,35 +153,76 @@ def test_postgres_restarted_during_play(private_postgres, private_redis, tmp_pat
 
 
 # ---- a web process killed mid-request ------------------------------------------------------------------
+#
+# The kill must land while a request is inside the worker, or the test proves nothing: a kill at a
+# random moment may fall between two requests (then no request is cut; a connection waiting in the
+# listen backlog is served by the next worker). So the test holds the session row lock itself
+# until a submission waits for it inside its transaction, then kills the worker: that submission
+# is cut mid-transaction every time. And it waits for the master to start a *new* worker (the
+# killed one stays its child until reaped) before it kills again.
+
+
+@contextmanager
+def _session_row_locked(database_url: str, session_id: int):
+    """Hold the session row lock (as a submission does) on a connection of the test's own."""
+    with psycopg.connect(database_url) as conn:
+        conn.execute(f"SELECT 1 FROM {ClassSession._meta.db_table} WHERE id = %s FOR UPDATE", [session_id])
+        yield conn
+        conn.rollback()
+
+
+def _waiting_for(conn) -> int:
+    """How many other connections wait for a lock this connection holds."""
+    row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))"
+                       ).fetchone()
+    return row[0]
+
+
+def _live_workers(master: subprocess.Popen) -> list[psutil.Process]:
+    out = []
+    for child in psutil.Process(master.pid).children():
+        try:
+            if child.status() != psutil.STATUS_ZOMBIE:
+                out.append(child)
+        except psutil.NoSuchProcess:
+            pass
+    return out
 
 
 def test_web_process_killed_mid_request(people, subprocess_env, tmp_path):
     _need_postgres()
     game = create_peru_game(people, seed=61)
+    sid = game.session.pk
     proc, server = _gunicorn(subprocess_env, tmp_path / "web.log", workers=1, threads=4)
     try:
         teams = [(game.seat_a, token_for(people.student_a)), (game.seat_b, token_for(people.student_b))]
-        traffic = Traffic(servers=[server], session=game.session.pk, teams=teams)
+        traffic = Traffic(servers=[server], session=sid, teams=teams)
         threads = traffic.run(max_requests=400, seconds=150)
         kills = 0
         for _ in range(2):
-            goal = 4 * (kills + 1)
-            wait_until(lambda goal=goal: traffic.total_accepted() >= goal, timeout=60, what="play between kills")
-            children = psutil.Process(proc.pid).children()
-            assert children, "gunicorn has no worker"
-            for child in children:
-                os.kill(child.pid, signal.SIGKILL)
+            before = traffic.total_accepted()
+            wait_until(lambda before=before: traffic.total_accepted() >= before + 4, timeout=60,
+                       what="play between kills")
+            (worker,) = _live_workers(proc)
+            with _session_row_locked(subprocess_env["DATABASE_URL"], sid) as holder:
+                wait_until(lambda holder=holder: _waiting_for(holder), timeout=60, every=0.05,
+                           what="a submission waiting for the session row lock")
+                worker.kill()
+                worker.wait(timeout=30)
             kills += 1
-            wait_until(lambda: psutil.Process(proc.pid).children(), timeout=30, what="gunicorn restarts its worker")
+            wait_until(lambda worker=worker: [w for w in _live_workers(proc) if w.pid != worker.pid], timeout=30,
+                       what="gunicorn starts a new worker")
         before = traffic.total_accepted()
         wait_until(lambda: traffic.total_accepted() >= before + 4, timeout=60, what="play after the kills")
         traffic.stop.set()
         for t in threads:
             t.join(timeout=30)
         counts = check_answers(traffic)
-        print(f"web worker killed x{kills}: answers by status {counts}, accepted {traffic.total_accepted()}")
-        assert counts.get(0, 0) >= 1, f"the kills should have cut some requests: {counts}"
-        session = ClassSession.objects.get(pk=game.session.pk)
+        cut = [a for a in traffic.answers if a["kind"] == "submit" and a["status"] == 0]
+        print(f"web worker killed x{kills}: answers by status {counts}, accepted {traffic.total_accepted()}, "
+              f"submissions cut {len(cut)}")
+        assert len(cut) >= kills, f"each kill cuts the submission waiting in its transaction: {counts}"
+        session = ClassSession.objects.get(pk=sid)
         rep = eventlog.verify(session)
         assert rep.ok, rep.errors
         decisions = dict(SessionEvent.objects.filter(session=session, kind="decision")
@@ -187,5 +230,6 @@ def test_web_process_killed_mid_request(people, subprocess_env, tmp_path):
         keys = {k.key: {"request": k.request, "response": k.response}
                 for k in SubmissionKey.objects.filter(session=session)}
         check_log(traffic, decisions, keys)
+        assert {a["key"] for a in cut} <= set(keys), "a cut submission lands once its retry is answered"
     finally:
         stop_process(proc)

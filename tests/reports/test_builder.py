@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
-from facilitation.reports.builder import svgmap
+import engine
+from engine.core.boardview import (
+    BoardMap,
+    BoardView,
+    FactionInfo,
+    PieceStack,
+    SpaceGeometry,
+    SpaceShape,
+    SpaceView,
+)
+from engine.core.messages import msg
+from facilitation.rendering.mapsvg import map_svg
 from facilitation.reports.builder.report import build_report
 
 T0 = dt.datetime(2026, 11, 25, 9, 0, tzinfo=dt.UTC)
@@ -60,9 +72,19 @@ def peru_bundle():
         "board": {"spaces": [{"id": "lima", "name": "Lima", "x": 0, "y": 0},
                              {"id": "junin", "name": "Junin", "x": 2, "y": 1}],
                   "adjacency": [["lima", "junin"]]},
-        "snapshots": {9: {"spaces": {"lima": {"control": "government", "pieces": {"troops": 3}},
-                                     "junin": {"pieces": {"guerrillas": 2}}}}},
+        "snapshots": _peru_snapshots(),
     }
+
+
+def _peru_snapshots():
+    """Board views at the start (seq 0), at the Propaganda Round (seq 9, 3 more Troops in Lima)
+    and at the end of the log (seq 9 too: one map)."""
+    rules = engine.load("peru")
+    start = rules.board_view(rules.setup(seed=7, options={}), None)
+    lima = start.space("lima")
+    more = dataclasses.replace(lima, pieces=(PieceStack("troops", "government", 3),) + lima.pieces)
+    later = dataclasses.replace(start, spaces=tuple(more if s.id == "lima" else s for s in start.spaces))
+    return {0: start.to_dict(), 9: later.to_dict()}
 
 
 def test_cards_come_from_card_facts_and_phases_from_propaganda_facts():
@@ -133,13 +155,22 @@ def test_cover_prompts_notes_and_snapshots():
     assert [p["stage"][:2] for p in r.prompts] == ["1.", "2.", "3.", "4.", "5."]
     assert "Hold Lima" in r.prompts[0]["questions"][0]
     assert r.notes[0]["text"] == "Ask about Lima" and r.bookmarks[0]["label"] == "The Terror"
-    assert len(r.snapshots) == 1 and "<svg" in r.snapshots[0]["svg"] and "Lima" in r.snapshots[0]["svg"]
+    # the start and the Propaganda Round (the last event, so also the end): two maps
+    assert [s["kind"] for s in r.snapshots] == ["start", "phase"]
+    assert all("<svg" in s["svg"] and "Lima" in s["svg"] for s in r.snapshots)
+    # what changed since the start is ringed and said in words
+    assert r.snapshots[1]["changes"] == [{"space": "Lima", "what": "+3 Troops"}]
+    assert 'class="changed"' in r.snapshots[1]["svg"] and 'class="changed"' not in r.snapshots[0]["svg"]
 
 
-def test_svg_map_without_positions_uses_a_grid_and_escapes_names():
-    svg = svgmap.render({"spaces": [{"id": "a", "name": "A & B"}, {"id": "b", "name": "<C>"}]},
-                        {"spaces": [{"id": "a", "pieces": ["troop", "troop", {"kind": "base"}]}]})
-    assert "A &amp; B" in svg and "&lt;C&gt;" in svg and "2\u00d7troop" in svg
+def test_svg_map_escapes_names_and_counts_stacks():
+    spaces = (SpaceGeometry("a", msg("A & B"), "A & B", "city", SpaceShape.BOX, 100, 100, 50),
+              SpaceGeometry("b", msg("<C>"), "<C>", "department", SpaceShape.CIRCLE, 300, 100, 50))
+    m = BoardMap("t", 400, 200, (FactionInfo("gov", msg("Gov & Co"), "#0072B2", "G&C"),),
+                 engine.load("peru").board_map().piece_types, spaces)
+    v = BoardView("t", None, (SpaceView("a", (PieceStack("troops", "gov", 2),)), SpaceView("b")))
+    svg = map_svg(m, v)
+    assert "A &amp; B" in svg and "&lt;C&gt;" in svg and "2T" in svg and "<C>" not in svg
 
 
 def test_undone_decisions_stay_in_the_log_but_are_not_key_moments_or_operations():

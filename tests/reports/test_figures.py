@@ -41,6 +41,7 @@ def bot_game(scenario: str, seed: int) -> dict:
 
 
 # the fact tracks that hold each seat's resources, written out here independently of the specs
+# (a track may also be named after the metric itself, as Andean Abyss does since contract v2)
 RESOURCE_TRACK = {
     "peru": {"government": ("government_resources", "government_resources"),
              "shining_path": ("shining_path_resources", "shining_path_resources")},
@@ -55,8 +56,18 @@ def flows_from_log(b: dict, scenario: str, seat: str) -> tuple[int, int]:
     track, metric = RESOURCE_TRACK[scenario][seat]
     spent = gained = 0
     for e in b["events"]:
+        # a phase fact's deltas may sum up the step's own facts (Andean Abyss 6.3): count those once
+        detailed = any(f.get("type") != "phase" and (f.get("track") in (track, metric)
+                                                      or metric in (f.get("deltas") or {})) for f in e["facts"])
         for f in e["facts"]:
-            if f.get("track") != track or not f.get("delta"):
+            if f.get("type") == "phase" and detailed:
+                continue
+            if isinstance(f.get("deltas"), dict):  # contract v2: metric -> change
+                d = f["deltas"].get(metric)
+                if d:
+                    spent, gained = (spent - d, gained) if d < 0 else (spent, gained + d)
+                continue
+            if f.get("track") not in (track, metric) or not f.get("delta"):
                 continue
             if scenario == "tears_of_tyranny" and f.get("seat") != seat:
                 continue

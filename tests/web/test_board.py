@@ -5,7 +5,7 @@ from django.template.loader import render_to_string
 
 import engine
 from engine.core.registry import scenarios
-from facilitation.web import board
+from facilitation.rendering import board
 
 
 @pytest.mark.parametrize("key", [s["key"] for s in scenarios()])
@@ -65,20 +65,21 @@ def test_tears_of_tyranny_pieces_are_drawn_with_counts_and_no_hidden_hand():
             for kind, *_ in t["units"]:
                 want[(tid, "adversary", kind, "")] = want.get((tid, "adversary", kind, ""), 0) + 1
             for s_, n in t["presence"].items():
-                if n:
-                    want[(tid, s_, "hq" if n >= 2 else "presence", "")] = n
+                if n:  # 6.3: two presence make an HQ; every Advisor presence is one (A-60)
+                    want[(tid, s_, "hq" if n >= 2 or s_ == "advisors" else "presence", "")] = n
             for s_, n in t["guerrillas"].items():
                 if n:
                     want[(tid, s_, "guerrilla", "")] = n
-            for key, kind in (("red", "civ_red"), ("blue", "civ_blue"), ("tyranny", "tyranny")):
+            for key, kind, owner in (("red", "civilian_red", ""), ("blue", "civilian_blue", ""),
+                                     ("tyranny", "tyranny", "adversary")):
                 if t[key]:
-                    want[(tid, "", kind, "")] = t[key]
+                    want[(tid, owner, kind, "")] = t[key]
             got = {k: v for k, v in drawn.items() if k[0] == tid and k[2] != "base"}
             assert got == want, tid
             assert sum(v for k, v in drawn.items() if k[0] == tid and k[2] == "base") == len(t["bases"])
         assert sum(drawn.values()) > 50 and 'class="piece ' in html
         kinds = {k[2] for k in drawn}
-        assert {"cell", "outpost", "garrison", "civ_red", "civ_blue"} <= kinds
+        assert {"cell", "outpost", "garrison", "civilian_red", "civilian_blue"} <= kinds
         assert "Red Civilians" in html and "Adversary Cells" in html
         # a seat's own hand is shown with its card text (the game panel); another seat's never
         for other in seats:
@@ -90,9 +91,8 @@ def test_tears_of_tyranny_pieces_are_drawn_with_counts_and_no_hidden_hand():
 def test_andean_abyss_map_is_laid_out_and_pieces_drawn_with_counts():
     rules = engine.load("andean_abyss")
     state = rules.setup(seed=5, options={})
-    layout = board.load_layout("andean_abyss")
     ids = {s["id"] for s in rules.board()["spaces"]}
-    assert ids <= set(layout["spaces"]), "every space (Ecuador and Panama too) has a position"
+    assert ids <= {g.id for g in rules.board_map().spaces}, "every space (Ecuador and Panama too) has a position"
     for seat in [None, *rules.seat_ids()]:
         view = rules.view(state, seat)
         b = board.build(rules, view, metrics=rules.metrics(state))
@@ -113,7 +113,7 @@ def test_andean_abyss_map_is_laid_out_and_pieces_drawn_with_counts():
             want[sh["space"]] = want.get(sh["space"], 0) + 1
         assert drawn == want
         assert "Troops" in html and "Police" in html and "FARC Guerrillas (underground)" in html
-        assert any("Govt Control" in m for sp in b["spaces"] for m in sp["markers"])
+        assert any("GOV Control" in m for sp in b["spaces"] for m in sp["markers"])
         assert any("Support" in m or "Opposition" in m for sp in b["spaces"] for m in sp["markers"])
 
 

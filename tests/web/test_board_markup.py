@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 import engine
-from facilitation.web import board
+from facilitation.rendering import board
 
 REFERENCE = Path(__file__).resolve().parent / "reference" / "board_template.html"
 GAMES = ("peru", "andean_abyss", "tears_of_tyranny")

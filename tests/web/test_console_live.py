@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from facilitation import services, tasks
 from facilitation.models import ROLE_INSTRUCTOR
-from facilitation.web.views.play import CSRF_SENTINEL
+from facilitation.rendering.regions import CSRF_SENTINEL
 
 from .test_pages import _start, login
 

@@ -18,7 +18,7 @@ from django.utils.html import escape
 
 from facilitation import live, services
 from facilitation.models import SessionEvent, TeamIntent
-from facilitation.web.views import play
+from facilitation.rendering import regions as live_regions
 
 from .test_pages import _start, login
 
@@ -114,7 +114,7 @@ def test_cached_fragment_is_per_seat_and_never_crosses(toy_session, instructor, 
     rebels, govt = _client_for(students[1]), _client_for(students[0])
     r_reb = _poll(rebels, toy_session)
     assert "hidden cache" in r_reb.content.decode().lower()
-    assert play.cached_fragment(toy_session.pk, r_reb["ETag"]) is not None, "the rebels' region is cached"
+    assert live_regions.cached_fragment(toy_session.pk, r_reb["ETag"]) is not None, "the rebels' region is cached"
     r_gov = _poll(govt, toy_session)
     body = r_gov.content.decode().lower()
     assert r_gov["ETag"] != r_reb["ETag"]
@@ -123,8 +123,8 @@ def test_cached_fragment_is_per_seat_and_never_crosses(toy_session, instructor, 
     r_ask = _poll(govt, toy_session, seat="rebels")
     assert r_ask["ETag"] == r_gov["ETag"] and "hidden cache" not in r_ask.content.decode().lower()
     # each cached fragment is the one of its own seat
-    assert "hidden cache" in play.cached_fragment(toy_session.pk, r_reb["ETag"]).lower()
-    assert "hidden cache" not in play.cached_fragment(toy_session.pk, r_gov["ETag"]).lower()
+    assert "hidden cache" in live_regions.cached_fragment(toy_session.pk, r_reb["ETag"]).lower()
+    assert "hidden cache" not in live_regions.cached_fragment(toy_session.pk, r_gov["ETag"]).lower()
     # stored under keys that differ by seat
     assert live.fragment_key(toy_session.pk, r_reb["ETag"]) != live.fragment_key(toy_session.pk, r_gov["ETag"])
     assert cache.get(live.fragment_key(toy_session.pk, r_gov["ETag"])) is not None
@@ -152,7 +152,7 @@ def test_team_mates_share_the_drawn_region_and_post_with_their_own_csrf_token_an
     html_a, html_b = a.content.decode(), b.content.decode()
     assert html_a == html_b
     assert 'name="key" value=""' in html_b and 'name="csrfmiddlewaretoken" value=""' in html_b
-    assert play.CSRF_SENTINEL not in html_b and play.KEY_SENTINEL not in html_b
+    assert live_regions.CSRF_SENTINEL not in html_b and live_regions.KEY_SENTINEL not in html_b
     page = second.get(reverse("web:play", args=[toy_session.pk]) + "?seat=govt").content.decode()
     header_token = re.search(r'hx-headers=\'\{"X-CSRFToken": "([^"]+)"\}\'', page).group(1)
     toy_session.refresh_from_db()

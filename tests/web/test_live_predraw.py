@@ -17,6 +17,7 @@ from django.utils import translation
 
 from facilitation import live, services, tasks
 from facilitation.models import ClassSession
+from facilitation.rendering import regions as live_regions
 from facilitation.web.views import play
 
 from .test_live_polling import _client_for, _poll
@@ -30,7 +31,7 @@ pytestmark = pytest.mark.django_db
 def _keys(session):
     session.refresh_from_db()
     with translation.override("en"):
-        return {seat: live.fragment_key(session.pk, play._etag(session, seat)) for seat in ("govt", "rebels")}
+        return {seat: live.fragment_key(session.pk, live_regions.etag(session, seat)) for seat in ("govt", "rebels")}
 
 
 def _region(key):
@@ -64,7 +65,7 @@ def test_a_real_worker_draws_every_seat_of_the_new_version(tot, celery_worker,  
     _rules, state, _p = _prompt(session)
     assert all(state["pl"][seat]["hand"] for seat in TOT_SEATS), "each team holds cards"
     with translation.override("en"):
-        keys = {seat: live.fragment_key(session.pk, play._etag(session, seat)) for seat in TOT_SEATS}
+        keys = {seat: live.fragment_key(session.pk, live_regions.etag(session, seat)) for seat in TOT_SEATS}
     deadline = time.monotonic() + 60
     while time.monotonic() < deadline and any(cache.get(k) is None for k in keys.values()):
         time.sleep(0.1)
@@ -72,7 +73,7 @@ def test_a_real_worker_draws_every_seat_of_the_new_version(tot, celery_worker,  
     assert all(regions.values()), f"the worker drew no region for {[s for s, r in regions.items() if not r]}"
     for seat, html in regions.items():
         assert f'data-player-panel="{seat}"' in html
-        assert play.CSRF_SENTINEL not in html and play.KEY_SENTINEL not in html  # stored as sent
+        assert live_regions.CSRF_SENTINEL not in html and live_regions.KEY_SENTINEL not in html  # stored as sent
         for other in TOT_SEATS:
             for cid in state["pl"][other]["hand"]:
                 assert (f'data-card="{cid}"' in html) == (other == seat), (seat, other, cid)
@@ -100,11 +101,11 @@ def test_a_cached_region_is_served_without_a_database_query(toy_session, instruc
         again = _poll(tab, toy_session)
     assert again.status_code == 200 and again["ETag"] == drawn["ETag"]
     assert again.content.decode().count('name="key"') == drawn.content.decode().count('name="key"') > 0
-    assert play.KEY_SENTINEL not in again.content.decode() and play.CSRF_SENTINEL not in again.content.decode()
+    assert live_regions.KEY_SENTINEL not in again.content.decode() and live_regions.CSRF_SENTINEL not in again.content.decode()
     # the page with a stale ETag, after a change drawn ahead: served from the cache too
     toy_session.refresh_from_db()
     services.facilitator_note(session=toy_session, user=instructor, text="Mind the hills")
-    assert play.predraw_regions(toy_session.pk) == 2
+    assert live_regions.predraw_regions(toy_session.pk) == 2
     with django_assert_num_queries(0):
         r = _poll(c, toy_session, drawn["ETag"])
     assert r.status_code == 200 and r["ETag"] != drawn["ETag"] and "Mind the hills" in r.content.decode()
@@ -116,13 +117,13 @@ def test_a_poll_before_the_predraw_draws_itself_and_the_predraw_keeps_it(toy_ses
     r = _poll(c, toy_session)
     assert r.status_code == 200 and "hidden cache" in r.content.decode().lower()
     # the rebels' key exists already: only the government's region is drawn
-    assert play.predraw_regions(toy_session.pk) == 1
-    assert play.predraw_regions(toy_session.pk) == 0
+    assert live_regions.predraw_regions(toy_session.pk) == 1
+    assert live_regions.predraw_regions(toy_session.pk) == 0
 
 
 def test_each_seat_key_holds_only_its_own_seat(toy_session, instructor, students):
     _start(Client(), instructor, toy_session)
-    assert play.predraw_regions(toy_session.pk) == 2
+    assert live_regions.predraw_regions(toy_session.pk) == 2
     keys = _keys(toy_session)
     assert keys["govt"] != keys["rebels"]
     govt, rebels = _region(keys["govt"]).lower(), _region(keys["rebels"]).lower()
@@ -139,7 +140,7 @@ def test_each_seat_key_holds_only_its_own_seat(toy_session, instructor, students
 def test_no_predraw_while_a_decision_timer_runs(toy_session, instructor, students):
     services.session_update(session=toy_session, user=instructor, decision_timer_seconds=300)
     _start(Client(), instructor, toy_session)
-    assert play.predraw_regions(toy_session.pk) == 0
+    assert live_regions.predraw_regions(toy_session.pk) == 0
     assert all(cache.get(k) is None for k in _keys(toy_session).values())
 
 
@@ -199,13 +200,13 @@ def test_deactivating_a_user_ends_the_cached_answers(toy_session, instructor, st
 def test_the_predraw_also_draws_the_instructor_consoles_section(toy_session, instructor, students):
     """After a move the task also draws the session's console section of the new version, so
     an instructor's console answering 200 only joins cached sections."""
-    from facilitation.web.views import instructor as console_views
+    console_views = live_regions  # the console's drawing (issue 13.7: out of the views)
 
     _start(Client(), instructor, toy_session)
     toy_session.refresh_from_db()
     token = live.membership_token(toy_session.pk)
     with translation.override("en"):
-        key = console_views._section_key(toy_session.pk, live.version_of(toy_session), token)
+        key = console_views.section_key(toy_session.pk, live.version_of(toy_session), token)
     assert cache.get(key) is None
     assert tasks.live_predraw(toy_session.pk) >= 1
     assert "Toy game" in cache.get(key) and console_views.CSRF_SENTINEL in cache.get(key)

@@ -27,7 +27,7 @@ def test_instructor_schedules_a_session_with_teams_and_a_bot(client, instructor,
     assert r.status_code == 200 and b"Toy Insurgency" in r.content
     r = client.post(reverse("web:session_new"), {
         "scenario": "toy", "schedule": "1", "title": "Period 3", "course_title": "COIN 101", "seed": "4",
-        "scheduled_start": "2026-12-01T09:00", "options": "", "decision_timer_seconds": "60",
+        "scheduled_start": "2026-12-01T09:00", "decision_timer_seconds": "60",
         "timer_expiry": "bot", "require_rationale": "on",
         "seat_govt_by": "team", "seat_govt_team": "Blue", "seat_rebels_by": "random", "seat_rebels_team": "",
     })

@@ -13,6 +13,7 @@ from django.test import Client
 from django.utils import translation
 
 from facilitation import live, selectors, services
+from facilitation.rendering import regions as live_regions
 from facilitation.web.views import play
 
 from .test_pages import _start
@@ -33,16 +34,16 @@ def _alone(session, seat, lang="en"):
     """The seat's region drawn by itself (as a poll that finds no cached region draws it)."""
     session.refresh_from_db()
     with translation.override(lang):
-        return play._unpersonal(play._shared_region(_request(), session, seat))
+        return live_regions.unpersonal(live_regions.shared_region(_request(), session, seat))
 
 
 def _predrawn(session, seats):
     """Every seat's region as ``predraw_regions`` stores it (cache emptied first)."""
     cache.clear()
-    assert play.predraw_regions(session.pk) == len(seats)
+    assert live_regions.predraw_regions(session.pk) == len(seats)
     session.refresh_from_db()
     with translation.override("en"):
-        keys = {seat: live.fragment_key(session.pk, play._etag(session, seat)) for seat in seats}
+        keys = {seat: live.fragment_key(session.pk, live_regions.etag(session, seat)) for seat in seats}
     return {seat: play.gzip.decompress(cache.get(k)).decode() for seat, k in keys.items()}
 
 
@@ -70,9 +71,9 @@ def test_predraw_gives_each_tot_seat_exactly_its_own_single_draw(tot):
     # the multi-seat contexts, in any order and subset, equal the single-seat ones
     session.refresh_from_db()
     with translation.override("en"):
-        together = play._live_contexts(session, list(reversed(TOT_SEATS)))
+        together = live_regions.live_contexts(session, list(reversed(TOT_SEATS)))
         for seat in TOT_SEATS:
-            alone = play.live_context(_request(), session, seat)
+            alone = live_regions.live_context(_request(), session, seat)
             for k in ("submit_key", "intent_form"):
                 together[seat].pop(k), alone.pop(k)
             assert together[seat]["data"].pop("server_time") and alone["data"].pop("server_time")
@@ -144,7 +145,7 @@ def test_regions_drawn_in_spanish_alone_equal_a_second_draw(tot):
     English one (and the reverse) is the draw a fresh process makes."""
     session, users = tot
     _hq_and_a_few_moves(session, users, moves=2)
-    from facilitation.web import board
+    from facilitation.rendering import board
 
     seat = TOT_SEATS[0]
     en, es = _alone(session, seat, "en"), _alone(session, seat, "es")
@@ -157,21 +158,21 @@ def test_board_memo_forgets_its_oldest_entries_when_full(monkeypatch):
     """The per-process memo is bounded: when full, the oldest quarter goes, the newest stays,
     and a board drawn after that is the board a fresh process draws."""
     import engine
-    from facilitation.web import board
+    from facilitation.rendering import board, board_markup
 
-    monkeypatch.setattr(board, "_MEMO_MAX", 8)
+    monkeypatch.setattr(board_markup, "_MEMO_MAX", 8)
     board.clear_memo()
     for i in range(8):
-        board._remember(board._SPACES, ("k", i), i)
-    board._remember(board._SPACES, ("k", 8), 8)
-    assert list(board._SPACES) == [("k", i) for i in range(2, 9)]
+        board_markup.remember(board_markup.SPACES, ("k", i), i)
+    board_markup.remember(board_markup.SPACES, ("k", 8), 8)
+    assert list(board_markup.SPACES) == [("k", i) for i in range(2, 9)]
     board.clear_memo()
     rules = engine.load("tears_of_tyranny")
     state = rules.setup(seed=5, options={})
     seat = rules.prompt(state).seats[0]
     first = board.markup(board.build(rules, rules.view(state, seat), metrics=rules.metrics(state)))
-    assert len(board._SPACES) <= 8 and len(board._MARKUP) <= 8
+    assert len(board_markup.SPACES) <= 8 and len(board_markup.MARKUP) <= 8
     again = board.markup(board.build(rules, rules.view(state, seat), metrics=rules.metrics(state)))
     board.clear_memo()
-    monkeypatch.setattr(board, "_MEMO_MAX", 6000)
+    monkeypatch.setattr(board_markup, "_MEMO_MAX", 6000)
     assert first == again == board.markup(board.build(rules, rules.view(state, seat), metrics=rules.metrics(state)))

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from facilitation import selectors, services
-from facilitation.web.views.instructor import seat_steps
+from facilitation.rendering.regions import seat_steps
 from tests.conftest import TOT_SEATS
 
 pytestmark = pytest.mark.django_db

@@ -132,14 +132,14 @@ def test_the_panels_read_in_spanish(client, tot):
     finally:
         translation.activate("en")  # the request left Spanish active in this thread
     assert 'lang="es"' in html
-    for words in ("Tu panel de jugador", "La mesa: lo que cada jugador ha hecho este turno", "El adversario",
+    for words in ("Su panel de jugador", "La mesa: lo que cada jugador ha hecho este turno", "El adversario",
                   "Turno 0", "Preparación", "Selva", "Septeto"):
         assert words in html, words
 
 
 def test_a_tile_choice_says_the_adversarys_defense_units_and_civilians():
     import engine
-    from facilitation.web import board
+    from facilitation.rendering import board
 
     rules = engine.load("tears_of_tyranny")
     state = rules.setup(seed=3, options={})

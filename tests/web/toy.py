@@ -9,6 +9,22 @@ cache location) that the government's view must never contain.
 from __future__ import annotations
 
 from engine import Choice, Prompt, Rules, SeatInfo, fact
+from engine.core.boardview import (
+    BoardMap,
+    BoardView,
+    CardShown,
+    FactionInfo,
+    Marker,
+    PieceStack,
+    PieceState,
+    PieceType,
+    Shape,
+    SpaceGeometry,
+    SpaceShape,
+    SpaceView,
+    Track,
+)
+from engine.core.messages import msg
 
 SPACES = [
     {"id": "capital", "name": "Capital", "type": "city", "x": 20, "y": 50, "adjacent": ["hills"]},
@@ -92,3 +108,34 @@ class ToyRules(Rules):
 
     def board(self):
         return {"spaces": SPACES, "tracks": [{"id": "will", "name": "Will", "min": 0, "max": 10}]}
+
+    def board_map(self):
+        return BoardMap(
+            "toy", 1000, 700,
+            (FactionInfo("govt", msg("Government"), "#0072B2", "GOV"), FactionInfo("rebels", msg("Rebels"), "#D55E00")),
+            (PieceType("troops", "govt", msg("Troops"), Shape.CUBE, "T"),
+             PieceType("guerrilla", "rebels", msg("Guerrilla"), Shape.CYLINDER, "G")),
+            tuple(SpaceGeometry(s["id"], msg(s["name"]), s["name"], s["type"],
+                                SpaceShape.BOX if s["type"] == "city" else SpaceShape.CIRCLE,
+                                s["x"] * 10, s["y"] * 7, 62, tuple(s["adjacent"])) for s in SPACES),
+            has_control=True)
+
+    def board_view(self, state, seat):
+        return self.board_view_of(self.view(state, seat), seat)
+
+    def board_view_of(self, view, seat):
+        spaces = []
+        for s in SPACES:
+            info = view["spaces"][s["id"]]
+            pieces = info["pieces"]
+            stacks = []
+            if pieces.get("govt_troops"):
+                stacks.append(PieceStack("troops", "govt", pieces["govt_troops"]))
+            if pieces.get("rebels_guerrilla_underground"):
+                stacks.append(PieceStack("guerrilla", "rebels", pieces["rebels_guerrilla_underground"],
+                                         PieceState.UNDERGROUND))
+            markers = (Marker("hidden_cache", msg("Hidden cache")),) if info.get("hidden_cache") else ()
+            spaces.append(SpaceView(s["id"], tuple(stacks), markers=markers))
+        card = view["card"]
+        return BoardView("toy", seat, tuple(spaces), (Track("will", msg("Will"), view["tracks"]["will"], 0, 10),),
+                         cards=(CardShown(str(card["number"]), msg(card["title"]), "current", str(card["number"])),))

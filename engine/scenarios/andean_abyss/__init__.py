@@ -5,7 +5,7 @@ Setting up an example of play exactly
 
 ``rules.setup(seed, options)`` takes, besides ``scenario`` (``full`` | ``short`` | ``quick``),
 ``players`` (1-4), ``spare``, ``nonplayers``, ``third``, ``solo``, ``seeded`` and ``deployment``
-(see docs/rules-notes/andean-abyss.md, "Options"), two options that remove chance:
+(see docs/rules-notes/andean-abyss.md, "Options"), two options that remove chance and one that sets the board:
 
 ``deck``
     The draw deck, top card first, as a list. Event cards are given by number (``1``-``72``,
@@ -26,6 +26,10 @@ Setting up an example of play exactly
     indices into the candidate list the engine builds. Example::
 
         {"script": {"die": [3, 6, 1]}}
+
+``position``
+    A described position to start from (contract v2; ``positions.py``, docs/rules-notes/
+    andean-abyss.md "Positions"); ``RULES.position(state)`` describes a state the same way.
 
 Example: ``rules.setup(1, {"deck": [37, 52, "P"], "script": {"die": [2]}})`` plays card 37 with
 52 revealed, and the first Attack or Kidnap rolls a 2. The ``script`` never appears in

@@ -18,19 +18,55 @@ DATA = Path(__file__).with_name("data")
 
 
 class Faction(IntEnum):
+    """1.5 The four Factions; a Faction is stored in the state as its value."""
+
     GOVT = 0
     FARC = 1
     AUC = 2
     CARTELS = 3
 
 
+# The Factions by name, as plain ints (the state is JSON; list indexing stays fast).
+GOVT, FARC, AUC, CARTELS = (int(f) for f in Faction)
+ALL_FACTIONS = (GOVT, FARC, AUC, CARTELS)
+INSURGENTS = (FARC, AUC, CARTELS)
 FACTIONS = ("govt", "farc", "auc", "cartels")
 FNAME = ("Government", "FARC", "AUC", "Cartels")
-INSURGENTS = (1, 2, 3)
 
-# Piece slots of a space's 12-int vector. Insurgent faction f uses 3f (Underground
-# Guerrilla), 3f+1 (Active Guerrilla), 3f+2 (Base); Government uses 0, 1, 2.
-TROOPS, POLICE, GBASE = 0, 1, 2
+
+class Piece(IntEnum):
+    """1.4 Piece types: the slots of a space's 12-int vector ``st["pc"][space]``. An Insurgent
+    Faction ``f`` has Underground Guerrillas, Active Guerrillas and Bases at ``U(f)``, ``A(f)``,
+    ``B(f)``. ``st["av"]`` / ``st["oop"]`` (Available / Out of Play) use the same slots and keep
+    all of a Faction's Guerrillas in its Underground slot (``FARC_GUERRILLAS`` and so on)."""
+
+    TROOPS = 0
+    POLICE = 1
+    GOVT_BASE = 2
+    FARC_UNDERGROUND = 3
+    FARC_ACTIVE = 4
+    FARC_BASE = 5
+    AUC_UNDERGROUND = 6
+    AUC_ACTIVE = 7
+    AUC_BASE = 8
+    CARTELS_UNDERGROUND = 9
+    CARTELS_ACTIVE = 10
+    CARTELS_BASE = 11
+
+
+(TROOPS, POLICE, GOVT_BASE, FARC_UNDERGROUND, FARC_ACTIVE, FARC_BASE, AUC_UNDERGROUND, AUC_ACTIVE, AUC_BASE,
+ CARTELS_UNDERGROUND, CARTELS_ACTIVE, CARTELS_BASE) = (int(p) for p in Piece)
+GBASE = GOVT_BASE
+# Available / Out of Play Guerrillas are counted in the Underground slot
+FARC_GUERRILLAS, AUC_GUERRILLAS, CARTELS_GUERRILLAS = FARC_UNDERGROUND, AUC_UNDERGROUND, CARTELS_UNDERGROUND
+CUBES = (TROOPS, POLICE)
+UNDERGROUND = (FARC_UNDERGROUND, AUC_UNDERGROUND, CARTELS_UNDERGROUND)
+ACTIVE = (FARC_ACTIVE, AUC_ACTIVE, CARTELS_ACTIVE)
+BASES = (GOVT_BASE, FARC_BASE, AUC_BASE, CARTELS_BASE)
+INSURGENT_BASES = (FARC_BASE, AUC_BASE, CARTELS_BASE)
+INSURGENT_PIECES = tuple(range(FARC_UNDERGROUND, CARTELS_BASE + 1))
+GOVT_PIECES = (TROOPS, POLICE, GOVT_BASE)
+ALL_PIECES = tuple(Piece)
 PIECE_KEYS = ("troops", "police", "govt_base", "farc_underground", "farc_active", "farc_base",
               "auc_underground", "auc_active", "auc_base", "cartels_underground", "cartels_active",
               "cartels_base")
@@ -38,20 +74,47 @@ PIECE_NAMES = ("Troops", "Police", "Govt Base", "Underground FARC Guerrilla", "A
                "FARC Base", "Underground AUC Guerrilla", "Active AUC Guerrilla", "AUC Base",
                "Underground Cartels Guerrilla", "Active Cartels Guerrilla", "Cartels Base")
 # inventory key -> slot used for the Available count
-INV_SLOT = {"troops": 0, "police": 1, "govt_base": 2, "farc_guerrilla": 3, "farc_base": 5,
-            "auc_guerrilla": 6, "auc_base": 8, "cartels_guerrilla": 9, "cartels_base": 11}
+INV_SLOT = {"troops": TROOPS, "police": POLICE, "govt_base": GOVT_BASE, "farc_guerrilla": FARC_GUERRILLAS,
+            "farc_base": FARC_BASE, "auc_guerrilla": AUC_GUERRILLAS, "auc_base": AUC_BASE,
+            "cartels_guerrilla": CARTELS_GUERRILLAS, "cartels_base": CARTELS_BASE}
 
 
 def U(f: int) -> int:
+    """The Underground Guerrilla slot of Insurgent Faction ``f``."""
     return 3 * f
 
 
 def A(f: int) -> int:
+    """The Active Guerrilla slot of Insurgent Faction ``f``."""
     return 3 * f + 1
 
 
 def B(f: int) -> int:
+    """The Base slot of Faction ``f`` (the Government's too)."""
     return 3 * f + 2
+
+
+#: Each Faction's slots (Underground, Active, Base; the Government's Troops, Police, Base), for
+#: hot loops that would otherwise call U/A/B per piece.
+FACTION_SLOTS = tuple((U(f), A(f), B(f)) for f in range(4))
+
+#: The Faction owning each piece slot, and the slot that counts it in Available.
+SLOT_OWNER = tuple(GOVT if k < FARC_UNDERGROUND else k // 3 for k in range(12))
+AVAIL_SLOT = tuple(k - 1 if k in ACTIVE else k for k in range(12))
+
+
+#: 6.4.3 El Presidente, in the track's order (the state's ``"pres"``)
+SAMPER, PASTRANA, URIBE = 0, 1, 2
+
+
+#: 1.3.5 which of Ecuador / Panamá are spaces now: the state's ``"foreign"`` value.
+FOREIGN_IN_PLAY = ("", "ecuador", "panama", "ecuador+panama")
+
+
+def foreign_with(current: str, which: str) -> str:
+    """The ``"foreign"`` value once ``which`` ("ecuador" or "panama") has become a space too."""
+    names = {n for n in current.split("+") if n} | {which}
+    return "+".join(n for n in ("ecuador", "panama") if n in names)
 
 
 SUPPORT_NAMES = SUPPORT_LEVEL_NAMES  # engine/coin/support.py: the five levels, +2 .. -2
@@ -99,15 +162,11 @@ class Board:
                                "terrain": s.get("terrain", s["kind"]), "population": s.get("pop", 0),
                                "econ": s.get("econ", 0), "adjacent": [self.ids[j] for j in self.adj_all[i]],
                                "x": s["x"], "y": s["y"]} for i, s in enumerate(self.spaces))
-        # adjacency per foreign mask (bit 1: Ecuador is a space, bit 2: Panamá is a space)
-        self.adj_by_mask = []
-        for mask in range(4):
-            hide = set()
-            if not mask & 1:
-                hide.add(self.ecuador)
-            if not mask & 2:
-                hide.add(self.panama)
-            self.adj_by_mask.append([tuple(j for j in a if j not in hide) for a in self.adj_all])
+        # adjacency for each set of foreign spaces in play (1.3.5; the state's "foreign" key)
+        self.adj_by_foreign = {}
+        for key in FOREIGN_IN_PLAY:
+            hide = {self.index[s] for s in ("ecuador", "panama") if s not in key.split("+")}
+            self.adj_by_foreign[key] = [tuple(j for j in a if j not in hide) for a in self.adj_all]
         self.bogota = self.index["bogota"]
         self.cities = [i for i in range(self.n) if self.is_city[i]]
         self.locs = [i for i in range(self.n) if self.is_loc[i]]

@@ -1,6 +1,6 @@
 """Flow as a stack of frames (STYLE.md 2): event -> free Operation -> Special Activity nest.
 
-The mechanism is the shared :class:`engine.coin.flow.Flow` (its step-driven protocol); this
+The mechanism is the core :class:`engine.core.flow.Flow` (its step-driven protocol); this
 module holds the game's one ``FLOW`` and the helpers the rules modules use.
 
 A frame is a JSON dict with ``k`` (its kind) and ``f`` (the acting Faction). Each kind
@@ -21,17 +21,19 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
-from engine.coin.flow import Flow, FrameKind, push, wait
-from engine.coin.flow import pop_same as pop
-from engine.core.contract import Choice, IllegalChoice
+from engine.core.contract import Choice, ChoiceKind, IllegalChoice
+from engine.core.flow import Flow, FrameKind, push, wait
+from engine.core.flow import pop_same as pop
+
+from .board import BOARD, FACTIONS, PIECE_KEYS
 
 FLOW = Flow([])
 PROMPTS: dict[str, Callable] = {}
 STEPS: dict[str, Callable] = {}
 POLICIES: dict[str, Callable] = {}
 
-__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "pop", "wait", "choices_of",
-           "auto_pick", "LOG", "logging_to", "resume_once"]
+__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "push_child", "pop", "wait", "choices_of",
+           "auto_pick", "LOG", "logging_to", "resume_once", "verb", "target", "targets"]
 
 
 def frame(kind: str):
@@ -53,15 +55,94 @@ def policy(name: str):
 _CHOICES: dict = {}
 
 
+_KIND_OF_VERB = {
+    "space": ChoiceKind.SPACE, "from": ChoiceKind.SPACE, "op": ChoiceKind.OPERATION,
+    "sa": ChoiceKind.SPECIAL_ACTIVITY, "event": ChoiceKind.EVENT, "pass": ChoiceKind.PASS,
+    "done": ChoiceKind.DONE, "none": ChoiceKind.DONE, "skip": ChoiceKind.DONE, "noship": ChoiceKind.DONE,
+    "stop": ChoiceKind.DONE, "refuse": ChoiceKind.DONE, "n": ChoiceKind.AMOUNT, "many": ChoiceKind.AMOUNT,
+    "u": ChoiceKind.AMOUNT, "a": ChoiceKind.AMOUNT, "mix": ChoiceKind.AMOUNT, "faction": ChoiceKind.FACTION,
+    "to": ChoiceKind.FACTION, "ask": ChoiceKind.FACTION, "piece": ChoiceKind.PIECE, "np": ChoiceKind.CONFIRM,
+    "level": ChoiceKind.OPTION,
+}
+
+
+def describe(cid: str) -> tuple[str, dict]:
+    """(kind, targets) of a choice id: what it is and what it points at, named
+    (``{"space": "huila", "piece": "police"}``, ``{"faction": "farc"}``, ``{"n": 3}``)."""
+    v = verb(cid)
+    tg: dict = {}
+    if v == "op":
+        tg["operation"] = target(cid)
+    elif v == "sa":
+        tg["special_activity"] = target(cid)
+    elif v == "event":
+        tg["side"] = target(cid) or "single"
+        return (ChoiceKind.EVENT_SIDE if target(cid) else ChoiceKind.EVENT), tg
+    else:
+        for t in targets(cid):
+            if t in BOARD.index:
+                tg["space"] = t
+            elif t in FACTIONS:
+                tg["faction"] = t
+            elif t in PIECE_KEYS:
+                tg["piece"] = t
+            elif t.lstrip("-").isdigit():
+                tg["n"] = int(t)
+            elif "-" in t and t.replace("-", "").isdigit():
+                tg["mix"] = t
+            elif t:
+                tg["option"] = t
+    kind = _KIND_OF_VERB.get(v)
+    if kind is None:
+        kind = (ChoiceKind.SPACE if "space" in tg else ChoiceKind.PIECE if "piece" in tg
+                else ChoiceKind.FACTION if "faction" in tg else ChoiceKind.OPTION)
+    if v == "target":
+        kind = ChoiceKind.FACTION if "faction" in tg else ChoiceKind.PIECE
+    return kind, tg
+
+
 def C(cid: str, label: str, **payload) -> Choice:
-    """A Choice; identical ones are shared (Choice is immutable, payloads are never mutated)."""
+    """A Choice with its kind and named targets (:func:`describe`, plus the payload's space,
+    card or amount); identical ones are shared (Choice is immutable, payloads never mutated)."""
     key = (cid, label, tuple(payload.items())) if payload else (cid, label)
     c = _CHOICES.get(key)
     if c is None:
         if len(_CHOICES) > 50_000:
             _CHOICES.clear()
-        c = _CHOICES[key] = Choice(cid, label, payload)
+        kind, tg = describe(cid)
+        for k in ("space", "card", "n"):
+            if k in payload:
+                tg[k] = payload[k]
+        c = _CHOICES[key] = Choice(cid, label, payload, kind=str(kind), targets=tg)
     return c
+
+
+def verb(cid: str) -> str:
+    """What a choice id does: ``space`` in ``space:huila`` (rules.py lists the ids)."""
+    return cid.partition(":")[0]
+
+
+def target(cid: str) -> str:
+    """The (first) target a choice id names: ``huila`` in ``space:huila`` or ``place:huila:police``.
+
+    Choice ids are ``verb[:target[:target]]`` (the grammar in rules.py); the same targets are in
+    each :class:`Choice`'s ``targets`` for the platform. This and :func:`targets` are the one place
+    the rules read them back from an id (a replayed id arrives without its Choice)."""
+    return cid.partition(":")[2].partition(":")[0]
+
+
+def targets(cid: str) -> list[str]:
+    """Every target a choice id names: ``["huila", "police"]`` for ``place:huila:police``."""
+    return cid.split(":")[1:]
+
+
+def push_child(st: dict, parent: dict, kind: str, **fields) -> dict:
+    """Push a frame of ``kind`` under way for ``parent`` (an Operation's space or Special
+    Activity, an Event's step): it is resolved the way its parent is (``auto``: by the section-8
+    policy for a Non-player, 5.1 / 8.1), the one line every operation and event frame shares."""
+    fr = {"k": kind, **fields}
+    fr["auto"] = parent.get("auto")
+    return push(st, fr)
 
 
 def resume_once(st: dict, fr: dict) -> None:

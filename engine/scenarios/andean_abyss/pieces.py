@@ -11,7 +11,39 @@ from engine.coin.support import shifted
 from engine.coin.tracks import clamp
 from engine.core.contract import fact
 
-from .board import BOARD, FACTIONS, FNAME, GBASE, PIECE_NAMES, POLICE, SUPPORT_NAMES, TROOPS, A, B, U
+from .board import (
+    ACTIVE,
+    ALL_FACTIONS,
+    AUC_ACTIVE,
+    AUC_BASE,
+    AUC_UNDERGROUND,
+    AVAIL_SLOT,
+    BASES,
+    BOARD,
+    CARTELS,
+    CARTELS_ACTIVE,
+    CARTELS_BASE,
+    CARTELS_UNDERGROUND,
+    FACTION_SLOTS,
+    FACTIONS,
+    FARC_ACTIVE,
+    FARC_BASE,
+    FARC_UNDERGROUND,
+    FNAME,
+    FOREIGN_IN_PLAY,
+    GOVT,
+    GOVT_BASE,
+    INSURGENTS,
+    PIECE_NAMES,
+    POLICE,
+    SLOT_OWNER,
+    SUPPORT_NAMES,
+    TROOPS,
+    UNDERGROUND,
+    A,
+    B,
+    U,
+)
 
 BD = BOARD
 N = BD.n
@@ -19,46 +51,44 @@ N = BD.n
 
 def active_space(st: dict, i: int) -> bool:
     """1.3.5: Ecuador and Panamá are spaces only after cards 33 / 71 (shaded)."""
-    if i == BD.ecuador:
-        return bool(st["fm"] & 1)
-    if i == BD.panama:
-        return bool(st["fm"] & 2)
+    if i == BD.ecuador or i == BD.panama:
+        return i in _SPACES_BY_FOREIGN[st["foreign"]]
     return True
 
 
 def adj(st: dict, i: int) -> tuple:
-    return BD.adj_by_mask[st["fm"]][i]
+    return BD.adj_by_foreign[st["foreign"]][i]
 
 
-_SPACES_BY_MASK = [tuple(i for i in range(N) if (i != BD.ecuador or m & 1) and (i != BD.panama or m & 2))
-                   for m in range(4)]
+_SPACES_BY_FOREIGN = {key: tuple(i for i in range(N) if i not in BD.foreign or BD.ids[i] in key.split("+"))
+                      for key in FOREIGN_IN_PLAY}
 
 
 def spaces(st: dict) -> tuple:
     """The spaces in play (1.3.5: Ecuador / Panamá only once their cards made them spaces)."""
-    return _SPACES_BY_MASK[st["fm"]]
+    return _SPACES_BY_FOREIGN[st["foreign"]]
 
 
 def guerrillas(pc: list, f: int) -> int:
-    return pc[3 * f] + pc[3 * f + 1]
+    u, a, _ = FACTION_SLOTS[f]
+    return pc[u] + pc[a]
 
 
 def all_guerrillas(pc: list) -> int:
-    return pc[3] + pc[4] + pc[6] + pc[7] + pc[9] + pc[10]
+    return pc[FARC_UNDERGROUND] + pc[FARC_ACTIVE] + pc[AUC_UNDERGROUND] + pc[AUC_ACTIVE] + pc[CARTELS_UNDERGROUND] + pc[CARTELS_ACTIVE]
 
 
 def cubes(pc: list) -> int:
-    return pc[0] + pc[1]
+    return pc[TROOPS] + pc[POLICE]
 
 
 def bases(pc: list) -> int:
-    return pc[2] + pc[5] + pc[8] + pc[11]
+    return pc[GOVT_BASE] + pc[FARC_BASE] + pc[AUC_BASE] + pc[CARTELS_BASE]
 
 
 def fpieces(pc: list, f: int) -> int:
-    if f == 0:
-        return pc[0] + pc[1] + pc[2]
-    return pc[3 * f] + pc[3 * f + 1] + pc[3 * f + 2]
+    u, a, b = FACTION_SLOTS[f]      # the Government's: Troops, Police, Base
+    return pc[u] + pc[a] + pc[b]
 
 
 def total_pieces(pc: list) -> int:
@@ -66,12 +96,12 @@ def total_pieces(pc: list) -> int:
 
 
 def govt_control(pc: list) -> bool:
-    g = pc[0] + pc[1] + pc[2]
+    g = pc[TROOPS] + pc[POLICE] + pc[GOVT_BASE]
     return g > sum(pc) - g
 
 
 def farc_control(pc: list) -> bool:
-    f = pc[3] + pc[4] + pc[5]
+    f = pc[FARC_UNDERGROUND] + pc[FARC_ACTIVE] + pc[FARC_BASE]
     return f > sum(pc) - f
 
 
@@ -80,12 +110,12 @@ def control(st: dict, i: int) -> str:
     if BD.is_loc[i]:
         return ""
     pc = st["pc"][i]
-    c = controller({FACTIONS[f]: fpieces(pc, f) for f in range(4)})
+    c = controller({FACTIONS[f]: fpieces(pc, f) for f in ALL_FACTIONS})
     return c if c in ("govt", "farc") else ""
 
 
 def enemies_of(f: int) -> tuple:
-    return tuple(g for g in range(4) if g != f)
+    return tuple(g for g in ALL_FACTIONS if g != f)
 
 
 def is_zone(st: dict, i: int) -> bool:
@@ -105,14 +135,14 @@ def ecuador_room(st: dict, i: int, f: int) -> bool:
 # ---------------------------------------------------------------- pieces
 def place(st: dict, i: int, slot: int, n: int, facts: list, why: str = "") -> int:
     """Place up to ``n`` pieces of ``slot`` from Available (1.4.1); returns how many."""
-    avail_slot = slot - 1 if slot in (4, 7, 10) else slot
-    f = 0 if slot < 3 else slot // 3
-    if slot in (4, 7, 10):  # placing is always Underground (1.4.3)
+    avail_slot = AVAIL_SLOT[slot]
+    f = SLOT_OWNER[slot]
+    if slot in ACTIVE:  # placing is always Underground (1.4.3)
         slot -= 1
     k = min(n, st["av"][avail_slot])
-    if f == 0 and is_zone(st, i):
+    if f == GOVT and is_zone(st, i):
         k = 0
-    if slot in (GBASE, 5, 8, 11):
+    if slot in BASES:
         k = min(k, 2 - bases(st["pc"][i])) if not BD.is_loc[i] else 0
     if i == BD.ecuador:
         k = min(k, 2 - fpieces(st["pc"][i], f))
@@ -132,14 +162,14 @@ def remove(st: dict, i: int, slot: int, n: int, facts: list, why: str = "", oop:
     if k <= 0:
         return 0
     pc[slot] -= k
-    avail_slot = slot - 1 if slot in (4, 7, 10) else slot
+    avail_slot = AVAIL_SLOT[slot]
     if oop:
         st["oop"][avail_slot] += k
     else:
         st["av"][avail_slot] += k
     facts.append(fact("remove", f"{k} {PIECE_NAMES[slot]} removed from {BD.name[i]}" + (f" ({why})" if why else ""),
                       space=BD.ids[i], piece=slot, n=k))
-    if slot >= 3 and slot % 3 != 2:
+    if slot in UNDERGROUND or slot in ACTIVE:   # a Guerrilla left
         fix_shipments(st, i, facts)
     return k
 
@@ -153,8 +183,8 @@ def move(st: dict, src: int, dst: int, slot: int, n: int, facts: list, why: str 
     st["pc"][dst][slot] += k
     facts.append(fact("move", f"{k} {PIECE_NAMES[slot]} moved {BD.name[src]} -> {BD.name[dst]}" +
                       (f" ({why})" if why else ""), src=BD.ids[src], dst=BD.ids[dst], piece=slot, n=k))
-    if slot >= 3:
-        carry_shipments(st, src, dst, slot // 3, k)
+    if SLOT_OWNER[slot] != GOVT:
+        carry_shipments(st, src, dst, SLOT_OWNER[slot], k)
     return k
 
 
@@ -176,15 +206,15 @@ def remove_piece_of(st: dict, i: int, f: int, facts: list, why: str = "", underg
                     prefer_police: bool = True) -> int:
     """Remove one piece of faction f, Bases last (3.2.4 note); returns slot or -1."""
     pc = st["pc"][i]
-    if f == 0:
+    if f == GOVT:
         order = (POLICE, TROOPS) if prefer_police else (TROOPS, POLICE)
         for s in order:
             if pc[s]:
                 remove(st, i, s, 1, facts, why)
                 return s
-        if pc[GBASE]:
-            remove(st, i, GBASE, 1, facts, why)
-            return GBASE
+        if pc[GOVT_BASE]:
+            remove(st, i, GOVT_BASE, 1, facts, why)
+            return GOVT_BASE
         return -1
     if pc[A(f)]:
         remove(st, i, A(f), 1, facts, why)
@@ -213,7 +243,7 @@ def fix_shipments(st: dict, i: int, facts: list) -> None:
             continue
         if guerrillas(pc, s[1]):
             continue
-        for g in (1, 2, 3):
+        for g in INSURGENTS:
             if guerrillas(pc, g):
                 facts.append(fact("shipment", f"Shipment in {BD.name[i]} passes from {FNAME[s[1]]} to {FNAME[g]}",
                                   space=BD.ids[i], owner=g))
@@ -248,8 +278,8 @@ def set_res(st: dict, f: int, delta: int, facts: list, why: str) -> int:
     new = clamp(old + delta, 0, 99)
     if new != old:
         st["res"][f] = new
-        facts.append(fact("track", f"{FNAME[f]} Resources {old} -> {new} ({why})", track=f"resources_{f}",
-                          delta=new - old, value=new, cause=why))
+        facts.append(fact("track", f"{FNAME[f]} Resources {old} -> {new} ({why})", track=f"{FACTIONS[f]}_resources",
+                          delta=new - old, value=new, why=why))
     return new - old
 
 
@@ -258,7 +288,7 @@ def set_aid(st: dict, delta: int, facts: list, why: str) -> int:
     new = clamp(old + delta, 0, 29)
     if new != old:
         st["aid"] = new
-        facts.append(fact("track", f"Aid {old} -> {new} ({why})", track="aid", delta=new - old, value=new, cause=why))
+        facts.append(fact("track", f"Aid {old} -> {new} ({why})", track="aid", delta=new - old, value=new, why=why))
     return new - old
 
 
@@ -273,7 +303,7 @@ def set_support(st: dict, i: int, level: int, facts: list, why: str) -> bool:
     st["sup"][i] = level
     ts, ob = total_support(st), opposition_plus_bases(st)
     facts.append(fact("support", f"{BD.name[i]}: {SUPPORT_NAMES[old]} -> {SUPPORT_NAMES[level]} ({why})",
-                      space=BD.ids[i], old=old, new=level, cause=why, track="support",
+                      space=BD.ids[i], old=old, new=level, why=why, track="support",
                       total_support=ts, opposition_plus_bases=ob))
     return True
 
@@ -329,11 +359,11 @@ def count_on_map(st: dict, slot: int) -> int:
 
 
 def opposition_plus_bases(st: dict) -> int:
-    return total_opposition(st) + count_on_map(st, 5)
+    return total_opposition(st) + count_on_map(st, FARC_BASE)
 
 
 def margins(st: dict) -> list:
     """7.3 victory margins, Government, FARC, AUC, Cartels."""
-    cb = count_on_map(st, 11)
+    cb = count_on_map(st, CARTELS_BASE)
     return [total_support(st) - 60, opposition_plus_bases(st) - 25,
-            count_on_map(st, 8) - count_on_map(st, 5), min(cb - 10, st["res"][3] - 40)]
+            count_on_map(st, AUC_BASE) - count_on_map(st, FARC_BASE), min(cb - 10, st["res"][CARTELS] - 40)]

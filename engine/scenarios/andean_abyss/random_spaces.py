@@ -34,6 +34,7 @@ from engine.core import rng as R
 
 from .board import BOARD as BD
 from .board import DATA
+from .frames import targets
 
 
 def _load():
@@ -146,7 +147,7 @@ def random_loc(rec: dict, cands: list[int]) -> tuple[int, dict]:
 def _space_of(c: Any) -> int | None:
     """The space a choice id names (``space:huila``, ``from:cali``, ``ship:cali:cartels``)."""
     if isinstance(c, str):
-        for part in c.split(":")[1:]:
+        for part in targets(c):
             if part in BD.index:
                 return BD.index[part]
     return None

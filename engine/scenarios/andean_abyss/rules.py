@@ -18,14 +18,38 @@ import pickle
 
 from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo
 
-from . import (
-    events,  # noqa: F401  (registers the event frames: a restored state may be inside one)
-    nonplayer,  # noqa: F401  (registers the section-8 policies)
+# Importing a module registers its frame kinds and policies (frames.FLOW, frames.POLICIES): a
+# restored state may stand inside any frame, so every module that declares one is imported here.
+from . import (  # noqa: F401
+    event_cards_01_40,
+    event_cards_41_65,
+    event_cards_66_72,
+    event_frames,
+    events,
+    np_bot,
+    np_policy,
+    np_turn,
+    operation,
+    ops_govt,
+    ops_insurgent,
+    positions,
+    propaganda,
+    redeploy,
+    sa_auc,
+    sa_cartels,
+    sa_farc,
+    sa_govt,
+    sequence,
+    shipments,
+    texts,
+    transfers,
 )
 from . import pieces as P
+from .board import ACTIVE, ALL_FACTIONS, FACTIONS, FNAME, PIECE_KEYS
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, PIECE_KEYS
-from .game import apply_choice, current_prompt, setup
+from .sequence import apply_choice, apply_directed, current_prompt, directed_choices
+from .setup import setup
+from .victory import metrics
 
 # Okabe-Ito palette (colour-blind safe): blue, vermillion, yellow, bluish green
 COLORS = {"govt": "#0072B2", "farc": "#D55E00", "auc": "#F0E442", "cartels": "#009E73"}
@@ -80,16 +104,16 @@ class AndeanAbyss(Rules):
             "terror": {BD.ids[i]: n for i, n in enumerate(state["ter"]) if n},
             "sabotage": [BD.ids[i] for i, n in enumerate(state["sab"]) if n],
             "farc_zones": [BD.ids[i] for i in state["zones"]],
-            "available": {PIECE_KEYS[k]: n for k, n in enumerate(state["av"]) if k not in (4, 7, 10)},
+            "available": {PIECE_KEYS[k]: n for k, n in enumerate(state["av"]) if k not in ACTIVE},
             "out_of_play": {PIECE_KEYS[k]: n for k, n in enumerate(state["oop"]) if n},
-            "resources": {FACTIONS[f]: state["res"][f] for f in range(4)}, "aid": state["aid"],
+            "resources": {FACTIONS[f]: state["res"][f] for f in ALL_FACTIONS}, "aid": state["aid"],
             "el_presidente": ("samper", "pastrana", "uribe")[state["pres"]],
             "capabilities": dict(state["caps"]), "momentum": list(state["mom"]),
             "shipments": [{"space": BD.ids[s[0]], "owner": FACTIONS[s[1]]} for s in state["ship"]],
-            "eligible": {FACTIONS[f]: state["elig"][f] for f in range(4)},
-            "ecuador_is_space": bool(state["fm"] & 1), "panama_is_space": bool(state["fm"] & 2),
+            "eligible": {FACTIONS[f]: state["elig"][f] for f in ALL_FACTIONS},
+            "ecuador_is_space": "ecuador" in state["foreign"], "panama_is_space": "panama" in state["foreign"],
             "control": {BD.ids[i]: P.control(state, i) for i in P.spaces(state) if P.control(state, i)},
-            "seats": {FACTIONS[f]: state["ctl"][f] for f in range(4)},
+            "seats": {FACTIONS[f]: state["ctl"][f] for f in ALL_FACTIONS},
             "nonplayers": [FACTIONS[f] for f in state["np"]],
             "metrics": self.metrics(state), "result": state["over"],
         }
@@ -99,31 +123,7 @@ class AndeanAbyss(Rules):
         return v
 
     def metrics(self, state: dict) -> dict:
-        m = P.margins(state)
-        out = {"total_support": P.total_support(state), "opposition_plus_bases": P.opposition_plus_bases(state),
-               "aid": state["aid"], "shipments": len(state["ship"]),
-               "el_presidente": state["pres"], "farc_zones": len(state["zones"])}
-        pop_g = pop_f = 0
-        for i in P.spaces(state):
-            c = P.control(state, i)
-            if c == "govt":
-                pop_g += BD.pop[i]
-            elif c == "farc":
-                pop_f += BD.pop[i]
-        out["pop_govt_control"] = pop_g
-        out["pop_farc_control"] = pop_f
-        for f in range(4):
-            k = FACTIONS[f]
-            out[f"{k}_resources"] = state["res"][f]
-            out[f"{k}_margin"] = m[f]
-            if f == 0:
-                out["govt_bases"] = P.count_on_map(state, 2)
-                out["govt_troops"] = P.count_on_map(state, 0)
-                out["govt_police"] = P.count_on_map(state, 1)
-            else:
-                out[f"{k}_bases"] = P.count_on_map(state, 3 * f + 2)
-                out[f"{k}_guerrillas"] = P.count_on_map(state, 3 * f) + P.count_on_map(state, 3 * f + 1)
-        return out
+        return metrics(state)
 
     def result(self, state: dict) -> dict | None:
         return state["over"]
@@ -135,6 +135,32 @@ class AndeanAbyss(Rules):
         st = self.copy(data)
         st["ship"] = [list(s) for s in st["ship"]]
         return st
+
+    # ------------------------------------------------------------------ directing a Non-player
+    def directable(self, state: dict, seat: str) -> list:
+        """Section 8 set aside by the facilitator: the legal decisions ``seat``'s Non-player
+        may be directed to take now (empty when none of its decisions waits)."""
+        p = self.prompt(state)
+        if p is None or seat not in p.seats:
+            return []
+        return directed_choices(state)
+
+    def apply_directed(self, state: dict, seat: str, choice_id: str, reason) -> list:
+        if not self.directable(state, seat):
+            raise IllegalChoice(f"No decision of a Non-player on seat {seat} waits now.", code="not_directable")
+        return apply_directed(state, choice_id, reason)
+
+    # ------------------------------------------------------------------ positions (contract v2)
+    def position(self, state: dict) -> dict:
+        """The position in the shape ``setup(seed, {"position": ...})`` accepts (positions.py)."""
+        return positions.describe(state)
+
+    def position_schema(self) -> dict:
+        return positions.schema()
+
+    def catalog(self) -> dict:
+        """The 72 cards (both sides), spaces, Factions, pieces and other names as messages."""
+        return texts.catalog(self.seats)
 
     # ------------------------------------------------------------------ extras
     def options(self) -> list:
@@ -162,14 +188,14 @@ class AndeanAbyss(Rules):
 
     def active_seats(self, state: dict) -> list:
         out = []
-        for f in range(4):
+        for f in ALL_FACTIONS:
             s = state["ctl"][f]
             if s not in out:
                 out.append(s)
         return out
 
     def bot_kinds(self) -> dict:
-        from .nonplayer import NonPlayerBot
+        from .np_bot import NonPlayerBot
         return {"nonplayer": NonPlayerBot}
 
     def options_for_bots(self, kind: str) -> dict:
@@ -190,6 +216,22 @@ class AndeanAbyss(Rules):
                 "tracks": {"resources": [0, 99], "aid": [0, 29], "total_support": [0, 80],
                            "opposition_plus_bases": [0, 89]},
                 "factions": [{"id": f, "name": FNAME[i], "color": COLORS[f]} for i, f in enumerate(FACTIONS)]}
+
+    def board_map(self):
+        from engine.scenarios.andean_abyss.board_view import board_map
+        return board_map()
+
+    def board_view(self, state, seat):
+        from engine.scenarios.andean_abyss.board_view import board_view
+        return board_view(self, state, seat)
+
+    def board_view_of(self, view, seat):
+        from engine.scenarios.andean_abyss.board_view import from_view
+        return from_view(view, seat)
+
+    def victory_from(self, metrics: dict, view: dict) -> list:
+        from .victory_status import conditions
+        return conditions(metrics)
 
     def cards_played(self, state: dict) -> int:
         return state["cards_played"]

@@ -33,6 +33,11 @@ Stable choice ids (a logged decision reads as plain words):
 ``agitate:<space>``    Agitate; ``ez:<space>`` place an Emergency Zone (6.5.2)
 ``rm:<space>:<piece>``, ``yes``/``no``, ``pw:up|down``  Event decisions
 =====================  =====================================================================
+
+Contract v2 (docs/architecture/peru-migration.md): every text is a message (names in
+:mod:`.texts`), every choice carries kind, targets, cost, rule and help, every fact a cause and
+its metric deltas; positions (:mod:`.position`, docs/scenarios/peru-position.md) start a game
+from a described board. The flow runs on :mod:`engine.core.flow`.
 """
 
 from .rules import PeruRules

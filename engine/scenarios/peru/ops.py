@@ -9,12 +9,14 @@ before, during or after the Operation) and ``done``. Each Operation module adds 
 
 from __future__ import annotations
 
-from engine.coin.flow import Ask, FrameKind, pop, push
 from engine.coin.operations import OpDef, OperationKit, SaDef  # noqa: F401  (re-exported)
-from engine.core.contract import Choice, fact
+from engine.core.contract import ChoiceKind, fact
+from engine.core.flow import Ask, FrameKind, pop, push
+from engine.core.messages import msg
 
-from .data import HIGHLAND, LIMA, LOCS, NAME
-from .state import GOV, PIECE_NAME, POOL_OF, SEAT_NAME, SP, cap, place, refresh_control, res
+from .data import HIGHLAND, LIMA, LOCS
+from .state import GOV, POOL_OF, SEAT_NAME, SP, cap, place, refresh_control, res
+from .texts import HELP_DONE, HELP_PASS, HELP_SKIP, HELP_SPACE, HELP_TAKE, ONE_PIECE, PIECE, SPACE, C
 
 GOV_OPS = ("train", "patrol", "sweep", "assault")
 SP_OPS = ("rally", "march", "attack", "terror")
@@ -28,8 +30,9 @@ def _on_pass(state: dict, seat: str, facts: list) -> None:
     do_pass(state, seat, facts)
 
 
-KIT = OperationKit(ops_of=OPS_OF, sas_of={GOV: GOV_SAS, SP: SP_SAS}, seat_name=SEAT_NAME, space_name=NAME,
-                   refresh=refresh_control, on_pass=_on_pass)
+KIT = OperationKit(ops_of=OPS_OF, sas_of={GOV: GOV_SAS, SP: SP_SAS}, seat_name=SEAT_NAME, space_name=SPACE,
+                   refresh=refresh_control, on_pass=_on_pass, help_done=HELP_DONE, help_pass=HELP_PASS,
+                   help_skip=HELP_SKIP)
 OPS = KIT.OPS
 SAS = KIT.SAS
 register_op = KIT.register_op
@@ -73,7 +76,7 @@ def can_pay(state: dict, seat: str, n: int) -> bool:
     return state["res"][seat] >= n
 
 
-def pay(state: dict, seat: str, n: int, facts: list, cause: str) -> None:
+def pay(state: dict, seat: str, n: int, facts: list, cause) -> None:
     if n:
         res(state, seat, -n, cause, facts)
 
@@ -83,11 +86,13 @@ def allowed_here(fr: dict, sid: str) -> bool:
     return w is None or sid in w
 
 
-def space_step_choices(spaces, verb: str, fr: dict) -> list[Choice]:
-    """The next space of a space-by-space Special Activity, or "done" once one is chosen (4.1)."""
-    ch = [Choice(f"space:{s}", f"{verb} in {NAME[s]}", {"space": s}) for s in spaces]
+def space_step_choices(spaces, d, fr: dict) -> list:
+    """The next space of a space-by-space Special Activity ``d`` (its :class:`SaDef`), or "done"
+    once one is chosen (4.1)."""
+    ch = [C(f"space:{s}", msg("{activity} in {space}", activity=d.label, space=SPACE[s]), ChoiceKind.SPACE, d.rule,
+            d.help or HELP_SPACE, {"space": s}) for s in spaces]
     if fr["sel"]:
-        ch.append(Choice("done", f"Finish {verb}", {}))
+        ch.append(C("done", msg("Finish {activity}", activity=d.label), ChoiceKind.DONE, d.rule, HELP_DONE))
     return ch
 
 
@@ -115,21 +120,24 @@ def take_sources(state: dict, fr: dict) -> list[str]:
 
 
 def _take_ask(state: dict, fr: dict) -> Ask:
-    name = PIECE_NAME[fr["key"]]
     ch = []
     pair = {"G": ("Ga", "Gu"), "R": ("Ra", "Ru")}.get(fr["pool"])
     for sid in take_sources(state, fr):
         sp = state["s"][sid]
         if pair and sp[pair[0]] and sp[pair[1]] and sid != fr["to"]:
             # the placing side chooses which piece moves (Active one by default)
-            ch.append(Choice(f"from:{sid}", f"Take an Active one from {NAME[sid]}", {"space": sid, "active": True}))
-            ch.append(Choice(f"from:{sid}:u", f"Take an Underground one from {NAME[sid]}",
-                             {"space": sid, "active": False}))
+            ch.append(C(f"from:{sid}", msg("Take an Active one from {space}", space=SPACE[sid]), ChoiceKind.SPACE,
+                        "1.4.1", HELP_TAKE, {"space": sid, "piece": pair[0]}, payload={"space": sid, "active": True}))
+            ch.append(C(f"from:{sid}:u", msg("Take an Underground one from {space}", space=SPACE[sid]),
+                        ChoiceKind.SPACE, "1.4.1", HELP_TAKE, {"space": sid, "piece": pair[1]},
+                        payload={"space": sid, "active": False}))
         else:
-            ch.append(Choice(f"from:{sid}", f"Take it from {NAME[sid]}", {"space": sid}))
-    ch.append(Choice("stop", "Place no more", {}))
-    return Ask(fr["seat"], f"No {name} is Available: take one from the map for {NAME[fr['to']]}?",
-               "1.4.1", ch)
+            ch.append(C(f"from:{sid}", msg("Take it from {space}", space=SPACE[sid]), ChoiceKind.SPACE, "1.4.1",
+                        HELP_TAKE, {"space": sid}))
+    if not fr.get("must"):
+        ch.append(C("stop", msg("Place no more"), ChoiceKind.DONE, "1.4.1", HELP_DONE))
+    return Ask(fr["seat"], msg("No {piece} is Available: take one from the map for {space}?", piece=PIECE[fr["key"]],
+                               space=SPACE[fr["to"]]), "1.4.1", ch)
 
 
 def _take_act(state: dict, fr: dict, cid: str, facts: list) -> None:
@@ -150,21 +158,25 @@ def _take_act(state: dict, fr: dict, cid: str, facts: list) -> None:
         k = pool
     sp[k] -= 1
     state["s"][fr["to"]][fr["key"]] += 1
-    facts.append(fact("move", f"A piece is taken from {NAME[src]} and placed in {NAME[fr['to']]} (1.4.1).",
+    facts.append(fact("move", msg("{piece} is taken from {source} and placed in {space} (1.4.1).",
+                                  piece=ONE_PIECE[k], source=SPACE[src], space=SPACE[fr["to"]]),
                       space=fr["to"], source=src, piece=fr["key"]))
     fr["n"] -= 1
     if fr["n"] <= 0:
         pop(state, fr)
-    refresh_control(state, facts, fr.get("why", "placement"))
+    refresh_control(state, facts, fr.get("why") or msg("placement"))
 
 
-def place_or_take(state: dict, seat: str, sid: str, key: str, n: int, facts: list, cause: str) -> int:
+def place_or_take(state: dict, seat: str, sid: str, key: str, n: int, facts: list, cause, must: bool = False) -> int:
     """Operations and Special Activities place Available pieces and may take the rest from the
-    map (1.4.1 Important!). Returns how many were placed at once; the rest are asked for."""
+    map (1.4.1 Important!). Returns how many were placed at once; the rest are asked for
+    (``must``: the player already chose to take one, so no "Place no more" is offered)."""
     k = place(state, sid, key, n, facts, cause)
     rest = n - k
     if rest > 0:
         fr = {"k": "take", "seat": seat, "key": key, "pool": POOL_OF[key], "to": sid, "n": rest, "why": cause}
+        if must:
+            fr["must"] = True
         if take_sources(state, fr):
             push(state, fr)
     return k

@@ -13,9 +13,10 @@ Choice ids (besides the common ``space:<id>``, ``sa:<name>``, ``done`` of :mod:`
 
 from __future__ import annotations
 
-from engine.core.contract import Choice, fact
+from engine.core.contract import ChoiceKind, fact
+from engine.core.messages import msg, msg_n
 
-from .data import ADJ, BOARD, COASTAL, HIGHLAND, JUNGLE, LIMA, LOCS, NAME, PATROL_NETWORK, POP
+from .data import ADJ, BOARD, COASTAL, HIGHLAND, JUNGLE, LIMA, LOCS, PATROL_NETWORK, POP
 from .ops import (
     OpDef,
     allowed_here,
@@ -41,6 +42,21 @@ from .state import (
     remove_base,
     shift,
     sp_pieces,
+)
+from .texts import (
+    HELP_CIVIC,
+    HELP_DONE,
+    HELP_MOVE,
+    HELP_NO_SINCHI,
+    HELP_PLACE_CUBE,
+    HELP_SINCHI,
+    HELP_SPACE,
+    HELP_TAKE_CUBE,
+    ONE_PIECE,
+    OP,
+    SPACE,
+    C,
+    cached,
 )
 
 CIVIC_COST = 2
@@ -90,8 +106,8 @@ def _train_extra(state, fr):
         cands = fr["sel"][:1]
     else:
         cands = [s for s in state["s"] if s not in LOCS and allowed_here(fr, s)]
-    return [Choice(f"civic:{s}", f"Civic Action in {NAME[s]}", {"space": s})
-            for s in cands if civic_ok(state, s) and civic_useful(state, s)]
+    return [C(f"civic:{s}", msg("Civic Action in {space}", space=SPACE[s]), ChoiceKind.SPACE, "3.2.1", HELP_CIVIC,
+              {"space": s}) for s in cands if civic_ok(state, s) and civic_useful(state, s)]
 
 
 def _train_extra_act(state, fr, cid, facts):
@@ -104,42 +120,55 @@ def _train_extra_act(state, fr, cid, facts):
     fr["civ_n"] = 0
 
 
-def civic_choices(state: dict, sid: str, shifts_done: int) -> list[Choice]:
+def civic_choices(state: dict, sid: str, shifts_done: int) -> list:
     out = []
     if state["res"][GOV] >= CIVIC_COST:
         sp = state["s"][sid]
         if sp["ter"]:
-            out.append(Choice("civic:terror", f"Pay 2: remove a Terror marker in {NAME[sid]}", {"space": sid}))
+            out.append(C("civic:terror", msg("Pay 2: remove a Terror marker in {space}", space=SPACE[sid]),
+                         ChoiceKind.OPTION, "3.2.1", HELP_CIVIC, {"space": sid}, {GOV: CIVIC_COST}))
         elif civic_useful(state, sid, shifts_done):
-            out.append(Choice("civic:shift", f"Pay 2: shift {NAME[sid]} toward Active Support", {"space": sid}))
+            out.append(C("civic:shift", msg("Pay 2: shift {space} toward Active Support", space=SPACE[sid]),
+                         ChoiceKind.OPTION, "3.2.1", HELP_CIVIC, {"space": sid}, {GOV: CIVIC_COST}))
     return out
 
 
 def civic_apply(state: dict, sid: str, what: str, facts: list) -> None:
-    pay(state, GOV, CIVIC_COST, facts, f"Civic Action in {NAME[sid]}")
+    pay(state, GOV, CIVIC_COST, facts, msg("Civic Action in {space}", space=SPACE[sid]))
     if what == "civic:terror":
         state["s"][sid]["ter"] -= 1
-        facts.append(fact("marker", f"A Terror marker is removed from {NAME[sid]} (Civic Action).", space=sid,
-                          marker="terror", delta=-1))
+        facts.append(fact("marker", msg("A Terror marker is removed from {space} (Civic Action).", space=SPACE[sid]),
+                          space=sid, marker="terror", delta=-1, deltas={"terror_markers": -1}))
     else:
-        shift(state, sid, 2, facts, "Civic Action")
+        shift(state, sid, 2, facts, msg("Civic Action"))
 
 
 def _train_phase_ask(state, fr):
     if fr["ph"] == "train":
         ch = []
         if fr["placed"] < 6:
-            elsewhere = {k: any(sp[k] for s, sp in state["s"].items() if s != LIMA) for k in ("T", "P")}
-            if not fr.get("police_only") and (state["avail"]["T"] or elsewhere["T"]):
-                ch.append(Choice("place:T", "Place a Troop in Lima", {"piece": "T"}))
-            if state["avail"]["P"] or elsewhere["P"]:
-                ch.append(Choice("place:P", "Place a Police in Lima", {"piece": "P"}))
-        ch.append(Choice("done", "Place no more cubes", {}))
-        return f"Train in Lima: place up to 6 cubes ({fr['placed']} placed)", ch
+            # 3.2.1: the 2 Resources are paid with the first cube placed
+            n = 0 if fr["placed"] else gov_cost(fr)
+            cost = {GOV: n} if n else None
+            for k in ("T", "P"):
+                if k == "T" and fr.get("police_only"):
+                    continue
+                t = {"piece": k, "space": LIMA}
+                if state["avail"][k]:
+                    ch.append(C(f"place:{k}", msg("Place {piece} in Lima", piece=ONE_PIECE[k]), ChoiceKind.PIECE,
+                                "3.2.1", HELP_PLACE_CUBE, t, cost, payload={"piece": k}))
+                elif any(sp[k] for s, sp in state["s"].items() if s != LIMA):
+                    # 1.4.1: none Available, so the cube comes from elsewhere on the map (issue 19:
+                    # the label says so instead of offering to "place" one)
+                    ch.append(C(f"place:{k}", msg("Take {piece} from elsewhere on the map into Lima (none is "
+                                                  "Available)", piece=ONE_PIECE[k]), ChoiceKind.PIECE, "1.4.1, 3.2.1",
+                                HELP_TAKE_CUBE, t, cost, payload={"piece": k}))
+        ch.append(C("done", msg("Place no more cubes"), ChoiceKind.DONE, "3.2.1", HELP_DONE))
+        return msg("Train in Lima: place up to 6 cubes ({count} placed)", count=fr["placed"]), ch
     sid = fr["civ"]
     ch = civic_choices(state, sid, fr["civ_n"])
-    ch.append(Choice("done", "End Civic Action", {}))
-    return f"Civic Action in {NAME[sid]}", ch
+    ch.append(C("done", msg("End Civic Action"), ChoiceKind.DONE, "3.2.1", HELP_DONE))
+    return msg("Civic Action in {space}", space=SPACE[sid]), ch
 
 
 def _train_phase_act(state, fr, cid, facts):
@@ -148,9 +177,11 @@ def _train_phase_act(state, fr, cid, facts):
             fr["ph"] = "main"
             return
         if not fr["placed"]:
-            pay(state, GOV, gov_cost(fr), facts, "Train in Lima")
+            pay(state, GOV, gov_cost(fr), facts, msg("Train in Lima"))
         fr["placed"] += 1
-        place_or_take(state, GOV, LIMA, cid[6:], 1, facts, "Train")
+        # the player chose this cube: when none is Available it must come from the map (1.4.1),
+        # with no "Place no more" that would leave a cube counted but not placed (issue 19)
+        place_or_take(state, GOV, LIMA, cid[6:], 1, facts, msg("Train"), must=True)
         if fr["placed"] >= 6:
             fr["ph"] = "main"
         return
@@ -162,7 +193,7 @@ def _train_phase_act(state, fr, cid, facts):
     civic_apply(state, fr["civ"], cid, facts)
 
 
-register_op(OpDef("train", GOV, "Train", "3.2.1", _train_spaces, _train_select, _train_phase_ask,
+register_op(OpDef("train", GOV, OP["train"], "3.2.1", _train_spaces, _train_select, _train_phase_ask,
                   _train_phase_act, extra=_train_extra, extra_act=_train_extra_act))
 
 
@@ -199,7 +230,7 @@ def _patrol_origins(state, fr):
 
 
 def _patrol_start(state, fr, facts):
-    pay(state, GOV, gov_cost(fr), facts, "Patrol")
+    pay(state, GOV, gov_cost(fr), facts, msg("Patrol"))
     fr["ph"] = "move"
     fr["fix"] = {}
 
@@ -207,22 +238,27 @@ def _patrol_start(state, fr, facts):
 def _patrol_ask(state, fr):
     ph = fr["ph"]
     if ph == "move":
-        ch = [Choice(f"from:{s}", f"Move a cube from {NAME[s]}", {"space": s}) for s in _patrol_origins(state, fr)]
+        ch = [cached(("patrol_from", s), lambda s=s: C(f"from:{s}", msg("Move a cube from {space}", space=SPACE[s]),
+                                                        ChoiceKind.SPACE, "3.2.2", HELP_MOVE, {"space": s}))
+              for s in _patrol_origins(state, fr)]
         ch.extend(sa_choices(state, fr))
-        ch.append(Choice("done", "Stop moving cubes", {}))
-        return "Patrol: move cubes along LoCs, Coastal Departments and Lima", ch
+        ch.append(C("done", msg("Stop moving cubes"), ChoiceKind.DONE, "3.2.2", HELP_DONE))
+        return msg("Patrol: move cubes along LoCs, Coastal Departments and Lima"), ch
     if ph == "ptype":
         o = fr["cur"]
-        ch = [Choice(f"cube:{k}", f"Move a {'Troop' if k == 'T' else 'Police'}", {"piece": k})
+        ch = [C(f"cube:{k}", msg("Move {piece}", piece=ONE_PIECE[k]), ChoiceKind.PIECE, "3.2.2", HELP_MOVE,
+                {"piece": k, "space": o}, payload={"piece": k})
               for k in ("T", "P") if _movable(state, fr, o, k) > 0]
-        return f"Patrol: which cube from {NAME[o]}?", ch
+        return msg("Patrol: which cube from {space}?", space=SPACE[o]), ch
     if ph == "pdest":
         o = fr["cur"]
         dests = [d for d in patrol_dests(state, o) if allowed_here(fr, d)]
         if fr.get("dest"):
             dests = [d for d in dests if d == fr["dest"]]
-        return f"Patrol: where does the cube from {NAME[o]} stop?", [
-            Choice(f"to:{d}", f"To {NAME[d]}", {"space": d}) for d in dests]
+        return msg("Patrol: where does the cube from {space} stop?", space=SPACE[o]), [
+            cached(("patrol_to", d), lambda d=d: C(f"to:{d}", msg("To {space}", space=SPACE[d]), ChoiceKind.SPACE,
+                                                   "3.2.2", HELP_MOVE, {"space": d}))
+            for d in dests]
     # passault
     ch = []
     for loc in sorted(LOCS):
@@ -230,10 +266,11 @@ def _patrol_ask(state, fr):
             continue
         sp = state["s"][loc]
         if cubes(sp) and sp["Ga"] and allowed_here(fr, loc):
-            ch.append(Choice(f"assault:{loc}", f"Free Assault on {NAME[loc]}", {"space": loc}))
+            ch.append(C(f"assault:{loc}", msg("Free Assault on {space}", space=SPACE[loc]), ChoiceKind.SPACE,
+                        "3.2.2, 3.2.4", HELP_SPACE, {"space": loc}))
     ch.extend(sa_choices(state, fr))
-    ch.append(Choice("done", "No Assault: finish the Patrol", {}))
-    return "Patrol: Assault on one LoC at no cost?", ch
+    ch.append(C("done", msg("No Assault: finish the Patrol"), ChoiceKind.DONE, "3.2.2", HELP_DONE))
+    return msg("Patrol: Assault on one LoC at no cost?"), ch
 
 
 def _patrol_act(state, fr, cid, facts):
@@ -270,8 +307,8 @@ def _patrol_act(state, fr, cid, facts):
             fr["dest"] = d
         if d not in fr["sel"]:
             fr["sel"].append(d)
-        facts.append(fact("move", f"A {'Troop' if k == 'T' else 'Police'} patrols from {NAME[o]} to {NAME[d]}.",
-                          piece=k, source=o, space=d))
+        facts.append(fact("move", msg("{piece} patrols from {source} to {space}.", piece=ONE_PIECE[k], source=SPACE[o],
+                                      space=SPACE[d]), piece=k, source=o, space=d))
         fr["ph"] = "move"
         return
     if cid == "done":
@@ -289,10 +326,12 @@ def _patrol_activate(state, fr, facts):
         sp = state["s"][loc]
         n = activate(sp, "Gu", cubes(sp))
         if n:
-            facts.append(fact("activate", f"{n} Guerrilla(s) Activated on {NAME[loc]} (Patrol).", space=loc, count=n))
+            facts.append(fact("activate", msg_n("{count} Guerrilla Activated on {space} (Patrol).",
+                                                "{count} Guerrillas Activated on {space} (Patrol).", n, space=SPACE[loc]),
+                              space=loc, count=n))
 
 
-register_op(OpDef("patrol", GOV, "Patrol", "3.2.2", lambda s, f: [], lambda *a: None, _patrol_ask, _patrol_act,
+register_op(OpDef("patrol", GOV, OP["patrol"], "3.2.2", lambda s, f: [], lambda *a: None, _patrol_ask, _patrol_act,
                   start=_patrol_start, min_sel=0,
                   possible=lambda st, fr: fr["free"] or can_pay(st, GOV, gov_cost(fr))))
 
@@ -306,7 +345,7 @@ def _sweep_spaces(state, fr):
 
 
 def _sweep_select(state, fr, sid, facts):
-    pay(state, GOV, gov_cost(fr), facts, f"Sweep into {NAME[sid]}")
+    pay(state, GOV, gov_cost(fr), facts, msg("Sweep into {space}", space=SPACE[sid]))
     fr["ph"] = "sweep"
     fr["cur"] = sid
     fr.setdefault("fix", {})
@@ -326,9 +365,12 @@ def sweep_origins(state: dict, fr: dict, dest: str) -> list[str]:
 
 def _sweep_ask(state, fr):
     d = fr["cur"]
-    ch = [Choice(f"move:{o}", f"Move a Troop from {NAME[o]}", {"space": o}) for o in sweep_origins(state, fr, d)]
-    ch.append(Choice("done", f"No more Troops into {NAME[d]}", {}))
-    return f"Sweep into {NAME[d]}: move adjacent Troops in", ch
+    ch = [cached(("sweep_from", o), lambda o=o: C(f"move:{o}", msg("Move a Troop from {space}", space=SPACE[o]),
+                                                  ChoiceKind.SPACE, "3.2.3", HELP_MOVE, {"space": o, "piece": "T"},
+                                                  payload={"space": o}))
+          for o in sweep_origins(state, fr, d)]
+    ch.append(C("done", msg("No more Troops into {space}", space=SPACE[d]), ChoiceKind.DONE, "3.2.3", HELP_DONE))
+    return msg("Sweep into {space}: move adjacent Troops in", space=SPACE[d]), ch
 
 
 def _sweep_act(state, fr, cid, facts):
@@ -339,7 +381,8 @@ def _sweep_act(state, fr, cid, facts):
     state["s"][o]["T"] -= 1
     state["s"][d]["T"] += 1
     fr["fix"][d] = fr["fix"].get(d, 0) + 1
-    facts.append(fact("move", f"A Troop sweeps from {NAME[o]} into {NAME[d]}.", piece="T", source=o, space=d))
+    facts.append(fact("move", msg("A Troop sweeps from {source} into {space}.", source=SPACE[o], space=SPACE[d]),
+                      piece="T", source=o, space=d))
 
 
 def _sweep_finish(state, fr, facts):
@@ -350,12 +393,14 @@ def _sweep_finish(state, fr, facts):
             n //= 2
         k = activate(sp, "Gu", n)
         if k:
-            facts.append(fact("activate", f"{k} Guerrilla(s) Activated in {NAME[d]} (Sweep).", space=d, count=k))
+            facts.append(fact("activate", msg_n("{count} Guerrilla Activated in {space} (Sweep).",
+                                                "{count} Guerrillas Activated in {space} (Sweep).", k, space=SPACE[d]),
+                              space=d, count=k))
         if cap(state, "P24") == "bottom" and sp["ez"] and sp["P"]:
-            shift(state, d, -2, facts, "Sinchis abuses (P24)")
+            shift(state, d, -2, facts, msg("Sinchis abuses (P24)"))
 
 
-register_op(OpDef("sweep", GOV, "Sweep", "3.2.3", _sweep_spaces, _sweep_select, _sweep_ask, _sweep_act,
+register_op(OpDef("sweep", GOV, OP["sweep"], "3.2.3", _sweep_spaces, _sweep_select, _sweep_ask, _sweep_act,
                   finish=_sweep_finish))
 
 
@@ -397,22 +442,22 @@ def assault_space(state: dict, fr: dict, sid: str, facts: list, sinchis: bool = 
     hold = fr.get("hold")
     k = min(n, sp["Ga"])
     if k:
-        remove(state, sid, "Ga", k, facts, "Assault", to=hold)
+        remove(state, sid, "Ga", k, facts, msg("Assault"), to=hold)
         n -= k
     while n > 0 and sp["Gu"] == 0 and sp["Ga"] == 0 and sp["B"] + sp["D"] > 0:
         n -= 1
-        which = remove_base(state, sid, facts, "Assault")
+        which = remove_base(state, sid, facts, msg("Assault"))
         if which == "D":
-            hunt_shift(state, 1, facts, "Directives Base removed by Assault")
+            hunt_shift(state, 1, facts, msg("Directives Base removed by Assault"))
         elif cap(state, "P9") == "top":
-            hunt_roll(state, facts, "Paper trail (P9)", bonus=1 if cap(state, "P6") == "top" else 0)
+            hunt_roll(state, facts, msg("Paper trail (P9)"), bonus=1 if cap(state, "P6") == "top" else 0)
     if cap(state, "P31") == "bottom" and sp["ez"]:
-        shift(state, sid, -2, facts, "army abuses (P31)")
-    refresh_control(state, facts, f"Assault in {NAME[sid]}")
+        shift(state, sid, -2, facts, msg("army abuses (P31)"))
+    refresh_control(state, facts, msg("Assault in {space}", space=SPACE[sid]))
 
 
 def _assault_select(state, fr, sid, facts):
-    pay(state, GOV, gov_cost(fr), facts, f"Assault in {NAME[sid]}")
+    pay(state, GOV, gov_cost(fr), facts, msg("Assault in {space}", space=SPACE[sid]))
     if sinchis_possible(state, fr, sid):
         fr["ph"] = "sinchi"
         fr["cur"] = sid
@@ -422,9 +467,10 @@ def _assault_select(state, fr, sid, facts):
 
 def _assault_ask(state, fr):
     sid = fr["cur"]
-    return f"Assault in {NAME[sid]}: use the Sinchis (P24)?", [
-        Choice("sinchi:yes", f"Police count as Troops in {NAME[sid]} (once per Assault)", {}),
-        Choice("sinchi:no", "Assault with Troops only", {})]
+    return msg("Assault in {space}: use the Sinchis (P24)?", space=SPACE[sid]), [
+        C("sinchi:yes", msg("Police count as Troops in {space} (once per Assault)", space=SPACE[sid]),
+          ChoiceKind.CONFIRM, "5.3 (P24)", HELP_SINCHI, {"space": sid}),
+        C("sinchi:no", msg("Assault with Troops only"), ChoiceKind.OPTION, "3.2.4", HELP_NO_SINCHI, {"space": sid})]
 
 
 def _assault_act(state, fr, cid, facts):
@@ -432,5 +478,5 @@ def _assault_act(state, fr, cid, facts):
     assault_space(state, fr, fr["cur"], facts, sinchis=cid == "sinchi:yes")
 
 
-register_op(OpDef("assault", GOV, "Assault", "3.2.4", _assault_spaces, _assault_select, _assault_ask,
+register_op(OpDef("assault", GOV, OP["assault"], "3.2.4", _assault_spaces, _assault_select, _assault_ask,
                   _assault_act))

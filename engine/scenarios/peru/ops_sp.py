@@ -15,10 +15,11 @@ Choice ids (besides ``space:<id>``, ``sa:<name>``, ``done``):
 
 from __future__ import annotations
 
-from engine.coin.flow import Ask, FrameKind, pop, push
-from engine.core.contract import Choice, fact
+from engine.core.contract import ChoiceKind, cause_die, fact
+from engine.core.flow import Ask, FrameKind, pop, push
+from engine.core.messages import msg, msg_n
 
-from .data import ADJ_ORDERED, HIGHLAND, LIMA, LOCS, NAME, POP
+from .data import ADJ_ORDERED, HIGHLAND, LIMA, LOCS, POP
 from .ops import (
     OpDef,
     allowed_here,
@@ -46,6 +47,21 @@ from .state import (
     rondas,
     shift,
 )
+from .texts import (
+    HELP_ATTACK_ROLL,
+    HELP_DONE,
+    HELP_KILL,
+    HELP_MOVE,
+    HELP_RALLY_BASE,
+    HELP_RALLY_FLIP,
+    HELP_RALLY_N,
+    ONE_PIECE,
+    OP,
+    SA_HELP,
+    SPACE,
+    C,
+    cached,
+)
 
 
 def guerrillas_elsewhere(state: dict, sid: str) -> int:
@@ -71,7 +87,7 @@ def _rally_spaces(state, fr):
 
 
 def _rally_select(state, fr, sid, facts):
-    pay(state, SP, sp_cost(state, fr, sid, 1), facts, f"Rally in {NAME[sid]}")
+    pay(state, SP, sp_cost(state, fr, sid, 1), facts, msg("Rally in {space}", space=SPACE[sid]))
     fr["ph"] = "rally"
     fr["cur"] = sid
 
@@ -87,19 +103,25 @@ def _rally_ask(state, fr):
     ch = []
     supply = state["avail"]["G"] + guerrillas_elsewhere(state, sid)
     for n in range(1, min(rally_max(state, sid), supply) + 1):
-        ch.append(Choice(f"rally:{n}", f"Place {n} Guerrilla{'s' if n > 1 else ''} in {NAME[sid]}", {"count": n}))
+        ch.append(C(f"rally:{n}", msg_n("Place {count} Guerrilla in {space}", "Place {count} Guerrillas in {space}", n,
+                                        space=SPACE[sid]), ChoiceKind.AMOUNT, "3.3.1", HELP_RALLY_N,
+                    {"space": sid, "piece": "Gu", "count": n}, payload={"count": n}))
     if guerrillas(sp) >= 2 and bases(sp) < 2 and (state["avail"]["B"] or any(
             o["B"] for s, o in state["s"].items() if s != sid)):
         u_min = max(0, 2 - sp["Ga"])
-        ch.append(Choice("rally:base", f"Replace 2 Guerrillas with a Base in {NAME[sid]}"
-                         + (" (Active ones first)" if sp["Ga"] and sp["Gu"] else ""), {"underground": u_min}))
+        lab = msg("Replace 2 Guerrillas with a Base in {space} (Active ones first)", space=SPACE[sid]) \
+            if sp["Ga"] and sp["Gu"] else msg("Replace 2 Guerrillas with a Base in {space}", space=SPACE[sid])
+        ch.append(C("rally:base", lab, ChoiceKind.OPTION, "3.3.1", HELP_RALLY_BASE, {"space": sid, "piece": "B"},
+                    payload={"underground": u_min}))
         # which two Guerrillas go is the Shining Path's choice (3.1)
         for u in range(u_min + 1, min(2, sp["Gu"]) + 1):
-            ch.append(Choice(f"rally:base:{u}u", f"Replace 2 Guerrillas ({u} of them Underground) with a Base in "
-                             f"{NAME[sid]}", {"underground": u}))
+            ch.append(C(f"rally:base:{u}u", msg("Replace 2 Guerrillas ({count} of them Underground) with a Base in "
+                                                "{space}", count=u, space=SPACE[sid]), ChoiceKind.OPTION, "3.3.1",
+                        HELP_RALLY_BASE, {"space": sid, "piece": "B"}, payload={"underground": u}))
     if bases(sp) and sp["Ga"]:
-        ch.append(Choice("rally:flip", f"Flip all Guerrillas in {NAME[sid]} Underground", {}))
-    return f"Rally in {NAME[sid]}", ch
+        ch.append(C("rally:flip", msg("Flip all Guerrillas in {space} Underground", space=SPACE[sid]),
+                    ChoiceKind.OPTION, "3.3.1", HELP_RALLY_FLIP, {"space": sid}, payload={}))
+    return msg("Rally in {space}", space=SPACE[sid]), ch
 
 
 def _rally_act(state, fr, cid, facts):
@@ -109,19 +131,22 @@ def _rally_act(state, fr, cid, facts):
     what = cid[6:]
     if what == "base" or what.startswith("base:"):
         u = int(what[5:-1]) if what.startswith("base:") else max(0, 2 - sp["Ga"])
-        remove(state, sid, "Ga", 2 - u, facts, "Rally (replaced by a Base)")
-        remove(state, sid, "Gu", u, facts, "Rally (replaced by a Base)")
-        place_or_take(state, SP, sid, "B", 1, facts, "Rally")
+        why = msg("Rally (replaced by a Base)")
+        remove(state, sid, "Ga", 2 - u, facts, why)
+        remove(state, sid, "Gu", u, facts, why)
+        place_or_take(state, SP, sid, "B", 1, facts, msg("Rally"))
     elif what == "flip":
         n = sp["Ga"]
         sp["Ga"] = 0
         sp["Gu"] += n
-        facts.append(fact("flip", f"{n} Guerrilla(s) flipped Underground in {NAME[sid]} (Rally).", space=sid, count=n))
+        facts.append(fact("flip", msg_n("{count} Guerrilla flipped Underground in {space} (Rally).",
+                                        "{count} Guerrillas flipped Underground in {space} (Rally).", n,
+                                        space=SPACE[sid]), space=sid, count=n))
     else:
-        place_or_take(state, SP, sid, "Gu", int(what), facts, "Rally")
+        place_or_take(state, SP, sid, "Gu", int(what), facts, msg("Rally"))
 
 
-register_op(OpDef("rally", SP, "Rally", "3.3.1", _rally_spaces, _rally_select, _rally_ask, _rally_act))
+register_op(OpDef("rally", SP, OP["rally"], "3.3.1", _rally_spaces, _rally_select, _rally_ask, _rally_act))
 
 
 # ---------------------------------------------------------------- 3.3.2 March
@@ -157,7 +182,7 @@ def _march_spaces(state, fr):
 
 
 def _march_select(state, fr, sid, facts):
-    pay(state, SP, sp_cost(state, fr, sid, 0 if sid in LOCS else 1), facts, f"March into {NAME[sid]}")
+    pay(state, SP, sp_cost(state, fr, sid, 0 if sid in LOCS else 1), facts, msg("March into {space}", space=SPACE[sid]))
     fr["ph"] = "march"
     fr["cur"] = sid
     fr["grp"] = {}
@@ -166,11 +191,15 @@ def _march_select(state, fr, sid, facts):
 
 def _march_ask(state, fr):
     d = fr["cur"]
-    ch = [Choice(f"move:{o}:{t}", f"Move an {'Underground' if t == 'u' else 'Active'} Guerrilla from {NAME[o]}",
-                 {"space": o, "underground": t == "u"}) for o, t in march_origins(state, fr, d)]
+    ch = [cached(("march", o, t, d), lambda o=o, t=t: C(
+        f"move:{o}:{t}", msg("Move {piece} from {space}", piece=ONE_PIECE["Gu" if t == "u" else "Ga"], space=SPACE[o]),
+        ChoiceKind.PIECE, "3.3.2", HELP_MOVE, {"space": o, "piece": "Gu" if t == "u" else "Ga", "to": d},
+        payload={"space": o, "underground": t == "u"}))
+          for o, t in march_origins(state, fr, d)]
     if fr["grp"]:
-        ch.append(Choice("done", f"No more Guerrillas into {NAME[d]}", {}))
-    return f"March into {NAME[d]}: move Guerrillas in", ch
+        ch.append(C("done", msg("No more Guerrillas into {space}", space=SPACE[d]), ChoiceKind.DONE, "3.3.2",
+                    HELP_DONE))
+    return msg("March into {space}: move Guerrillas in", space=SPACE[d]), ch
 
 
 def _march_act(state, fr, cid, facts):
@@ -186,8 +215,10 @@ def _march_act(state, fr, cid, facts):
                 fx = fr["fix"].setdefault(d, {})
                 fx["Gu"] = fx.get("Gu", 0) - k
                 fx["Ga"] = fx.get("Ga", 0) + k
-                facts.append(fact("activate", f"{k} Guerrilla(s) marching from {NAME[o]} into {NAME[d]} are "
-                                  "Activated (3.3.2).", space=d, count=k))
+                facts.append(fact("activate", msg_n("{count} Guerrilla marching from {source} into {space} is "
+                                                    "Activated (3.3.2).", "{count} Guerrillas marching from {source} "
+                                                    "into {space} are Activated (3.3.2).", k, source=SPACE[o],
+                                                    space=SPACE[d]), space=d, count=k))
         fr["ph"] = "main"
         return
     _, o, t = cid.split(":")
@@ -200,10 +231,11 @@ def _march_act(state, fr, cid, facts):
     g[0] += 1
     if t == "u":
         g[1] += 1
-    facts.append(fact("move", f"A Guerrilla marches from {NAME[o]} into {NAME[d]}.", piece=key, source=o, space=d))
+    facts.append(fact("move", msg("A Guerrilla marches from {source} into {space}.", source=SPACE[o], space=SPACE[d]),
+                      piece=key, source=o, space=d))
 
 
-register_op(OpDef("march", SP, "March", "3.3.2", _march_spaces, _march_select, _march_ask, _march_act))
+register_op(OpDef("march", SP, OP["march"], "3.3.2", _march_spaces, _march_select, _march_ask, _march_act))
 
 
 # ---------------------------------------------------------------- 3.3.3 Attack (and the removal frame)
@@ -218,7 +250,7 @@ def _attack_spaces(state, fr):
 
 
 def _attack_select(state, fr, sid, facts):
-    pay(state, SP, sp_cost(state, fr, sid, 1), facts, f"Attack in {NAME[sid]}")
+    pay(state, SP, sp_cost(state, fr, sid, 1), facts, msg("Attack in {space}", space=SPACE[sid]))
     fr["cur"] = sid
     if ambush_allowed(fr, state) and state["s"][sid]["Gu"] and allowed_sa_space(fr, sid):
         fr["ph"] = "how"
@@ -237,8 +269,9 @@ def attack_roll(state: dict, fr: dict, sid: str, facts: list) -> None:
     d = die(state, "attack")
     g = guerrillas(sp)
     ok = d <= g
-    facts.append(fact("roll", f"Attack in {NAME[sid]}: rolled {d} against {g} Guerrilla(s): "
-                      f"{'hit' if ok else 'miss'}.", die=d, space=sid, success=ok, barrier=True))
+    facts.append(fact("roll", msg("Attack in {space}: rolled {die} against {count} Guerrillas: {outcome}.",
+                                  space=SPACE[sid], die=d, count=g, outcome=msg("hit") if ok else msg("miss")),
+                      die=d, space=sid, success=ok, barrier=True, cause=cause_die("3.3.3", d)))
     post = {"add": 1 if d == 1 else 0, "rondas": True, "p17": cap(state, "P17") == "top"}
     if ok:
         push(state, kill_frame(sid, 2, post))
@@ -251,7 +284,7 @@ def ambush(state: dict, fr: dict, sid: str, facts: list, add: int = 1) -> None:
     without a roll, add a Guerrilla (no Rondas shift: rules notes)."""
     sp = state["s"][sid]
     activate(sp, "Gu", 1)
-    facts.append(fact("special_activity", f"Ambush in {NAME[sid]}.", space=sid, sa="ambush"))
+    facts.append(fact("special_activity", msg("Ambush in {space}.", space=SPACE[sid]), space=sid, sa="ambush"))
     push(state, kill_frame(sid, 2, {"add": add, "rondas": False, "p17": cap(state, "P17") == "top"}))
 
 
@@ -263,55 +296,56 @@ def _kill_ask(state, fr):
     sp = state["s"][fr["sid"]]
     ch = []
     if fr["n"] > 0:
-        if sp["P"]:
-            ch.append(Choice("kill:P", "Remove a Police", {"piece": "P"}))
-        elif sp["T"]:
-            ch.append(Choice("kill:T", "Remove a Troop", {"piece": "T"}))
-        if sp["Ru"]:
-            ch.append(Choice("kill:Ru", "Remove an Underground Rondas", {"piece": "Ru"}))
-        if sp["Ra"]:
-            ch.append(Choice("kill:Ra", "Remove an Active Rondas", {"piece": "Ra"}))
+        keys = ("P" if sp["P"] else "T" if sp["T"] else None, "Ru", "Ra")
+        for k in keys:
+            if k and sp[k]:
+                ch.append(cached(("kill", k, fr["sid"]), lambda k=k: C(
+                    f"kill:{k}", msg("Remove {piece}", piece=ONE_PIECE[k]), ChoiceKind.PIECE, "3.3.3", HELP_KILL,
+                    {"piece": k, "space": fr["sid"]}, payload={"piece": k})))
     # 3.3.3 / 4.3.3 "remove up to two": the Shining Path picks the pieces, but 3.1 ("once
     # targeted, a Faction's pieces are affected to the maximum extent possible") means it
     # removes two while any Government piece is left; no early stop.
     if not ch:
-        ch.append(Choice("done", "Continue", {}))
-    return Ask(SP, f"Remove Government pieces in {NAME[fr['sid']]} ({fr['n']} left)", "3.3.3", ch)
+        ch.append(C("done", msg("Continue"), ChoiceKind.DONE, "3.3.3", HELP_DONE))
+    return Ask(SP, msg("Remove Government pieces in {space} ({count} left)", space=SPACE[fr["sid"]], count=fr["n"]),
+               "3.3.3", ch)
 
 
 def _kill_act(state, fr, cid, facts):
     sid = fr["sid"]
     if cid != "done":
         key = cid[5:]
-        remove(state, sid, key, 1, facts, "Attack")
+        remove(state, sid, key, 1, facts, msg("Attack"))
         fr["removed"].append(key)
         fr["n"] -= 1
         sp = state["s"][sid]
         if fr["n"] > 0 and gov_targets(sp):
-            refresh_control(state, facts, f"Attack in {NAME[sid]}")
+            refresh_control(state, facts, msg("Attack in {space}", space=SPACE[sid]))
             return
     pop(state, fr)
     attack_post(state, sid, fr["post"], fr["removed"], facts)
-    refresh_control(state, facts, f"Attack in {NAME[sid]}")
+    refresh_control(state, facts, msg("Attack in {space}", space=SPACE[sid]))
 
 
 def attack_post(state: dict, sid: str, post: dict, removed: list, facts: list) -> None:
     sp = state["s"][sid]
     if post.get("add"):
-        place_or_take(state, SP, sid, "Gu", post["add"], facts, "Attack/Ambush")
+        place_or_take(state, SP, sid, "Gu", post["add"], facts, msg("Attack/Ambush"))
     if post.get("rondas") and any(k in ("Ru", "Ra") for k in removed):
         activate(sp, "Ru")
-        shift(state, sid, 2, facts, "Rondas removed by Attack")
+        shift(state, sid, 2, facts, msg("Rondas removed by Attack"))
     if post.get("p17") and guerrillas(sp):
         # the Shining Path (executing) chooses which of its Guerrillas is lost
-        remove_guerrillas(state, SP, [(sid, 1)], facts, "high casualties (P17)", "5.3 (P17)")
+        remove_guerrillas(state, SP, [(sid, 1)], facts, msg("high casualties (P17)"), "5.3 (P17)")
 
 
 def _attack_ask(state, fr):
     sid = fr["cur"]
-    return f"Attack in {NAME[sid]}: roll or Ambush?", [
-        Choice("attack:roll", "Attack normally (roll a die)", {}),
-        Choice("sa:ambush", "Ambush (Special Activity): sure hit", {"sa": "ambush"})]
+    return msg("Attack in {space}: roll or Ambush?", space=SPACE[sid]), [
+        C("attack:roll", msg("Attack normally (roll a die)"), ChoiceKind.CONFIRM, "3.3.3", HELP_ATTACK_ROLL,
+          {"space": sid}, payload={}),
+        C("sa:ambush", msg("Ambush (Special Activity): sure hit"), ChoiceKind.SPECIAL_ACTIVITY, "4.3.3",
+          SA_HELP["ambush"], {"space": sid, "sa": "ambush"}, payload={"sa": "ambush"})]
 
 
 def _attack_act(state, fr, cid, facts):
@@ -324,7 +358,7 @@ def _attack_act(state, fr, cid, facts):
         attack_roll(state, fr, sid, facts)
 
 
-register_op(OpDef("attack", SP, "Attack", "3.3.3", _attack_spaces, _attack_select, _attack_ask, _attack_act))
+register_op(OpDef("attack", SP, OP["attack"], "3.3.3", _attack_spaces, _attack_select, _attack_ask, _attack_act))
 
 
 # ---------------------------------------------------------------- 3.3.4 Terror
@@ -345,30 +379,34 @@ def terror_in(state: dict, sid: str, facts: list, markers: int = 1, activate_fro
     if sid in LOCS:
         if not sp["sab"]:
             sp["sab"] = 1
-            facts.append(fact("marker", f"Sabotage placed on {NAME[sid]}.", space=sid, marker="sabotage", delta=1))
+            facts.append(fact("marker", msg("Sabotage placed on {space}.", space=SPACE[sid]), space=sid,
+                              marker="sabotage", delta=1, deltas={"sabotage_markers": 1}))
     else:
         if sid == LIMA:
             sp["ter"] += markers
-            facts.append(fact("marker", f"{markers} Terror marker(s) placed in Lima.", space=sid, marker="terror",
-                              delta=markers))
+            facts.append(fact("marker", msg_n("{count} Terror marker placed in Lima.",
+                                              "{count} Terror markers placed in Lima.", markers),
+                              space=sid, marker="terror", delta=markers, deltas={"terror_markers": markers}))
         elif not sp["ter"]:
             sp["ter"] = 1
-            facts.append(fact("marker", f"Terror placed in {NAME[sid]}.", space=sid, marker="terror", delta=1))
-        shift(state, sid, -2, facts, "Terror")
+            facts.append(fact("marker", msg("Terror placed in {space}.", space=SPACE[sid]), space=sid, marker="terror",
+                              delta=1, deltas={"terror_markers": 1}))
+        shift(state, sid, -2, facts, msg("Terror"))
     if sid in HIGHLAND:
-        if not place(state, sid, "Ru", 1, facts, "Terror backlash (3.3.4)"):
-            fr = {"k": "take", "seat": GOV, "key": "Ru", "pool": "R", "to": sid, "n": 1, "why": "Terror backlash"}
+        if not place(state, sid, "Ru", 1, facts, msg("Terror backlash (3.3.4)")):
+            fr = {"k": "take", "seat": GOV, "key": "Ru", "pool": "R", "to": sid, "n": 1,
+                  "why": msg("Terror backlash")}
             from .ops import take_sources
             if take_sources(state, fr):
                 push(state, fr)
 
 
 def _terror_select(state, fr, sid, facts):
-    pay(state, SP, terror_cost(state, fr, sid), facts, f"Terror in {NAME[sid]}")
+    pay(state, SP, terror_cost(state, fr, sid), facts, msg("Terror in {space}", space=SPACE[sid]))
     terror_in(state, sid, facts, markers=fr.get("markers", 1))
 
 
-register_op(OpDef("terror", SP, "Terror", "3.3.4", _terror_spaces, _terror_select))
+register_op(OpDef("terror", SP, OP["terror"], "3.3.4", _terror_spaces, _terror_select))
 
 FRAME_KINDS = [FrameKind("kill", ask=_kill_ask, act=_kill_act)]
 

@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import math
 
-from engine.coin.flow import Ask, FrameKind, pop, push
-from engine.core.contract import Choice, fact
+from engine.core.contract import ChoiceKind, cause_die, cause_rule, fact
+from engine.core.flow import Ask, FrameKind, pop, push
+from engine.core.messages import msg, msg_n
 
-from .data import ADJ, COASTAL, CONTROLLABLE, DRUG_TRADE, EZ_MARKERS, HIGHLAND, IDS, LIMA, LOCS, NAME, POP
+from .data import ADJ, COASTAL, CONTROLLABLE, DRUG_TRADE, EZ_MARKERS, HIGHLAND, IDS, LIMA, LOCS, POP
 from .ops import op_menu
 from .ops_gov import civic_max_shifts, civic_ok
 from .sequence import swap_spaces
@@ -42,15 +43,36 @@ from .state import (
     shift,
     sp_pieces,
 )
+from .texts import HELP_AGITATE, HELP_CIVIC, HELP_DONE, HELP_EZ, HELP_MOVE, SPACE, C, cached
+
+#: the steps of the ``prop`` frame (its ``ph`` before the step): rule and name, the cause of
+#: the facts each automatic step produces
+PHASES = [
+    cause_rule("6.1.1", msg("DIRCOTE Investigates")),
+    cause_rule("6.1.2", msg("Guzman Directives Executed")),
+    cause_rule("6.1.3", msg("Rondas React")),
+    cause_rule("6.2", msg("Political Will Phase")),
+    cause_rule("6.3", msg("Resources Phase")),
+    cause_rule("6.4", msg("Support Phase")),
+    cause_rule("6.5.1", msg("Redeploy Phase")),
+    cause_rule("6.5.2", msg("Emergency Zones")),
+    cause_rule("6.5.3", msg("Guzman Directives Base swap")),
+    cause_rule("6.5.4", msg("Control adjusted after Redeploy")),
+    cause_rule("6.6", msg("Reset Phase")),
+]
+
+
+def prop_cause(state: dict, fr: dict) -> dict:
+    return PHASES[min(fr["ph"], len(PHASES) - 1)]
 
 
 def _prop_auto(state: dict, fr: dict, facts: list) -> None:
     ph = fr["ph"]
     fr["ph"] += 1
     if ph == 0:
-        facts.append(fact("phase", "Propaganda Round: Conflict Phase (6.1).", phase="6.1"))
+        facts.append(fact("phase", msg("Propaganda Round: Conflict Phase (6.1)."), phase="6.1"))
         if not state["captured"]:
-            hunt_roll(state, facts, "DIRCOTE Investigates (6.1.1)", bonus=1 if cap(state, "P6") == "top" else 0)
+            hunt_roll(state, facts, msg("DIRCOTE Investigates (6.1.1)"), bonus=1 if cap(state, "P6") == "top" else 0)
     elif ph == 1:
         directives(state, facts)
     elif ph == 2:
@@ -60,11 +82,11 @@ def _prop_auto(state: dict, fr: dict, facts: list) -> None:
     elif ph == 4:
         resources_phase(state, facts)
     elif ph == 5:
-        facts.append(fact("phase", "Support Phase (6.4).", phase="6.4"))
+        facts.append(fact("phase", msg("Support Phase (6.4)."), phase="6.4"))
         push(state, {"k": "agitate", "n": {}})
         push(state, {"k": "civic", "n": {}})
     elif ph == 6:
-        facts.append(fact("phase", "Redeploy Phase (6.5).", phase="6.5"))
+        facts.append(fact("phase", msg("Redeploy Phase (6.5)."), phase="6.5"))
         push(state, {"k": "redeploy", "ph": "troops" if troop_sources(state) else "police"})
     elif ph == 7:
         emergency_zones(state, facts)
@@ -74,7 +96,7 @@ def _prop_auto(state: dict, fr: dict, facts: list) -> None:
         else:
             state["d_revealed"] = False
     elif ph == 9:
-        refresh_control(state, facts, "Redeploy (6.5.4)")
+        refresh_control(state, facts, msg("Redeploy (6.5.4)"))
     else:
         reset(state, facts)
         pop(state, fr)
@@ -87,12 +109,12 @@ def directives(state: dict, facts: list) -> None:
         return
     loc = d_location(state)
     if loc is None:
-        facts.append(fact("directives", "Bases flipped: the Guzman Directives Base is not on the map (6.1.2).",
+        facts.append(fact("directives", msg("Bases flipped: the Guzman Directives Base is not on the map (6.1.2)."),
                           barrier=True))
         return
     state["d_revealed"] = True
-    facts.append(fact("directives", f"Bases flipped: the Guzman Directives Base is in {NAME[loc]} (6.1.2).",
-                      space=loc, barrier=True))
+    facts.append(fact("directives", msg("Bases flipped: the Guzman Directives Base is in {space} (6.1.2).",
+                                        space=SPACE[loc]), space=loc, barrier=True))
     with_sa = cap(state, "P9") == "bottom"
     state["once_sa"] = with_sa
     adj = [s for s in IDS if s in ADJ[loc]]
@@ -101,10 +123,12 @@ def directives(state: dict, facts: list) -> None:
         return {"names": None, "flag": "once_sa", "where": where} if with_sa else None
 
     push(state, op_menu(SP, True, True, adj, sa(adj), optional=True,
-                        text=f"Guzman Directives: free Limited Operation in a space next to {NAME[loc]}",
+                        text=msg("Guzman Directives: free Limited Operation in a space next to {space}",
+                                 space=SPACE[loc]),
                         rule="6.1.2"))
     push(state, op_menu(SP, True, True, [loc], sa([loc]), optional=True,
-                        text=f"Guzman Directives: free Limited Operation in {NAME[loc]}", rule="6.1.2"))
+                        text=msg("Guzman Directives: free Limited Operation in {space}", space=SPACE[loc]),
+                        rule="6.1.2"))
 
 
 # ---------------------------------------------------------------- 6.1.3 Rondas React
@@ -117,15 +141,17 @@ def rondas_react(state: dict, facts: list) -> None:
             continue
         d = die(state, "rondas")
         ok = d <= n
-        facts.append(fact("roll", f"Rondas React in {NAME[sid]}: rolled {d} against {n} Rondas: "
-                          f"{'they rise' if ok else 'no effect'}.", die=d, space=sid, success=ok, barrier=True))
+        facts.append(fact("roll", msg("Rondas React in {space}: rolled {die} against {count} Rondas: {outcome}.",
+                                      space=SPACE[sid], die=d, count=n,
+                                      outcome=msg("they rise") if ok else msg("no effect")),
+                          die=d, space=sid, success=ok, barrier=True, cause=cause_die("6.1.3", d)))
         if ok:
             activate(sp, "Ru")
-            shift(state, sid, 2, facts, "Rondas React")
-            refresh_control(state, facts, f"Rondas React in {NAME[sid]}")
+            shift(state, sid, 2, facts, msg("Rondas React"))
+            refresh_control(state, facts, msg("Rondas React in {space}", space=SPACE[sid]))
     # "remove one Guerrilla for every two Active Rondas": which ones is the Government's choice
     remove_guerrillas(state, GOV, [(sid, state["s"][sid]["Ra"] // 2) for sid in IDS if rondas(state["s"][sid])],
-                      facts, "Rondas React", "6.1.3")
+                      facts, msg("Rondas React"), "6.1.3")
 
 
 # ---------------------------------------------------------------- 6.2 Political Will and 7.0 Victory
@@ -143,51 +169,61 @@ def political_will_terms(state: dict) -> dict[str, int]:
 
 
 def political_will_phase(state: dict, fr: dict, facts: list) -> None:
-    facts.append(fact("phase", "Political Will Phase (6.2).", phase="6.2"))
+    facts.append(fact("phase", msg("Political Will Phase (6.2)."), phase="6.2"))
     terms = political_will_terms(state)
     net = sum(terms.values())
-    parts = ", ".join(f"{k.replace('_', ' ')} {v:+d}" for k, v in terms.items() if v)
-    pw(state, net, f"Political Will Phase: {parts or 'no change'}", facts)
+    parts = [msg("{term} {value:+d}", term=PW_TERM[k], value=v) for k, v in terms.items() if v]
+    pw(state, net, msg("Political Will Phase: {terms}", terms=parts) if parts else
+       msg("Political Will Phase: no change"), facts)
     if net and facts and facts[-1].get("track") == "political_will":
         facts[-1]["terms"] = terms
     if state["pw"] <= 2:
-        end_game(state, facts, SP, "Political Will 0-2 at the Political Will Phase (6.2.5)")
+        end_game(state, facts, SP, msg("Political Will 0-2 at the Political Will Phase (6.2.5)"))
     elif state["pw"] >= 18:
-        end_game(state, facts, GOV, "Political Will 18-20 at the Political Will Phase (6.2.5)")
+        end_game(state, facts, GOV, msg("Political Will 18-20 at the Political Will Phase (6.2.5)"))
     elif fr.get("final"):
-        final_victory(state, facts, "the final Propaganda card (6.2.6)")
+        final_victory(state, facts, msg("the final Propaganda card (6.2.6)"))
+
+
+#: the terms of 6.2 (names of ``political_will_terms`` keys)
+PW_TERM = {"andean": msg("Andean Highland Support minus Opposition"), "bases": msg("Bases on the map"),
+           "terror": msg("Terror in Lima and Coastal Departments"), "lima_support": msg("Lima at Support"),
+           "emergency_zones": msg("Emergency Zones under Government Control")}
 
 
 def final_victory(state: dict, facts: list, why: str) -> None:
     """7.0.2: below 10 Shining Path, above 10 Government, exactly 10 a tie."""
     p = state["pw"]
-    end_game(state, facts, SP if p < 10 else GOV if p > 10 else None, f"Final victory after {why} (7.0.2)")
+    end_game(state, facts, SP if p < 10 else GOV if p > 10 else None,
+             msg("Final victory after {why} (7.0.2)", why=why))
 
 
-def end_game(state: dict, facts: list, winner: str | None, reason: str) -> None:
+WINS = {GOV: msg("The Government wins"), SP: msg("The Shining Path wins"), None: msg("The game is tied")}
+
+
+def end_game(state: dict, facts: list, winner: str | None, reason) -> None:
     state["over"] = {"winner": winner, "reason": reason, "political_will": state["pw"]}
     state["stack"] = []
-    who = {GOV: "The Government wins", SP: "The Shining Path wins", None: "The game is tied"}[winner]
-    facts.append(fact("game_over", f"{who} ({reason}); Political Will {state['pw']}.", winner=winner,
-                      barrier=True))
+    facts.append(fact("game_over", msg("{outcome} ({why}); Political Will {value}.", outcome=WINS[winner], why=reason,
+                                       value=state["pw"]), winner=winner, barrier=True))
 
 
 # ---------------------------------------------------------------- 6.3 Resources
 
 def resources_phase(state: dict, facts: list) -> None:
-    facts.append(fact("phase", "Resources Phase (6.3).", phase="6.3"))
+    facts.append(fact("phase", msg("Resources Phase (6.3)."), phase="6.3"))
     s = state["s"]
     for loc in sorted(LOCS):
         if not s[loc]["sab"] and guerrillas(s[loc]) > cubes(s[loc]):
             s[loc]["sab"] = 1
-            facts.append(fact("marker", f"Sabotage placed on {NAME[loc]} (6.3.1).", space=loc, marker="sabotage",
-                              delta=1))
+            facts.append(fact("marker", msg("Sabotage placed on {space} (6.3.1).", space=SPACE[loc]), space=loc,
+                              marker="sabotage", delta=1, deltas={"sabotage_markers": 1}))
     g = sum(POP[c] for c in (LIMA, *sorted(COASTAL)) if s[c]["ctl"] == "G")
     g += sum(2 for loc in LOCS if not s[loc]["sab"])
-    res(state, GOV, g, "Government earnings (6.3.2)", facts)
+    res(state, GOV, g, msg("Government earnings (6.3.2)"), facts)
     e = sum(1 for c in CONTROLLABLE if s[c]["ctl"] == "S") + sum(bases(sp) for sp in s.values())
     e += sum(1 for d in DRUG_TRADE if s[d]["ctl"] == "S")
-    res(state, SP, e, "Shining Path earnings and drug trade (6.3.3, 6.3.4)", facts)
+    res(state, SP, e, msg("Shining Path earnings and drug trade (6.3.3, 6.3.4)"), facts)
 
 
 # ---------------------------------------------------------------- 6.4 Support
@@ -208,11 +244,12 @@ def _civic_spaces(state: dict, fr: dict) -> list[tuple[str, str]]:
 
 
 def _civic_ask(state: dict, fr: dict) -> Ask:
-    ch = [Choice(f"civic:{sid}", f"Pay 2 in {NAME[sid]}: " + ("remove a Terror marker" if w == "terror"
-                 else "shift toward Active Support"), {"space": sid, "effect": w})
+    ch = [C(f"civic:{sid}", msg("Pay 2 in {space}: remove a Terror marker", space=SPACE[sid]) if w == "terror" else
+            msg("Pay 2 in {space}: shift toward Active Support", space=SPACE[sid]), ChoiceKind.SPACE, "6.4.1",
+            HELP_CIVIC, {"space": sid}, {GOV: 2}, payload={"space": sid, "effect": w})
           for sid, w in _civic_spaces(state, fr)]
-    ch.append(Choice("done", "No more Civic Action", {}))
-    return Ask(GOV, "Support Phase: Civic Action (2 Resources each)", "6.4.1", ch)
+    ch.append(C("done", msg("No more Civic Action"), ChoiceKind.DONE, "6.4.1", HELP_DONE))
+    return Ask(GOV, msg("Support Phase: Civic Action (2 Resources each)"), "6.4.1", ch)
 
 
 def _civic_act(state: dict, fr: dict, cid: str, facts: list) -> None:
@@ -221,14 +258,14 @@ def _civic_act(state: dict, fr: dict, cid: str, facts: list) -> None:
         return
     sid = cid[6:]
     sp = state["s"][sid]
-    res(state, GOV, -2, f"Civic Action in {NAME[sid]}", facts)
+    res(state, GOV, -2, msg("Civic Action in {space}", space=SPACE[sid]), facts)
     if sp["ter"]:
         sp["ter"] -= 1
-        facts.append(fact("marker", f"Terror removed from {NAME[sid]} (Civic Action).", space=sid, marker="terror",
-                          delta=-1))
+        facts.append(fact("marker", msg("Terror removed from {space} (Civic Action).", space=SPACE[sid]), space=sid,
+                          marker="terror", delta=-1, deltas={"terror_markers": -1}))
     else:
         fr["n"][sid] = fr["n"].get(sid, 0) + 1
-        shift(state, sid, 2, facts, "Civic Action")
+        shift(state, sid, 2, facts, msg("Civic Action"))
 
 
 def _agitate_spaces(state: dict, fr: dict) -> list[tuple[str, str]]:
@@ -247,11 +284,12 @@ def _agitate_spaces(state: dict, fr: dict) -> list[tuple[str, str]]:
 
 
 def _agitate_ask(state: dict, fr: dict) -> Ask:
-    ch = [Choice(f"agitate:{sid}", f"Pay 1 in {NAME[sid]}: " + ("remove a Terror marker" if w == "terror"
-                 else "shift toward Active Opposition"), {"space": sid, "effect": w})
+    ch = [C(f"agitate:{sid}", msg("Pay 1 in {space}: remove a Terror marker", space=SPACE[sid]) if w == "terror" else
+            msg("Pay 1 in {space}: shift toward Active Opposition", space=SPACE[sid]), ChoiceKind.SPACE, "6.4.2",
+            HELP_AGITATE, {"space": sid}, {SP: 1}, payload={"space": sid, "effect": w})
           for sid, w in _agitate_spaces(state, fr)]
-    ch.append(Choice("done", "No more Agitation", {}))
-    return Ask(SP, "Support Phase: Agitate (1 Resource each)", "6.4.2", ch)
+    ch.append(C("done", msg("No more Agitation"), ChoiceKind.DONE, "6.4.2", HELP_DONE))
+    return Ask(SP, msg("Support Phase: Agitate (1 Resource each)"), "6.4.2", ch)
 
 
 def _agitate_act(state: dict, fr: dict, cid: str, facts: list) -> None:
@@ -260,18 +298,18 @@ def _agitate_act(state: dict, fr: dict, cid: str, facts: list) -> None:
         return
     sid = cid[8:]
     sp = state["s"][sid]
-    res(state, SP, -1, f"Agitate in {NAME[sid]}", facts)
+    res(state, SP, -1, msg("Agitate in {space}", space=SPACE[sid]), facts)
     if sid not in fr["n"]:
         fr["n"][sid] = 0
         if cap(state, "P13") == "top":
-            place(state, sid, "Ru", 1, facts, "popular committees spark backlash (P13)")
+            place(state, sid, "Ru", 1, facts, msg("popular committees spark backlash (P13)"))
     if sp["ter"]:
         sp["ter"] -= 1
-        facts.append(fact("marker", f"Terror removed from {NAME[sid]} (Agitate).", space=sid, marker="terror",
-                          delta=-1))
+        facts.append(fact("marker", msg("Terror removed from {space} (Agitate).", space=SPACE[sid]), space=sid,
+                          marker="terror", delta=-1, deltas={"terror_markers": -1}))
     else:
         fr["n"][sid] += 1
-        shift(state, sid, -2, facts, "Agitate")
+        shift(state, sid, -2, facts, msg("Agitate"))
 
 
 # ---------------------------------------------------------------- 6.5 Redeploy and Emergency Zones
@@ -286,30 +324,36 @@ def redeploy_dests(state: dict, exclude: str | None = None) -> list[str]:
 
 def _redeploy_ask(state: dict, fr: dict) -> Ask:
     if fr["ph"] == "troops":
-        ch = [Choice(f"move:{o}:{d}", f"Move a Troop from {NAME[o]} to {NAME[d]}", {"space": d, "source": o})
+        ch = [cached(("redeploy", o, d), lambda o=o, d=d: C(
+            f"move:{o}:{d}", msg("Move a Troop from {source} to {space}", source=SPACE[o], space=SPACE[d]),
+            ChoiceKind.PIECE, "6.5.1", HELP_MOVE, {"piece": "T", "source": o, "space": d},
+            payload={"space": d, "source": o}))
               for o in troop_sources(state) for d in redeploy_dests(state, o)]
-        return Ask(GOV, "Redeploy: Troops must leave LoCs and Shining Path Departments", "6.5.1", ch)
+        return Ask(GOV, msg("Redeploy: Troops must leave LoCs and Shining Path Departments"), "6.5.1", ch)
     if fr["ph"] == "police":
-        ch = [Choice(f"from:{s}", f"Move a Police from {NAME[s]}", {"space": s}) for s in IDS
-              if state["s"][s]["P"]]
-        ch.append(Choice("done", "No more Police moves", {}))
-        return Ask(GOV, "Redeploy: move Police (optional)", "6.5.1", ch)
+        ch = [cached(("redeploy_from", s), lambda s=s: C(
+            f"from:{s}", msg("Move a Police from {space}", space=SPACE[s]), ChoiceKind.SPACE, "6.5.1", HELP_MOVE,
+            {"space": s, "piece": "P"}, payload={"space": s})) for s in IDS if state["s"][s]["P"]]
+        ch.append(C("done", msg("No more Police moves"), ChoiceKind.DONE, "6.5.1", HELP_DONE))
+        return Ask(GOV, msg("Redeploy: move Police (optional)"), "6.5.1", ch)
     o = fr["cur"]
     dests = [s for s in IDS if s != o and (s in LOCS or s == LIMA or state["s"][s]["ctl"] == "G")]
-    return Ask(GOV, f"Redeploy: where does the Police from {NAME[o]} go?", "6.5.1",
-               [Choice(f"to:{d}", f"To {NAME[d]}", {"space": d}) for d in dests])
+    return Ask(GOV, msg("Redeploy: where does the Police from {space} go?", space=SPACE[o]), "6.5.1",
+               [cached(("redeploy_to", d), lambda d=d: C(f"to:{d}", msg("To {space}", space=SPACE[d]), ChoiceKind.SPACE,
+                                                         "6.5.1", HELP_MOVE, {"space": d})) for d in dests])
 
 
 def _redeploy_act(state: dict, fr: dict, cid: str, facts: list) -> None:
     if cid == "done":
         pop(state, fr)
-        refresh_control(state, facts, "Redeploy (6.5.1)")
+        refresh_control(state, facts, msg("Redeploy (6.5.1)"))
         return
     if cid.startswith("move:"):
         _, o, d = cid.split(":")
         state["s"][o]["T"] -= 1
         state["s"][d]["T"] += 1
-        facts.append(fact("move", f"A Troop redeploys from {NAME[o]} to {NAME[d]}.", piece="T", source=o, space=d))
+        facts.append(fact("move", msg("A Troop redeploys from {source} to {space}.", source=SPACE[o], space=SPACE[d]),
+                          piece="T", source=o, space=d))
         if not troop_sources(state):
             fr["ph"] = "police"
         return
@@ -320,7 +364,8 @@ def _redeploy_act(state: dict, fr: dict, cid: str, facts: list) -> None:
     o, d = fr["cur"], cid[3:]
     state["s"][o]["P"] -= 1
     state["s"][d]["P"] += 1
-    facts.append(fact("move", f"A Police redeploys from {NAME[o]} to {NAME[d]}.", piece="P", source=o, space=d))
+    facts.append(fact("move", msg("A Police redeploys from {source} to {space}.", source=SPACE[o], space=SPACE[d]),
+                      piece="P", source=o, space=d))
     fr["ph"] = "police"
 
 
@@ -331,8 +376,8 @@ def emergency_zones(state: dict, facts: list) -> None:
         sp = state["s"][sid]
         if sp["ez"] and sp["ctl"] == "G" and sp["sup"] > 0 and sp_pieces(sp) == 0:
             sp["ez"] = 0
-            facts.append(fact("marker", f"Emergency Zone removed from {NAME[sid]} (6.5.2).", space=sid,
-                              marker="emergency_zone", delta=-1))
+            facts.append(fact("marker", msg("Emergency Zone removed from {space} (6.5.2).", space=SPACE[sid]),
+                              space=sid, marker="emergency_zone", delta=-1, deltas={"emergency_zones": -1}))
     if _ez_candidates(state):
         push(state, {"k": "ez"})
 
@@ -348,9 +393,11 @@ def _ez_candidates(state: dict) -> list[str]:
 
 
 def _ez_ask(state: dict, fr: dict) -> Ask:
-    ch = [Choice(f"ez:{s}", f"Place an Emergency Zone in {NAME[s]}", {"space": s}) for s in _ez_candidates(state)]
-    ch.append(Choice("done", "No more Emergency Zones", {}))
-    return Ask(GOV, "Emergency Zones: place markers in Highland Departments with Shining Path pieces", "6.5.2", ch)
+    ch = [C(f"ez:{s}", msg("Place an Emergency Zone in {space}", space=SPACE[s]), ChoiceKind.SPACE, "6.5.2", HELP_EZ,
+            {"space": s}) for s in _ez_candidates(state)]
+    ch.append(C("done", msg("No more Emergency Zones"), ChoiceKind.DONE, "6.5.2", HELP_DONE))
+    return Ask(GOV, msg("Emergency Zones: place markers in Highland Departments with Shining Path pieces"), "6.5.2",
+               ch)
 
 
 def _ez_act(state: dict, fr: dict, cid: str, facts: list) -> None:
@@ -359,13 +406,15 @@ def _ez_act(state: dict, fr: dict, cid: str, facts: list) -> None:
         return
     sid = cid[3:]
     state["s"][sid]["ez"] = 1
-    facts.append(fact("marker", f"Emergency Zone placed in {NAME[sid]} (6.5.2).", space=sid,
-                      marker="emergency_zone", delta=1))
+    facts.append(fact("marker", msg("Emergency Zone placed in {space} (6.5.2).", space=SPACE[sid]), space=sid,
+                      marker="emergency_zone", delta=1, deltas={"emergency_zones": 1}))
 
 
 # ---------------------------------------------------------------- 6.6 Reset
 
 def reset(state: dict, facts: list) -> None:
+    ter = sum(sp["ter"] for sp in state["s"].values())
+    sab = sum(sp["sab"] for sp in state["s"].values())
     for sp in state["s"].values():
         sp["ter"] = 0
         sp["sab"] = 0
@@ -373,20 +422,29 @@ def reset(state: dict, facts: list) -> None:
         sp["Ga"] = 0
     if state["held"]["P22"]:
         state["avail"]["G"] += state["held"]["P22"]
-        facts.append(fact("held", f"{state['held']['P22']} Guerrilla(s) leave El Fronton (P22) and become Available.",
-                          card="P22"))
+        facts.append(fact("held", msg_n("{count} Guerrilla leaves El Fronton (P22) and becomes Available.",
+                                        "{count} Guerrillas leave El Fronton (P22) and become Available.",
+                                        state["held"]["P22"]), card="P22"))
         state["held"]["P22"] = 0
     if state["held"]["P26"]:
         state["s"][LIMA]["T"] += state["held"]["P26"]
-        facts.append(fact("held", f"{state['held']['P26']} Troop(s) return from the border (P26) to Lima.",
-                          card="P26"))
+        n = state["held"]["P26"]
+        facts.append(fact("held", msg_n("{count} Troop returns from the border (P26) to Lima.",
+                                        "{count} Troops return from the border (P26) to Lima.", n),
+                          card="P26", deltas={"troops_on_map": n, "cubes_on_map": n}))
         state["held"]["P26"] = 0
-    refresh_control(state, facts, "Reset (6.6)")
-    facts.append(fact("phase", "Reset: Terror and Sabotage removed, Guerrillas Underground (6.6).", phase="6.6"))
+    refresh_control(state, facts, msg("Reset (6.6)"))
+    d = {}
+    if ter:
+        d["terror_markers"] = -ter
+    if sab:
+        d["sabotage_markers"] = -sab
+    facts.append(fact("phase", msg("Reset: Terror and Sabotage removed, Guerrillas Underground (6.6)."), phase="6.6",
+                      deltas=d))
 
 
 FRAME_KINDS = [
-    FrameKind("prop", auto=_prop_auto),
+    FrameKind("prop", auto=_prop_auto, cause=prop_cause),
     FrameKind("civic", ask=_civic_ask, act=_civic_act, never_empty=True),
     FrameKind("agitate", ask=_agitate_ask, act=_agitate_act, never_empty=True),
     FrameKind("redeploy", ask=_redeploy_ask, act=_redeploy_act),

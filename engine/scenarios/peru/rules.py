@@ -2,10 +2,21 @@
 
 from __future__ import annotations
 
-from engine.coin.flow import Flow
-from engine.core.contract import IllegalChoice, OptionInfo, Prompt, Rules, SeatInfo, fact
+from engine.core.contract import (
+    IllegalChoice,
+    OptionInfo,
+    Prompt,
+    Rules,
+    SeatInfo,
+    attribute,
+    cause_facilitator,
+    cause_rule,
+)
+from engine.core.flow import Flow
+from engine.core.messages import msg
 
 from . import events, ops, ops_gov, ops_sp, propaganda, sa_gov, sa_sp, sequence  # noqa: F401
+from . import position as positions
 from .data import (
     CAPTURED,
     CARDS,
@@ -19,7 +30,39 @@ from .data import (
     NAME,
     POP,
 )
-from .state import GOV, GPICK_KIND, SP, SetupError, capture, cubes, d_location, guerrillas, new_state, rondas
+from .state import (
+    GOV,
+    GPICK_KIND,
+    SP,
+    SetupError,
+    capture,
+    cubes,
+    d_location,
+    guerrillas,
+    new_state,
+    rondas,
+    track_fact,
+)
+from .texts import (
+    CARD_SIDE_NAME,
+    CARD_TEXT,
+    CARD_TITLE,
+    METRIC,
+    OP,
+    OP_HELP,
+    SA,
+    SA_HELP,
+    SEAT,
+    catalog_names,
+)
+
+#: 7.0 victory conditions, per faction
+VICTORY = {
+    GOV: msg("The Government wins at once if Political Will is 18 or more at a Political Will Phase, or at the end "
+             "of the game if it is above 10 (7.0)."),
+    SP: msg("The Shining Path wins at once if Political Will is 2 or less at a Political Will Phase, or at the end "
+            "of the game if it is below 10 (7.0)."),
+}
 
 #: Tracks a facilitator may set (``Rules.adjust``): name -> (label, low, high). Aliases below.
 ADJUSTABLE = {
@@ -32,7 +75,37 @@ ADJUST_ALIASES = {"pw": "political_will", "will": "political_will", "government"
                   "shining_path": "shining_path_resources", "hunt": "hunt_track",
                   "resources:government": "government_resources",
                   "resources:shining_path": "shining_path_resources"}
-ADJUST_CAUSE = "facilitator override"
+ADJUST_CAUSE = msg("facilitator override")
+#: choices whose id names a secret (the Directives Base's space, 1.4.4): their facts' cause
+#: names the choice without it
+SECRET_CHOICES = ("swap:",)
+LIMITED_OP_ENDS = cause_rule("2.3.4", msg("A Limited Operation ends after its one space"))
+
+
+def _finish_definitions() -> None:
+    """Names, help texts and costs of the Operations and Special Activities (one place)."""
+    from .ops import OPS, SAS, gov_cost, sp_cost
+    from .ops_sp import terror_cost
+
+    space_cost = {   # Resources of the Operation's faction paid when the space is selected
+        "sweep": lambda st, fr, sid: gov_cost(fr),
+        "assault": lambda st, fr, sid: gov_cost(fr),
+        "rally": lambda st, fr, sid: sp_cost(st, fr, sid, 1),
+        "march": lambda st, fr, sid: sp_cost(st, fr, sid, 0 if sid in LOCS else 1),
+        "attack": lambda st, fr, sid: sp_cost(st, fr, sid, 1),
+        "terror": terror_cost,
+    }
+    for name, d in OPS.items():
+        d.label = OP[name]
+        d.op_help = OP_HELP[name]
+        d.help = OP_HELP[name]
+        d.space_cost = space_cost.get(name)
+    for name, d in SAS.items():
+        d.label = SA[name]
+        d.help = SA_HELP[name]
+
+
+_finish_definitions()
 
 FLOW = Flow(ops.FRAME_KINDS + ops_sp.FRAME_KINDS + sequence.FRAME_KINDS + propaganda.FRAME_KINDS
             + events.FRAME_KINDS + [GPICK_KIND])
@@ -61,7 +134,9 @@ def _end_finished_limited_ops(state: dict, facts: list) -> None:
         a = FLOW.ask(state)
         if len(a.choices) != 1 or a.choices[0].id != "done":
             return
+        start = len(facts)
         ops.end_op(state, fr, facts)
+        attribute(facts, LIMITED_OP_ENDS, start)
         FLOW.settle(state, facts)
 
 
@@ -74,15 +149,57 @@ class PeruRules(Rules):
 
     # ---------------------------------------------------------------- lifecycle
     def setup(self, seed: int, options: dict | None = None) -> dict:
+        """2.1 setup, or (``options["position"]``) the described position (docs/scenarios/peru-position.md)."""
         options = dict(options or {})
-        unknown = set(options) - {"deck", "deck_top", "script", "players"}
+        unknown = set(options) - {"deck", "deck_top", "script", "players", "position"}
         if unknown:
-            raise SetupError(f"Unknown Peru option(s): {', '.join(sorted(unknown))}")
+            raise SetupError(msg("Unknown option for this game: {names}", names=", ".join(sorted(unknown))),
+                             sorted(unknown)[0])
+        if "position" in options and ("deck" in options or "deck_top" in options):
+            raise SetupError(msg("A position gives its own deck: leave out the deck options."), "position.deck")
         state = new_state(seed, options)
         state["stack"] = [{"k": "next"}, {"k": "swap"}]
+        if "position" in options:
+            positions.build(state, options["position"], state["rng"])
         facts: list = []
         FLOW.settle(state, facts)
         return state
+
+    def position(self, state: dict) -> dict:
+        """The current position (docs/scenarios/peru-position.md); hidden parts included."""
+        return positions.export(state)
+
+    def position_schema(self) -> dict:
+        return positions.schema()
+
+    def preview(self, state: dict, seat: str, choice_id: str) -> dict | None:
+        """The metric deltas of ``choice_id`` when its immediate effect is certain and shows
+        nothing hidden: applied to a copy, ``None`` as soon as any fact reveals randomness or
+        hidden information (a barrier: die roll, card drawn, Base revealed, secret placement)."""
+        try:
+            self.validate(state, seat, choice_id)
+        except IllegalChoice:
+            return None
+        trial = self.copy(state)
+        before = self.metrics(trial)
+        facts = self.apply_unchecked(trial, seat, choice_id)
+        if any(f.get("barrier") or f.get("visible_to") is not None for f in facts):
+            return None
+        after = self.metrics(trial)
+        return {m: after[m] - before[m] for m in after if after[m] != before[m]}
+
+    def catalog(self) -> dict:
+        """Cards, names and victory conditions as messages (the i18n extractor reads them)."""
+        cards = []
+        for cid, c in CARDS.items():
+            d = {"id": cid, "title": CARD_TITLE[cid], "kind": c["kind"]}
+            for side in ("top", "bottom"):
+                if c.get(side):
+                    d[side] = {"name": CARD_SIDE_NAME[(cid, side)], "text": CARD_TEXT[(cid, side)],
+                               "rule": c[side]["rule"]}
+            cards.append(d)
+        return {"cards": cards, "names": catalog_names(), "victory": VICTORY, "metrics": METRIC,
+                "seats": [{"id": s.id, "title": SEAT[s.id]} for s in self.seats]}
 
     def prompt(self, state: dict) -> Prompt | None:
         a = FLOW.ask(state)
@@ -102,7 +219,8 @@ class PeruRules(Rules):
             state["tn"] = state.get("tn", 0) + 1
             state["ls"] = seat
         state["n"] += 1
-        FLOW.act(state, choice_id, facts)
+        FLOW.act(state, choice_id, facts, seat,
+                 choice_id.split(":", 1)[0] if choice_id.startswith(SECRET_CHOICES) else None)
         _end_finished_limited_ops(state, facts)
         return facts
 
@@ -141,11 +259,13 @@ class PeruRules(Rules):
             seat = GOV if name == "government_resources" else SP
             old = state["res"][seat]
             state["res"][seat] = v
-        facts.append(fact("track", f"{label} set from {old} to {v} ({ADJUST_CAUSE})", track=name,
-                          delta=v - old, value=v, cause=ADJUST_CAUSE))
+        f = track_fact(name, old, v, ADJUST_CAUSE)
+        f["text"] = msg("{track} set from {old} to {value} ({why})", track=f["text"]["args"]["track"], old=old, value=v,
+                        why=ADJUST_CAUSE)
+        facts.append(f)
         if name == "hunt_track" and v >= CAPTURED:
             capture(state, facts)
-        return facts
+        return attribute(facts, cause_facilitator(ADJUST_CAUSE))
 
     def copy(self, state: dict) -> dict:
         n = dict(state)
@@ -275,6 +395,22 @@ class PeruRules(Rules):
             "names": dict(NAME),
             "locs": sorted(LOCS),
         }
+
+    def board_map(self):
+        from engine.scenarios.peru.board_view import board_map
+        return board_map()
+
+    def board_view(self, state, seat):
+        from engine.scenarios.peru.board_view import board_view
+        return board_view(self, state, seat)
+
+    def board_view_of(self, view, seat):
+        from engine.scenarios.peru.board_view import from_view
+        return from_view(view, seat)
+
+    def victory_from(self, metrics: dict, view: dict) -> list:
+        from .victory_status import conditions
+        return conditions(metrics)
 
     def cards_played(self, state: dict) -> int:
         return len(state["played"])

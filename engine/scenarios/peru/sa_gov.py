@@ -10,12 +10,25 @@ Choice ids:
 
 from __future__ import annotations
 
-from engine.coin.flow import pop
-from engine.core.contract import Choice, fact
+from engine.core.contract import ChoiceKind, fact
+from engine.core.flow import pop
+from engine.core.messages import msg
 
-from .data import ADJ, HIGHLAND, LIMA, NAME
-from .ops import SaDef, allowed_here, pay, place_or_take, register_sa, space_step_choices, take_sources
+from .data import ADJ, HIGHLAND, LIMA
+from .ops import SAS, SaDef, allowed_here, pay, place_or_take, register_sa, space_step_choices, take_sources
 from .state import GOV, activate, cap, guerrillas, hunt_roll, place, remove, rondas, shift
+from .texts import (
+    HELP_DONE,
+    HELP_LIMA_ACTIVATE,
+    HELP_LIMA_ROLL,
+    HELP_MOVE,
+    HELP_ORG_ACTIVATE,
+    HELP_ORG_PLACE,
+    ONE_PIECE,
+    SA,
+    SPACE,
+    C,
+)
 
 # ---------------------------------------------------------------- 4.2.1 Investigate
 
@@ -29,8 +42,8 @@ def _inv_can(state, fr):
 
 def _inv_start(state, fr, facts):
     if cap(state, "P6") == "bottom":
-        pay(state, GOV, 2, facts, "Investigate (P6: underfunded unit)")
-    hunt_roll(state, facts, "Investigate", bonus=investigate_bonus(state, fr.get("bonus", 0)))
+        pay(state, GOV, 2, facts, msg("Investigate (P6: underfunded unit)"))
+    hunt_roll(state, facts, msg("Investigate"), bonus=investigate_bonus(state, fr.get("bonus", 0)))
     fr["ph"] = "lima"
 
 
@@ -39,27 +52,30 @@ def _inv_ask(state, fr):
     ch = []
     if lima["P"]:
         if lima["Gu"]:
-            ch.append(Choice("lima:activate", "Remove a Police in Lima to Activate a Guerrilla there", {}))
+            ch.append(C("lima:activate", msg("Remove a Police in Lima to Activate a Guerrilla there"),
+                        ChoiceKind.OPTION, "4.2.1", HELP_LIMA_ACTIVATE, {"space": LIMA, "piece": "P"}, payload={}))
         if state["president"] != "P37" and not state["captured"]:
-            ch.append(Choice("lima:roll", "Remove a Police in Lima to roll again", {}))
-    ch.append(Choice("done", "Finish Investigate", {}))
-    return "Investigate: use a Police in Lima?", ch
+            ch.append(C("lima:roll", msg("Remove a Police in Lima to roll again"), ChoiceKind.OPTION, "4.2.1",
+                        HELP_LIMA_ROLL, {"space": LIMA, "piece": "P"}, payload={}))
+    ch.append(C("done", msg("Finish Investigate"), ChoiceKind.DONE, "4.2.1", HELP_DONE))
+    return msg("Investigate: use a Police in Lima?"), ch
 
 
 def _inv_act(state, fr, cid, facts):
     pop(state, fr)
     if cid == "done":
         return
-    remove(state, LIMA, "P", 1, facts, "Investigate")
+    remove(state, LIMA, "P", 1, facts, msg("Investigate"))
     if cid == "lima:activate":
         activate(state["s"][LIMA], "Gu", 1)
-        facts.append(fact("activate", "A Guerrilla in Lima is Activated (Investigate).", space=LIMA, count=1))
+        facts.append(fact("activate", msg("A Guerrilla in Lima is Activated (Investigate)."), space=LIMA, count=1))
     else:
-        hunt_roll(state, facts, "Investigate, second roll", bonus=investigate_bonus(state, fr.get("bonus", 0)))
+        hunt_roll(state, facts, msg("Investigate, second roll"), bonus=investigate_bonus(state, fr.get("bonus", 0)))
 
 
-register_sa(SaDef("investigate", GOV, "Investigate", "4.2.1", ("train", "patrol", "sweep"), _inv_can, _inv_ask,
-                  _inv_act, start=_inv_start))
+register_sa(SaDef("investigate", GOV, SA["investigate"], "4.2.1", ("train", "patrol", "sweep"), _inv_can, _inv_ask,
+                  _inv_act, start=_inv_start,
+                  cost=lambda state, fr: {GOV: 2} if cap(state, "P6") == "bottom" else None))
 
 
 # ---------------------------------------------------------------- 4.2.2 Reprisal
@@ -83,25 +99,29 @@ def _rep_can(state, fr):
 def _rep_ask(state, fr):
     ph = fr["ph"]
     if ph == "main":
-        ch = space_step_choices(reprisal_spaces(state, fr), "Reprisal", fr)
-        return "Reprisal: choose an Emergency Zone with Troops", ch
+        ch = space_step_choices(reprisal_spaces(state, fr), SAS["reprisal"], fr)
+        return msg("Reprisal: choose an Emergency Zone with Troops"), ch
     sid = fr["cur"]
     if ph == "rg":
-        return f"Reprisal in {NAME[sid]}: which Guerrilla is relocated?", [
-            Choice("g:u", "An Underground Guerrilla", {}), Choice("g:a", "An Active Guerrilla", {})]
-    return f"Reprisal: relocate the Guerrilla from {NAME[sid]} to", [
-        Choice(f"to:{a}", f"To {NAME[a]}", {"space": a}) for a in state["s"] if a in ADJ[sid]]
+        return msg("Reprisal in {space}: which Guerrilla is relocated?", space=SPACE[sid]), [
+            C("g:u", msg("An Underground Guerrilla"), ChoiceKind.PIECE, "4.2.2", HELP_MOVE, {"space": sid, "piece": "Gu"},
+              payload={}),
+            C("g:a", msg("An Active Guerrilla"), ChoiceKind.PIECE, "4.2.2", HELP_MOVE, {"space": sid, "piece": "Ga"},
+              payload={})]
+    return msg("Reprisal: relocate the Guerrilla from {space} to", space=SPACE[sid]), [
+        C(f"to:{a}", msg("To {space}", space=SPACE[a]), ChoiceKind.SPACE, "4.2.2", HELP_MOVE, {"space": a})
+        for a in state["s"] if a in ADJ[sid]]
 
 
 def _rep_rondas(state, sid, facts):
     sp = state["s"][sid]
     if cap(state, "P12") == "top":
-        place(state, sid, "Ru", 1, facts, "Rondas formed against reprisals (P12)")
+        place(state, sid, "Ru", 1, facts, msg("Rondas formed against reprisals (P12)"))
     else:
         half = rondas(sp) // 2
         a = min(half, sp["Ra"])
-        remove(state, sid, "Ra", a, facts, "Reprisal")
-        remove(state, sid, "Ru", half - a, facts, "Reprisal")
+        remove(state, sid, "Ra", a, facts, msg("Reprisal"))
+        remove(state, sid, "Ru", half - a, facts, msg("Reprisal"))
     if sp["Ra"]:
         sp["Ru"] += sp["Ra"]
         sp["Ra"] = 0
@@ -119,9 +139,9 @@ def _rep_act(state, fr, cid, facts):
         sp = state["s"][sid]
         if not sp["ter"]:
             sp["ter"] = 1
-            facts.append(fact("marker", f"Terror placed in {NAME[sid]} (Reprisal).", space=sid, marker="terror",
-                              delta=1))
-        shift(state, sid, 0, facts, "Reprisal")
+            facts.append(fact("marker", msg("Terror placed in {space} (Reprisal).", space=SPACE[sid]), space=sid,
+                              marker="terror", delta=1, deltas={"terror_markers": 1}))
+        shift(state, sid, 0, facts, msg("Reprisal"))
         if sp["Gu"] and sp["Ga"]:
             fr["ph"] = "rg"
         elif guerrillas(sp):
@@ -139,8 +159,8 @@ def _rep_act(state, fr, cid, facts):
     sid = fr["cur"]
     state["s"][sid][fr["g"]] -= 1
     state["s"][to][fr["g"]] += 1
-    facts.append(fact("move", f"Reprisal relocates a Guerrilla from {NAME[sid]} to {NAME[to]}.", source=sid,
-                      space=to, piece=fr["g"]))
+    facts.append(fact("move", msg("Reprisal relocates {piece} from {source} to {space}.", piece=ONE_PIECE[fr["g"]],
+                                  source=SPACE[sid], space=SPACE[to]), source=sid, space=to, piece=fr["g"]))
     _rep_rondas(state, sid, facts)
     fr["ph"] = "main"
     _maybe_end(state, fr)
@@ -151,7 +171,7 @@ def _maybe_end(state, fr):
         pop(state, fr)
 
 
-register_sa(SaDef("reprisal", GOV, "Reprisal", "4.2.2", ("patrol", "sweep", "assault"), _rep_can, _rep_ask,
+register_sa(SaDef("reprisal", GOV, SA["reprisal"], "4.2.2", ("patrol", "sweep", "assault"), _rep_can, _rep_ask,
                   _rep_act))
 
 
@@ -195,11 +215,17 @@ def _org_can(state, fr):
 
 def _org_ask(state, fr):
     if fr["ph"] == "main":
-        ch = space_step_choices(organize_spaces(state, fr), "Organize", fr)
-        return "Organize: choose an Emergency Zone", ch
+        ch = space_step_choices(organize_spaces(state, fr), SAS["organize"], fr)
+        return msg("Organize: choose an Emergency Zone"), ch
     sid = fr["cur"]
-    labels = {"place": "Place 1 Rondas", "activate": "Activate all Rondas and remove Terror"}
-    return f"Organize in {NAME[sid]}", [Choice(f"org:{o}", labels[o], {}) for o in organize_options(state, sid)]
+    return msg("Organize in {space}", space=SPACE[sid]), [ORG_CHOICE[o] for o in organize_options(state, sid)]
+
+
+ORG_CHOICE = {
+    "place": C("org:place", msg("Place 1 Rondas"), ChoiceKind.OPTION, "4.2.3", HELP_ORG_PLACE, {"piece": "Ru"}, payload={}),
+    "activate": C("org:activate", msg("Activate all Rondas and remove Terror"), ChoiceKind.OPTION, "4.2.3",
+                  HELP_ORG_ACTIVATE, payload={}),
+}
 
 
 def _org_act(state, fr, cid, facts):
@@ -217,16 +243,17 @@ def _org_act(state, fr, cid, facts):
     fr["ph"] = "main"
     if cid == "org:place":
         active = not (cap(state, "P12") == "bottom" and sp["ter"])
-        place_or_take(state, GOV, sid, "Ra" if active else "Ru", 1, facts, "Organize")
+        place_or_take(state, GOV, sid, "Ra" if active else "Ru", 1, facts, msg("Organize"))
     else:
         n = activate(sp, "Ru")
         t = sp["ter"]
         sp["ter"] = 0
-        facts.append(fact("organize", f"Organize in {NAME[sid]}: {n} Rondas Activated, {t} Terror removed.",
-                          space=sid))
+        facts.append(fact("organize", msg("Organize in {space}: {rondas} Rondas Activated, {terror} Terror removed.",
+                                          space=SPACE[sid], rondas=n, terror=t),
+                          space=sid, deltas={"terror_markers": -t} if t else {}))
     if not organize_spaces(state, fr):
         pop(state, fr)
 
 
-register_sa(SaDef("organize", GOV, "Organize", "4.2.3", ("train", "patrol", "sweep", "assault"), _org_can,
+register_sa(SaDef("organize", GOV, SA["organize"], "4.2.3", ("train", "patrol", "sweep", "assault"), _org_can,
                   _org_ask, _org_act))

@@ -10,12 +10,14 @@ Choice ids:
 
 from __future__ import annotations
 
-from engine.coin.flow import pop
-from engine.core.contract import Choice, fact
+from engine.core.contract import ChoiceKind, fact
+from engine.core.flow import pop
+from engine.core.messages import msg
 
-from .data import ADJ, DEPARTMENTS, HIGHLAND, LIMA, NAME, POP
-from .ops import SaDef, allowed_here, register_sa, space_step_choices
+from .data import ADJ, DEPARTMENTS, HIGHLAND, LIMA, POP
+from .ops import SAS, SaDef, allowed_here, register_sa, space_step_choices
 from .state import SP, activate, cap, control_of, guerrillas, hunt_roll, remove, res, shift
+from .texts import HELP_DONE, HELP_GOVERN_RES, HELP_GOVERN_RONDAS, HELP_HUNT, HELP_MOVE, SA, SA_HELP, SPACE, C
 
 # ---------------------------------------------------------------- 4.3.1 Govern
 
@@ -32,13 +34,15 @@ def _gov_can(state, fr):
 
 def _gov_ask(state, fr):
     if fr["ph"] == "main":
-        ch = space_step_choices(govern_spaces(state, fr), "Govern", fr)
-        return "Govern: choose a Department with Shining Path Control and an Underground Guerrilla", ch
+        ch = space_step_choices(govern_spaces(state, fr), SAS["govern"], fr)
+        return msg("Govern: choose a Department with Shining Path Control and an Underground Guerrilla"), ch
     sid = fr["cur"]
-    ch = [Choice("govern:res", f"Gain {2 * POP[sid]} Resources and shift toward Active Support", {})]
+    ch = [C("govern:res", msg("Gain {count} Resources and shift toward Active Support", count=2 * POP[sid]),
+            ChoiceKind.OPTION, "4.3.1", HELP_GOVERN_RES, {"space": sid}, payload={})]
     if state["s"][sid]["Ru"]:
-        ch.append(Choice("govern:rondas", "Remove an Underground Rondas", {}))
-    return f"Govern in {NAME[sid]}", ch
+        ch.append(C("govern:rondas", msg("Remove an Underground Rondas"), ChoiceKind.OPTION, "4.3.1",
+                    HELP_GOVERN_RONDAS, {"space": sid, "piece": "Ru"}, payload={}))
+    return msg("Govern in {space}", space=SPACE[sid]), ch
 
 
 def _gov_act(state, fr, cid, facts):
@@ -49,25 +53,26 @@ def _gov_act(state, fr, cid, facts):
         sid = cid[6:]
         fr["sel"].append(sid)
         activate(state["s"][sid], "Gu", 1)
-        facts.append(fact("activate", f"A Guerrilla in {NAME[sid]} is Activated (Govern).", space=sid, count=1))
+        facts.append(fact("activate", msg("A Guerrilla in {space} is Activated (Govern).", space=SPACE[sid]),
+                          space=sid, count=1))
         if sid in HIGHLAND:
             fr["cur"] = sid
             fr["ph"] = "gov"
             return
-        res(state, SP, 1, f"Govern in {NAME[sid]}", facts)
+        res(state, SP, 1, msg("Govern in {space}", space=SPACE[sid]), facts)
     else:
         sid = fr["cur"]
         fr["ph"] = "main"
         if cid == "govern:res":
-            res(state, SP, 2 * POP[sid], f"Govern in {NAME[sid]}", facts)
-            shift(state, sid, 2, facts, "Govern")
+            res(state, SP, 2 * POP[sid], msg("Govern in {space}", space=SPACE[sid]), facts)
+            shift(state, sid, 2, facts, msg("Govern"))
         else:
-            remove(state, sid, "Ru", 1, facts, "Govern")
+            remove(state, sid, "Ru", 1, facts, msg("Govern"))
     if not govern_spaces(state, fr):
         pop(state, fr)
 
 
-register_sa(SaDef("govern", SP, "Govern", "4.3.1", ("rally", "march", "terror"), _gov_can, _gov_ask, _gov_act))
+register_sa(SaDef("govern", SP, SA["govern"], "4.3.1", ("rally", "march", "terror"), _gov_can, _gov_ask, _gov_act))
 
 
 # ---------------------------------------------------------------- 4.3.2 Evade
@@ -93,22 +98,29 @@ def _ev_can(state, fr):
 def _ev_ask(state, fr):
     ph = fr["ph"]
     if ph == "main":
-        ch = [Choice(f"space:{s}", f"Evade from {NAME[s]}", {"space": s}) for s in evade_spaces(state, fr)]
+        ch = [C(f"space:{s}", msg("Evade from {space}", space=SPACE[s]), ChoiceKind.SPACE, "4.3.2", SA_HELP["evade"],
+                {"space": s}) for s in evade_spaces(state, fr)]
         if fr["sel"]:
             lima = state["s"][LIMA]
             if evade_hunt_ok(state):
                 if lima["Gu"]:
-                    ch.append(Choice("hunt:u", "Remove an Underground Guerrilla in Lima to roll on the Hunt Track", {}))
+                    ch.append(C("hunt:u", msg("Remove an Underground Guerrilla in Lima to roll on the Hunt Track"),
+                                ChoiceKind.PIECE, "4.3.2", HELP_HUNT, {"space": LIMA, "piece": "Gu"}, payload={}))
                 if lima["Ga"]:
-                    ch.append(Choice("hunt:a", "Remove an Active Guerrilla in Lima to roll on the Hunt Track", {}))
-            ch.append(Choice("done", "Finish Evade", {}))
-        return "Evade: choose a space to move a Guerrilla from", ch
+                    ch.append(C("hunt:a", msg("Remove an Active Guerrilla in Lima to roll on the Hunt Track"),
+                                ChoiceKind.PIECE, "4.3.2", HELP_HUNT, {"space": LIMA, "piece": "Ga"}, payload={}))
+            ch.append(C("done", msg("Finish Evade"), ChoiceKind.DONE, "4.3.2", HELP_DONE))
+        return msg("Evade: choose a space to move a Guerrilla from"), ch
     sid = fr["cur"]
     if ph == "eg":
-        return f"Evade from {NAME[sid]}: which Guerrilla?", [
-            Choice("g:u", "An Underground Guerrilla", {}), Choice("g:a", "An Active Guerrilla", {})]
-    return f"Evade: move the Guerrilla from {NAME[sid]} to", [
-        Choice(f"to:{a}", f"To {NAME[a]}", {"space": a}) for a in state["s"] if a in ADJ[sid]]
+        return msg("Evade from {space}: which Guerrilla?", space=SPACE[sid]), [
+            C("g:u", msg("An Underground Guerrilla"), ChoiceKind.PIECE, "4.3.2", HELP_MOVE, {"space": sid, "piece": "Gu"},
+              payload={}),
+            C("g:a", msg("An Active Guerrilla"), ChoiceKind.PIECE, "4.3.2", HELP_MOVE, {"space": sid, "piece": "Ga"},
+              payload={})]
+    return msg("Evade: move the Guerrilla from {space} to", space=SPACE[sid]), [
+        C(f"to:{a}", msg("To {space}", space=SPACE[a]), ChoiceKind.SPACE, "4.3.2", HELP_MOVE, {"space": a})
+        for a in state["s"] if a in ADJ[sid]]
 
 
 def _ev_act(state, fr, cid, facts):
@@ -119,8 +131,8 @@ def _ev_act(state, fr, cid, facts):
             return
         if cid.startswith("hunt:"):
             key = "Gu" if cid == "hunt:u" else "Ga"
-            remove(state, LIMA, key, 1, facts, "Evade")
-            hunt_roll(state, facts, "Evade", direction=-1)
+            remove(state, LIMA, key, 1, facts, msg("Evade"))
+            hunt_roll(state, facts, msg("Evade"), direction=-1)
             pop(state, fr)
             return
         sid = cid[6:]
@@ -141,15 +153,15 @@ def _ev_act(state, fr, cid, facts):
     sid = fr["cur"]
     state["s"][sid][fr["g"]] -= 1
     state["s"][to]["Gu"] += 1
-    facts.append(fact("move", f"A Guerrilla evades from {NAME[sid]} to {NAME[to]} and goes Underground.",
-                      source=sid, space=to, piece="Gu"))
+    facts.append(fact("move", msg("A Guerrilla evades from {source} to {space} and goes Underground.",
+                                  source=SPACE[sid], space=SPACE[to]), source=sid, space=to, piece="Gu"))
     fr["ph"] = "main"
 
 
-register_sa(SaDef("evade", SP, "Evade", "4.3.2", ("rally", "march"), _ev_can, _ev_ask, _ev_act))
+register_sa(SaDef("evade", SP, SA["evade"], "4.3.2", ("rally", "march"), _ev_can, _ev_ask, _ev_act))
 
 
 # ---------------------------------------------------------------- 4.3.3 Ambush (chosen inside Attack)
 
-register_sa(SaDef("ambush", SP, "Ambush", "4.3.3", ("attack",), lambda s, f: False, lambda s, f: ("", []),
+register_sa(SaDef("ambush", SP, SA["ambush"], "4.3.3", ("attack",), lambda s, f: False, lambda s, f: ("", []),
                   lambda s, f, c, x: None, inline=True))

@@ -19,9 +19,9 @@ from __future__ import annotations
 from engine.coin import capabilities
 from engine.coin import control as coin_control
 from engine.coin import support as coin_support
-from engine.coin.flow import Ask, FrameKind, pop, push
-from engine.coin.tracks import change
-from engine.core.contract import Choice, fact
+from engine.core.contract import ChoiceKind, cause_die, fact
+from engine.core.flow import Ask, FrameKind, pop, push
+from engine.core.messages import msg
 from engine.core.rng import new_rng, roll, shuffle
 
 from .data import (
@@ -36,17 +36,17 @@ from .data import (
     JUNGLE,
     LIMA,
     LOCS,
-    NAME,
     POP,
     SETUP,
     TARGET_AFTER_CAPTURE,
 )
+from .texts import CONTROLLER, HELP_GPICK, HUNT_BOX, ONE_PIECE, SEAT, SPACE, SUPPORT, TRACK, C, pieces_text
 
 GOV = "government"
 SP = "shining_path"
 SEATS = (GOV, SP)
 OTHER = {GOV: SP, SP: GOV}
-SEAT_NAME = {GOV: "Government", SP: "Shining Path"}
+SEAT_NAME = SEAT
 PIECE_KEYS = ("T", "P", "Ru", "Ra", "Gu", "Ga", "B", "D")
 POOL_OF = {"T": "T", "P": "P", "Ru": "R", "Ra": "R", "Gu": "G", "Ga": "G", "B": "B"}
 PIECE_NAME = {"T": "Troop", "P": "Police", "Ru": "Underground Rondas", "Ra": "Active Rondas",
@@ -54,7 +54,51 @@ PIECE_NAME = {"T": "Troop", "P": "Police", "Ru": "Underground Rondas", "Ra": "Ac
 
 
 class SetupError(ValueError):
-    pass
+    """A setup option was refused (``field``: the option at fault, for the scheduling page)."""
+
+    def __init__(self, message, field: str = "options"):
+        super().__init__(str(message))
+        self.message = message
+        self.field = field
+
+
+#: piece key -> the metrics (Rules.metrics) that count it on the map
+ON_MAP = {"T": ("troops_on_map", "cubes_on_map"), "P": ("police_on_map", "cubes_on_map"),
+          "Ru": ("rondas_on_map",), "Ra": ("rondas_on_map",), "Gu": ("guerrillas_on_map",),
+          "Ga": ("guerrillas_on_map",), "B": ("bases_on_map",), "D": ("bases_on_map",)}
+CONTROL_METRIC = {"G": "government_control_population", "S": "shining_path_control_population"}
+
+
+def piece_deltas(key: str, n: int) -> dict:
+    """Metric deltas of ``n`` pieces of kind ``key`` arriving on (n < 0: leaving) the map."""
+    m = ON_MAP[key]
+    return {m[0]: n, m[1]: n} if len(m) == 2 else {m[0]: n}
+
+
+def control_deltas(sid: str, old: str, new: str) -> dict:
+    """Metric deltas of a space's Control changing from ``old`` to ``new`` (1.7)."""
+    p = POP[sid]
+    d: dict = {}
+    if p:
+        if old:
+            d[CONTROL_METRIC[old]] = -p
+        if new:
+            d[CONTROL_METRIC[new]] = d.get(CONTROL_METRIC[new], 0) + p
+    return d
+
+
+def support_deltas(sid: str, old: int, new: int) -> dict:
+    """Metric deltas of a space's Support level changing (Highland Population counts, 6.2)."""
+    d: dict = {}
+    if sid in HIGHLAND:
+        p = POP[sid]
+        s = (new > 0) - (old > 0)
+        o = (new < 0) - (old < 0)
+        if s:
+            d["highland_support_population"] = s * p
+        if o:
+            d["highland_opposition_population"] = o * p
+    return d
 
 
 # ---------------------------------------------------------------- setup (2.1)
@@ -65,10 +109,10 @@ def build_deck(rng: dict, options: dict) -> list[str]:
     ``deck_top`` fixes the top cards and builds the rest the same way from the other cards."""
     if options.get("deck"):
         deck = [str(c) for c in options["deck"]]
-        _check_cards(deck)
+        _check_cards(deck, "deck")
         return deck
     top = [str(c) for c in options.get("deck_top") or []]
-    _check_cards(top)
+    _check_cards(top, "deck_top")
     events = [c for c in EVENT_IDS if c not in top]
     shuffle(rng, events)
     props = [p for p in SETUP["deck"]["campaign_propaganda"] if p not in top]
@@ -91,12 +135,12 @@ def build_deck(rng: dict, options: dict) -> list[str]:
     return deck
 
 
-def _check_cards(cards: list[str]) -> None:
-    for c in cards:
+def _check_cards(cards: list[str], field: str = "deck") -> None:
+    for i, c in enumerate(cards):
         if c not in CARDS or c == "P37":
-            raise SetupError(f"Unknown or unusable card in deck option: {c!r}")
+            raise SetupError(msg("Unknown or unusable card in the deck: {card}", card=str(c)), f"{field}[{i}]")
     if len(set(cards)) != len(cards):
-        raise SetupError("A card appears twice in the deck option.")
+        raise SetupError(msg("A card appears twice in the deck."), field)
 
 
 def new_state(seed: int, options: dict | None = None) -> dict:
@@ -173,30 +217,49 @@ def refresh_control(state: dict, facts: list, cause: str) -> None:
         if new == old:
             continue
         sp["ctl"] = new
-        who = {"G": "Government", "S": "Shining Path", "": "no one"}[new]
-        facts.append(fact("control", f"{NAME[sid]} is now controlled by {who}.", space=sid,
-                          control={"G": GOV, "S": SP, "": None}[new]))
+        f = fact("control", msg("{space} is now controlled by {who}.", space=SPACE[sid], who=CONTROLLER[new]),
+                 space=sid, control={"G": GOV, "S": SP, "": None}[new])
+        d = control_deltas(sid, old, new)
+        if d:
+            f["deltas"] = d
+        facts.append(f)
         if POP[sid]:
             if old == "S":
-                pw(state, POP[sid], f"Shining Path lost Control of {NAME[sid]} ({cause})", facts)
+                pw(state, POP[sid], msg("Shining Path lost Control of {space} ({why})", space=SPACE[sid], why=cause),
+                   facts)
             if new == "S":
-                pw(state, -POP[sid], f"Shining Path gained Control of {NAME[sid]} ({cause})", facts)
+                pw(state, -POP[sid], msg("Shining Path gained Control of {space} ({why})", space=SPACE[sid],
+                                         why=cause), facts)
 
 
-def pw(state: dict, delta: int, cause: str, facts: list) -> int:
+def track_fact(track: str, old: int, new: int, why, **extra) -> dict:
+    """The fact of a track moving from ``old`` to ``new``; ``why`` (a message) is its ``why`` field."""
+    return fact("track", msg("{track} {delta:+d} to {value} ({why})", track=TRACK[track], delta=new - old, value=new,
+                             why=why),
+                track=track, delta=new - old, value=new, why=why, deltas={track: new - old} if new != old else {},
+                **extra)
+
+
+def pw(state: dict, delta: int, cause, facts: list) -> int:
     """1.10 Political Will, bounded 0-20."""
-    return change(state, "pw", delta, cause, facts, "Political Will", track="political_will")
+    old = state["pw"]
+    new = max(0, min(20, old + delta))
+    state["pw"] = new
+    if delta:
+        facts.append(track_fact("political_will", old, new, cause))
+    return new - old
 
 
-def res(state: dict, seat: str, delta: int, cause: str, facts: list) -> int:
+RES_METRIC = {GOV: "government_resources", SP: "shining_path_resources"}
+
+
+def res(state: dict, seat: str, delta: int, cause, facts: list) -> int:
     """1.8 Resources, bounded 0-20."""
-    label = "Government Resources" if seat == GOV else "Shining Path Resources"
     old = state["res"][seat]
     new = max(0, min(20, old + delta))
     state["res"][seat] = new
     if delta:
-        facts.append(fact("track", f"{label} {'+' if new >= old else ''}{new - old} to {new} ({cause})",
-                          track=f"{seat}_resources", delta=new - old, value=new, cause=cause))
+        facts.append(track_fact(RES_METRIC[seat], old, new, cause))
     return new - old
 
 
@@ -209,17 +272,19 @@ def shift(state: dict, sid: str, target: int, facts: list, cause: str, steps: in
     new = coin_support.shifted(sp["sup"], target, steps)
     if new == sp["sup"]:
         return False
+    old = sp["sup"]
     sp["sup"] = new
-    facts.append(fact("support", f"{NAME[sid]} shifts to {coin_support.NAMES[new]} ({cause}).",
-                      space=sid, level=new))
+    facts.append(fact("support", msg("{space} shifts to {level} ({why}).", space=SPACE[sid], level=SUPPORT[new],
+                                     why=cause), space=sid, level=new, deltas=support_deltas(sid, old, new)))
     return True
 
 
 def set_support(state: dict, sid: str, level: int, facts: list, cause: str) -> None:
     if POP[sid] and state["s"][sid]["sup"] != level:
+        old = state["s"][sid]["sup"]
         state["s"][sid]["sup"] = level
-        facts.append(fact("support", f"{NAME[sid]} set to {coin_support.NAMES[level]} ({cause}).",
-                          space=sid, level=level))
+        facts.append(fact("support", msg("{space} set to {level} ({why}).", space=SPACE[sid], level=SUPPORT[level],
+                                         why=cause), space=sid, level=level, deltas=support_deltas(sid, old, level)))
 
 
 def place(state: dict, sid: str, key: str, n: int, facts: list, cause: str) -> int:
@@ -231,8 +296,9 @@ def place(state: dict, sid: str, key: str, n: int, facts: list, cause: str) -> i
     if k > 0:
         state["avail"][pool] -= k
         state["s"][sid][key] += k
-        facts.append(fact("place", f"{k} {PIECE_NAME[key]}{'s' if k > 1 else ''} placed in {NAME[sid]} ({cause}).",
-                          space=sid, piece=key, count=k))
+        facts.append(fact("place", msg("{pieces} placed in {space} ({why}).", pieces=pieces_text(key, k),
+                                       space=SPACE[sid], why=cause),
+                          space=sid, piece=key, count=k, deltas=piece_deltas(key, k)))
     return k
 
 
@@ -250,8 +316,10 @@ def remove(state: dict, sid: str, key: str, n: int, facts: list, cause: str, to:
     else:
         state["avail"][POOL_OF[key]] += k
     if key != "D":
-        facts.append(fact("remove", f"{k} {PIECE_NAME[key]}{'s' if k > 1 else ''} removed from {NAME[sid]} ({cause}).",
-                          space=sid, piece=key, count=k))
+        d = piece_deltas(key, -k)  # to Available or onto a card: off the map either way
+        facts.append(fact("remove", msg("{pieces} removed from {space} ({why}).", pieces=pieces_text(key, k),
+                                        space=SPACE[sid], why=cause),
+                          space=sid, piece=key, count=k, deltas=d))
     return k
 
 
@@ -261,8 +329,9 @@ def directives_removed(state: dict, sid: str, facts: list, cause: str) -> None:
     if state["dbox"]:
         state["dbox"] -= 1
         state["avail"]["B"] += 1
-    facts.append(fact("reveal", f"The Base removed from {NAME[sid]} was the Guzman Directives Base ({cause}).",
-                      space=sid, piece="D", barrier=True))
+    facts.append(fact("reveal", msg("The Base removed from {space} was the Guzman Directives Base ({why}).",
+                                    space=SPACE[sid], why=cause),
+                      space=sid, piece="D", barrier=True, deltas=piece_deltas("D", -1)))
 
 
 def remove_base(state: dict, sid: str, facts: list, cause: str) -> str:
@@ -275,8 +344,8 @@ def remove_base(state: dict, sid: str, facts: list, cause: str) -> str:
         key = "D" if sp["D"] else "B"
     remove(state, sid, key, 1, facts, cause)
     if key == "B":
-        facts.append(fact("reveal", f"The Base removed from {NAME[sid]} was a regular Base.", space=sid,
-                          piece="B", barrier=True))
+        facts.append(fact("reveal", msg("The Base removed from {space} was a regular Base.", space=SPACE[sid]),
+                          space=sid, piece="B", barrier=True))
     return key
 
 
@@ -332,8 +401,10 @@ def hunt_shift(state: dict, steps: int, facts: list, cause: str) -> None:
     if new == old:
         return
     state["hunt"] = new
-    facts.append(fact("track", f"Hunt Track {'right' if new > old else 'left'} to box {new} ({cause})",
-                      track="hunt_track", delta=new - old, value=new, cause=cause))
+    f = track_fact("hunt_track", old, new, cause)
+    f["text"] = msg("Hunt Track {direction} to {box} ({why})", direction=msg("right") if new > old else msg("left"),
+                    box=HUNT_BOX[new], why=cause)
+    facts.append(f)
     if new >= CAPTURED:
         capture(state, facts)
 
@@ -355,9 +426,12 @@ def hunt_roll(state: dict, facts: list, cause: str, bonus: int = 0, direction: i
     d = die(state, "hunt")
     total = d + bonus
     ok = total > target
-    facts.append(fact("roll", f"Hunt roll {d}{f' +{bonus}' if bonus else ''} against {target}: "
-                      f"{'success' if ok else 'failure'} ({cause}).", die=d, bonus=bonus, target=target,
-                      success=ok, barrier=True))
+    outcome = msg("success") if ok else msg("failure")
+    text = msg("Hunt roll {die} +{bonus} against {target}: {outcome} ({why}).", die=d, bonus=bonus, target=target,
+               outcome=outcome, why=cause) if bonus else \
+        msg("Hunt roll {die} against {target}: {outcome} ({why}).", die=d, target=target, outcome=outcome, why=cause)
+    facts.append(fact("roll", text, die=d, bonus=bonus, target=target, success=ok, barrier=True,
+                      cause=cause_die("6.7", d)))
     if ok and not state["captured"]:
         hunt_shift(state, direction, facts, cause)
     return ok
@@ -366,10 +440,11 @@ def hunt_roll(state: dict, facts: list, cause: str, bonus: int = 0, direction: i
 def capture(state: dict, facts: list) -> None:
     """6.7.2 Guzman captured."""
     state["captured"] = True
-    facts.append(fact("capture", "Guzman is captured!", barrier=True))
-    pw(state, 5, "Guzman captured", facts)
+    why = msg("Guzman captured")
+    facts.append(fact("capture", msg("Guzman is captured!"), barrier=True, deltas={"guzman_captured": 1}))
+    pw(state, 5, why, facts)
     remove_guerrillas(state, GOV, [(sid, guerrillas(state["s"][sid]) // 2) for sid in IDS],
-                      facts, "Guzman captured", "6.7.2")
+                      facts, why, "6.7.2")
     loc = d_location(state)
     if loc:
         sp = state["s"][loc]
@@ -380,12 +455,12 @@ def capture(state: dict, facts: list) -> None:
         else:
             state["avail"]["B"] -= 1 if state["avail"]["B"] else 0
         state["d_home"] = True
-        facts.append(fact("reveal", f"The Guzman Directives Base in {NAME[loc]} is revealed and replaced by a "
-                          "regular Base.", space=loc, barrier=True))
+        facts.append(fact("reveal", msg("The Guzman Directives Base in {space} is revealed and replaced by a "
+                                        "regular Base.", space=SPACE[loc]), space=loc, barrier=True))
     elif state["dbox"]:
         state["avail"]["B"] += state["dbox"]
         state["dbox"] = 0
-    refresh_control(state, facts, "Guzman captured")
+    refresh_control(state, facts, why)
 
 
 # ---------------------------------------------------------------- choosing which Guerrillas go
@@ -423,12 +498,12 @@ def _gpick_ask(state: dict, fr: dict) -> Ask:
     sid, n = fr["q"][0]
     sp = state["s"][sid]
     ch = []
-    if sp["Ga"]:
-        ch.append(Choice("remove:Ga", "Remove an Active Guerrilla", {"space": sid, "piece": "Ga"}))
-    if sp["Gu"]:
-        ch.append(Choice("remove:Gu", "Remove an Underground Guerrilla", {"space": sid, "piece": "Gu"}))
-    return Ask(fr["seat"], f"{fr['cause']}: remove a Guerrilla in {NAME[sid]} ({n} to remove)", fr["rule"],
-               ch, {"space": sid, "count": n})
+    for k in ("Ga", "Gu"):
+        if sp[k]:
+            ch.append(C(f"remove:{k}", msg("Remove {piece}", piece=ONE_PIECE[k]), ChoiceKind.PIECE, fr["rule"],
+                        HELP_GPICK, {"space": sid, "piece": k}))
+    return Ask(fr["seat"], msg("{why}: remove a Guerrilla in {space} ({count} to remove)", why=fr["cause"],
+                               space=SPACE[sid], count=n), fr["rule"], ch, {"space": sid, "count": n})
 
 
 def _gpick_act(state: dict, fr: dict, cid: str, facts: list) -> None:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from engine.core import rng as R
 from engine.core.contract import fact
 from engine.scenarios.tears_of_tyranny import board as B
-from engine.scenarios.tears_of_tyranny.data import THRESHOLD, UNIT_VALUE, content
+from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.scenarios.tears_of_tyranny.data import UNIT_VALUE, content
 
 C = content()
 
@@ -251,12 +252,43 @@ def recruit_at(state: dict, seat: str, tid: str, n: int, facts: list, cause: str
         B.add_fact(facts, "recruit", f"{seat.title()} recruit {m} G in {B.tname(tid)} ({cause}).", tile=tid, seat=seat)
 
 
+def capped_tiles(state: dict, tiles: list[str], cap: int, facts: list, cause: str) -> list[str]:
+    """Issue 16.1: "every ... tile, at most N tiles" when more than N tiles qualify.
+
+    The rule (fair and visible): quadrants take turns. The pick starts in the quadrant whose turn
+    it is (``state["cap_turn"]``, quadrant 1 at the start of the game) and takes the next
+    qualifying tile (terrain-card reference order) of each quadrant in turn until N are taken; the
+    turn then passes to the next quadrant, so over a game every quadrant leads equally often.
+    A ``capped`` fact names the rule, the quadrant that led and the tiles taken. When N or fewer
+    tiles qualify they all are taken and nothing is said."""
+    if len(tiles) <= cap:
+        return tiles
+    nq = len(state["seats"])
+    start = state.get("cap_turn", 1)
+    by_q: dict[int, list[str]] = {}
+    for tid in tiles:
+        by_q.setdefault(C.tiles[tid]["quadrant"], []).append(tid)
+    rounds = [((start - 1 + i) % nq) + 1 for i in range(nq)]
+    out: list[str] = []
+    while len(out) < cap:
+        for q in rounds:
+            if by_q.get(q) and len(out) < cap:
+                out.append(by_q[q].pop(0))
+    state["cap_turn"] = start % nq + 1
+    leader = state["seats"][start - 1]
+    B.add_fact(facts, "capped", f"{cause}: {len(tiles)} tiles qualify but at most {cap} are affected. Quadrants take "
+               f"turns (issue 16.1): this time the {leader.title()}' quadrant ({start}) leads, then the next "
+               f"quadrants in order. Tiles affected: {', '.join(B.tname(t) for t in out)}.",
+               tiles=out, lead_quadrant=start, cap=cap, qualifying=list(tiles), rule="capped effects (rules notes)")
+    return out
+
+
 def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
     for op in ops:
         k = op["op"]
         tiles = select_tiles(state, op["sel"]) if "sel" in op else []
         if op.get("max"):
-            tiles = tiles[:op["max"]]
+            tiles = capped_tiles(state, tiles, op["max"], facts, cause)
         if k == "team_influence":
             if op["n"] >= 0:
                 B.gain_influence(state, op["n"], cause, facts)
@@ -286,7 +318,7 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
             for tid in tiles:
                 t = state["tiles"][tid]
                 if t["gs"] and t["u"]:
-                    B.player_attack(state, tid, B.g_total(t), B.director(t), facts, cause)
+                    B.player_attack(state, tid, B.g_total(t), B.director(t), facts, cause, by_guerrillas=True)
         elif k == "flip":
             src = "blue" if op["to"] == "red" else "red"
             for tid in tiles:
@@ -295,7 +327,7 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                 if m:
                     t[src] -= m
                     t[op["to"]] += m
-                    B.add_fact(facts, "civilians", f"{m} civilian(s) in {B.tname(tid)} turn {op['to']} ({cause}).",
+                    B.add_fact(facts, "civilians", f"{V.count(m, 'civilian')} in {B.tname(tid)} {'turns' if m == 1 else 'turn'} {op['to']} ({cause}).",
                                tile=tid)
                     B.clear_tyranny_check(state, tid, facts)
         elif k in ("remove_unit", "destroy_unit"):
@@ -320,7 +352,7 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                     # headquarters, which one is the player's choice (a global frame, asked at once)
                     state["g"].append({"k": "event_recruit", "seat": seat, "n": op["n"], "cause": cause,
                                        "rule": "event (1.I)",
-                                       "text": f"{cause}: you recruit {op['n']} guerrilla(s) at one of your "
+                                       "text": f"{cause}: you recruit {V.count(op['n'], 'guerrilla')} at one of your "
                                                "headquarters: which one?"})
                 elif home:
                     recruit_at(state, seat, home[0], op["n"], facts, cause)
@@ -362,7 +394,7 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                     m += 1
                 if m:
                     state["stats"]["civilians_killed"] += m
-                    B.add_fact(facts, "civilians", f"Reprisals kill {m} civilian(s) in {B.tname(tid)} ({cause}).", tile=tid)
+                    B.add_fact(facts, "civilians", f"Reprisals kill {V.count(m, 'civilian')} in {B.tname(tid)} ({cause}).", tile=tid)
         elif k == "each_draw":
             for seat in state["seats"]:
                 deck = state["decks"][op["deck"]]
@@ -390,7 +422,7 @@ def run_event(state: dict, facts: list) -> None:
     state["stats"]["events"] += 1
     ev = C.events[eid]
     B.add_fact(facts, "event", f"Event: {ev['title']} (state of {st}).", card=eid, state=st, barrier=True,
-               threshold=THRESHOLD[len(state["seats"])])
+               threshold=B.threshold(state))
     run_board_ops(state, ev[st], facts, f"event {ev['title']}")
     run_board_ops(state, ev["bottom_1"], facts, f"event {ev['title']}")
     run_board_ops(state, ev["bottom_2"], facts, f"event {ev['title']}")

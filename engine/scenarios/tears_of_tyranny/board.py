@@ -8,6 +8,7 @@ here mutates the state dict in place and appends facts; none asks a question.
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.scenarios.tears_of_tyranny import vocab as V
 from engine.scenarios.tears_of_tyranny.data import (
     ADVISOR_INFLUENCE,
     BASES_TOTAL,
@@ -124,8 +125,9 @@ def add_fact(facts: list, type_: str, text: str, **kw) -> None:
 
 
 def tname(tid: str) -> str:
+    """The tile's name as players say it aloud (unique on the map, issue 16.6) and its terrain."""
     t = C.tiles[tid]
-    return f"{t['septet_name']} {t['terrain']} ({tid})"
+    return f"{t['name']} ({t['terrain']})"
 
 
 # ---- tracks -----------------------------------------------------------------------------------
@@ -134,9 +136,25 @@ def tyranny_on_map(state: dict) -> int:
     return sum(t["tyr"] for t in state["tiles"].values())
 
 
+def threshold(state: dict) -> int:
+    """3.D / A-16: the tokens on the map at which the board is in a state of tyranny.
+
+    The rulebook prints 2/5/7/10 for 1/2/3/4 players, on a pool of 5 tokens per player. A scenario
+    with a smaller pool (Popular Spring: 4 per player) rescales it in proportion, rounding halves
+    up (issue 16.3), stored in the options at setup; a state saved before that carries none and
+    reads the printed figure."""
+    return state["opts"].get("tyranny_threshold") or THRESHOLD[len(state["seats"])]
+
+
+def scaled_threshold(players: int, pool_per_player: int) -> int:
+    """The printed threshold for ``players`` scaled to a pool of ``pool_per_player`` tokens per
+    player (the rulebook's pool is 5), rounding halves up; the printed figure for a pool of 5."""
+    return (THRESHOLD[players] * pool_per_player * 2 + 5) // 10
+
+
 def tyranny_state(state: dict) -> str:
-    """3.D adversary / A-16: tyranny when the tokens on the map reach the printed threshold."""
-    return "tyranny" if tyranny_on_map(state) >= THRESHOLD[len(state["seats"])] else "freedom"
+    """3.D adversary / A-16: tyranny when the tokens on the map reach the threshold (:func:`threshold`)."""
+    return "tyranny" if tyranny_on_map(state) >= threshold(state) else "freedom"
 
 
 def place_tyranny(state: dict, tid: str, facts: list, cause: str) -> bool:
@@ -210,7 +228,8 @@ def clear_tyranny_check(state: dict, tid: str, facts: list) -> None:
         n = t["tyr"]
         t["tyr"] = 0
         state["tyr_gone"] += n
-        add_fact(facts, "track", f"Tyranny in {tname(tid)} broken by force: {n} token(s) leave the game.",
+        add_fact(facts, "track", f"Tyranny in {tname(tid)} broken by force: {V.count(n, 'tyranny token')} "
+                 f"{'leaves' if n == 1 else 'leave'} the game.",
                  track="tyranny_map", delta=-n, value=tyranny_on_map(state), cause="cleared by force", tile=tid)
 
 
@@ -345,7 +364,7 @@ def collateral(state: dict, tid: str, excess: int, facts: list, seat: str | None
     state["stats"]["civilians_killed"] += killed
     pen = penalty(state, seat) if seat else 0
     ptext = penalty_text(state, seat, killed)
-    add_fact(facts, "collateral", f"{killed} civilian(s) killed in {tname(tid)} by collateral damage ({cause}): "
+    add_fact(facts, "collateral", f"{V.count(killed, 'civilian')} killed in {tname(tid)} by collateral damage ({cause}): "
              f"{ptext}.", tile=tid, killed=killed, excess=excess, seat=seat, penalty=pen, influence_lost=pen * killed,
              penalty_text=ptext, rule="1.G combat (A-25)")
     if pen:
@@ -371,28 +390,34 @@ def penalty_text(state: dict, seat: str | None, killed: int) -> str:
 
 
 def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list, cause: str,
-                  ignore_defense: bool = False, ignore_tyranny: bool = False, pending: dict | None = None) -> None:
+                  ignore_defense: bool = False, ignore_tyranny: bool = False, pending: dict | None = None,
+                  by_guerrillas: bool = False) -> None:
     """1.G: an attack first overcomes the tile's defense; the rest damages units; excess beyond all
     remaining health is collateral damage. Every attack overcomes the defense again.
 
     With ``pending``, the decisions the attacker must take are not made here but recorded for the
     caller to ask: ``pending["civ"]`` collateral victims to pick (A-25), ``pending["drive"]``
-    units the Advisors drive out, whose destination they pick (A-28)."""
+    units the Advisors drive out, whose destination they pick (A-28).
+
+    ``by_guerrillas``: the damage is done by guerrillas (a "+1 damage per G" capability, an event's
+    guerrilla attack). Combat, Damage: "to damage an adversary the advisors must apply capabilities
+    indirectly through their proxy guerillas"; Advisors panel: "Gs and CIVILIANS can still Damage and
+    Kill/Destroy". Such an attack damages and destroys even when the Advisors direct it (issue 16.2)."""
     t = state["tiles"][tid]
-    f = attack_fact(state, tid, dmg, seat, cause, ignore_defense, ignore_tyranny)
+    f = attack_fact(state, tid, dmg, seat, cause, ignore_defense, ignore_tyranny, by_guerrillas=by_guerrillas)
     facts.append(f)
     start = len(facts)
     eff = dmg - f["defense"]
     if eff <= 0:
         return
-    if seat == "advisors":
+    if seat == "advisors" and not by_guerrillas:
         advisor_strike(state, tid, eff, facts, cause, pending)
         finish_attack_fact(f, facts[start:], "")
         return
     excess = allocate(state, tid, eff, facts, seat, cause)
     if excess and pending is not None and collateral_choice_needed(t, excess):
         pending["civ"] = excess
-        finish_attack_fact(f, facts[start:], f"{excess} excess damage kills {excess} civilian(s): the "
+        finish_attack_fact(f, facts[start:], f"{excess} excess damage kills {V.count(excess, 'civilian')}: the "
                            f"{(seat or 'attacker').title()} choose who is hit (A-25); {penalty_text(state, seat, excess)}")
         return
     if excess:
@@ -402,7 +427,7 @@ def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list
 
 
 def attack_fact(state: dict, tid: str, dmg: int, seat: str | None, cause: str, ignore_defense: bool = False,
-                ignore_tyranny: bool = False, assign: bool = False) -> dict:
+                ignore_tyranny: bool = False, assign: bool = False, by_guerrillas: bool = False) -> dict:
     """The ``attack`` fact: the damage, the tile's defense part by part, and the units with the
     damage they already carry this turn (1.G combat). :func:`finish_attack_fact` adds the result.
     ``assign``: the attacker assigns the damage that gets through, unit by unit (A-57)."""
@@ -415,11 +440,13 @@ def attack_fact(state: dict, tid: str, dmg: int, seat: str | None, cause: str, i
             + ", overcome again by every attack (1.G combat). Units: " + units_text(t["u"]) + ". ")
     if eff <= 0:
         text += "The defense absorbs all of it: no effect."
-    elif seat == "advisors":
+    elif seat == "advisors" and not by_guerrillas:
         text += (f"{eff} damage gets through, but the Advisors do no damage: each unit it would destroy is driven "
                  "out of the tile and earns influence (Advisors panel, A-28).")
     elif assign:
         text += f"{eff} damage gets through: the {(seat or 'attacker').title()} assign it among the units (A-57)."
+        if seat == "advisors":
+            text += " The damage is done by the Advisors' proxy guerrillas, so it damages and destroys (Advisors panel)."
     else:
         text += f"{eff} damage gets through to the units (most valuable kill first, A-57)."
     return fact("attack", text, tile=tid, damage=dmg, defense=d, defense_parts=parts, through=max(0, eff),
@@ -447,7 +474,8 @@ def finish_attack_fact(f: dict, after: list, extra: str) -> None:
         out.append("damaged: " + ", ".join(damaged) + " (kept until the end of the turn, 3)")
     for x in after:
         if x["type"] == "collateral":
-            out.append(f"collateral: {x['excess']} excess damage kills {x['killed']} civilian(s), {x['penalty_text']}")
+            out.append(f"collateral: {x['excess']} excess damage kills {V.count(x['killed'], 'civilian')}, "
+                       f"{x['penalty_text']}")
     if extra:
         out.append(extra)
     if out:
@@ -499,7 +527,7 @@ def advisor_strike(state: dict, tid: str, eff: int, facts: list, cause: str, pen
             add_fact(facts, "move", f"Advisors drive an adversary {unit[0]} out of {tname(tid)}.", tile=tid, unit=unit[0])
         else:
             drive_unit(state, tid, unit, default_drive_target(state, tid), facts)
-        gain_influence(state, table[unit[0]], f"Advisors displaced a {unit[0]} in {tid}", facts, "advisors")
+        gain_influence(state, table[unit[0]], f"Advisors displaced {'an' if unit[0] == 'outpost' else 'a'} {unit[0]} in {tid}", facts, "advisors")
     clear_tyranny_check(state, tid, facts)
 
 
@@ -532,7 +560,7 @@ def adversary_attack(state: dict, tid: str, strength: int, facts: list, cause: s
             del t["gs"][owner]
         strength -= 1
         state["stats"]["guerrillas_lost"] += 1
-        add_fact(facts, "destroy", f"A {owner.title()} guerrilla is killed in {tname(tid)} ({cause}).",
+        add_fact(facts, "destroy", f"One of the {owner.title()}' guerrillas is killed in {tname(tid)} ({cause}).",
                  tile=tid, unit="g", seat=owner)
 
 

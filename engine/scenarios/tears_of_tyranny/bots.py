@@ -84,8 +84,13 @@ def evaluate(state: dict, seat: str) -> float:
     if COVER_W and n > 1:
         # team coverage: the adversary units within 1 of some player's presence can be reached by
         # most capabilities (range 0-1) before they develop and dominate; a network that spreads
-        # toward them, rather than piling up where a teammate already stands, defends the map
-        for tid in near:
+        # toward them, rather than piling up where a teammate already stands, defends the map.
+        # Summed in the map's tile order, never in set order: a set of strings iterates in an
+        # order that depends on PYTHONHASHSEED, and float sums in another order round differently
+        # (issue 16.10: the same seed must give the same game in every process).
+        for tid in state["order"]:
+            if tid not in near:
+                continue
             t = tiles.get(tid)
             if t is not None and t["u"]:
                 w = 2.0 if tid in dom or tid in dev else 1.0

@@ -1,6 +1,6 @@
 """Tears of Tyranny static data: loading and validating the authored JSON (1.A, 1.F-1.I, 2.A-2.B).
 
-The JSON files under ``data/`` are produced by ``authoring.py`` and reviewed; the engine reads
+The JSON files under ``data/`` are produced by ``tools/content/tears_of_tyranny_authoring.py`` and reviewed; the engine reads
 them once, builds indices (tile adjacency, hex distances, terrain-card reference -> tile per
 quadrant) and never changes them. :func:`validate_content` checks every count and field the
 rulebook fixes and that every effect parses in :mod:`vocab`.
@@ -116,7 +116,10 @@ def validate_content(c: Content | None = None) -> list[str]:
               f"{seat}: 1 major + 3 minor earmarked")
         attrs = set(c.panels[seat]["attributes"])
         check(all(set(x["attributes"]) <= attrs for x in em), f"{seat}: earmarks carry own attributes")
+    check(len({t["name"] for t in c.tiles.values()}) == 112, "every tile has a unique name (issue 16.6)")
     check(len(c.events) == 24, "24 event cards")
+    check(all(e["bottom_1"] and e["bottom_2"] for e in c.events.values()),
+          "every event has two active bottom boxes (3.D, issue 16.4)")
     check(len(c.influence) == 28, "28 influence cards")
     check(len(c.terrain) == 56, "56 terrain cards")
     check(Counter(t["stage"] for t in c.terrain.values()) == {"I": 14, "II": 14, "III": 14, "IV": 14},

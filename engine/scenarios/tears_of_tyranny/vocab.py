@@ -225,9 +225,25 @@ def validate_range(rng, where: str) -> None:
 
 # ---- plain words --------------------------------------------------------------------------
 
-_WHAT = {"own_g": "of your guerrillas", "cell": "adversary cell(s)", "outpost": "outpost(s)",
-         "garrison": "garrison(s)", "adversary": "adversary unit(s)", "red": "red civilian(s)",
-         "blue": "blue civilian(s)", "civilian": "civilian(s)"}
+#: singular and plural of each movable thing (issue 16.6: "1 cell", "2 cells", never "cell(s)")
+_WHAT = {"own_g": ("of your guerrillas", "of your guerrillas"), "cell": ("adversary cell", "adversary cells"),
+         "outpost": ("outpost", "outposts"), "garrison": ("garrison", "garrisons"),
+         "adversary": ("adversary unit", "adversary units"), "red": ("red civilian", "red civilians"),
+         "blue": ("blue civilian", "blue civilians"), "civilian": ("civilian", "civilians"),
+         "tile": ("tile", "tiles"), "guerrilla": ("guerrilla", "guerrillas"), "resource": ("resource", "resources"),
+         "unit": ("adversary unit", "adversary units"), "card": ("card", "cards"),
+         "tyranny token": ("tyranny token", "tyranny tokens")}
+
+
+def count(n: int, what: str) -> str:
+    """``n`` and the noun in the right number: "1 cell", "2 outposts" (issue 16.6)."""
+    one, many = _WHAT.get(what, (what, what + "s"))
+    return f"{n} {one if n == 1 else many}"
+
+
+def article(word: str) -> str:
+    """The indefinite article for ``word``: "an outpost", "a cell" (issue 16.6)."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
 
 
 def describe_cap(ops: list) -> str:
@@ -245,16 +261,16 @@ def _cap_phrase(ops: list) -> str:
         elif k == "damage_per_g":
             s = "1 damage per guerrilla in the tile" + (f" +{op['bonus']}" if op.get("bonus") else "")
         elif k == "destroy":
-            s = f"destroy {n} {op['unit'] if op['unit'] != 'any' else 'adversary unit'}(s)"
+            s = f"destroy {count(n, op['unit'] if op['unit'] != 'any' else 'unit')}"
         elif k == "remove":
-            s = f"force {n} {op['unit'] if op['unit'] != 'any' else 'adversary unit'}(s) to withdraw (no influence)"
+            s = f"force {count(n, op['unit'] if op['unit'] != 'any' else 'unit')} to withdraw (no influence)"
         elif k == "replace":
             what = {"cell": "an adversary cell", "outpost": "an outpost", "red": "a red civilian"}[op["what"]]
             s = f"replace {what} with one of your guerrillas (+{op['influence']} influence)"
         elif k == "pull":
-            s = f"pull up to {n} {_WHAT[op['what']]} into the tile"
+            s = f"pull up to {count(n, op['what'])} into the tile"
         elif k == "push":
-            s = f"push up to {n} {_WHAT[op['what']]} out of the tile"
+            s = f"push up to {count(n, op['what'])} out of the tile"
         elif k == "defense":
             s = f"+{n} defense for the resistance this turn"
         elif k == "prevent":
@@ -262,15 +278,15 @@ def _cap_phrase(ops: list) -> str:
         elif k == "influence":
             s = f"{'+' if n >= 0 else ''}{n} influence"
         elif k == "resources":
-            s = f"+{n} resources"
+            s = f"+{count(n, 'resource')}"
         elif k == "presence":
             s = "add 1 of your presence to the tile"
         elif k == "recruit":
-            s = f"recruit {n} guerrilla(s) in the tile"
+            s = f"recruit {count(n, 'guerrilla')} in the tile"
         elif k == "convert":
-            s = f"convert {n} red civilian(s) to blue"
+            s = f"convert {count(n, 'red')} to blue"
         elif k == "kill_civilian":
-            s = f"kill {n} {op.get('color', 'any') if op.get('color', 'any') != 'any' else ''} civilian(s)".replace("  ", " ")
+            s = f"kill {count(n, op.get('color', 'any') if op.get('color', 'any') != 'any' else 'civilian')}"
         elif k == "remove_tyranny":
             s = "return the tile's tyranny token to the pool"
         elif k == "remove_own_g":
@@ -292,13 +308,13 @@ def describe_board(ops: list) -> str:
         k = op["op"]
         n = op.get("n")
         sel = SELECTORS.get(op.get("sel", ""), "")
-        cap = f" (at most {op['max']} tiles)" if op.get("max") else ""
+        cap = f" (at most {count(op['max'], 'tile')}, quadrants taking turns)" if op.get("max") else ""
         if k == "team_influence":
             s = f"the team {'gains' if n >= 0 else 'loses'} {abs(n)} influence"
         elif k == "each_resources":
-            s = f"each player {'gains' if n >= 0 else 'loses'} {abs(n)} resource(s)"
+            s = f"each player {'gains' if n >= 0 else 'loses'} {count(abs(n), 'resource')}"
         elif k == "place":
-            s = f"place an adversary {op['unit']} in {sel}{cap}"
+            s = f"place {article('adversary ' + op['unit'])} in {sel}{cap}"
         elif k == "develop":
             s = f"the adversary develops {sel}{cap}"
         elif k == "adv_attack":
@@ -306,15 +322,15 @@ def describe_board(ops: list) -> str:
         elif k == "g_attack":
             s = f"guerrillas attack (1 damage each) in {sel}{cap}"
         elif k == "flip":
-            s = f"{n} civilian(s) turn {op['to']} in {sel}{cap}"
+            s = f"{count(n, 'civilian')} {'turns' if n == 1 else 'turn'} {op['to']} in {sel}{cap}"
         elif k == "remove_unit":
-            s = f"{n} {op['unit']}(s) withdraw from {sel}{cap}"
+            s = f"{count(n, op['unit'])} {'withdraws' if n == 1 else 'withdraw'} from {sel}{cap}"
         elif k == "destroy_unit":
-            s = f"destroy {n} {op['unit']}(s) in {sel}{cap}"
+            s = f"destroy {count(n, op['unit'])} in {sel}{cap}"
         elif k == "each_recruit":
-            s = f"each player recruits {n} guerrilla(s) at their headquarters"
+            s = f"each player recruits {count(n, 'guerrilla')} at their headquarters"
         elif k == "tyranny_return":
-            s = f"{n} tyranny token(s) return from the map to the pool"
+            s = f"{count(n, 'tyranny token')} {'returns' if n == 1 else 'return'} from the map to the pool"
         elif k == "add_tyranny":
             s = f"place a tyranny token in {sel}{cap}"
         elif k == "defense":
@@ -322,7 +338,7 @@ def describe_board(ops: list) -> str:
         elif k == "prevent":
             s = "the adversary cannot " + " or ".join(op["steps"]) + f" in {sel}{cap} this turn"
         elif k == "kill_civilians":
-            s = f"reprisals kill {n} civilian(s) in {sel}{cap}"
+            s = f"reprisals kill {count(n, 'civilian')} in {sel}{cap}"
         elif k == "each_draw":
             s = f"each player draws the top {op['deck']} capability card"
         else:  # pragma: no cover

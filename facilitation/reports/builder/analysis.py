@@ -8,6 +8,7 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.core.messages import render
 from facilitation.reports.builder import moments as moments_mod
 from facilitation.reports.builder.effects import Effect, event_effects, resource_flows
 from facilitation.reports.builder.specs import ScenarioSpec
@@ -31,6 +32,20 @@ def fmt_num(v: float | int | None) -> str:
     if isinstance(v, float):
         return f"{v:.2f}".rstrip("0").rstrip(".")
     return str(v)
+
+
+def _cause_text(cause) -> str:
+    """A fact's cause in words: contract v2 causes are dicts (kind, rule, step, because ...)."""
+    if not isinstance(cause, dict):
+        return str(cause)
+    from engine.core.messages import render
+
+    for key in ("because", "step", "title", "reason"):
+        if cause.get(key):
+            return render(cause[key])
+    if cause.get("kind") == "decision":
+        return f"{cause.get('seat', '')}: {cause.get('choice', '')}"
+    return " ".join(str(cause[k]) for k in ("kind", "rule") if cause.get(k))
 
 
 def fmt_delta(d: float) -> str:
@@ -165,7 +180,7 @@ def choice_of(payload: dict) -> tuple[str, str]:
     label = payload.get("label") or payload.get("choice_label") or payload.get("text") or ""
     if not label and cid:
         label = humanize(cid.split(":", 1)[-1]) if ":" in cid else humanize(cid)
-    return cid, str(label)
+    return cid, render(label)  # a message (contract v2) in English until reports render messages
 
 
 def _event_label(e: dict) -> str:
@@ -181,13 +196,24 @@ def _event_label(e: dict) -> str:
         text += f" (event {target})" if target else ""
         reason = e["payload"].get("reason")
         return f"{text}: {reason}" if reason else text
-    texts = [f.get("text", "") for f in e["facts"] if f.get("text")]
+    texts = [render(f["text"]) for f in e["facts"] if f.get("text")]
     if kind == "facilitator":
         what = e["payload"].get("action") or e["payload"].get("type") or ""
         reason = e["payload"].get("reason") or e["payload"].get("text") or ""
         base = humanize(str(what)) if what else "Facilitator"
         return f"{base}: {reason}" if reason else (texts[0] if texts else base)
     return texts[0] if texts else (label or humanize(str(e["payload"].get("type", kind))))
+
+
+def _fact_cause_text(f: dict, metric: str) -> str:
+    """The words naming why fact ``f`` moved ``metric``: a contract v2 fact's ``why`` message
+    (English until the pages render messages), or the cause string of a log recorded before."""
+    cause = f.get("cause")
+    if isinstance(cause, str):
+        return cause if f.get("track") in (metric, None) else ""
+    if f.get("track") == metric or metric in (f.get("deltas") or {}):
+        return render(f["why"]) if f.get("why") else ""
+    return ""
 
 
 def undone_seqs(events: list[dict]) -> set[int]:
@@ -318,7 +344,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                 last.rationales.append(st.rationale)
             if st.reason and st.reason not in last.reasons:
                 last.reasons.append(st.reason)
-            last.facts.extend(f["text"] for f in st.facts if f.get("text"))
+            last.facts.extend(render(f["text"]) for f in st.facts if f.get("text"))
             for k, d in st.deltas.items():
                 last.deltas[k] = last.deltas.get(k, 0) + d
                 if last.deltas[k] == 0:
@@ -331,7 +357,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                         seat_title=seat_titles.get(st.seat, st.seat or ""), team=st.team,
                         created_at=st.created_at, card=st.card, x=st.x, labels=[st.label],
                         choice_ids=[st.choice_id], rationales=[st.rationale] if st.rationale else [],
-                        facts=[f["text"] for f in st.facts if f.get("text")],
+                        facts=[render(f["text"]) for f in st.facts if f.get("text")],
                         deltas=OrderedDict(st.deltas), decision_ms=st.decision_ms or 0,
                         phase=st.phase, actor=st.actor, undone=st.undone, x_end=st.x,
                         reasons=[st.reason] if st.reason else []))

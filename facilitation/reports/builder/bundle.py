@@ -17,7 +17,7 @@ the rest of the builder can rely on the shape::
       "bookmarks": [{"seq", "label", "author", "created_at"}],
       "result":   {...} | None,          # Rules.result() at the end, if over
       "board":    {...} | None,          # Rules.board()
-      "snapshots": {seq: view-dict},     # full views for map snapshots (optional)
+      "snapshots": {seq: board-view},    # BoardView.to_dict() at seq 0, each phase, the end (optional)
       "as_of_seq": int | None,
       "outcome_params": {...},           # fixed numbers the outcome measures need (ToT level markers)
       "comparison": {"earlier": [...], "baseline": {...}},  # other games to compare with (optional)

@@ -15,6 +15,13 @@ FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 WIDTH, HEIGHT = 760, 300
 
 
+def plotly_text(text) -> str:
+    """User text (team names, session titles) as a Plotly label: Plotly reads ``<a href>``,
+    ``<b>`` ... in labels as markup (a team name became a link in the chart's SVG: issue 14
+    item 12), so ``&``, ``<`` and ``>`` go as entities, which Plotly shows as the characters."""
+    return str(text).replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
 @dataclass
 class Chart:
     key: str
@@ -191,7 +198,7 @@ def decision_time_chart(an: Analysis) -> Chart | None:
     for i, t in enumerate(an.decision_times):
         if not t["times_ms"]:
             continue
-        data.append({"type": "box", "name": t["team"], "y": [ms / 1000 for ms in t["times_ms"]],
+        data.append({"type": "box", "name": plotly_text(t["team"]), "y": [ms / 1000 for ms in t["times_ms"]],
                      "boxpoints": "outliers", "marker": {"color": PALETTE[i % len(PALETTE)]},
                      "line": {"color": PALETTE[i % len(PALETTE)]}})
     if not data:
@@ -212,7 +219,7 @@ def comparison_chart(title: str, ytitle: str, runs: list[dict], spec: ChartSpec 
                           xlabel)
     layout.pop("width", None)  # the page's width (a fixed 760 px figure), never one point per pixel
     layout["autosize"] = True
-    data = [{"type": "scatter", "mode": "lines", "name": r["name"], "x": r["x"], "y": r["y"],
+    data = [{"type": "scatter", "mode": "lines", "name": plotly_text(r["name"]), "x": r["x"], "y": r["y"],
              "line": {"shape": "hv", "color": PALETTE[i % len(PALETTE)], "width": 2}}
             for i, r in enumerate(runs)]
     if spec is not None:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.core.messages import render
 from facilitation.reports.builder.analysis import (
     CARD_FACT_TYPES,
     DECISION_KINDS,
@@ -48,7 +49,7 @@ def card_lines(an: Analysis, spec: ScenarioSpec, params: dict) -> list[CardLine]
         end_of[st.card] = st.metrics
         prev_metrics = st.metrics
         if not line.title:
-            line.title = next((f.get("text", "") for f in st.facts if f.get("type") in CARD_FACT_TYPES), "")
+            line.title = next((render(f.get("text", "")) for f in st.facts if f.get("type") in CARD_FACT_TYPES), "")
         if st.phase and not line.phase:
             line.phase = st.phase
     for r in an.rows:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from engine.core.messages import render
 from facilitation.reports.builder.specs import ScenarioSpec
 
 CARD_FACT_TYPES = ("card", "card_revealed", "card_drawn", "card_reveal", "draw")
@@ -65,13 +66,7 @@ class Effect:
 
 def _text(v) -> str:
     """A message (contract v2) or a plain string as text."""
-    if isinstance(v, dict):
-        t = v.get("text") or v.get("template") or v.get("msg") or ""
-        try:
-            return str(t).format(**(v.get("args") or v.get("params") or {}))
-        except (KeyError, IndexError, ValueError):
-            return str(t)
-    return "" if v is None else str(v)
+    return render(v)
 
 
 def _number(v) -> bool:
@@ -97,6 +92,18 @@ def fact_deltas(f: dict, spec: ScenarioSpec, metric_names, running: dict | None 
             return {}
         name = name.format(seat=f["seat"])
     return {name: delta} if name in metric_names else {}
+
+
+def summary_overlaps(facts: list[dict], spec: ScenarioSpec, metric_names) -> list[set]:
+    """Per fact, the metrics to leave out of its ``deltas``: a phase fact may summarise the changes
+    its step made (Andean Abyss's Resources Phase) while the step's own facts carry them one by
+    one; counted once, from the detailed facts."""
+    detailed: set = set()
+    for f in facts:
+        if f.get("type") not in AUTO_FACT_TYPES:
+            detailed.update(fact_deltas(f, spec, metric_names))
+    return [detailed if f.get("type") in AUTO_FACT_TYPES and isinstance(f.get("deltas"), dict) else set()
+            for f in facts]
 
 
 def _is_auto_marker(f: dict, spec: ScenarioSpec) -> bool:
@@ -128,7 +135,8 @@ def event_effects(e: dict, spec: ScenarioSpec, metric_names, before: dict, after
     header = ""  # the automatic step under way (the last marker fact's text): it names the rule step
     effects: list[Effect] = []
     running = dict(before)
-    for f in facts:
+    skip = summary_overlaps(facts, spec, metric_names)
+    for fi, f in enumerate(facts):
         cause = _v2_cause(f)
         if cause is None:
             if _is_auto_marker(f, spec):
@@ -149,7 +157,7 @@ def event_effects(e: dict, spec: ScenarioSpec, metric_names, before: dict, after
                               rule=str(f.get("phase") or f.get("rule") or ""))
         elif cause.kind == "bot" and not cause.reason:
             cause.reason = reason
-        fd = fact_deltas(f, spec, metric_names, running)
+        fd = {k: v for k, v in fact_deltas(f, spec, metric_names, running).items() if k not in skip[fi]}
         for k, v in fd.items():
             running[k] = running.get(k, 0) + v
         last = effects[-1] if effects else None
@@ -212,9 +220,10 @@ def resource_flows(events: list[dict], spec: ScenarioSpec, metric_names, seat: s
     for e in events:
         cur = {**prev, **e["metrics"]}
         named = False
-        for f in e["facts"]:
+        skip = summary_overlaps(e["facts"], spec, metric_names)
+        for f, sk in zip(e["facts"], skip, strict=True):
             d = fact_deltas(f, spec, metric_names).get(rm)
-            if d is None:
+            if d is None or rm in sk:
                 continue
             named = True
             if d < 0:

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+from engine.core.messages import render
 from facilitation.reports.builder.effects import CATEGORY_TITLES, Cause, Effect
 from facilitation.reports.builder.specs import ScenarioSpec
 
@@ -94,7 +95,7 @@ def group_moments(steps, rows, spec: ScenarioSpec) -> list[Moment]:
             label = c.label or c.kind
             row = Row(kind=c.kind, first_seq=st.seq, last_seq=st.seq, seat=c.seat, seat_title="",
                       team=None, created_at=st.created_at, card=st.card, x=st.x, labels=[label],
-                      choice_ids=[""], rationales=[], facts=[f.get("text", "") for f in ef.facts if f.get("text")],
+                      choice_ids=[""], rationales=[], facts=[render(f["text"]) for f in ef.facts if f.get("text")],
                       deltas=dict(ef.deltas), phase=st.phase, x_end=st.x)
             out.append(Moment(c.kind, c, row, [ef], dict(ef.deltas)))
     return out

@@ -11,8 +11,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from facilitation.rendering.aar_maps import draw_snapshots, snapshot_points
 from facilitation.reports.builder import charts as charts_mod
-from facilitation.reports.builder import compactlog, svgmap
+from facilitation.reports.builder import compactlog
 from facilitation.reports.builder import summary as summary_mod
 from facilitation.reports.builder.analysis import Analysis, analyse, fmt_delta, fmt_num, humanize
 from facilitation.reports.builder.bundle import normalize
@@ -287,18 +288,10 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
     charts = charts_mod.timelines(spec, an)
     dtc = charts_mod.decision_time_chart(an)
 
-    snapshots = []
-    colors = {s["id"]: s.get("color", "#777777") for s in b["scenario"].get("seats", [])}
-    for p in an.phases:
-        view = b["snapshots"].get(p["seq"])
-        if view is None:
-            continue
-        title = f"{p['label']} \u2014 {spec.x_label.lower()} {p['card']} (event {p['seq']})"
-        snapshots.append({**p, "title": title, "svg": svgmap.render(b["board"], view, title, colors)})
-    warnings = []
-    if an.phases and len(snapshots) < len(an.phases):
-        warnings.append(f"{len(an.phases) - len(snapshots)} map snapshot(s) could not be drawn "
-                        f"(no state recorded at that point).")
+    # maps at the start, at each phase and at the end, drawn by the one board renderer (issue 17.4)
+    points = snapshot_points(an.phases, b["as_of_seq"], finished=bool(b["result"]))
+    snapshots, warnings = draw_snapshots(cover["scenario_key"], points, b["snapshots"],
+                                         x_label=spec.x_label.lower()) if b["snapshots"] else ([], [])
 
     final = [(an.labels.get(m, humanize(m)), fmt_num(v)) for m, v in sorted(an.final_metrics.items())]
     comp = b.get("comparison") or {}

@@ -67,6 +67,7 @@ class WhatIf:
     rollouts: int                # per option
     bots: str
     prompt: str = ""
+    legal: int = 0               # how many legal choices the team had at that step
 
 
 def _rank_alternatives(choices, actual_id: str) -> list:
@@ -221,7 +222,7 @@ def whatifs_for(model, rules, state_before_seq, *, decisions: int = 5, rollouts:
                 break
         if best is None or best[0] < 2:
             continue
-        _n, st, state = best
+        legal, st, state = best
         text, options = road_not_taken(rules, state, st.seat, st.choice_id, measure, params, rollouts=rollouts,
                                        seed=seed * 7919 + st.seq)
         if not options:
@@ -229,5 +230,5 @@ def whatifs_for(model, rules, state_before_seq, *, decisions: int = 5, rollouts:
         out.append(WhatIf(moment=numbers.get(id(m.row), 0), seq=st.seq, team=m.row.team, seat=st.seat,
                           measure=measure.label, actual_margin=measure.value(model.analysis.final_metrics, params),
                           options=options, rollouts=rollouts, bots=ROLLOUT_BOTS.get(rules.key, "random"),
-                          prompt=text))
+                          prompt=text, legal=legal))
     return out

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import unicodedata
+
 from django import template
 from django.utils.safestring import mark_safe
 
@@ -24,11 +26,23 @@ def deltas_list(deltas: dict, labels: dict) -> list[str]:
     return [f"{labels.get(k, humanize(k))} {fmt_delta(v)}" for k, v in (deltas or {}).items()]
 
 
+# Kept as they are inside a CSS string: letters, digits, space and punctuation that cannot end
+# the string, start an escape, or close the <style> element. Everything else (quotes, the
+# backslash, <, >, &, every line break CSS knows - \n, \r, \f - and any other control or
+# separator character) becomes a hexadecimal escape (issue 14 item 5).
+_CSS_PLAIN = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 .,:;!?()[]{}-_+=*/#%@$^|~`")
+
+
+def _css_char(ch: str) -> str:
+    if ch in _CSS_PLAIN or (ord(ch) > 0x9F and unicodedata.category(ch)[0] not in "CZ"):
+        return ch
+    return f"\\{ord(ch):X} "
+
+
 @register.filter
 def css_string(value) -> str:
-    """Text safe inside a double-quoted CSS string (``content: "..."``)."""
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", " ").replace("<", "\\3C ")
-    return text
+    """Text safe inside a double-quoted CSS string (``content: "..."``): see ``_CSS_PLAIN``."""
+    return "".join(_css_char(ch) for ch in str(value))
 
 
 @register.filter

@@ -3,7 +3,7 @@
 from django import template
 from django.utils.safestring import mark_safe
 
-from facilitation.web.board import markup
+from facilitation.rendering.board import markup
 
 register = template.Library()
 

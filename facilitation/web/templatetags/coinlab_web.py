@@ -7,8 +7,9 @@ import datetime as dt
 from django import template
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 
-from facilitation import selectors
+from facilitation import selectors, text
 from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER
 
 register = template.Library()
@@ -22,6 +23,28 @@ def is_instructor(user) -> bool:
 @register.filter
 def is_reviewer(user) -> bool:
     return selectors.user_has_group(user, ROLE_REVIEWER) or selectors.user_has_group(user, ROLE_INSTRUCTOR)
+
+
+@register.filter
+def tr(value) -> str:
+    """An engine text (a message, a message read back from JSON, or legacy English) in the
+    viewer's language: ``{{ choice.label|tr }}`` (``facilitation.text.tr``). Numbers and other
+    values pass through unchanged (``{{ }}`` still localizes them)."""
+    if isinstance(value, str | dict | list | tuple):
+        return text.tr(value)
+    return value
+
+
+@register.filter
+def when(value) -> str:
+    """A date and time in the viewer's locale and time zone, with the zone's name
+    (``facilitation.web.timezones``): "27/11/2026 9:30 CET"."""
+    moment = as_datetime(value)
+    if moment is None:
+        return ""
+    if timezone.is_aware(moment):
+        moment = timezone.localtime(moment)
+    return f"{date_format(moment, 'SHORT_DATETIME_FORMAT')} {moment.tzname() or ''}".strip()
 
 
 @register.filter
@@ -71,3 +94,14 @@ def last_section(log, kind: str):
             if sec.get("type") == kind:
                 return {**sec, "seq": entry.get("seq")}
     return None
+
+
+@register.filter
+def game_title(key) -> str:
+    """A game's title for its key (pages never show the key itself: issue #19 deliver 6)."""
+    from engine.core.registry import UnknownScenario, load
+
+    try:
+        return load(str(key)).title
+    except UnknownScenario:
+        return str(key)

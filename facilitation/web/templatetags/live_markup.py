@@ -18,14 +18,19 @@ from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext, ngettext
 
+from facilitation import text
+
 register = template.Library()
 
 
 def _v(value) -> str:
-    """A value as ``{{ value }}`` writes it (localized numbers, escaped text)."""
+    """A value as ``{{ value }}`` writes it (localized numbers, escaped text); an engine message
+    in the viewer's language (``facilitation.text.tr``), never as a dict."""
     tp = type(value)
     if tp is str:  # plain text (not marked safe): Django's escape() is html.escape()
         return _html_escape(value)
+    if isinstance(value, dict):
+        return _html_escape(text.tr(value))
     if tp is int and not settings.USE_THOUSAND_SEPARATOR:  # as localize() writes an int then
         return str(value)
     if value is None:
@@ -57,7 +62,7 @@ def live_log(log):
                 w(f'<li class="fact-phase">{_v(f)}</li>' if i in breaks else f'<li>{_v(f)}</li>')
             w('</ul>')
         else:
-            w(" ".join(_v(f) if type(f) is str else conditional_escape(f) for f in facts))
+            w(" ".join(_v(f) if type(f) is str or isinstance(f, dict) else conditional_escape(f) for f in facts))
         w("\n          ")
         if e.get("rationale"):
             w(f'<span class="rationale">“{_v(e["rationale"])}”</span>')
@@ -72,13 +77,39 @@ def live_choices(choices, board):
     cards = ((board or {}).get("game_panel") or {}).get("choice_cards") or {}
     out = []
     w = out.append
+    last_help = None
     for n, c in enumerate(choices or [], start=1):
         cid = _v(c.get("id", ""))
         kbd = f'<span class="kbd" aria-hidden="true">{n}</span>' if n < 10 else ""
         cc = cards.get(c.get("id")) if isinstance(cards, dict) else None
-        w(f'\n            <li><button type="submit" name="choice" value="{cid}" data-choice="{cid}">{kbd} '
-          f'{_v(c.get("label", ""))}{choice_detail(cc) if cc else ""}</button></li>\n            ')
+        # finishing a step stays in sight at the foot of a long list (issue #19: "Finish the Rally" was 12th)
+        li = '<li class="choice-end">' if c.get("kind") in ("done", "pass") else "<li>"
+        w(f'\n            {li}<button type="submit" name="choice" value="{cid}" data-choice="{cid}">{kbd} '
+          f'{_v(c.get("label", ""))}{choice_cost(c.get("cost"))}{choice_detail(cc) if cc else ""}'
+          f'{choice_help(c) if c.get("help") != last_help else ""}</button></li>\n            ')
+        last_help = c.get("help")  # a help shared by a run of choices (Rally in each space) is said once
     return mark_safe("".join(out))
+
+
+def choice_cost(cost) -> str:
+    """What a choice spends now (contract v2 ``Choice.cost``), before the click (issue #19)."""
+    if not cost or not isinstance(cost, dict):
+        return ""
+    total = sum(n for n in cost.values() if isinstance(n, int | float))
+    if not total:
+        return ""
+    text = ngettext("costs %(n)s Resource", "costs %(n)s Resources", total) % {"n": total}
+    return f' <span class="choice-cost">({_html_escape(text)})</span>'
+
+
+def choice_help(c: dict) -> str:
+    """The choice's one-sentence help and its rule (contract v2 ``Choice.help``/``rule``)."""
+    help_text = c.get("help")
+    if not help_text:
+        return ""
+    rule = c.get("rule")
+    rule_part = f' <span class="choice-rule">({_html_escape(_tr("rule"))} {_v(rule)})</span>' if rule else ""
+    return f'<span class="choice-help">{_v(help_text)}{rule_part}</span>'
 
 
 def choice_detail(cc: dict) -> str:
@@ -120,6 +151,8 @@ def _g(d, key):
     tp = type(value)
     if tp is str:
         return _html_escape(value)
+    if isinstance(value, dict):  # an engine message
+        return _html_escape(text.tr(value))
     if tp is int:
         return str(value)
     if value is None:
@@ -130,7 +163,8 @@ def _g(d, key):
 def _join(items, sep: str) -> str:
     """``{{ items|join:sep }}`` (autoescaped)."""
     try:
-        return conditional_escape(sep).join(conditional_escape(x) for x in items)
+        return conditional_escape(sep).join(conditional_escape(text.tr(x) if isinstance(x, dict) else x)
+                                            for x in items)
     except TypeError:
         return conditional_escape(items)
 

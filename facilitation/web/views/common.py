@@ -2,19 +2,16 @@
 
 from __future__ import annotations
 
-import contextlib
 import functools
 from typing import Any
 
 from django.contrib import messages
 from django.http import HttpResponseForbidden, HttpResponseNotFound
 from django.template.loader import render_to_string
-from django.utils.translation import gettext as _
 
 from facilitation import selectors
 from facilitation.errors import NotAllowed, NotFound, ServiceError
-
-from .. import board as board_model
+from facilitation.rendering.regions import board_for, event_lines, one_snapshot, seat_titles  # noqa: F401 - for the views
 
 
 def page_errors(view):
@@ -46,51 +43,6 @@ def call_service(request, fn, /, success: str | None = None, **kwargs) -> tuple[
     return True, result
 
 
-def seat_titles(rules) -> dict[str, dict]:
-    return {s.id: {"id": s.id, "title": s.title, "fi": i} for i, s in enumerate(rules.seats)}
-
-
-def board_for(rules, view: dict | None, metrics: dict | None, choices: list[dict] | None = None) -> dict:
-    return board_model.build(rules, view or {}, metrics=metrics, choices=choices or [])
-
-
-def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
-    """Events as plain words: who did what, then the facts the reader may see."""
-    out = []
-    for ev in events:
-        payload = ev.get("payload") or {}
-        seat = titles.get(ev.get("seat") or "", {})
-        kind = ev.get("kind")
-        if kind in ("decision", "bot"):
-            if payload.get("secret") and not payload.get("label"):  # redacted for this reader (its own: in full)
-                head = _("%(seat)s made a secret decision.") % {"seat": seat.get("title", ev.get("seat"))}
-            else:
-                head = "{}: {}".format(seat.get("title", ev.get("seat") or ""), payload.get("label") or payload.get("choice", ""))
-            if kind == "bot" and payload.get("timeout"):
-                head += " " + _("(the decision timer expired: the bot decided)")
-        elif kind == "undo":
-            head = _("%(seat)s took back a decision.") % {"seat": seat.get("title", ev.get("seat") or "")}
-        elif kind == "facilitator":
-            action = payload.get("action", "")
-            text = payload.get("text") or payload.get("reason") or ""
-            head = _("Facilitator (%(action)s)") % {"action": action} + (f": {text}" if text else "")
-        else:
-            head = ""
-        shown = [f for f in ev.get("facts") or [] if f.get("text")]
-        out.append({
-            "seq": ev["seq"], "kind": kind, "seat": ev.get("seat"), "fi": seat.get("fi", 9), "head": head,
-            "facts": [f["text"] for f in shown],
-            # facts that open a new phase of play (e.g. the adversary phase after the last player is done)
-            "phase_breaks": (breaks := [i for i, f in enumerate(shown) if f.get("type") in ("phase", "turn")]),
-            "sections": [{"type": shown[b]["type"], "title": shown[b]["text"],
-                          "facts": [f["text"] for f in shown[b + 1:(breaks + [len(shown)])[k + 1]]]}
-                         for k, b in enumerate(breaks)],
-            "rationale": ev.get("rationale") or "", "created_at": ev.get("created_at"),
-            "actor": ev.get("actor"),
-        })
-    return out
-
-
 def user_is_instructor(user) -> bool:
     return selectors.user_can_create_courses(user)
 
@@ -115,16 +67,3 @@ def no_store(resp, tag: str):
     return resp
 
 
-@contextlib.contextmanager
-def one_snapshot():
-    """A transaction that reads one committed version of everything (REPEATABLE READ on
-    PostgreSQL), for drawing a session ahead of the polls: the row, its log and its teams are
-    of the same commit, so the drawing lands under that version's key. Inside an outer
-    transaction (tests) the isolation level cannot be set and the outer one's is kept."""
-    from django.db import connection, transaction
-
-    fresh = not connection.in_atomic_block  # the isolation level can only be set first thing
-    with transaction.atomic():
-        if fresh and connection.vendor == "postgresql":
-            connection.cursor().execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-        yield

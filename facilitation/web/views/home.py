@@ -13,7 +13,8 @@ from django.utils.translation import gettext_lazy
 from engine.core.registry import scenarios as installed_scenarios
 from facilitation import eventlog, selectors, services
 from facilitation.errors import ServiceError
-from facilitation.models import ClassSession, JoinCode, Seat
+from facilitation.models import ClassSession, JoinCode, Seat, normalize_join_code
+from facilitation.text import tr
 
 from ..forms import JoinCodeForm, SignupForm
 from .common import page_errors, seat_titles
@@ -23,7 +24,7 @@ def home(request):
     if not request.user.is_authenticated:
         return render(request, "web/home_anon.html", {"form": JoinCodeForm()})
     sessions = selectors.session_list_for_user(request.user).order_by("-id")[:100]
-    games = {sc["key"]: sc["title"] for sc in installed_scenarios()}
+    games = {sc["key"]: tr(sc["title"]) for sc in installed_scenarios()}
     rows = []
     for s in sessions:
         roles = selectors.session_roles(request.user, s)
@@ -50,7 +51,7 @@ SIGNUP_FIELD = {"username_taken": "username", "bad_username": "username", "bad_p
 def join(request):
     form = JoinCodeForm(request.GET or None)
     if form.is_valid():
-        return redirect("web:join_code", code=form.cleaned_data["code"].strip())
+        return redirect("web:join_code", code=normalize_join_code(form.cleaned_data["code"]))
     return render(request, "web/join.html", {"form": form})
 
 
@@ -68,7 +69,10 @@ def join_code(request, code: str):
     """A join link. A new student signs up here (``services.student_register``, the same
     service and checks as ``POST /api/register/``); a logged-in user joins
     (``services.course_join``)."""
-    jc = JoinCode.objects.select_related("course", "team", "team__session").filter(code=code).first()
+    code = normalize_join_code(code)
+    # A code with NUL, or longer than any code, names none (PostgreSQL refuses NUL in a query).
+    valid = "\x00" not in code and len(code) <= 64
+    jc = JoinCode.objects.select_related("course", "team", "team__session").filter(code=code).first() if valid else None
     anonymous = not request.user.is_authenticated
     signup = SignupForm(request.POST if request.method == "POST" and anonymous else None)
     problem = None  # a withdrawn, expired or used-up code: say so before anyone fills in the form

@@ -8,22 +8,29 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseBadRequest
 from django.middleware.csrf import get_token
 from django.shortcuts import redirect, render
-from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 import engine
-from facilitation import eventlog, live, selectors, services
+from engine.core.messages import render as render_message
+from facilitation import eventlog, live, receipts, selectors, services
 from facilitation.errors import NotAllowed, ValidationFailed
-from facilitation.models import ClassSession, Course, JoinCode, Seat, SessionEvent, Team
-from facilitation.web.board import build as build_board
+from facilitation.models import ClassSession, Course, JoinCode, Seat, Team
+from facilitation.rendering.regions import (
+    CONSOLE_STATUSES,
+    CSRF_SENTINEL,
+    SECTION_TTL,
+    draw_section,
+    section_key,
+    session_summary,
+)
 
 from ..forms import (
     SEAT_TEAM,
@@ -35,8 +42,8 @@ from ..forms import (
     scenario_choices,
 )
 from ..models import SessionUISettings
-from .common import call_service, event_lines, login_of, no_store, one_snapshot, page_errors, seat_titles
-from .play import CSRF_SENTINEL, timeout_tick
+from .common import call_service, event_lines, login_of, no_store, page_errors, seat_titles
+from .play import timeout_tick
 
 User = get_user_model()
 
@@ -64,9 +71,24 @@ def session_new(request):
     courses = Course.objects.filter(instructors=request.user)
     initial = {"course_title": courses.first().title if courses.exists() else _("My course"),
                "title": f"{rules.title}"}
-    form = ScheduleForm(request.POST if "schedule" in request.POST else None, rules=rules,
+    # Another game than the one whose form was shown (its button, or the select changed and the
+    # form sent with Enter): show the new game's form, never schedule a game whose options the
+    # instructor has not seen.
+    switching = request.method == "POST" and (
+        "switch" in request.POST or request.POST.get("previous_scenario", key) != key)
+    if switching:
+        # Another game was chosen: keep what was typed (title, course, date, seed, timer...);
+        # a title that was the previous game's own name becomes the new game's.
+        kept = {f: request.POST.get(f, "") for f in ScheduleForm.COMMON_FIELDS if f in request.POST}
+        if "require_rationale" not in request.POST:
+            kept["require_rationale"] = False
+        previous = request.POST.get("previous_scenario", "")
+        if previous in dict(scenarios) and kept.get("title", "").strip() == engine.load(previous).title:
+            kept.pop("title")
+        initial.update(kept)
+    form = ScheduleForm(request.POST if "schedule" in request.POST and not switching else None, rules=rules,
                         bot_kinds=_bot_kinds(rules), initial=initial)
-    if request.method == "POST" and "schedule" in request.POST and form.is_valid():
+    if request.method == "POST" and "schedule" in request.POST and not switching and form.is_valid():
         d = form.cleaned_data
         course = courses.filter(title=d["course_title"].strip()).first()
         ok = True
@@ -99,6 +121,33 @@ def session_new(request):
     })
 
 
+#: Bot-played games behind the scheduling page's length estimate (docs/pacing.md).
+PACE_GAMES = 6
+
+
+@login_required
+@page_errors
+@require_GET
+def session_pace(request):
+    """The expected length of a session of a game (scheduling page; issue #18): a fragment."""
+    _require_instructor(request.user)
+    key = request.GET.get("scenario", "")
+    if key not in dict(scenario_choices()):
+        return HttpResponseBadRequest(_("Unknown game."))
+    rules = engine.load(key)
+    options: dict = {}
+    players = request.GET.get("players", "")
+    if players:
+        if not players.isdigit() or not rules.min_players <= int(players) <= rules.max_players:
+            return HttpResponseBadRequest(_("Players must be a whole number from %(lo)s to %(hi)s.")
+                                          % {"lo": rules.min_players, "hi": rules.max_players})
+        options["players"] = int(players)
+    from facilitation.pacing import session_estimate
+
+    est = session_estimate(key, options, games=PACE_GAMES)
+    return render(request, "web/instructor/_pace.html", {"est": est, "rules": rules})
+
+
 def _session_for_instructor(request, session_id: int) -> ClassSession:
     session = selectors.session_get_for_user(request.user, session_id)
     selectors.session_require_instructor(request.user, session)
@@ -126,16 +175,29 @@ def manage(request, session_id: int):
     timer_form = TimerForm(initial={"decision_timer_seconds": session.decision_timer_seconds,
                                     "timer_expiry": ui.timer_expiry if ui else SessionUISettings.Expiry.WARN,
                                     "require_rationale": session.require_rationale})
-    summary = _session_summary(session)
+    summary = session_summary(session)
     notes = event_lines(selectors.session_events(session, seat_key=None, after=max(0, session.head_seq - 40), limit=40),
                         titles)
     return render(request, "web/instructor/manage.html", {
         "session": session, "rules": rules, "teams": teams, "bots": bots, "timer_form": timer_form,
         "note_form": NoteForm(), "override_form": OverrideForm(), "summary": summary,
-        "log": list(reversed(notes)),
+        "directable": _directable(session),
+        "log": list(reversed(notes)), "vignette_seats": list(titles.values()),
         "track_names": [(t["id"], t["name"]) for t in summary["board"]["tracks"]
                         if t.get("key") or not summary["board"]["has_key_tracks"]] if summary.get("board") else [],
+        "receipt": receipts.receipt(session) if session.head_seq else "",
     })
+
+
+def _directable(session) -> dict | None:
+    """The Non-player decision the facilitator may direct now, its choices' labels rendered."""
+    d = selectors.session_directable(session)
+    if d is None:
+        return None
+    for c in d["choices"]:
+        c["text"] = render_message(c["label"], gettext, ngettext)
+    d["prompt"] = render_message(d["prompt"], gettext, ngettext)
+    return d
 
 
 @login_required
@@ -176,6 +238,14 @@ def control(request, session_id: int, action: str):
             for errs in form.errors.values():
                 for e in errs:
                     messages.error(request, e)
+    elif action == "direct":
+        reason = (request.POST.get("reason") or "").strip()
+        if not reason:
+            messages.error(request, _("Directing a Non-player needs a reason."))
+        else:
+            call_service(request, services.facilitator_direct, session=session, user=u,
+                         seat=request.POST.get("seat", ""), choice=request.POST.get("choice", ""), reason=reason,
+                         success=_("The Non-player takes the decision you directed."))
     elif action == "timer":
         form = TimerForm(request.POST)
         if form.is_valid():
@@ -212,69 +282,6 @@ def control(request, session_id: int, action: str):
     return redirect("web:manage", session_id=session.pk)
 
 
-# Decision kinds (Prompt.kind_for) in words for the console; an unknown kind is shown as its own
-# name ("force_management" -> "Force management").
-STEP_NAMES = {
-    "hq": "Headquarters", "steps": "Choosing a step", "refit": "Refit", "presence": "Add presence", "deck": "Refit: choose deck",
-    "keep": "Refit: keep a card", "bottom": "Refit: order returned cards", "forget": "Refit: forget a card",
-    "reclaim": "Reclaim", "base_g": "Refit: gain 1 at base", "produce": "Base output",
-    "force_management": "Force management", "recruit_pull": "Force management: pull", "select": "Select capabilities",
-    "execute": "Execute", "target": "Execute: choose target", "allocate": "Execute: assign damage",
-    "collateral": "Execute: collateral", "drive": "Execute: drive out", "burden": "Stacking upkeep",
-    "counterattack": "Counterattack: assign hits",
-    "influence_debt": "Influence owed: pay", "event_recruit": "Event: recruit at which HQ",
-}
-
-
-def seat_steps(prompt) -> dict[str, str]:
-    """Per seat the step it is at, e.g. "Refit (3.A)" (its own kind and rule in a simultaneous
-    phase, Prompt.kind_for/rule_for); in a simultaneous phase a seat no longer asked is "done".
-    Empty for a single-seat prompt of a turn-by-turn game (the acting seat says it all)."""
-    if prompt is None:
-        return {}
-    simultaneous = prompt.seat_kind is not None or len(prompt.seats) > 1
-    if not simultaneous:
-        return {}
-    out = {}
-    for s in prompt.seats:
-        kind = prompt.kind_for(s)
-        name = STEP_NAMES.get(kind) or kind.replace("_", " ").capitalize()
-        out[s] = f"{_(name)} ({prompt.rule_for(s)})"
-    return out
-
-
-def _session_summary(session: ClassSession) -> dict:
-    """Per seat: who acts now, for how long, the current card and key metrics (instructor view)."""
-    rules, state = selectors.session_state(session)
-    titles = seat_titles(rules)
-    out = {"session": session, "seats": [], "card": None, "metrics": {}, "acting": [], "since": None, "board": None}
-    last = SessionEvent.objects.filter(session=session, seq=session.head_seq).values_list("created_at", flat=True).first()
-    out["since"] = last.isoformat() if last else None
-    if state is None:
-        for s in Seat.objects.filter(session=session).select_related("team"):
-            out["seats"].append({**titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}),
-                                 "team": s.team.name if s.team_id else "", "bot": s.bot_kind, "acting": False})
-        return out
-    p = rules.prompt(state)
-    acting = set(p.seats) if p else set()
-    b = build_board(rules, rules.view(state, None), metrics=rules.metrics(state))
-    out["board"] = b
-    out["card"] = b["card"]
-    key_tracks = [t for t in b["tracks"] if t.get("key")]
-    out["metrics"] = {t["name"]: t["value"] for t in (key_tracks or b["tracks"][:6])}
-    out["prompt_text"] = p.text if p else ""
-    steps = seat_steps(p)
-    out["steps"] = bool(steps)
-    for s in Seat.objects.filter(session=session).select_related("team").prefetch_related("team__members"):
-        out["seats"].append({**titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}),
-                             "team": s.team.name if s.team_id else "", "bot": s.bot_kind,
-                             "members": [m.get_username() for m in s.team.members.all()] if s.team_id else [],
-                             "acting": s.seat_key in acting,
-                             # simultaneous phases: each team's own pending step, or done
-                             "step": steps.get(s.seat_key, _("done") if steps else "")})
-    return out
-
-
 # ---- the live console ------------------------------------------------------------------
 #
 # A console shows one section per session of the instructor's that is not finished. Each
@@ -285,14 +292,6 @@ def _session_summary(session: ClassSession) -> dict:
 # renewed on any change of who may see what), the versions and membership tokens from the
 # cache, and the 304 or 200 answer from them. A running decision timer, or anything not in
 # the cache, takes the full path, which reads the database and fills the cache again.
-
-CONSOLE_STATUSES = (ClassSession.Status.LIVE, ClassSession.Status.PAUSED, ClassSession.Status.SCHEDULED)
-SECTION_TTL = 600
-
-
-def _section_key(session_id: int, version: dict, token: str) -> str:
-    return (f"console-section:{session_id}:{version['head_seq']}:{version['status']}:{version['updated_at']}:"
-            f"{token}:{get_language()}")
 
 
 def _console_order(versions: dict[int, dict]) -> list[int]:
@@ -309,32 +308,6 @@ def _console_etag(order: list[int], versions: dict[int, dict], tokens: dict[int,
     return 'W/"{}"'.format(hashlib.sha1(f"{get_language()}|{raw}".encode()).hexdigest()[:20])
 
 
-def _draw_section(session: ClassSession) -> str:
-    """One session's console section (with the CSRF stand-in), from the database."""
-    summary = _session_summary(session)
-    return render_to_string("web/instructor/_console_session.html", {"s": summary, "csrf_token": CSRF_SENTINEL})
-
-
-def predraw_console_summary(session_id: int) -> bool:
-    """Draw the session's console section of the current version (default language) into the
-    cache key the instructors' consoles read, so a console answering 200 after a move only
-    joins cached sections. The membership token is read first, then one REPEATABLE READ
-    snapshot, so the version in the key and the drawn section are of the same commit. True
-    when stored, False when there already or the session is finished or gone."""
-    from django.conf import settings
-    from django.utils import translation
-
-    token = live.membership_token(session_id)
-    with translation.override(settings.LANGUAGE_CODE), one_snapshot():
-        session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
-        if session is None or session.status not in CONSOLE_STATUSES:
-            return False
-        key = _section_key(session.pk, live.version_of(session), token)
-        if cache.get(key) is not None:
-            return False
-        return bool(cache.add(key, _draw_section(session), timeout=SECTION_TTL))
-
-
 def _console_context(request) -> tuple[dict, list[ClassSession]]:
     """The full path: the user's console sessions from the database (remembered for the fast
     path), their sections from the cache or drawn. Returns the template context and the shown
@@ -349,13 +322,13 @@ def _console_context(request) -> tuple[dict, list[ClassSession]]:
     sessions = {s.pk: s for s in ClassSession.objects.select_related("course").defer("state").filter(pk__in=ids)}
     versions = {sid: live.version_of(s) for sid, s in sessions.items()}
     order = _console_order(versions)
-    keys = {sid: _section_key(sid, versions[sid], tokens[sid]) for sid in order}
+    keys = {sid: section_key(sid, versions[sid], tokens[sid]) for sid in order}
     have = cache.get_many(list(keys.values()))
     pieces = []
     for sid in order:
         html = have.get(keys[sid])
         if html is None:
-            html = _draw_section(sessions[sid])
+            html = draw_section(sessions[sid])
             cache.set(keys[sid], html, timeout=SECTION_TTL)
         pieces.append(html)
     return _console_ctx(request, pieces, _console_etag(order, versions, tokens)), [sessions[sid] for sid in order]
@@ -383,7 +356,7 @@ def _console_from_cache(request):
     tag = _console_etag(order, versions, tokens)
     if request.headers.get("If-None-Match") == tag:
         return no_store(HttpResponse(status=304), tag)
-    keys = [_section_key(sid, versions[sid], tokens[sid]) for sid in order]
+    keys = [section_key(sid, versions[sid], tokens[sid]) for sid in order]
     have = cache.get_many(keys)
     if len(have) != len(keys):
         return None

@@ -12,6 +12,7 @@ from django.views.decorators.http import require_GET, require_POST
 from facilitation import eventlog, selectors
 from facilitation.errors import NotAllowed
 from facilitation.models import ClassSession, SessionEvent
+from facilitation.text import tr
 
 from ..forms import AnnotationForm
 from ..models import Annotation, Bookmark
@@ -79,7 +80,7 @@ def _card_marks(session, as_seat) -> list[dict]:
         for f in engine.facts_for_seat(ev.facts or [], as_seat):
             t = str(f.get("type", ""))
             if t in CARD_FACT_TYPES or (t.startswith("card") and "reveal" in t):
-                out.append({"seq": ev.seq, "text": f.get("text", "")})
+                out.append({"seq": ev.seq, "text": tr(f.get("text", ""))})
                 break
     return out
 
@@ -108,16 +109,45 @@ def replay(request, session_id: int):
         return f"{base}?seq={n}{suffix}" + ("&auto=1" if auto else "")
 
     autoplay = request.GET.get("auto") == "1" and seq < last
+    cards = _card_marks(session, as_seat)
     ctx.update({
         "last": last, "first_url": url(0), "prev_url": url(max(0, seq - 1)), "next_url": url(min(last, seq + 1)),
         "last_url": url(last), "auto_url": url(min(last, seq + 1), True), "autoplay": autoplay,
-        "stop_url": url(seq), "cards": _card_marks(session, as_seat), "base_url": base,
+        "stop_url": url(seq), "cards": cards, "base_url": base,
+        # the jump list follows the position: the card in play at this event (issue #19.5)
+        "current_card_seq": max((c["seq"] for c in cards if c["seq"] <= seq), default=None),
         "bookmarks": Bookmark.objects.filter(session=session).select_related("author"),
         "annotations": Annotation.objects.filter(session=session, seq=seq).select_related("author"),
-        "can_annotate": bool(roles & {"instructor", "reviewer"}), "form": AnnotationForm(),
+        "can_annotate": "instructor" in roles, "form": AnnotationForm(),
         "event": SessionEvent.objects.filter(session=session, seq=seq).first(),
+        "outcome": _outcome(session, rules) if seq == last else None,
+        "stage_url": f"{base}?seq={seq}{suffix}&stage=1",
     })
+    if request.GET.get("stage") == "1":
+        # replay.js asks for the next position's stage only: the page is not reloaded, its
+        # scroll and focus stay, and the autoplay runs at the speed the reader chose.
+        return render(request, "web/review/_replay_stage.html", ctx)
     return render(request, "web/review/replay.html", ctx)
+
+
+def _outcome(session: ClassSession, rules) -> dict | None:
+    """The result in words for the last position of a finished game: who won, why, the margins."""
+    result = session.result if session.status == ClassSession.Status.FINISHED else None
+    if not isinstance(result, dict):
+        return None
+    titles = {s.id: s.title for s in rules.seats}
+    names = {"adversary": _("The adversary"), "players": _("The players together")}
+    winner = result.get("winner")
+    if isinstance(winner, list | tuple):
+        who = ", ".join(titles.get(w, names.get(w, str(w))) for w in winner)
+    elif winner:
+        who = titles.get(winner, names.get(winner, str(winner)))
+    else:
+        who = ""
+    margins = result.get("margins") if isinstance(result.get("margins"), dict) else {}
+    return {"winner": who, "reason": tr(result.get("reason") or ""),
+            "vignette": bool(result.get("vignette")),
+            "margins": [(titles.get(k, str(k)), v) for k, v in margins.items() if isinstance(v, int | float)]}
 
 
 @login_required
@@ -126,8 +156,10 @@ def replay(request, session_id: int):
 def annotate(request, session_id: int):
     session = selectors.session_get_for_user(request.user, session_id)
     roles = selectors.session_roles(request.user, session)
-    if not roles & {"instructor", "reviewer"}:
-        raise NotAllowed(_("Only instructors and reviewers add bookmarks and annotations."))
+    if "instructor" not in roles:
+        # Reviewers are read-only (issue 14 item 8): their notes would join the facilitator's
+        # notes in the after-action review.
+        raise NotAllowed(_("Only the course's instructors add bookmarks and annotations."))
     try:
         seq = max(0, min(session.head_seq, int(request.POST.get("seq", 0))))
     except ValueError:

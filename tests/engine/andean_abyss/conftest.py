@@ -81,7 +81,7 @@ def play(st, *choices):
 def auto(st, stop=("elig",), limit=300):
     """Answer prompts with the section-8 choices (NonPlayerBot) until a prompt of a kind in
     ``stop`` (or the end of the game)."""
-    from engine.scenarios.andean_abyss.nonplayer import NonPlayerBot
+    from engine.scenarios.andean_abyss.np_bot import NonPlayerBot
     for _ in range(limit):
         p = RULES.prompt(st)
         if p is None or p.kind in stop:

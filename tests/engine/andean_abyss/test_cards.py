@@ -140,7 +140,7 @@ CASES = {
     (33, "u"): (G, lambda st: put(st, "narino", farc_u=2, farc_base=1), (),
                 lambda b, a: pc(a, "narino") == {}),
     (33, "s"): (F, N, ("place:ecuador:farc_base", "place:ecuador:farc_base"),
-                lambda b, a: a["fm"] & 1 and pc(a, "ecuador") == {"farc_base": 2}),
+                lambda b, a: "ecuador" in a["foreign"] and pc(a, "ecuador") == {"farc_base": 2}),
     (34, "u"): (G, N, ("faction:cartels",), lambda b, a: a["res"][3] == 5),
     (34, "s"): (F, N, ("faction:auc", "space:vichada"), lambda b, a: pc(a, "vichada") == {"auc_base": 1, "auc_u": 2}),
     (35, "u"): (G, lambda st: put(st, "putumayo", car_base=2), (),
@@ -245,7 +245,7 @@ CASES = {
                 lambda b, a: a["ter"][IX["guaviare"]] == 1 and a["res"][3] == 13),
     (71, "u"): (C, lambda st: put(st, "choco", farc_u=1), (), lambda b, a: pc(a, "choco") == {} and a["res"][1] == 5),
     (71, "s"): (C, N, (),
-                lambda b, a: a["fm"] & 2 and pc(a, "panama") == {"car_base": 2}),
+                lambda b, a: "panama" in a["foreign"] and pc(a, "panama") == {"car_base": 2}),
     (72, "u"): (C, lambda st: put(st, "cali", car_u=2), (), lambda b, a: pc(a, "cali") in ({"farc_u": 2},)),
     (72, "s"): (C, lambda st: put(st, "putumayo", car_base=1), (), lambda b, a: pc(a, "putumayo")["car_u"] == 12),
 }
@@ -291,7 +291,7 @@ def test_card_36_executor_stays_eligible():
 def test_5_1_card_naming_a_player_faction_to_act_asks_that_seat_even_for_a_non_player_executor():
     """Card 23 shaded executed by a Non-player FARC: the (player) Government picks its 3 Troops."""
     from engine.scenarios.andean_abyss.events import start_event
-    from engine.scenarios.andean_abyss.game import run
+    from engine.scenarios.andean_abyss.sequence import run
 
     from .conftest import RULES
     st = clear(new([23, 1], nonplayers=["farc"]))
@@ -310,7 +310,7 @@ def test_5_1_card_naming_a_player_faction_to_act_asks_that_seat_even_for_a_non_p
 
 def _event(st, f, card, side):
     from engine.scenarios.andean_abyss.events import start_event
-    from engine.scenarios.andean_abyss.game import run
+    from engine.scenarios.andean_abyss.sequence import run
     facts = []
     start_event(st, f, card, side, facts)
     run(st, facts)

@@ -60,7 +60,7 @@ def test_6_4_4_example_zona_de_convivencia_government_chooses_among_ties():
 
 
 def test_8_9_example_solo_government_stalemate():
-    from engine.scenarios.andean_abyss.game import finish_game
+    from engine.scenarios.andean_abyss.victory import finish_game
     st = clear(new(GOVT_FIRST, players=1, solo="govt"))
     for i in range(BD.n):
         if BD.pop[i]:

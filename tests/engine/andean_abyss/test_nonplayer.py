@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine.scenarios.andean_abyss.nonplayer import NonPlayerBot, np_decide
+from engine.scenarios.andean_abyss.np_bot import NonPlayerBot
+from engine.scenarios.andean_abyss.np_turn import np_decide
 
 from .conftest import BD, RULES, P, clear, conserved, new, pc, play, put
 
@@ -200,7 +201,7 @@ def test_8_1_2_example_march_moves_only_3_underground_into_support():
     st = position([4, 20], F, nonplayers=())
     put(st, "huila", farc_u=4, farc_a=2)
     put(st, "bogota", sup=2)
-    from engine.scenarios.andean_abyss.ops import start_op
+    from engine.scenarios.andean_abyss.operation import start_op
     start_op(st, F, "march", lim=False, free=True, facts=[])
     st["seq"] += 1
     bot = NonPlayerBot(RULES, "farc", 1)
@@ -241,8 +242,8 @@ def test_8_4_2_playbook_nonplayer_farc_sucumbios_places_both_bases_in_ecuador():
 
 # ---------------------------------------------------------------- 8.8.7 Air Lift destinations
 def _airlift_pick(st, op, src):
-    from engine.scenarios.andean_abyss.nonplayer import pol_airlift
-    from engine.scenarios.andean_abyss.ops import AirLift
+    from engine.scenarios.andean_abyss.np_govt_sa import pol_airlift
+    from engine.scenarios.andean_abyss.sa_govt import AirLift
     st["stack"].append({"k": "op", "f": 0, "op": op, "sel": [], "free": False, "lim": False})
     fr = {"k": "airlift", "f": 0, "opi": len(st["stack"]) - 1, "ph": "b", "src": BD.index[src], "auto": "np"}
     st["stack"].append(fr)
@@ -251,7 +252,7 @@ def _airlift_pick(st, op, src):
 
 
 def test_8_8_7_air_lift_origin_has_most_troops_above_control():
-    from engine.scenarios.andean_abyss.nonplayer import pol_airlift
+    from engine.scenarios.andean_abyss.np_govt_sa import pol_airlift
     st = clear(new([1, 2]))
     put(st, "bogota", troops=6, police=2)
     put(st, "cali", troops=8, farc_u=6)     # more Troops, but needed to keep Control
@@ -291,8 +292,8 @@ def test_8_8_7_air_lift_for_patrol_enables_a_base():
 
 # ---------------------------------------------------------------- 8.8.9 Police Redeploy
 def _police_plan(st):
-    from engine.scenarios.andean_abyss.game import Redeploy
-    from engine.scenarios.andean_abyss.nonplayer import pol_redeploy
+    from engine.scenarios.andean_abyss.np_propaganda import pol_redeploy
+    from engine.scenarios.andean_abyss.redeploy import Redeploy
     fr = {"k": "redeploy", "f": 0, "ph": "from", "auto": "np"}
     fr["tdest"] = Redeploy.dests(st, True)
     fr["pdest"] = Redeploy.dests(st, False)
@@ -327,7 +328,7 @@ def test_8_8_9_police_redeploy_to_econ_3_loc():
 
 
 def test_8_8_4_non_player_train_builds_a_base_only_in_a_department():
-    from engine.scenarios.andean_abyss.nonplayer import pol_trainx
+    from engine.scenarios.andean_abyss.np_govt_ops import pol_trainx
     st = clear(new([1, 2]))
     st["res"][0] = 10
     put(st, "cartagena", troops=3, police=3)
@@ -339,8 +340,8 @@ def test_8_8_4_non_player_train_builds_a_base_only_in_a_department():
 
 
 def test_8_5_1_cartels_without_available_guerrillas_move_3_into_a_bare_base_space():
-    from engine.scenarios.andean_abyss.nonplayer import pol_rallysp, pol_regroup
-    from engine.scenarios.andean_abyss.ops import RallySp, Regroup
+    from engine.scenarios.andean_abyss.np_insurgent import pol_rallysp, pol_regroup
+    from engine.scenarios.andean_abyss.ops_insurgent import RallySp, Regroup
     st = clear(new([1, 2], nonplayers=["cartels"]))
     put(st, "huila", car_base=1)
     put(st, "cesar", car_u=st["av"][9] - 2)     # every other Guerrilla sits in Cesar (no Base)
@@ -363,8 +364,10 @@ def test_8_5_1_cartels_without_available_guerrillas_move_3_into_a_bare_base_spac
 
 
 def test_8_6_2_auc_march_second_bullet_moves_largest_group_closer_to_a_farc_base():
-    from engine.scenarios.andean_abyss.nonplayer import farc_distance, march_step, pol_marchgrp
-    from engine.scenarios.andean_abyss.ops import MarchGrp, Op
+    from engine.scenarios.andean_abyss.np_farc import farc_distance
+    from engine.scenarios.andean_abyss.np_march import march_step, pol_marchgrp
+    from engine.scenarios.andean_abyss.operation import Op
+    from engine.scenarios.andean_abyss.ops_insurgent import MarchGrp
     st = clear(new([37, 38], nonplayers=["auc"]))
     put(st, "guainia", farc_base=1, farc_u=1, auc_u=1)   # FARC Base already shadowed by AUC
     put(st, "bogota", auc_u=3)
@@ -385,8 +388,8 @@ def test_8_6_2_auc_march_second_bullet_moves_largest_group_closer_to_a_farc_base
 
 
 def test_8_7_2_farc_march_last_bullet_one_more_space_next_to_the_largest_group():
-    from engine.scenarios.andean_abyss.nonplayer import march_step
-    from engine.scenarios.andean_abyss.ops import Op
+    from engine.scenarios.andean_abyss.np_march import march_step
+    from engine.scenarios.andean_abyss.operation import Op
     st = clear(new([19, 20], nonplayers=["farc"]))
     put(st, "huila", farc_u=4, sup=-2)                 # Active Opposition origin
     for j in P.adj(st, BD.index["huila"]):             # no first/second-bullet target next to it
@@ -407,7 +410,7 @@ def test_8_7_2_farc_march_last_bullet_one_more_space_next_to_the_largest_group()
 
 
 def test_8_8_4_non_player_train_civic_action_for_the_largest_shift_without_terror():
-    from engine.scenarios.andean_abyss.nonplayer import pol_trainx
+    from engine.scenarios.andean_abyss.np_govt_ops import pol_trainx
     st = clear(new([1, 2]))
     st["res"][0] = 30
     put(st, "cali", troops=2, police=2, sup=1)
@@ -421,7 +424,7 @@ def test_8_8_4_non_player_train_civic_action_for_the_largest_shift_without_terro
 
 
 def test_8_8_3_assault_priority_bases_then_control_then_shipments_then_last_piece():
-    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    from engine.scenarios.andean_abyss.np_priorities import rank_space
     st = clear(new([1, 2]))
     put(st, "arauca", troops=3, farc_a=1, farc_base=1, auc_u=2)   # removes a Base (Grassland)
     put(st, "cali", troops=3, farc_a=3, auc_u=1)                  # AUC stays: no Control, no last piece
@@ -436,7 +439,7 @@ def test_8_8_3_assault_priority_bases_then_control_then_shipments_then_last_piec
 
 # ---------------------------------------------------------------- 8.8.5 Patrol movement
 def _patrol_frame(st):
-    from engine.scenarios.andean_abyss.ops import Op
+    from engine.scenarios.andean_abyss.operation import Op
     st["stack"].append({"k": "op", "f": 0, "op": "patrol", "lim": False, "free": True, "sa": None, "sa_ok": False,
                         "sel": [], "ph": "sel", "auto": "np", "terror_n": 0, "moved": {}, "dest": None})
     op = st["stack"][-1]
@@ -444,7 +447,7 @@ def _patrol_frame(st):
 
 
 def test_8_8_5_patrol_first_matches_guerrillas_on_locs_police_first_keeping_the_last():
-    from engine.scenarios.andean_abyss.nonplayer import patrol_plan
+    from engine.scenarios.andean_abyss.np_govt_ops import patrol_plan
     st = clear(new([1, 2]))
     put(st, "bogota", police=2, troops=3)
     put(st, "loc_bogota_neiva", farc_u=2)
@@ -457,7 +460,7 @@ def test_8_8_5_patrol_first_matches_guerrillas_on_locs_police_first_keeping_the_
 
 
 def test_8_8_5_patrol_then_garrisons_cities_then_police_on_3_econ_locs():
-    from engine.scenarios.andean_abyss.nonplayer import patrol_plan
+    from engine.scenarios.andean_abyss.np_govt_ops import patrol_plan
     st = clear(new([1, 2]))
     for c in BD.cities:
         put(st, BD.ids[c], troops=2, police=1)
@@ -505,8 +508,8 @@ def test_8_8_4_train_base_bullet_selects_the_department_without_civic_action():
 
 
 def test_8_8_4_train_special_activity_comes_after_the_placement_spaces():
-    from engine.scenarios.andean_abyss.nonplayer import train_step
-    from engine.scenarios.andean_abyss.ops import Op, start_op
+    from engine.scenarios.andean_abyss.np_govt_ops import train_step
+    from engine.scenarios.andean_abyss.operation import Op, start_op
     st = position([6, 20], G)
     st["res"][G] = 40
     put(st, "bogota", troops=4, police=1)
@@ -519,7 +522,7 @@ def test_8_8_4_train_special_activity_comes_after_the_placement_spaces():
 
 
 def test_8_8_6_sweep_ranks_all_activated_then_control_then_cities():
-    from engine.scenarios.andean_abyss.nonplayer import sweep_rank, sweep_spare
+    from engine.scenarios.andean_abyss.np_priorities import sweep_rank, sweep_spare
     st = clear(new([1, 2]))
     put(st, "bogota", troops=6, police=3, sup=2)
     assert sweep_spare(st, BD.index["bogota"]) == 6     # keeps 3 cubes in a Support space
@@ -533,7 +536,7 @@ def test_8_8_6_sweep_ranks_all_activated_then_control_then_cities():
 
 
 def test_8_8_7_air_strike_only_at_a_last_insurgent_piece_else_air_lift():
-    from engine.scenarios.andean_abyss.nonplayer import airstrike_pick, govt_sa
+    from engine.scenarios.andean_abyss.np_govt_sa import airstrike_pick, govt_sa
     st = clear(new([1, 2], nonplayers=["govt", "farc", "auc", "cartels"]))
     put(st, "guaviare", farc_a=2)                  # not the last piece there
     assert airstrike_pick(st) is None
@@ -547,7 +550,7 @@ def test_8_8_7_air_strike_only_at_a_last_insurgent_piece_else_air_lift():
 
 
 def test_8_8_7_air_strike_takes_a_player_auc_base_before_a_player_farc_base():
-    from engine.scenarios.andean_abyss.nonplayer import airstrike_pick
+    from engine.scenarios.andean_abyss.np_govt_sa import airstrike_pick
     st = clear(new([1, 2], nonplayers=["govt", "cartels"]))
     put(st, "loc_bogota_neiva", car_a=1)
     put(st, "huila", farc_base=1, police=1)
@@ -556,7 +559,7 @@ def test_8_8_7_air_strike_takes_a_player_auc_base_before_a_player_farc_base():
 
 
 def test_8_1_2_train_base_replaces_troops_and_police_alternately_keeping_the_last_police():
-    from engine.scenarios.andean_abyss.nonplayer import pol_basecubes
+    from engine.scenarios.andean_abyss.np_govt_ops import pol_basecubes
     st = clear(new([1, 2]))
     put(st, "huila", troops=2, police=1)
     fr = {"k": "basecubes", "f": G, "i": BD.index["huila"], "left": 3}
@@ -567,7 +570,7 @@ def test_8_1_2_train_base_replaces_troops_and_police_alternately_keeping_the_las
 
 
 def test_8_4_3_card_46_level_by_executor():
-    from engine.scenarios.andean_abyss.nonplayer import pol_evlevel
+    from engine.scenarios.andean_abyss.np_events import pol_evlevel
     st = clear(new([1, 2]))
     ids = ["level:1", "level:-1"]
     assert pol_evlevel(st, {"k": "evlevel", "f": G, "v": {}}, None, ids) == "level:1"
@@ -577,7 +580,7 @@ def test_8_4_3_card_46_level_by_executor():
 
 
 def test_8_1_event_naming_an_insurgent_executor_picks_itself_government_a_player_first():
-    from engine.scenarios.andean_abyss.nonplayer import pol_evfaction
+    from engine.scenarios.andean_abyss.np_events import pol_evfaction
     st = clear(new([1, 2], nonplayers=["govt", "auc", "cartels"]))
     ids = ["faction:farc", "faction:auc", "faction:cartels"]
     assert pol_evfaction(st, {"k": "evfaction", "f": A}, None, ids) == "faction:auc"
@@ -587,7 +590,7 @@ def test_8_1_event_naming_an_insurgent_executor_picks_itself_government_a_player
 
 
 def test_6_4_4_nonplayer_government_zone_where_it_loses_least():
-    from engine.scenarios.andean_abyss.nonplayer import pol_zone
+    from engine.scenarios.andean_abyss.np_propaganda import pol_zone
     st = clear(new([1, 2]))
     put(st, "huila", farc_u=2, troops=2)
     put(st, "antioquia", farc_u=2)
@@ -597,7 +600,7 @@ def test_6_4_4_nonplayer_government_zone_where_it_loses_least():
 
 
 def test_8_8_9_seventh_special_forces_clears_3_econ_sabotage_first():
-    from engine.scenarios.andean_abyss.nonplayer import pol_seventh
+    from engine.scenarios.andean_abyss.np_propaganda import pol_seventh
     st = clear(new([1, 2]))
     l3 = next(i for i in BD.locs if BD.econ[i] == 3)
     l1 = next(i for i in BD.locs if BD.econ[i] == 1)
@@ -628,7 +631,7 @@ def test_8_1_2_march_example_active_guerrillas_fill_only_the_room_left():
     st = position([4, 20], F, nonplayers=())
     put(st, "huila", farc_u=2, farc_a=3)
     put(st, "bogota", sup=2)
-    from engine.scenarios.andean_abyss.ops import start_op
+    from engine.scenarios.andean_abyss.operation import start_op
     start_op(st, F, "march", lim=False, free=True, facts=[])
     st["seq"] += 1
     bot = NonPlayerBot(RULES, "farc", 1)
@@ -641,7 +644,7 @@ def test_8_1_2_march_example_active_guerrillas_fill_only_the_room_left():
 
 
 def test_8_7_2_march_destination_where_guerrillas_stay_underground_first():
-    from engine.scenarios.andean_abyss.nonplayer import pol_marchgrp
+    from engine.scenarios.andean_abyss.np_march import pol_marchgrp
     st = clear(new([1, 2], nonplayers=["farc"]))
     put(st, "meta_west", farc_u=3, sup=-2)
     put(st, "bogota", sup=2, troops=2, police=1)   # Support with 3 cubes: any move Activates
@@ -659,7 +662,7 @@ def test_8_7_2_march_destination_where_guerrillas_stay_underground_first():
 
 
 def test_8_6_2_auc_march_counts_farc_guerrillas_as_cubes():
-    from engine.scenarios.andean_abyss.nonplayer import march_room
+    from engine.scenarios.andean_abyss.np_priorities import march_room
     st = clear(new([1, 2]))
     put(st, "huila", sup=-1, farc_u=2, police=1)   # AUC into Opposition: FARC count as cubes
     assert march_room(st, A, BD.index["huila"]) == 0
@@ -685,7 +688,7 @@ def test_8_1_government_that_cannot_afford_an_operation_passes():
 
 
 def test_8_7_4_kidnap_on_locs_then_cities_targets_the_government():
-    from engine.scenarios.andean_abyss.nonplayer import pol_kidnap
+    from engine.scenarios.andean_abyss.np_farc import pol_kidnap
     st = clear(new([1, 2]))
     put(st, "cali", farc_u=2)
     put(st, "huila", farc_u=2, car_base=1)
@@ -700,7 +703,7 @@ def test_8_7_4_kidnap_on_locs_then_cities_targets_the_government():
 
 
 def test_8_7_4_terror_where_kidnap_could_take_resources_before_other_spaces():
-    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    from engine.scenarios.andean_abyss.np_priorities import rank_space
     st = clear(new([1, 2]))
     put(st, "cali", farc_u=2, police=1, sup=0)       # a City: Kidnap could take Govt Resources
     put(st, "antioquia", farc_u=1, sup=1)            # Support, but no Kidnap target
@@ -711,7 +714,7 @@ def test_8_7_4_terror_where_kidnap_could_take_resources_before_other_spaces():
 
 
 def test_8_5_1_rally_bullets_in_order_cartels_base_spaces_only_without_guerrillas():
-    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    from engine.scenarios.andean_abyss.np_priorities import rank_space
     st = clear(new([1, 2]))
     put(st, "huila", car_base=1, car_a=2, police=1)  # all Active with a cube: flip first
     put(st, "cesar", car_u=2)                        # 2 Guerrillas: a Base
@@ -723,7 +726,7 @@ def test_8_5_1_rally_bullets_in_order_cartels_base_spaces_only_without_guerrilla
 
 
 def test_8_6_1_auc_rally_farc_base_spaces_before_auc_base_spaces():
-    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    from engine.scenarios.andean_abyss.np_priorities import rank_space
     st = clear(new([1, 2]))
     put(st, "huila", farc_base=1)
     put(st, "cesar", auc_base=1)
@@ -731,7 +734,7 @@ def test_8_6_1_auc_rally_farc_base_spaces_before_auc_base_spaces():
 
 
 def test_8_8_8_support_phase_civic_action_to_passive_support_first_never_below_15():
-    from engine.scenarios.andean_abyss.nonplayer import pol_civic
+    from engine.scenarios.andean_abyss.np_govt_ops import pol_civic
     st = clear(new([1, 2]))
     st["props_done"], st["props_total"] = 1, 4
     put(st, "cali", sup=1)                           # already Passive Support
@@ -747,7 +750,7 @@ def test_8_8_8_support_phase_civic_action_to_passive_support_first_never_below_1
 
 
 def test_8_5_3_bribe_player_pieces_first_then_government_farc_auc():
-    from engine.scenarios.andean_abyss.nonplayer import pol_bribe
+    from engine.scenarios.andean_abyss.np_cartels import pol_bribe
     st = clear(new([1, 2], nonplayers=["govt", "auc", "cartels"]))
     st["res"][C] = 10
     put(st, "cali", car_u=1, police=1)               # Non-player Government
@@ -759,7 +762,7 @@ def test_8_5_3_bribe_player_pieces_first_then_government_farc_auc():
 
 
 def test_8_8_8_support_phase_to_passive_support_even_with_terror_before_active_support():
-    from engine.scenarios.andean_abyss.nonplayer import pol_civic
+    from engine.scenarios.andean_abyss.np_govt_ops import pol_civic
     st = clear(new([1, 2]))
     st["props_done"], st["props_total"] = 1, 4
     put(st, "bogota", sup=1)                         # Passive -> Active: the second pass
@@ -774,7 +777,7 @@ def test_8_8_8_support_phase_to_passive_support_even_with_terror_before_active_s
 
 
 def test_8_6_1_elite_backing_base_first_then_rally_priorities():
-    from engine.scenarios.andean_abyss.nonplayer import pol_elite
+    from engine.scenarios.andean_abyss.np_propaganda import pol_elite
     st = clear(new([1, 2]))
     put(st, "cesar", auc_u=2)                        # a Base is possible here
     put(st, "huila", farc_base=1)                    # 8.6.1: FARC Base space
@@ -784,7 +787,7 @@ def test_8_6_1_elite_backing_base_first_then_rally_priorities():
 
 
 def test_8_7_3_farc_attack_3_guerrilla_spaces_then_1_city_or_department_before_a_loc():
-    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    from engine.scenarios.andean_abyss.np_priorities import rank_space
     st = clear(new([1, 2]))
     put(st, "huila", farc_a=3, police=1)
     put(st, "cesar", farc_u=1, troops=1)
@@ -795,7 +798,8 @@ def test_8_7_3_farc_attack_3_guerrilla_spaces_then_1_city_or_department_before_a
 
 
 def test_8_6_3_auc_attack_most_guerrillas_first_and_ambush_where_fewest():
-    from engine.scenarios.andean_abyss.nonplayer import ambush_here, rank_space
+    from engine.scenarios.andean_abyss.np_insurgent import ambush_here
+    from engine.scenarios.andean_abyss.np_priorities import rank_space
     st = clear(new([1, 2]))
     put(st, "huila", auc_u=1, auc_a=3, farc_u=1)
     put(st, "cesar", auc_u=1, farc_u=1)
@@ -808,7 +812,7 @@ def test_8_6_3_auc_attack_most_guerrillas_first_and_ambush_where_fewest():
 
 
 def test_8_8_9_redeployed_troops_restore_control_of_a_city_with_3_cubes():
-    from engine.scenarios.andean_abyss.nonplayer import pol_redeploy
+    from engine.scenarios.andean_abyss.np_propaganda import pol_redeploy
     st = clear(new([1, 2]))
     put(st, "cali", troops=1, police=2, farc_u=4)    # 3 cubes but no Government Control
     put(st, "medellin", troops=2, police=2)          # fine already
@@ -818,7 +822,7 @@ def test_8_8_9_redeployed_troops_restore_control_of_a_city_with_3_cubes():
 
 
 def test_8_6_4_assassinate_takes_a_shipment_holder_first_then_farc_government_cartels():
-    from engine.scenarios.andean_abyss.nonplayer import pol_assassinate
+    from engine.scenarios.andean_abyss.np_auc import pol_assassinate
     st = clear(new([1, 2]))
     put(st, "huila", auc_u=2, farc_u=1, police=1, car_u=1)
     fr = {"k": "assassinate", "f": A, "ph": "b", "i": BD.index["huila"]}
@@ -829,7 +833,7 @@ def test_8_6_4_assassinate_takes_a_shipment_holder_first_then_farc_government_ca
 
 
 def test_8_5_1_process_puts_shipments_with_underground_cartels_guerrillas_first():
-    from engine.scenarios.andean_abyss.nonplayer import pol_process
+    from engine.scenarios.andean_abyss.np_cartels import pol_process
     st = clear(new([1, 2]))
     put(st, "huila", car_base=1, car_a=1)
     put(st, "cesar", car_base=1, car_u=1)
@@ -912,7 +916,7 @@ def test_8_5_3_cartels_terror_levels_only_spaces_of_one_level_are_equal():
     """8.5.3 ranks Terror spaces by Support, then Opposition, then Neutral and says nothing of
     Population: two Support spaces are equal candidates for the 8.2 table (the engine used to
     prefer the larger Population)."""
-    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    from engine.scenarios.andean_abyss.np_priorities import rank_space
     st = position([4, 20], C)
     for sid, lvl in (("bogota", 2), ("santa_marta", 1), ("cali", -1), ("neiva", 0)):
         put(st, sid, car_u=1, sup=lvl)
@@ -922,7 +926,7 @@ def test_8_5_3_cartels_terror_levels_only_spaces_of_one_level_are_equal():
 
 def test_8_5_1_cartels_rally_base_needs_two_guerrillas_without_shipments():
     """8.5.1 2nd bullet (and 8.7.1's for FARC): replace 2 Guerrillas "without Shipments" by a Base."""
-    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    from engine.scenarios.andean_abyss.np_priorities import rank_space
     st = position([4, 20], C)
     put(st, "huila", car_u=2, farc_u=2)
     put(st, "cesar", car_u=3, farc_u=3)
@@ -935,7 +939,7 @@ def test_8_5_1_cartels_rally_base_needs_two_guerrillas_without_shipments():
 def test_8_5_1_cultivate_relocates_from_a_random_two_base_space_by_the_8_2_table():
     """8.5.1 Cultivate relocation "from a space with 2 Cartels Bases": among several such spaces the
     8.2 table picks (it used to be the first in map order). Dice 5,3,5 reach Huila."""
-    from engine.scenarios.andean_abyss.nonplayer import pol_cultivate
+    from engine.scenarios.andean_abyss.np_cartels import pol_cultivate
     st = position([4, 20], C, script={"space": [5, 3, 5]})
     put(st, "cesar", car_base=2)
     put(st, "huila", car_base=2)
@@ -945,7 +949,7 @@ def test_8_5_1_cultivate_relocates_from_a_random_two_base_space_by_the_8_2_table
 def test_8_6_3_auc_attacks_for_shipments_farc_or_government_never_cartels_alone():
     """8.6.3: the AUC targets Shipments, then FARC, then Government; a space whose only enemies are
     Cartels without a Shipment is no Attack space, and the Cartels are not among its targets."""
-    from engine.scenarios.andean_abyss.nonplayer import ATTACK_ORDER, rank_space
+    from engine.scenarios.andean_abyss.np_priorities import ATTACK_ORDER, rank_space
     st = position([4, 20], A)
     put(st, "huila", auc_a=3, car_u=2)
     put(st, "cesar", auc_a=3, car_u=2)
@@ -960,7 +964,7 @@ def test_8_6_3_auc_attacks_for_shipments_farc_or_government_never_cartels_alone(
 def test_8_5_3_bribe_equal_spaces_by_the_8_2_table():
     """8.5.3 Bribe: a player's pieces first, then Government, FARC, AUC; spaces equal on that by
     the 8.2 table (it used to be map order). Dice 1,1,1 reach Cali before Bogota."""
-    from engine.scenarios.andean_abyss.nonplayer import pol_bribe
+    from engine.scenarios.andean_abyss.np_cartels import pol_bribe
     st = position([4, 20], C, script={"space": [1, 1, 1]})
     put(st, "bogota", car_u=1, police=1)
     put(st, "cali", car_u=1, police=1)
@@ -973,7 +977,7 @@ def test_8_8_7_eradicate_not_in_an_assault_space_then_smallest_population_then_o
     """8.8.7 Eradicate: the most Cartels Bases removed, but never in a Department selected for the
     accompanying Assault; equal ones by the smallest Population, then Opposition (it used to take
     the most Bases anywhere, then the first in map order)."""
-    from engine.scenarios.andean_abyss.nonplayer import govt_sa, pol_eradicate
+    from engine.scenarios.andean_abyss.np_govt_sa import govt_sa, pol_eradicate
     st = position([4, 20], G)
     put(st, "huila", car_base=2)
     put(st, "cesar", car_base=1, sup=1)
@@ -989,7 +993,7 @@ def test_8_8_7_eradicate_not_in_an_assault_space_then_smallest_population_then_o
 def test_8_8_5_patrol_assault_equal_locs_by_8_3_highest_econ():
     """8.8.5: the Patrol's LoC Assault where it removes the most Insurgents; equal LoCs go by 8.3
     (highest Econ first), not by the order offered."""
-    from engine.scenarios.andean_abyss.nonplayer import pol_op
+    from engine.scenarios.andean_abyss.np_policy import pol_op
     st = position([4, 20], G)
     put(st, "loc_cali_pasto", troops=1, farc_a=1)
     put(st, "loc_arauca_cucuta", troops=1, farc_a=1)
@@ -1000,7 +1004,7 @@ def test_8_8_5_patrol_assault_equal_locs_by_8_3_highest_econ():
 def test_8_7_4_kidnap_equal_locs_by_8_3():
     """8.7.4 Kidnap: LoCs first, then Cities, then Departments with Cartels Bases; among LoCs 8.3
     decides (highest Econ first), not the order offered."""
-    from engine.scenarios.andean_abyss.nonplayer import pol_kidnap
+    from engine.scenarios.andean_abyss.np_farc import pol_kidnap
     st = position([4, 20], F)
     ids = ["space:bogota", "space:loc_cali_pasto", "space:loc_arauca_cucuta"]
     assert pol_kidnap(st, {"ph": "a"}, [], ids) == "space:loc_arauca_cucuta"
@@ -1035,7 +1039,7 @@ def test_8_7_4_farc_terror_kidnap_space_at_active_opposition_is_selected():
     put(st, "loc_cali_pasto", farc_u=1)          # an Underground FARC Guerrilla on a LoC: no March
     put(st, "cali", farc_u=1, sup=-2)
     st["res"][1], st["res"][0] = 5, 10
-    from engine.scenarios.andean_abyss.nonplayer import rank_space
+    from engine.scenarios.andean_abyss.np_priorities import rank_space
     kind, op, _, _ = decide(st)
     assert (kind, op) == ("op", "terror")
     assert rank_space(st, F, "terror", BD.index["cali"])[0] == 2
@@ -1048,7 +1052,7 @@ def test_8_7_4_farc_terror_kidnap_bullet_stops_at_3_such_spaces():
     """8.7.4: Kidnap spaces "until there are 3 such spaces (including LoCs)": with 3 already
     selected, a 0-Population Department where Kidnap could take the Cartels' Resources is no longer
     a Terror space (it is no space of the last bullet either)."""
-    from engine.scenarios.andean_abyss.nonplayer import pol_op
+    from engine.scenarios.andean_abyss.np_policy import pol_op
     st = position([4, 20], F)
     for sid in ("cali", "medellin", "bogota"):
         put(st, sid, farc_u=1)
@@ -1064,7 +1068,7 @@ def test_8_7_4_farc_terror_kidnap_bullet_stops_at_3_such_spaces():
 def test_8_7_1_farc_extort_loc_lowest_econ_then_8_3():
     """8.7.1 Extort "on 1 LoC ..., lowest Economic value first": equal LoCs by 8.3 (a random City
     next to a candidate: dice 1,1,1 reach Cali, next to Cali-Pasto), not the order offered."""
-    from engine.scenarios.andean_abyss.nonplayer import pol_extort
+    from engine.scenarios.andean_abyss.np_insurgent import pol_extort
     st = position([4, 20], F, script={"space": [1, 1, 1]})
     ids = ["space:loc_cartagena_santa_marta", "space:loc_cali_pasto", "space:loc_bogota_neiva", "done"]
     assert pol_extort(st, {"f": F, "done": []}, [], ids) == "space:loc_cali_pasto"
@@ -1073,7 +1077,7 @@ def test_8_7_1_farc_extort_loc_lowest_econ_then_8_3():
 def test_8_7_5_agitation_short_of_resources_ties_by_8_2():
     """8.7.5: with too few Resources to Agitate everywhere, fewest Terror, then Support, then the
     highest Population, then randomly (8.2: dice 3,3,1 reach Arauca), not the order offered."""
-    from engine.scenarios.andean_abyss.nonplayer import pol_agitate
+    from engine.scenarios.andean_abyss.np_propaganda import pol_agitate
     st = position([4, 20], F, script={"space": [3, 3, 1]})
     st["res"][1] = 1
     assert pol_agitate(st, {}, [], ["space:cesar", "space:arauca", "done"]) == "space:arauca"
@@ -1084,7 +1088,7 @@ def test_8_7_5_agitation_short_of_resources_ties_by_8_2():
 def test_8_6_2_auc_closer_step_among_equal_spaces_by_8_2():
     """8.6.2 second bullet: "to a space closer to a FARC piece" - equally close spaces are picked by
     the 8.2 table (dice 3,3,5: Meta East), not by Population or map order."""
-    from engine.scenarios.andean_abyss.nonplayer import auc_closer_cands, auc_closer_dest
+    from engine.scenarios.andean_abyss.np_auc import auc_closer_cands, auc_closer_dest
     st = position([4, 20], A, script={"space": [3, 3, 5]})
     put(st, "vichada", farc_base=1)
     assert sorted(BD.ids[j] for j in auc_closer_cands(st, BD.index["santander"])) == ["arauca", "meta_east"]

@@ -3,7 +3,9 @@ crafted position: see test_playbook_solo_nonplayers.py for the published play.""
 
 from __future__ import annotations
 
-from engine.scenarios.andean_abyss.nonplayer import cultivate_np_ok, pol_agitate, pol_assassinate
+from engine.scenarios.andean_abyss.np_auc import pol_assassinate
+from engine.scenarios.andean_abyss.np_cartels import cultivate_np_ok
+from engine.scenarios.andean_abyss.np_propaganda import pol_agitate
 
 from .conftest import BD, RULES, pc, play, put
 from .test_nonplayer import position, scarce
@@ -106,7 +108,7 @@ def test_8_6_4_assassinate_space_must_be_a_terror_space():
 
 def test_8_7_1_farc_extort_takes_one_loc_besides_its_spaces():
     """8.7.1 Extort: each space with 2+ Underground FARC Guerrillas, and 1 LoC, lowest Econ first."""
-    from engine.scenarios.andean_abyss.nonplayer import pol_extort
+    from engine.scenarios.andean_abyss.np_insurgent import pol_extort
     st = position([4, 20], F)
     put(st, "huila", farc_u=2)
     put(st, "loc_bogota_san_jose", farc_u=1)
@@ -124,8 +126,9 @@ def test_8_7_2_farc_marches_first_then_extorts():
     """8.7.2 'Then Extort per 8.7.1': every March move comes before the Special Activity (the
     Playbook's Non-player FARC March example ends 'FARC will now Extort')."""
     from engine.scenarios.andean_abyss.frames import logging_to
-    from engine.scenarios.andean_abyss.nonplayer import PLANS, run_one
-    from engine.scenarios.andean_abyss.ops import start_op
+    from engine.scenarios.andean_abyss.np_priorities import PLANS
+    from engine.scenarios.andean_abyss.np_turn import run_one
+    from engine.scenarios.andean_abyss.operation import start_op
     st = RULES.setup(1, {"players": 1, "deck": [4, 20, 1, 2, "P"]})
     for s in ("choco", "arauca", "meta_east", "meta_west", "guaviare"):
         put(st, s, farc_u=2)

@@ -103,8 +103,8 @@ def farc_march_position():
 def test_8_7_2_player_seat_march_destination_survives_between_prompts():
     """3.3.2 / 8.7.2 on a player seat: the origin prompt and the destination prompt are two
     decisions (two fresh bots); the destination is the one planned with the origin."""
-    from engine.scenarios.andean_abyss.nonplayer import farc_march_next
-    from engine.scenarios.andean_abyss.ops import start_op
+    from engine.scenarios.andean_abyss.np_farc import farc_march_next
+    from engine.scenarios.andean_abyss.operation import start_op
     st = farc_march_position()
     start_op(st, 1, "march", lim=False, free=False, facts=[])
     seen = 0

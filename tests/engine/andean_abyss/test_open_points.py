@@ -107,7 +107,7 @@ def test_2_3_7_card_24_unshaded_farc_ineligible_even_though_it_passed():
 
 
 def test_2_3_7_card_36_nonplayer_executor_stays_eligible():
-    from engine.scenarios.andean_abyss.nonplayer import np_decide
+    from engine.scenarios.andean_abyss.np_turn import np_decide
     st = blank([36, 1, 2], nonplayers=["govt", "farc", "auc", "cartels"])
     put(st, "huila", farc_u=2)                           # a Mountain Department for the Zone
     kind, _, _, _ = np_decide(st, st["stack"][-1])       # FARC leftmost: 8.1 takes the Event
@@ -121,7 +121,7 @@ def test_2_3_7_card_36_nonplayer_executor_stays_eligible():
 
 
 def test_8_1_card_63_nonplayers_take_operations_and_pass_without_resources():
-    from engine.scenarios.andean_abyss.nonplayer import np_decide
+    from engine.scenarios.andean_abyss.np_turn import np_decide
     st = blank([63, 1], nonplayers=["govt", "farc", "auc", "cartels"])
     put(st, "huila", car_u=3, police=1)
     kind, op, _, _ = np_decide(st, st["stack"][-1])      # Cartels leftmost, yet Operations
@@ -132,7 +132,7 @@ def test_8_1_card_63_nonplayers_take_operations_and_pass_without_resources():
 
 
 def test_8_1_making_a_player_ineligible_counts_only_if_it_would_be_eligible():
-    from engine.scenarios.andean_abyss.nonplayer import newly_ineligible
+    from engine.scenarios.andean_abyss.np_turn import newly_ineligible
     st = blank([23, 1])
     after = {"inel_next": [0, 1]}
     assert newly_ineligible(st, 1, after) == {0}         # the executing FARC is Ineligible anyway

@@ -7,14 +7,19 @@ candidates the example names (e.g. Bogota-Yopal reachable from Arauca or Meta Ea
 
 from __future__ import annotations
 
+import importlib
+import pkgutil
+
 from engine.core import rng as R
-from engine.scenarios.andean_abyss import nonplayer as NP
 from engine.scenarios.andean_abyss.board import BOARD as BD
 from engine.scenarios.andean_abyss.frames import logging_to
-from engine.scenarios.andean_abyss.nonplayer import PLANS, run_one
-from engine.scenarios.andean_abyss.ops import start_op
+from engine.scenarios.andean_abyss.np_priorities import PLANS
+from engine.scenarios.andean_abyss.np_turn import run_one
+from engine.scenarios.andean_abyss.operation import start_op
 
 from .conftest import RULES, pc, put
+
+AA = importlib.import_module("engine.scenarios.andean_abyss")
 
 F = 1
 # the published result of every roll, in the order the example takes them (a roll is a pick
@@ -53,7 +58,17 @@ def march(st):
     return op, facts, [tuple(BD.ids[int(x)] for x in g.split(">")) for g in op["groups"]]
 
 
-def replay(monkeypatch):
+def example_position_through_the_api():
+    """The same position given to ``setup(seed, {"position": ...})``: the 2.1 set-up described
+    by ``Rules.position``, 2 more Underground FARC Guerrillas in the five spaces, 10 Resources."""
+    pos = RULES.position(RULES.setup(1, {"players": 1, "deck": [4, 20, 1, 2, "P"]}))
+    for s in ("choco", "arauca", "meta_east", "meta_west", "guaviare"):
+        pos["spaces"][s]["farc_underground"] = pos["spaces"][s].get("farc_underground", 0) + 2
+    pos["resources"]["farc"] = 10
+    return RULES.setup(1, {"players": 1, "position": pos})
+
+
+def replay(monkeypatch, position=example_position):
     rolls = []
 
     def published(st, seq):
@@ -67,8 +82,11 @@ def replay(monkeypatch):
         assert got in seq, f"published {got} is not among the candidates {seq}"
         rolls.append((got, sorted(seq)))
         return got
-    monkeypatch.setattr(NP, "rnd", published)
-    st = example_position()
+    for m in pkgutil.iter_modules(AA.__path__):   # every Non-player module that picks with rnd
+        mod = importlib.import_module(f"{AA.__name__}.{m.name}")
+        if m.name.startswith("np_") and hasattr(mod, "rnd"):
+            monkeypatch.setattr(mod, "rnd", published)
+    st = position()
     op, facts, groups = march(st)
     moved = [f["text"] for f in facts if f["type"] == "move" or "(March into" in f["text"]]
     return st, op, groups, rolls, moved
@@ -90,6 +108,15 @@ def test_8_7_2_playbook_farc_march_example_steps_a_to_g(monkeypatch):
         ("meta_east", "santander"),                     #    adjacent origins march in
         ("guaviare", "meta_east"),                      # G: last bullet, from Guaviare
     ]
+
+
+def test_8_7_2_playbook_farc_march_example_set_up_through_the_positions_api(monkeypatch):
+    """The published example replays identically from a position given to ``setup``."""
+    direct = replay(monkeypatch)
+    st, op, groups, rolls, moved = replay(monkeypatch, example_position_through_the_api)
+    assert groups == direct[2] and rolls == direct[3] and moved == direct[4]
+    assert RULES.position(st) == RULES.position(direct[0])
+    assert groups[0] == ("arauca", "loc_arauca_cucuta") and groups[-1] == ("guaviare", "meta_east")
 
 
 def test_8_7_2_playbook_farc_march_example_rolls_among_the_published_candidates(monkeypatch):

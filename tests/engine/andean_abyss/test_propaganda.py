@@ -38,7 +38,7 @@ def test_7_2_cartels_need_bases_and_resources():
 
 
 def test_7_1_ties_go_to_cartels_then_auc_then_farc():
-    from engine.scenarios.andean_abyss.game import finish_game
+    from engine.scenarios.andean_abyss.victory import finish_game
     st = clear(new([1, 2]))
     st["res"][3] = 30
     facts = []
@@ -191,7 +191,7 @@ def test_7_1_several_nonplayers_pass_the_check_highest_margin_wins():
     """7.1: when the Government (+2) and the Cartels (+5) both pass a victory check in a game of
     Non-players only, the Cartels rank 1st and win (the winner used to be the first passing
     Non-player in Faction order, the Government)."""
-    from engine.scenarios.andean_abyss.game import finish_game
+    from engine.scenarios.andean_abyss.victory import finish_game
     st = clear(new([1, 2], nonplayers=["govt", "farc", "auc", "cartels"]))
     for i in sorted((i for i in range(BD.n) if BD.pop[i]), key=lambda i: -BD.pop[i]):
         if P.total_support(st) + 2 * BD.pop[i] <= 62:
@@ -210,7 +210,7 @@ def test_7_1_several_nonplayers_pass_the_check_highest_margin_wins():
 def test_7_1_tie_between_nonplayers_goes_to_cartels_then_auc_then_farc():
     """7.1 tie order also between two Non-players: an equal margin goes to the AUC before the
     Government."""
-    from engine.scenarios.andean_abyss.game import finish_game
+    from engine.scenarios.andean_abyss.victory import finish_game
     st = clear(new([1, 2], nonplayers=["govt", "farc", "auc", "cartels"]))
     for i in sorted((i for i in range(BD.n) if BD.pop[i]), key=lambda i: -BD.pop[i]):
         if P.total_support(st) + 2 * BD.pop[i] <= 60:

@@ -7,7 +7,7 @@ import pytest
 
 from engine.core import rng as R
 from engine.scenarios.andean_abyss import random_spaces as RS
-from engine.scenarios.andean_abyss.nonplayer import rnd
+from engine.scenarios.andean_abyss.np_base import rnd
 
 from .conftest import BD, new
 
@@ -135,7 +135,7 @@ def test_8_2_choices_in_one_space_roll_no_table():
 
 def test_8_2_bot_decision_on_a_player_seat_names_the_dice():
     """NonPlayerBot on a player seat: a pick made with the table says so in its reason."""
-    from engine.scenarios.andean_abyss.nonplayer import NonPlayerBot
+    from engine.scenarios.andean_abyss.np_bot import NonPlayerBot
 
     from .conftest import RULES, clear, play, put
     st = clear(new([4, 20], script={"space": [6, 1, 3]}))

@@ -137,4 +137,4 @@ def test_every_support_change_names_its_cause():
     put(st, "cali", farc_u=1, sup=1)
     facts = play(st, "op:terror", "space:cali")
     sup = [f for f in facts if f["type"] == "support"]
-    assert sup and all(f["cause"] for f in sup)
+    assert sup and all(f["cause"] and f["why"] for f in sup)

@@ -45,7 +45,7 @@ def test_1_3_5_foreign_spaces_only_after_their_cards():
     st = RULES.setup(1, {})
     assert not P.active_space(st, BD.ecuador) and not P.active_space(st, BD.panama)
     assert BD.ecuador not in P.adj(st, BD.index["narino"])
-    st["fm"] = 1
+    st["foreign"] = "ecuador"
     assert BD.ecuador in P.adj(st, BD.index["narino"])
     assert "venezuela" in BD.borders[BD.index["guainia"]] and "venezuela" not in BD.borders[BD.index["vaupes"]]
 

@@ -104,9 +104,55 @@ def example():
     return Game(options={"deck_top": EXAMPLE_DECK, "script": EXAMPLE_DICE}, swap="junin")
 
 
+#: short piece keys of the tests -> field names of a position (docs/scenarios/peru-position.md)
+POSITION_FIELD = {"T": "troops", "P": "police", "Ru": "rondas_underground", "Ra": "rondas_active",
+                  "Gu": "guerrillas_underground", "Ga": "guerrillas_active", "B": "bases"}
+POOL_FIELDS = {"T": ("troops",), "P": ("police",), "R": ("rondas_underground", "rondas_active"),
+               "G": ("guerrillas_underground", "guerrillas_active"), "B": ("bases",)}
+TOTALS = {"T": 16, "P": 20, "R": 10, "G": 20, "B": 4}
+
+
+def put(pos: dict, sid: str, **pieces: int) -> None:
+    """Set piece counts of a space in a position: ``put(pos, "cusco", Gu=2, Ga=1)``."""
+    sp = pos["spaces"].setdefault(sid, {})
+    for k, n in pieces.items():
+        sp[POSITION_FIELD[k]] = n
+
+
+def available(pos: dict, pool: str) -> int:
+    """Available pieces of ``pool`` ("T", "P", "R", "G", "B") in a position (1.4.1)."""
+    on = sum(sp.get(f, 0) for sp in pos["spaces"].values() for f in POOL_FIELDS[pool])
+    held = pos.get("held", {})
+    on += held.get("P26", 0) if pool == "T" else held.get("P22", 0) if pool == "G" else 0
+    on += 1 if pool == "B" and any(sp.get("directives_base") for sp in pos["spaces"].values()) else 0
+    return TOTALS[pool] - on
+
+
+def position_game(card: str, seat: str = "shining_path", edit=None, script: dict | None = None,
+                  seed: int = 3) -> Game:
+    """Like :func:`card_game`, but the position is changed through the public contract: the
+    setup position (2.1, Directives Base in Junin, ``card`` face up) is exported, ``edit(pos)``
+    changes it and the game starts from it (Available pieces and Control follow by themselves)."""
+    pos = RULES.position(Game(seed=seed, options={"deck_top": [card]}, swap="junin").state)
+    if edit:
+        edit(pos)
+    if seat == "government":
+        pos["eligibility"] = {"first": "government", "second": "shining_path"}
+    opts: dict = {"position": pos}
+    if script:
+        opts["script"] = script
+    return Game(seed=seed, options=opts)
+
+
+def position_event(card: str, side: str, seat: str = "shining_path", edit=None, script=None) -> Game:
+    g = position_game(card, seat, edit, script)
+    g.do(seat, "box:event", f"event:{side}")
+    return g
+
+
 def card_game(card: str, seat: str = "shining_path", prep=None, script: dict | None = None, seed: int = 3) -> Game:
     """A game whose first card is ``card``, with ``seat`` 1st Eligible; ``prep(state)`` may
-    change the position first (Control is then recomputed)."""
+    change the position first (Control is then recomputed). Prefer :func:`position_game`."""
     opts = {"deck_top": [card]}
     if script:
         opts["script"] = script

@@ -25,7 +25,8 @@ def test_adjust_sets_each_track_with_a_facilitator_fact(track, key, value):
         got = got[k]
     assert got == value
     assert RULES.metrics(g.state)[track] == value
-    assert [f for f in facts if f.get("track") == track and f.get("cause") == "facilitator override"
+    assert [f for f in facts if f.get("track") == track and f["cause"]["kind"] == "facilitator"
+                and str(f.get("why")) == "facilitator override"
             and f.get("value") == value]
     # the game goes on: a legal prompt is still there and JSON round trip holds
     assert RULES.prompt(g.state) is not None
@@ -65,7 +66,7 @@ def test_adjust_hunt_track_into_captured_captures_guzman_6_7_2():
     pw = g.state["pw"]
     facts = RULES.adjust(g.state, "hunt_track", 4)
     assert g.state["captured"] and g.state["hunt"] == 4
-    assert any(f.get("track") == "political_will" and f.get("cause") == "Guzman captured" and f["delta"] == 5
+    assert any(f.get("track") == "political_will" and str(f.get("why")) == "Guzman captured" and f["delta"] == 5
                for f in facts)
     assert g.state["pw"] >= pw + 5  # plus any Shining Path Control lost by the halved Guerrillas
     assert any(f["type"] == "capture" for f in facts)

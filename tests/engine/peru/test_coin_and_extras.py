@@ -5,7 +5,7 @@ from __future__ import annotations
 from engine.coin import control, eligibility, support, tracks
 from engine.coin.board import Board, BoardError
 
-from .conftest import card_game
+from .conftest import card_game, position_game, put
 
 GOV, SP = "government", "shining_path"
 
@@ -44,10 +44,8 @@ def test_coin_board_rejects_asymmetric_adjacency():
 
 
 def test_3_3_4_terror_asks_government_for_a_rondas_from_the_map_when_box_empty():
-    def prep(st):
-        st["avail"]["R"] = 0
-        st["s"]["lima"]["Ru"] = 10
-    g = card_game("P7", SP, prep)
+    g = position_game("P7", SP, lambda pos: put(pos, "lima", Ru=10))  # every Rondas on the map
+    assert g.state["avail"]["R"] == 0
     g.do(SP, "box:op_sa", "op:terror", "space:junin")
     assert g.seat() == GOV and "from:lima" in g.choices()
     g.do(GOV, "from:lima")

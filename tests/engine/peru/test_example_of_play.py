@@ -161,10 +161,10 @@ def test_8_0_example_of_play_full_replay(example):
     # each free Limited Operation ends by itself after its one space (2.3.4)
     g.do(SP, "op:rally", "space:huanuco", "rally:1")
     first_pw = [f for f in g.facts[n:] if f.get("track") == "political_will"][0]
-    assert "Huánuco" in first_pw["cause"] and first_pw["value"] == 9   # Rally: SP Control, Will 10 -> 9
+    assert "Huánuco" in str(first_pw["why"]) and first_pw["value"] == 9   # Rally: SP Control, Will 10 -> 9
     # Rondas React (2 Amazonas, 1 Huanuco, 4 Puno), Political Will, Resources ran automatically
     g.assert_space("huanuco", "P1 Ra1 Gu1 Ga1", "N", "-")
-    pw_facts = [f for f in g.facts if f.get("track") == "political_will" and "Political Will Phase" in f.get("cause", "")]
+    pw_facts = [f for f in g.facts if f.get("track") == "political_will" and "Political Will Phase" in str(f.get("why", ""))]
     assert pw_facts[-1]["delta"] == -1
     assert pw_facts[-1]["terms"] == {"andean": -3, "bases": -1, "terror": -1, "lima_support": 2,
                                      "emergency_zones": 2}
@@ -217,5 +217,5 @@ def test_8_0_political_will_trace_names_every_cause(example):
         g.do(SP, f"space:{s}", "rally:2")
     pw = [f for f in g.facts if f.get("track") == "political_will"]
     assert [f["delta"] for f in pw] == [-1, -1]
-    assert all("Control" in f["cause"] for f in pw)
+    assert all("Control" in str(f["why"]) for f in pw)
     assert pw[-1]["value"] == 11

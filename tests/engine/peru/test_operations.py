@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from .conftest import card_game
+from .conftest import RULES, card_game, position_game, put
 
 GOV, SP = "government", "shining_path"
 
@@ -133,7 +133,8 @@ def test_3_3_1_rally_cannot_select_departments_at_support_but_lima_yes():
 
 
 def test_1_4_1_rally_may_take_guerrillas_from_the_map_when_none_available():
-    g = sp(lambda st: (st["avail"].update(G=0), st["s"]["loreto"].update(Gu=14)))
+    g = position_game("P7", SP, lambda pos: put(pos, "loreto", Gu=14))  # no Guerrilla left Available
+    assert g.state["avail"]["G"] == 0
     g.do(SP, "box:op_sa", "op:rally", "space:ucayali", "rally:1", "from:loreto", "done")
     assert g.space("ucayali")["Gu"] == 1 and g.space("loreto")["Gu"] == 13
 
@@ -252,13 +253,44 @@ def test_1_7_political_will_follows_shining_path_control():
 
 
 def test_1_4_1_rally_base_taken_from_the_map_when_none_available():
-    def prep(st):
-        st["avail"]["B"] = 0
-        st["s"]["loreto"].update(Gu=2, B=1)
-    g = sp(prep)
+    def edit(pos):  # the last Available Base in Loreto
+        put(pos, "loreto", Gu=2, B=1)
+    g = position_game("P7", SP, edit)
+    assert g.state["avail"]["B"] == 0
     g.do(SP, "box:op_sa", "op:rally", "space:madre_de_dios")
     assert "rally:base" not in g.choices()
     g.do(SP, "rally:1", "done")
-    g2 = sp(lambda st: (prep(st), st["s"]["ucayali"].update(Gu=2)))
+    g2 = position_game("P7", SP, lambda pos: (edit(pos), put(pos, "ucayali", Gu=2)))
     g2.do(SP, "box:op_sa", "op:rally", "space:ucayali", "rally:base", "from:loreto", "done")
     assert g2.space("ucayali")["B"] == 1 and g2.space("loreto")["B"] == 0 and g2.space("ucayali")["Gu"] == 0
+
+
+# ---------------------------------------------------------------- issue 19: Train with no cube Available
+
+def test_1_4_1_train_offers_to_take_a_police_from_the_map_not_to_place_one_when_none_is_available():
+    """3.2.1 places Available cubes; 1.4.1 (Important!) lets an Operation take a cube from
+    elsewhere on the map when none is Available. The choice must say so, not "Place a Police"."""
+    from engine.core.messages import render
+    g = card_game("P7", GOV)
+    assert g.state["avail"]["P"] == 0 and g.space("piura")["P"] == 2
+    g.do(GOV, "box:op_sa", "op:train", "space:lima")
+    ch = {c.id: c for c in RULES.prompt(g.state).choices}
+    assert render(ch["place:T"].label) == "Place a Troop in Lima"
+    assert "Place a Police" not in render(ch["place:P"].label)
+    assert render(ch["place:P"].label).startswith("Take a Police from elsewhere on the map")
+    assert "1.4.1" in ch["place:P"].rule and ch["place:P"].cost == {GOV: 2}
+
+
+def test_1_4_1_place_no_more_is_not_counted_as_a_placed_cube():
+    """Choosing a Police none is Available of leads to where it is taken from, with no "Place no
+    more" that would count a cube never placed: 6 cubes counted are 6 cubes in Lima (3.2.1)."""
+    g = card_game("P7", GOV)
+    lima = g.space("lima")["T"] + g.space("lima")["P"]
+    g.do(GOV, "box:op_sa", "op:train", "space:lima", "place:P")
+    assert g.seat() == GOV and "stop" not in g.choices() and "from:piura" in g.choices()
+    g.do(GOV, "from:piura")
+    assert g.space("piura")["P"] == 1 and g.space("lima")["P"] == 5
+    assert "(1 placed)" in str(RULES.prompt(g.state).text)
+    g.do(GOV, *["place:T"] * 5)
+    assert "place:T" not in g.choices() and "place:P" not in g.choices()
+    assert g.space("lima")["T"] + g.space("lima")["P"] == lima + 6

@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.scenarios.peru import propaganda
 from engine.scenarios.peru.state import capture
 
-from .conftest import card_game, event
+from .conftest import available, card_game, event, position_event, position_game, put
 
 GOV, SP = "government", "shining_path"
 
@@ -42,7 +42,7 @@ def test_6_7_2_capture_government_chooses_the_half_removed_where_it_matters():
     capture(g.state, facts)
     assert g.space("ayacucho")["Ga"] == 1          # only Active ones: no choice, done at once
     assert g.seat() == GOV and sorted(g.choices()) == ["remove:Ga", "remove:Gu"]
-    assert g.rules.prompt(g.state).text.startswith("Guzman captured")
+    assert str(g.rules.prompt(g.state).text).startswith("Guzman captured")
     g.do(GOV, "remove:Ga")
     assert g.space("cusco")["Gu"] == 2 and g.space("cusco")["Ga"] == 0
 
@@ -92,11 +92,9 @@ def test_p17_top_high_casualties_shining_path_chooses_its_loss():
 
 
 def test_p25_bottom_short_of_guerrillas_the_executing_side_chooses_the_bases():
-    def prep(st):
-        spare = st["avail"]["G"] - 1
-        st["avail"]["G"] = 1
-        st["s"]["loreto"]["Gu"] += spare
-    g = event("P25", "bottom", SP, prep)
+    def edit(pos):  # one Guerrilla left Available, the others in Loreto
+        put(pos, "loreto", Gu=available(pos, "G") - 1)
+    g = position_event("P25", "bottom", SP, edit)
     assert g.seat() == SP and sorted(g.choices()) == ["space:ayacucho", "space:cusco", "space:junin"]
     cusco = g.space("cusco")["Gu"]
     g.do(SP, "space:cusco")
@@ -120,13 +118,11 @@ def test_3_3_1_rally_base_shining_path_chooses_which_two_guerrillas():
 
 
 def test_p35_bottom_short_of_guerrillas_shining_path_picks_the_emergency_zones():
-    def prep(st):
-        st["s"]["cusco"]["ez"] = 1
-        st["s"]["junin"]["ez"] = 1
-        spare = st["avail"]["G"] - 1
-        st["avail"]["G"] = 1
-        st["s"]["loreto"]["Gu"] += spare
-    g = event("P35", "bottom", SP, prep)
+    def edit(pos):
+        pos["spaces"]["cusco"]["emergency_zone"] = True
+        pos["spaces"]["junin"]["emergency_zone"] = True
+        put(pos, "loreto", Gu=available(pos, "G") - 1)
+    g = position_event("P35", "bottom", SP, edit)
     g.do(SP, "yes")
     assert sorted(g.choices()) == ["space:ayacucho", "space:cusco", "space:junin"]
     junin = g.space("junin")["Gu"]
@@ -136,23 +132,21 @@ def test_p35_bottom_short_of_guerrillas_shining_path_picks_the_emergency_zones()
 
 
 def test_p34_top_short_of_rondas_the_executing_side_picks_the_spaces():
-    def prep(st):
-        st["s"]["junin"].update(Gu=3, P=0)
-        st["s"]["cusco"].update(Gu=3, P=0)
-        spare = st["avail"]["R"] - 1
-        st["avail"]["R"] = 1
-        st["s"]["lima"]["Ru"] += spare
-    g = event("P34", "top", GOV, prep)
+    def edit(pos):
+        put(pos, "junin", Gu=3, P=0)
+        put(pos, "cusco", Gu=3, P=0)
+        put(pos, "lima", Ru=available(pos, "R") - 1)
+    g = position_event("P34", "top", GOV, edit)
     assert g.seat() == GOV and "space:cusco" in g.choices() and "space:junin" in g.choices()
     g.do(GOV, "space:cusco")
     assert g.space("cusco")["Ru"] == 1 and g.space("junin")["Ru"] == 0 and g.state["avail"]["R"] == 0
 
 
 def test_1_4_1_taking_a_rondas_from_the_map_the_government_picks_active_or_underground():
-    def prep(st):
-        st["avail"]["R"] = 0
-        st["s"]["lima"].update(Ru=5, Ra=5)
-    g = card_game("P7", SP, prep)
+    def edit(pos):  # every Rondas on the map: none Available
+        put(pos, "lima", Ru=5, Ra=5)
+    g = position_game("P7", SP, edit)
+    assert g.state["avail"]["R"] == 0
     g.do(SP, "box:op_sa", "op:terror", "space:junin")
     assert g.seat() == GOV and {"from:lima", "from:lima:u", "stop"} <= set(g.choices())
     g.do(GOV, "from:lima:u")
@@ -164,6 +158,7 @@ def test_3_2_1_train_costs_nothing_in_lima_when_no_cube_is_placed():
     res = g.state["res"][GOV]
     g.do(GOV, "box:op_sa", "op:train", "space:lima", "done")
     assert g.state["res"][GOV] == res
-    g2 = card_game("P7", GOV, lambda st: st["avail"].update(P=2))
+    g2 = position_game("P7", GOV, lambda pos: put(pos, "lima", P=2))  # 2 of Lima's 4 Police Available
+    assert g2.state["avail"]["P"] == 2
     g2.do(GOV, "box:op_sa", "op:train", "space:lima", "place:P", "done")
     assert g2.state["res"][GOV] == res - 2

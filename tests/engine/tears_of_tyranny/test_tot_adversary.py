@@ -305,7 +305,7 @@ def test_3f_counterattack_fact_is_itemised(rules, C):
     assert f["units_before"] == [["cell", 0], ["cell", 0]]
     assert f["destroyed"] == ["cell", "cell"]
     assert f["collateral"] == 1
-    assert "collateral: 1 excess damage kills 1 civilian(s)" in f["text"]
+    assert "collateral: 1 excess damage kills 1 civilian" in f["text"]
     assert "Liberators" in f["text"] and "A-25" in f["text"]
     assert f["seat"] == "liberators"
 

@@ -230,7 +230,7 @@ def test_attack_fact_names_each_part_of_the_defense_the_earlier_damage_and_the_r
                 "overcome again by every attack (1.G combat)",
                 "outpost (1 damage taken earlier this turn, 1 of 2 health left)", "cell (1 health)",
                 "destroyed: outpost, cell", "influence +1 (outpost +1",
-                "collateral: 3 excess damage kills 3 civilian(s)",
+                "collateral: 3 excess damage kills 3 civilians",
                 "the Liberators lose 2 influence per civilian killed (Liberators panel, A-25): -6 influence"):
         assert bit in text, (bit, text)
     assert f["destroyed"] == ["outpost", "cell"] and f["collateral"] == 3
@@ -274,7 +274,7 @@ def test_collateral_penalty_is_explained_per_player_type(rules, C):
         t["u"], t["blue"] = [["cell", 0]], 2
         st["inf"]["earned"] = 5
         f, facts = _attack(st, tid, 3, seat)
-        assert "collateral: 2 excess damage kills 2 civilian(s)" in f["text"], f["text"]
+        assert "collateral: 2 excess damage kills 2 civilians" in f["text"], f["text"]
         assert words in f["text"], (seat, f["text"])
         col = next(x for x in facts if x["type"] == "collateral")
         assert words in col["text"] and col["rule"] == "1.G combat (A-25)"

@@ -121,7 +121,7 @@ def test_a44_partisans_choose_the_row_a_returned_presence_token_covers(rules):
     assert [c.id for c in p.choices_for(seat)] == ["cover:resources", "cover:plays"]
     st, facts = rules.apply(st, seat, "cover:plays")
     assert st["pl"][seat]["open"] == {"resources": 3, "plays": 1}
-    assert any(f.get("cause") == "presence returned (A-44)" for f in facts)
+    assert any((f.get("cause") or {}).get("because") == "presence returned (A-44)" for f in facts)
 
 
 def test_a44_one_possible_row_is_covered_without_asking(rules):
@@ -197,7 +197,7 @@ def test_a42_comrades_decide_whether_to_pay_for_base_output(rules):
     assert ids == [f"produce:{hq}", "done"]
     st, facts = rules.apply(st, seat, f"produce:{hq}")
     assert st["tiles"][hq]["gs"][seat] == 3 and st["pl"][seat]["res"] == 2
-    assert any(f.get("cause") == "base output" for f in facts)
+    assert any((f.get("cause") or {}).get("because") == "base output" for f in facts)
     assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("produce:")], "1 G per base per turn"
 
 
@@ -250,13 +250,15 @@ def test_3a_unkept_cards_return_in_the_order_the_player_chooses(rules):
     p = rules.prompt(st)
     assert p.kind_for(seat) == "bottom" and p.rule_for(seat) == "3.A"
     ch = p.choices_for(seat)
-    assert [c.id for c in ch] == [f"bottom:{c}" for c in drawn[1:]]
+    # issue 16.7: the whole order in one step, every order offered, the drawn order first (default)
+    import itertools
+    assert [c.id for c in ch] == ["order:" + ",".join(o) for o in itertools.permutations(drawn[1:])]
+    assert "default" in str(ch[0].label)
     assert all(c.payload.get("secret") for c in ch)
     assert rules.view(st, seat)["drawn"][seat] == drawn[1:]
     # reverse of the drawn order: the last drawn goes under first
-    st, _ = rules.apply(st, seat, f"bottom:{drawn[3]}")
-    st, facts = rules.apply(st, seat, f"bottom:{drawn[2]}")
-    assert st["decks"]["minor"] == before + [drawn[3], drawn[2], drawn[1]], "the last one follows by itself"
+    st, facts = rules.apply(st, seat, f"order:{drawn[3]},{drawn[2]},{drawn[1]}")
+    assert st["decks"]["minor"] == before + [drawn[3], drawn[2], drawn[1]], "one step places them all"
     assert any(f["type"] == "bottom" and f["n"] == 3 for f in facts)
     assert st["frames"][seat][-1]["k"] == "select"
 

@@ -77,7 +77,7 @@ def test_3_done_gains_the_resources_not_yet_taken(rules):
     assert "done" in _ids(rules, st, seat)
     st, facts = rules.apply(st, seat, "done")
     assert st["pl"][seat]["res"] == res + income(st["pl"][seat], seat)
-    assert any(f.get("cause") == "gain resources (3.B)" for f in facts)
+    assert any((f.get("cause") or {}).get("because") == "gain resources (3.B)" for f in facts)
     assert seat not in rules.prompt(st).seats
 
 

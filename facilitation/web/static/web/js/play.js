@@ -164,13 +164,23 @@
   }
   setInterval(tickTimers, 1000);
 
-  // ---- replay autoplay ----
-  function startAutoplay() {
-    var auto = document.querySelector("[data-autoplay-next]");
-    if (!auto) { return; }
-    setTimeout(function () { window.location.href = auto.getAttribute("data-autoplay-next"); },
-               parseInt(auto.getAttribute("data-autoplay-ms") || "1200", 10));
-  }
+  // a required rationale is missing: say so on the box, mark it invalid and put the cursor there
+  // instead of sending a decision the server would refuse (issue #19.8)
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var form = ev.detail.elt && ev.detail.elt.closest ? ev.detail.elt.closest("#choice-form") : null;
+    var rat = document.getElementById("id_rationale");
+    if (!form || !rat || !rat.hasAttribute("data-required")) { return; }
+    var err = document.getElementById("rationale-err");
+    if (rat.value.trim()) {
+      rat.removeAttribute("aria-invalid");
+      if (err) { err.hidden = true; }
+      return;
+    }
+    ev.preventDefault();
+    rat.setAttribute("aria-invalid", "true");
+    if (err) { err.hidden = false; }
+    rat.focus();
+  });
 
   // a decision was accepted: the rationale box starts empty for the next one
   document.addEventListener("coinlab:accepted", function () {
@@ -220,10 +230,18 @@
     });
   });
 
+  // the browser's time zone, so that the server writes dates and times in it (facilitation/web/timezones.py)
+  function rememberTimeZone() {
+    var tz = "";
+    try { tz = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    if (!tz || document.cookie.indexOf("coinlab_tz=" + encodeURIComponent(tz)) >= 0) { return; }
+    document.cookie = "coinlab_tz=" + encodeURIComponent(tz) + "; path=/; max-age=31536000; samesite=lax";
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    rememberTimeZone();
     document.querySelectorAll("[data-poll-url]").forEach(function (r) { fillKeys(r); startPolling(r); });
     announceTurn(document);
     tickTimers();
-    startAutoplay();
   });
 })();

@@ -1,0 +1,226 @@
+"""The flow of play: a stack of frames, each kind declared once (a states table).
+
+A state keeps ``state["stack"]``: a list of plain dict frames, the top one last. Every frame
+has a kind ``"k"``. A game declares one :class:`FrameKind` per kind of pending step, and that
+declaration is the one place where the step is defined:
+
+- a *decision* kind has ``ask(state, frame) -> Ask`` (the prompt: who decides, the question,
+  the legal choices) and ``act(state, frame, choice_id, facts)`` (how a choice applies). The
+  prompt a player reads and the legality check are the same code: ``Rules.apply`` accepts
+  exactly the choices ``ask`` lists;
+- an *automatic* kind has ``auto(state, frame, facts)`` (reveal a card, score a phase): it
+  does its work and pops itself or pushes other frames.
+
+Nesting is pushing: an Event that grants a free Operation pushes an operation frame, the
+operation may push a Special Activity frame; when each finishes it pops itself and control
+returns to the frame below. A decision frame with no legal choice left is popped (a fact
+records it), so play never gets stuck.
+
+Causes (contract v2). The flow stamps the cause of every fact it sees produced, unless the
+fact already carries one (a die roll's ``cause_die``, an event effect's ``cause_event``):
+
+- facts of an automatic frame get ``cause_rule(kind.rule, step=kind.title)`` (or what
+  ``kind.cause(state, frame)`` returns, for kinds whose steps differ, e.g. the phases of a
+  Propaganda round);
+- facts of a decision get ``cause_decision(seat, choice_id)`` (the game's
+  ``Rules.apply_unchecked`` passes the deciding seat to :meth:`Flow.act`).
+
+Step-driven kinds (Andean Abyss). A kind may instead declare
+``prompt(state, frame) -> (text, rule, [Choice])`` and
+``step(state, frame, facts, choice_id_or_None)``: the flow calls ``step(..., None)`` whenever
+the frame is on top and not waiting (on entry and when a child frame has finished); the step
+then pops the frame, pushes a child or marks the frame waiting (:func:`wait`). A waiting frame
+that carries ``"auto"`` (a policy name) is answered by ``Flow.pick`` when ``Flow.auto_ok``
+allows it (e.g. only for Non-player factions). ``Flow(idle=...)`` is called when the stack is
+empty (the sequence of play deals the next card) and ``Flow(done=...)`` stops the loop (game
+over). Both protocols can live in one Flow.
+
+``engine.coin.flow`` re-exports this module for code written before it moved here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.core.contract import Choice, attribute, cause_decision, cause_rule, fact
+from engine.core.messages import msg
+
+
+@dataclass(slots=True)
+class Ask:
+    """A decision frame's prompt: ``seat`` decides ``text`` (a message) under ``rule``."""
+
+    seat: str
+    text: Any
+    rule: str
+    choices: list[Choice]
+    context: dict = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class FrameKind:
+    """One row of the states table (see the module docstring)."""
+
+    name: str
+    ask: Callable[[dict, dict], Ask] | None = None
+    act: Callable[[dict, dict, str, list], None] | None = None
+    auto: Callable[[dict, dict, list], None] | None = None
+    never_empty: bool = False   # its prompt always offers a choice (e.g. "done"): skip the check
+    # what an automatic kind's facts are caused by: a rule number and a message naming the step,
+    # or ``cause(state, frame) -> cause dict`` computed before the step runs
+    rule: str = ""
+    title: Any = None
+    cause: Callable[[dict, dict], dict] | None = None
+    # step-driven kinds (see the module docstring)
+    prompt: Callable[[dict, dict], tuple] | None = None
+    step: Callable[[dict, dict, list, str | None], None] | None = None
+    static_cause: dict | None = None   # set from rule/title (one shared dict: facts never mutate a cause)
+
+    def __post_init__(self) -> None:
+        if self.auto is not None and self.cause is None:
+            self.static_cause = cause_rule(self.rule, step=self.title)
+
+    def auto_cause(self, state: dict, frame: dict) -> dict:
+        if self.cause is not None:
+            return self.cause(state, frame)
+        return self.static_cause
+
+
+class Flow:
+    def __init__(self, kinds: list[FrameKind], max_auto: int = 10_000, *,
+                 idle: Callable[[dict, list], None] | None = None,
+                 done: Callable[[dict], bool] | None = None,
+                 auto_ok: Callable[[dict, dict], bool] | None = None,
+                 pick: Callable[[dict, dict], str] | None = None):
+        self.kinds = {k.name: k for k in kinds}
+        self.max_auto = max_auto
+        self.idle = idle
+        self.done = done
+        self.auto_ok = auto_ok
+        self.pick = pick
+
+    def add(self, kind: FrameKind) -> FrameKind:
+        """Register one more frame kind (scenario modules declare their kinds one by one)."""
+        self.kinds[kind.name] = kind
+        return kind
+
+    # ---------------------------------------------------------------- ask/act/auto protocol
+    def top(self, state: dict) -> dict | None:
+        st = state["stack"]
+        return st[-1] if st else None
+
+    def ask(self, state: dict) -> Ask | None:
+        """The prompt of the decision frame on top (None: nothing to decide, game over)."""
+        fr = self.top(state)
+        if fr is None:
+            return None
+        return self.kinds[fr["k"]].ask(state, fr)
+
+    def act(self, state: dict, choice_id: str, facts: list, seat: str | None = None,
+            logged_id: str | None = None) -> None:
+        """Apply ``choice_id`` to the frame on top, then :meth:`settle`. With ``seat``, the facts
+        the choice produced get ``cause_decision(seat, logged_id or choice_id)`` (``logged_id``:
+        the id without a secret part, for choices whose id names hidden information)."""
+        fr = state["stack"][-1]
+        start = len(facts)
+        self.kinds[fr["k"]].act(state, fr, choice_id, facts)
+        if seat is not None and len(facts) > start:
+            attribute(facts, cause_decision(seat, logged_id or choice_id), start)
+        self.settle(state, facts)
+
+    def settle(self, state: dict, facts: list) -> None:
+        """Run automatic frames until a decision is needed or the stack is empty."""
+        for _ in range(self.max_auto):
+            st = state["stack"]
+            if not st:
+                return
+            fr = st[-1]
+            kind = self.kinds[fr["k"]]
+            if kind.auto is not None:
+                start = len(facts)
+                cause = kind.static_cause or kind.cause(state, fr)
+                kind.auto(state, fr, facts)
+                if len(facts) > start:
+                    attribute(facts, cause, start)
+                continue
+            if kind.never_empty:
+                return
+            a = kind.ask(state, fr)
+            if a.choices:
+                return
+            # nothing legal left in this frame: it ends here
+            st.pop()
+            facts.append(fact("note", msg("{step}: nothing further is possible.", step=a.text), rule=a.rule,
+                              cause=cause_rule(a.rule, step=a.text)))
+        raise RuntimeError("flow did not settle (automatic frames loop)")
+
+    # ---------------------------------------------------------------- step-driven protocol
+    def run(self, state: dict, facts: list) -> None:
+        """Drive step-driven frames (and ``idle``) until a decision is needed or ``done``.
+
+        Unlike :meth:`settle` there is no step cap: every step either waits, pops, pushes or
+        advances the frame's own phase, and the sequence of play ends the game."""
+        kinds = self.kinds
+        done, idle, auto_ok, pick = self.done, self.idle, self.auto_ok, self.pick
+        while not (done is not None and done(state)):
+            stack = state["stack"]
+            if not stack:
+                if idle is None:
+                    return
+                idle(state, facts)
+                continue
+            fr = stack[-1]
+            kind = kinds[fr["k"]]
+            if kind.step is None:
+                if kind.auto is not None:
+                    kind.auto(state, fr, facts)
+                    continue
+                return
+            if fr.get("w"):
+                if fr.get("auto") and pick is not None and (auto_ok is None or auto_ok(state, fr)):
+                    cid = pick(state, fr)
+                    fr["w"] = 0
+                    kind.step(state, fr, facts, cid)
+                    continue
+                return
+            kind.step(state, fr, facts, None)
+
+    def answer(self, state: dict, choice_id: str, facts: list) -> None:
+        """Apply a choice to the waiting step-driven frame on top, then :meth:`run`."""
+        fr = state["stack"][-1]
+        fr["w"] = 0
+        self.kinds[fr["k"]].step(state, fr, facts, choice_id)
+        self.run(state, facts)
+
+
+def pop(state: dict, frame: dict) -> None:
+    """Remove ``frame`` (normally the top one) from the stack."""
+    st = state["stack"]
+    if st and st[-1] is frame:
+        st.pop()
+    else:
+        st.remove(frame)
+
+
+def push(state: dict, frame: dict[str, Any]) -> dict:
+    state["stack"].append(frame)
+    return frame
+
+
+def pop_same(state: dict, frame: dict) -> None:
+    """Remove exactly ``frame`` (by identity: two frames may compare equal as dicts)."""
+    st = state["stack"]
+    if st and st[-1] is frame:
+        st.pop()
+        return
+    for i in range(len(st) - 1, -1, -1):
+        if st[i] is frame:
+            del st[i]
+            return
+
+
+def wait(frame: dict) -> None:
+    """A step-driven frame waits for a choice."""
+    frame["w"] = 1

@@ -1,0 +1,75 @@
+"""3.1 shared by every Operation and Special Activity: the Operation frame a child belongs to, space choices, costs, and who may Ship (2.3.6)."""
+
+from __future__ import annotations
+
+from .board import BOARD as BD
+from .board import GOVT
+from .frames import C
+from .state import cap, mom
+
+IDS = BD.ids
+
+
+NAME = BD.name
+
+
+def opf(st: dict, fr: dict):
+    """The Operation frame a child frame belongs to (frames refer to each other by stack index)."""
+    i = fr.get("opi")
+    return st["stack"][i] if i is not None else None
+
+
+def sp(i: int) -> str:
+    return f"space:{IDS[i]}"
+
+
+def sidx(cid: str) -> int:
+    return BD.index[cid.split(":", 1)[1]]
+
+
+_SPACE_CHOICES: dict = {}
+
+
+def space_choices(ids, verb: str) -> list:
+    """``space:<id>`` choices (cached: Choice objects are immutable)."""
+    out = []
+    for i in ids:
+        c = _SPACE_CHOICES.get((verb, i))
+        if c is None:
+            c = _SPACE_CHOICES[(verb, i)] = C(f"space:{IDS[i]}", f"{verb} {NAME[i]}", space=IDS[i])
+        out.append(c)
+    return out
+
+
+# ====================================================================== costs
+def op_cost(st: dict, f: int, op: str, i: int) -> int:
+    if f == GOVT:
+        if op == "sweep" and cap(st, 2) == "u":
+            return 1
+        if op == "assault" and cap(st, 3) == "u":
+            return 1
+        return 3
+    if op == "terror" and BD.is_loc[i]:
+        return 0
+    if op == "march":
+        return 0 if BD.is_loc[i] else 1
+    return 1
+
+
+def blocked_target(st: dict, g: int) -> bool:
+    """Card 42 shaded (Momentum): no Sweep or Assault may target the executing Faction."""
+    return g in st.get("m42", []) and mom(st, 42)
+
+
+def ship_owners(st: dict, f: int) -> list:
+    """Shipments that may pay for f's free LimOp: its own, or those of Factions run by the same seat."""
+    seat = st["ctl"][f]
+    return [k for k, s in enumerate(st["ship"]) if st["ctl"][s[1]] == seat and s[1] not in st["np"]]
+
+
+def ship_lenders(st: dict, f: int, refused=()) -> list:
+    """2.3.6 'a different Faction may remove its own Shipment': player Factions of other seats
+    owning a Shipment (4.5.3: the holder's Faction); Non-players never give (8.1.2)."""
+    seat = st["ctl"][f]
+    return sorted({s[1] for s in st["ship"] if st["ctl"][s[1]] != seat and s[1] not in st["np"]
+                   and s[1] not in refused})

@@ -1,0 +1,494 @@
+"""3.2 Government Operations: Train (3.2.1), Patrol (3.2.2), Sweep (3.2.3), Assault (3.2.4)."""
+
+from __future__ import annotations
+
+from engine.core.contract import fact
+
+from . import pieces as P
+from .board import BOARD as BD
+from .board import (
+    FACTIONS,
+    FNAME,
+    GOVT,
+    GOVT_BASE,
+    INSURGENTS,
+    PIECE_KEYS,
+    PIECE_NAMES,
+    POLICE,
+    TROOPS,
+    A,
+    B,
+    U,
+)
+from .frames import C, frame, pop, push_child, resume_once, target, targets, verb, wait
+from .op_common import IDS, NAME, blocked_target, opf, sidx, space_choices
+from .state import cap, mom
+
+
+def assault_removals(st: dict, i: int, fr: dict | None = None) -> int:
+    pc = st["pc"][i]
+    troops, police = pc[TROOPS], pc[POLICE]
+    fr = fr or {}
+    if fr.get("police_as_troops"):
+        troops, police = police, 0
+    troops += fr.get("extra_troops", 0)
+    if BD.mountain[i] and not fr.get("police_as_troops"):
+        if cap(st, 9) == "u":
+            return troops + police
+        n = troops // 4 if cap(st, 9) == "s" else troops // 2
+    elif BD.mountain[i]:
+        n = troops // 2
+    else:
+        n = troops
+    if BD.is_city[i] or BD.is_loc[i]:
+        n += police
+    return n
+
+
+def assault_targets(st: dict, i: int, fr: dict | None = None) -> list:
+    pc = st["pc"][i]
+    fr = fr or {}
+    out = []
+    for g in INSURGENTS:
+        if fr.get("only") is not None and g != fr["only"]:
+            continue
+        if blocked_target(st, g) and not fr.get("event"):
+            continue
+        if pc[A(g)] or (pc[B(g)] and not pc[U(g)] and not pc[A(g)]):
+            out.append(g)
+    return out
+
+
+def sweep_dest_ok(st: dict, i: int) -> bool:
+    return (not BD.is_loc[i] and P.active_space(st, i) and not P.is_zone(st, i)
+            and not (mom(st, 17) and BD.is_dept[i]))
+
+
+# ====================================================================== 3.2.1 Train
+@frame("trainsp")
+class TrainSp:
+    """3.2.1: place up to 6 cubes in a City or a Department with a Govt Base."""
+
+    @staticmethod
+    def prompt(st, fr):
+        i = fr["i"]
+        at, ap = st["av"][TROOPS], st["av"][POLICE]
+        chs = []
+        for t in range(0, min(6, at) + 1):
+            for p in range(0, min(6 - t, ap) + 1):
+                chs.append(C(f"mix:{t}-{p}", f"Place {t} Troops and {p} Police", troops=t, police=p))
+        if at + ap < 6 and not fr.get("auto") and 0 not in st["np"]:
+            # 1.4.1: a player may take its own cubes off the map to make them Available
+            for j in P.spaces(st):
+                if j == i:
+                    continue
+                for k, nm in ((0, "troops"), (1, "police")):
+                    if st["pc"][j][k]:
+                        chs.append(C(f"take:{IDS[j]}:{nm}", f"Take 1 {PIECE_NAMES[k]} off {NAME[j]} (Available again, 1.4.1)",
+                                     space=IDS[j]))
+        return (f"Train in {NAME[i]}: how many Troops and Police?", "3.2.1", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            wait(fr)
+            return
+        if cid.startswith("take:"):
+            sid, nm = targets(cid)
+            P.remove(st, BD.index[sid], 0 if nm == "troops" else 1, 1, facts, "taken off the map to be placed (1.4.1)")
+            wait(fr)
+            return
+        t, p = (int(x) for x in target(cid).split("-"))
+        P.place(st, fr["i"], TROOPS, t, facts, "Train")
+        P.place(st, fr["i"], POLICE, p, facts, "Train")
+        pop(st, fr)
+
+
+def civic_ok(st: dict, i: int, phase: bool, one_cube_used: bool = True) -> bool:
+    """6.4.1 (and card 1): Govt Control, Troops and Police, something to gain."""
+    if BD.is_loc[i] or BD.pop[i] <= 0 or not P.active_space(st, i):
+        return False
+    if st["sup"][i] >= 2 and not st["ter"][i]:
+        return False
+    pc = st["pc"][i]
+    if not P.govt_control(pc):
+        return False
+    if cap(st, 1) == "s":
+        return pc[TROOPS] >= 2 and pc[POLICE] >= 2
+    if pc[TROOPS] and pc[POLICE]:
+        return True
+    return phase and cap(st, 1) == "u" and not one_cube_used and P.cubes(pc) > 0
+
+
+def civic_spaces(st: dict, phase: bool = True, one_cube_used: bool = False) -> list:
+    return [i for i in P.spaces(st) if civic_ok(st, i, phase, one_cube_used)]
+
+
+@frame("trainx")
+class TrainX:
+    """3.2.1: then, in 1 selected space, a Base for 3 cubes or Civic Action."""
+
+    @staticmethod
+    def prompt(st, fr):
+        sel = opf(st, fr)["sel"]
+        chs = []
+        for i in sel:
+            pc = st["pc"][i]
+            if P.cubes(pc) >= 3 and st["av"][GOVT_BASE] and P.can_stack_base(st, i):
+                chs.append(C(f"base:{IDS[i]}", f"Replace 3 cubes with a Govt Base in {NAME[i]}", space=IDS[i]))
+            if civic_ok(st, i, False) and st["res"][GOVT] >= 3:
+                chs.append(C(f"civic:{IDS[i]}", f"Civic Action in {NAME[i]}", space=IDS[i]))
+        chs.append(C("done", "Neither"))
+        return ("Train: build a Base or buy Civic Action in one selected space?", "3.2.1", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            resume_once(st, fr)
+            return
+        if cid == "done":
+            pop(st, fr)
+            return
+        fr["went"] = 1
+        kind, sid = verb(cid), target(cid)
+        i = BD.index[sid]
+        if kind == "base":
+            push_child(st, fr, "basecubes", f=GOVT, i=i, left=3)
+        else:
+            push_child(st, fr, "civic", f=GOVT, phase=False, only=i, one_cube=1)
+
+
+@frame("basecubes")
+class BaseCubes:
+    """3.2.1: which 3 cubes are replaced by the Base."""
+
+    @staticmethod
+    def prompt(st, fr):
+        pc = st["pc"][fr["i"]]
+        chs = [C(f"piece:{PIECE_KEYS[s]}", f"Remove {PIECE_NAMES[s]}") for s in (0, 1) if pc[s]]
+        return (f"Base in {NAME[fr['i']]}: choose the cubes to replace ({fr['left']} left)", "3.2.1", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        i = fr["i"]
+        if cid is None:
+            pc = st["pc"][i]
+            if fr["left"] <= 0:
+                P.place(st, i, GOVT_BASE, 1, facts, "Train")
+                pop(st, fr)
+            elif not (pc[TROOPS] and pc[POLICE]):
+                s = 0 if pc[TROOPS] else 1
+                P.remove(st, i, s, fr["left"], facts, "replaced by a Base (Train)")
+                fr["left"] = 0
+                P.place(st, i, GOVT_BASE, 1, facts, "Train")
+                pop(st, fr)
+            else:
+                wait(fr)
+            return
+        s = PIECE_KEYS.index(target(cid))
+        P.remove(st, i, s, 1, facts, "replaced by a Base (Train)")
+        fr["left"] -= 1
+
+
+@frame("civic")
+class Civic:
+    """6.4.1 Civic Action: 3 Resources remove a Terror marker or shift 1 level toward Active Support."""
+
+    @staticmethod
+    def cands(st, fr):
+        if st["res"][GOVT] < 3:
+            return []
+        if fr.get("only") is not None:
+            i = fr["only"]
+            return [i] if civic_ok(st, i, fr["phase"], True) else []
+        return civic_spaces(st, fr["phase"], bool(fr.get("one_cube_used")))
+
+    @staticmethod
+    def prompt(st, fr):
+        chs = space_choices(Civic.cands(st, fr), "Civic Action (3 Resources) in")
+        chs.append(C("done", "Done with Civic Action"))
+        return ("Government: buy Civic Action?", "6.4.1", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            if Civic.cands(st, fr):
+                wait(fr)
+            else:
+                pop(st, fr)
+            return
+        if cid == "done":
+            pop(st, fr)
+            return
+        i = sidx(cid)
+        pc = st["pc"][i]
+        if not (pc[TROOPS] and pc[POLICE]) and cap(st, 1) == "u":
+            fr["one_cube_used"] = 1
+        P.set_res(st, GOVT, -3, facts, f"Civic Action in {NAME[i]}")
+        if st["ter"][i]:
+            st["ter"][i] -= 1
+            facts.append(fact("marker", f"Civic Action removes a Terror marker in {NAME[i]}", space=IDS[i]))
+        else:
+            P.shift(st, i, 1, facts, "Civic Action 6.4.1")
+
+
+# ====================================================================== 3.2.2 Patrol
+def patrol_reach(st: dict, src: int) -> list:
+    """3.2.2: Cities/LoCs a cube can reach, stopping on entering a space with Guerrillas
+    (engine/coin/board.py reachability)."""
+    idx = BD.index
+    pcs = st["pc"]
+    zones = st["zones"]
+
+    def can_enter(sid):
+        j = idx[sid]
+        return not BD.is_dept[j] and j not in zones
+
+    def can_leave(sid):
+        return not P.all_guerrillas(pcs[idx[sid]])
+
+    return [idx[s] for s in BD.coin.reachable(IDS[src], can_enter, can_leave)]
+
+
+def patrol_origins(st: dict, fr: dict) -> list:
+    out = []
+    fixed = fr["dest"] if fr["lim"] else None
+    zones = st["zones"]
+    for i in P.spaces(st):
+        pc = st["pc"][i]
+        if pc[TROOPS] + pc[POLICE] - fr["moved"].get(str(i), 0) <= 0:
+            continue
+        if fixed is not None:
+            if fixed in patrol_reach(st, i):
+                out.append(i)
+        elif any(not BD.is_dept[j] and j not in zones for j in P.adj(st, i)):
+            out.append(i)
+    return out
+
+
+@frame("patrolmv")
+class PatrolMv:
+    """3.2.2: move one cube along LoCs/Cities."""
+
+    @staticmethod
+    def prompt(st, fr):
+        src = fr["src"]
+        if fr["slot"] is None:
+            pc = st["pc"][src]
+            chs = [C(f"piece:{PIECE_KEYS[s]}", f"Move {PIECE_NAMES[s]}") for s in (0, 1) if pc[s]]
+            return (f"Patrol from {NAME[src]}: Troops or Police?", "3.2.2", chs)
+        r = patrol_reach(st, src)
+        op = opf(st, fr)
+        if op["lim"] and op["dest"] is not None:
+            r = [j for j in r if j == op["dest"]]
+        return (f"Patrol: destination of the cube from {NAME[src]}", "3.2.2", space_choices(r, "Move to"))
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            pc = st["pc"][fr["src"]]
+            if fr["slot"] is None and not (pc[TROOPS] and pc[POLICE]):
+                fr["slot"] = TROOPS if pc[TROOPS] else POLICE
+            wait(fr)
+            return
+        if cid.startswith("piece:"):
+            fr["slot"] = PIECE_KEYS.index(target(cid))
+            wait(fr)
+            return
+        j = sidx(cid)
+        op = opf(st, fr)
+        P.move(st, fr["src"], j, fr["slot"], 1, facts, "Patrol")
+        op["moved"][str(j)] = op["moved"].get(str(j), 0) + 1
+        if op["lim"]:
+            op["dest"] = j
+        pop(st, fr)
+
+
+def patrol_activate(st: dict, fr: dict, facts: list) -> bool:
+    """3.2.2: in each LoC Activate 1 Guerrilla per cube; the Government picks whose Guerrillas
+    when cubes are fewer than Underground Guerrillas of several Factions (pushes a frame: True)."""
+    if mom(st, 12):
+        facts.append(fact("momentum", "Plan Colombia: Patrol does not Activate Guerrillas"))
+        return False
+    ask = []
+    for i in BD.locs:
+        pc = st["pc"][i]
+        n = P.cubes(pc)
+        und = [g for g in INSURGENTS if pc[U(g)]]
+        if not n or not und:
+            continue
+        if n >= sum(pc[U(g)] for g in und) or len(und) == 1:
+            for g in und:
+                n -= P.flip(st, i, g, n, True, facts, "Patrol")
+        else:
+            ask.append([i, n])
+    if ask:
+        push_child(st, fr, "patrolact", f=GOVT, ask=ask)
+        return True
+    return False
+
+
+@frame("patrolact")
+class PatrolAct:
+    """3.2.2: whose Underground Guerrilla is Activated on this LoC?"""
+
+    @staticmethod
+    def prompt(st, fr):
+        i, n = fr["ask"][0]
+        pc = st["pc"][i]
+        chs = [C(f"target:{FACTIONS[g]}", f"Activate a {FNAME[g]} Guerrilla") for g in INSURGENTS if pc[U(g)]]
+        return (f"Patrol on {NAME[i]}: whose Guerrilla is Activated ({n} left)?", "3.2.2", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is not None:
+            i, n = fr["ask"][0]
+            P.flip(st, i, FACTIONS.index(target(cid)), 1, True, facts, "Patrol")
+            fr["ask"][0][1] = n - 1
+        while fr["ask"]:
+            i, n = fr["ask"][0]
+            pc = st["pc"][i]
+            und = [g for g in INSURGENTS if pc[U(g)]]
+            if n <= 0 or not und:
+                fr["ask"].pop(0)
+                continue
+            if len(und) == 1 or n >= sum(pc[U(g)] for g in und):
+                for g in und:
+                    n -= P.flip(st, i, g, n, True, facts, "Patrol")
+                fr["ask"].pop(0)
+                continue
+            wait(fr)
+            return
+        pop(st, fr)
+
+
+# ====================================================================== 3.2.3 Sweep
+def sweep_sources(st: dict, i: int, op: dict) -> list:
+    """Spaces whose Troops can reach i: adjacent, or via a Guerrilla-free adjacent LoC."""
+    sel = set(op["sel"]) if op else set()
+    out = set()
+    for j in P.adj(st, i):
+        if st["pc"][j][TROOPS] and j not in sel:
+            out.add(j)
+        if BD.is_loc[j] and not P.all_guerrillas(st["pc"][j]):
+            for k in P.adj(st, j):
+                if k != i and st["pc"][k][TROOPS] and k not in sel:
+                    out.add(k)
+    return sorted(out)
+
+
+@frame("sweepsp")
+class SweepSp:
+    """3.2.3: move Troops in, then Activate 1 Guerrilla per cube (Forest: per 2 cubes)."""
+
+    @staticmethod
+    def prompt(st, fr):
+        i = fr["i"]
+        if fr["ph"] == "move":
+            room = i != BD.ecuador or P.fpieces(st["pc"][i], GOVT) < 2
+            chs = [C(f"from:{IDS[j]}", f"Move 1 Troops from {NAME[j]}", space=IDS[j])
+                   for j in (sweep_sources(st, i, opf(st, fr)) if room else [])]
+            if cap(st, 11) == "u" and not fr["pol"]:
+                for j in P.adj(st, i):
+                    if st["pc"][j][POLICE]:
+                        chs.append(C(f"police:{IDS[j]}", f"Move 1 Police from {NAME[j]} (NDSC)", space=IDS[j]))
+            chs.append(C("done", "Done moving; Activate"))
+            return (f"Sweep into {NAME[i]}: move Troops", "3.2.3", chs)
+        chs = [C(f"target:{FACTIONS[g]}", f"Activate a {FNAME[g]} Guerrilla") for g in SweepSp.targets(st, fr)]
+        return (f"Sweep in {NAME[i]}: whose Guerrilla is Activated?", "3.2.3", chs)
+
+    @staticmethod
+    def targets(st, fr):
+        pc = st["pc"][fr["i"]]
+        return [g for g in INSURGENTS if pc[U(g)] and (fr.get("event") or not blocked_target(st, g))
+                and (fr.get("only") is None or g == fr["only"])]
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        i = fr["i"]
+        if cid is None:
+            if fr["ph"] == "act":
+                ts = SweepSp.targets(st, fr)
+                if fr["left"] <= 0 or not ts:
+                    pop(st, fr)
+                    return
+                if len(ts) == 1:
+                    n = P.flip(st, i, ts[0], fr["left"], True, facts, "Sweep")
+                    fr["left"] -= n
+                    pop(st, fr)
+                    return
+            if fr["ph"] == "move" and fr.get("nomove"):
+                SweepSp.to_act(st, fr, facts)
+                return
+            wait(fr)
+            return
+        if cid == "done":
+            SweepSp.to_act(st, fr, facts)
+            return
+        if cid.startswith("from:"):
+            P.move(st, sidx(cid), i, TROOPS, 1, facts, "Sweep")
+            wait(fr)
+            return
+        if cid.startswith("police:"):
+            P.move(st, sidx(cid), i, POLICE, 1, facts, "Sweep (NDSC)")
+            fr["pol"] = 1
+            wait(fr)
+            return
+        g = FACTIONS.index(target(cid))
+        P.flip(st, i, g, 1, True, facts, "Sweep")
+        fr["left"] -= 1
+
+    @staticmethod
+    def to_act(st, fr, facts):
+        i = fr["i"]
+        pc = st["pc"][i]
+        if i == BD.panama:
+            n = 0
+        else:
+            n = max(pc[TROOPS], pc[POLICE]) if cap(st, 11) == "s" else pc[TROOPS] + pc[POLICE]
+            n += fr.get("extra_troops", 0)
+            if BD.forest[i]:
+                n //= 2
+        fr["left"] = n
+        fr["ph"] = "act"
+
+
+# ====================================================================== 3.2.4 Assault
+def assault_remove_one(st: dict, i: int, g: int, facts: list) -> None:
+    before = len(st["ship"])
+    pc = st["pc"][i]
+    if pc[A(g)]:
+        P.remove(st, i, A(g), 1, facts, "Assault")
+    elif not pc[U(g)] and pc[B(g)]:
+        P.remove(st, i, B(g), 1, facts, "Assault")
+    lost = before - len(st["ship"])
+    if lost:
+        P.set_aid(st, 6 * lost, facts, "Drug Bust 3.2.5")
+
+
+@frame("assaultsp")
+class AssaultSp:
+    """3.2.4: remove Active Guerrillas per Troops (Bases last); Police count in Cities and on LoCs."""
+
+    @staticmethod
+    def prompt(st, fr):
+        ts = assault_targets(st, fr["i"], fr)
+        chs = [C(f"target:{FACTIONS[g]}", f"Remove a {FNAME[g]} piece") for g in ts]
+        return (f"Assault in {NAME[fr['i']]}: whose piece is removed ({fr['left']} left)?", "3.2.4", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        i = fr["i"]
+        if cid is None:
+            ts = assault_targets(st, i, fr)
+            if fr["left"] <= 0 or not ts:
+                pop(st, fr)
+                return
+            if len(ts) == 1:
+                assault_remove_one(st, i, ts[0], facts)
+                fr["left"] -= 1
+                return
+            wait(fr)
+            return
+        assault_remove_one(st, i, FACTIONS.index(target(cid)), facts)
+        fr["left"] -= 1

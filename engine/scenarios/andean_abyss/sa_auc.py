@@ -1,0 +1,49 @@
+"""4.4 AUC Special Activities: Assassinate (4.4.3); Extort and Ambush as for the FARC."""
+
+from __future__ import annotations
+
+from engine.core.contract import fact
+
+from . import pieces as P
+from .board import AUC, PIECE_KEYS, PIECE_NAMES, POLICE
+from .frames import C, frame, target, wait
+from .op_common import IDS, NAME
+from .ops_insurgent import attack_targets
+from .sa_farc import TerrorSA, terror_sa_spaces
+
+
+def assassinate_spaces(st: dict, fr: dict) -> list:
+    """4.4.2: AUC Guerrillas outnumber Police and an enemy piece is there."""
+    return terror_sa_spaces(st, fr, lambda pc, i: P.guerrillas(pc, AUC) > pc[POLICE] and bool(attack_targets(st, AUC, i)))
+
+
+@frame("assassinate")
+class Assassinate(TerrorSA):
+    """4.4.2: in up to 3 AUC Terror spaces where AUC Guerrillas outnumber Police, remove any 1 enemy piece."""
+
+    title, verb, done_label, rule = "AUC Assassinate: which Terror space?", "Assassinate in", "Done", "4.4.2"
+    spaces = staticmethod(assassinate_spaces)
+
+    @staticmethod
+    def target_prompt(st, fr):
+        pc = st["pc"][fr["i"]]
+        chs = [C(f"target:{PIECE_KEYS[s]}", f"Remove {PIECE_NAMES[s]}") for s in range(12)
+               if pc[s] and s not in (6, 7, 8)]
+        return ("Assassinate: which enemy piece?", "4.4.2", chs)
+
+    @staticmethod
+    def space_picked(st, fr, facts):
+        fr["ph"] = "b"
+        wait(fr)
+
+    @staticmethod
+    def target_picked(st, fr, facts, cid):
+        i = fr["i"]
+        before = len(st["ship"])
+        P.remove(st, i, PIECE_KEYS.index(target(cid)), 1, facts, "Assassinate")
+        for _ in range(before - len(st["ship"])):
+            if len(st["ship"]) < 4 and P.guerrillas(st["pc"][i], AUC):
+                st["ship"].append([i, 2])
+                facts.append(fact("shipment", f"Commandeer: AUC takes a Shipment in {NAME[i]}", space=IDS[i]))
+        fr["ph"] = "a"
+        wait(fr)

@@ -1,0 +1,217 @@
+"""4.3 FARC Special Activities: Extort (4.3.1, also the AUC's 4.4.1), Ambush (4.3.2 via Attack), Kidnap (4.3.3)."""
+
+from __future__ import annotations
+
+from engine.core import rng as R
+from engine.core.contract import cause_die, fact
+
+from . import pieces as P
+from .board import (
+    AUC,
+    AUC_BASE,
+    AUC_GUERRILLAS,
+    CARTELS,
+    CARTELS_BASE,
+    FACTIONS,
+    FARC,
+    FNAME,
+    PIECE_KEYS,
+    PIECE_NAMES,
+    POLICE,
+    U,
+)
+from .board import BOARD as BD
+from .frames import C, frame, pop, push, target, wait
+from .op_common import IDS, NAME, op_cost, opf, sidx, space_choices
+from .op_targets import space_candidates
+from .ops_insurgent import terror_in
+from .state import is_np
+
+
+def extort_ok(st: dict, f: int, i: int) -> bool:
+    pc = st["pc"][i]
+    if not pc[U(f)]:
+        return False
+    mine = P.fpieces(pc, f)
+    return mine > sum(pc) - mine
+
+
+# ====================================================================== 4.3-4.4 Insurgent SAs
+@frame("extort")
+class Extort:
+    """4.3.1: in spaces with an Underground Guerrilla and Control, Activate 1 for +1 Resource."""
+
+    @staticmethod
+    def prompt(st, fr):
+        f = fr["f"]
+        ids = [i for i in P.spaces(st) if i not in fr["done"] and extort_ok(st, f, i)]
+        chs = space_choices(ids, "Extort in")
+        chs.append(C("done", "Done extorting"))
+        return (f"{FNAME[f]} Extort", "4.3.1", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        f = fr["f"]
+        if cid is None:
+            if any(i not in fr["done"] and extort_ok(st, f, i) for i in P.spaces(st)):
+                wait(fr)
+            else:
+                pop(st, fr)
+            return
+        if cid == "done":
+            pop(st, fr)
+            return
+        i = sidx(cid)
+        fr["done"].append(i)
+        P.flip(st, i, f, 1, True, facts, "Extort")
+        P.set_res(st, f, 1, facts, f"Extort in {NAME[i]}")
+
+
+def terror_spaces_now_or_later(st: dict, op: dict) -> list:
+    """4.3.3 / 4.4.2: spaces that were, or will be, selected for this Terror."""
+    if op.get("op") != "terror":
+        return list(op["sel"])
+    later = [] if (op["lim"] and op["sel"]) else space_candidates(st, op["f"], "terror", op)
+    return list(op["sel"]) + later
+
+
+def ensure_terror(st: dict, fr: dict, i: int, facts: list) -> None:
+    """Select space i for the Terror now if the Special Activity picked it first."""
+    op = opf(st, fr)
+    if op is None or i in op["sel"] or op.get("op") != "terror":
+        return
+    op["sel"].append(i)
+    if not op["free"]:
+        P.set_res(st, op["f"], -op_cost(st, op["f"], "terror", i), facts, f"Terror in {NAME[i]}")
+    terror_in(st, op["f"], i, facts)
+    op["terror_n"] += 1
+
+
+def terror_sa_spaces(st: dict, fr: dict, ok) -> list:
+    """Spaces selected (now or later) for this Terror, not yet used by the Special Activity,
+    where ``ok(pc, i)`` holds (4.3.3 / 4.4.2)."""
+    op = opf(st, fr) or fr
+    done = fr.get("done", [])
+    return [i for i in terror_spaces_now_or_later(st, op) if i not in done and ok(st["pc"][i], i)]
+
+
+def kidnap_spaces(st: dict, fr: dict) -> list:
+    """4.3.3: FARC Guerrillas outnumber Police, in a City, on a LoC or with a Cartels Base."""
+    return terror_sa_spaces(st, fr, lambda pc, i: P.guerrillas(pc, FARC) > pc[POLICE]
+                            and (BD.is_city[i] or BD.is_loc[i] or bool(pc[CARTELS_BASE])))
+
+
+class TerrorSA:
+    """4.3.3 Kidnap / 4.4.2 Assassinate: in up to 3 spaces selected (now or later) for the Terror
+    - selecting the Terror there at once if the Special Activity picks the space first - then a
+    target in each space. Subclasses name the spaces, the words, and what a space's pick does."""
+
+    title = verb = done_label = rule = ""
+    end_in_any_phase = False      # Kidnap ends at 3 spaces whatever its phase (as it always did)
+    spaces: staticmethod          # (st, fr) -> eligible space indexes; set by each subclass
+
+    @classmethod
+    def prompt(cls, st, fr):
+        if fr["ph"] == "a":
+            chs = space_choices(cls.spaces(st, fr), cls.verb)
+            chs.append(C("done", cls.done_label))
+            return (cls.title, cls.rule, chs)
+        return cls.target_prompt(st, fr)
+
+    @classmethod
+    def step(cls, st, fr, facts, cid):
+        if cid is None:
+            if (fr["ph"] == "a" or cls.end_in_any_phase) and (len(fr["done"]) >= 3 or not cls.spaces(st, fr)):
+                pop(st, fr)
+                return
+            wait(fr)
+            return
+        if cid == "done":
+            pop(st, fr)
+            return
+        if fr["ph"] == "a":
+            i = fr["i"] = sidx(cid)
+            ensure_terror(st, fr, i, facts)
+            fr["done"].append(i)
+            cls.space_picked(st, fr, facts)
+            return
+        cls.target_picked(st, fr, facts, cid)
+
+
+@frame("kidnap")
+class Kidnap(TerrorSA):
+    """4.3.3: in up to 3 Terror spaces, take a die roll of Resources (or a Shipment) from Govt or Cartels."""
+
+    title, verb, done_label, rule = "FARC Kidnap: which Terror space?", "Kidnap in", "Done kidnapping", "4.3.3"
+    end_in_any_phase = True
+    spaces = staticmethod(kidnap_spaces)
+
+    @staticmethod
+    def target_prompt(st, fr):
+        return ("Kidnap: target?", "4.3.3", [C(f"target:{FACTIONS[g]}", FNAME[g]) for g in fr["ts"]])
+
+    @staticmethod
+    def space_picked(st, fr, facts):
+        i = fr["i"]
+        ts = []
+        if BD.is_city[i] or BD.is_loc[i]:
+            ts.append(0)
+        if st["pc"][i][CARTELS_BASE]:
+            ts.append(3)
+        if len(ts) > 1:
+            fr["ts"] = ts
+            fr["ph"] = "b"
+            wait(fr)
+            return
+        Kidnap.hit(st, fr, ts[0], facts)
+
+    @staticmethod
+    def target_picked(st, fr, facts, cid):
+        Kidnap.hit(st, fr, FACTIONS.index(target(cid)), facts)
+
+    @staticmethod
+    def hit(st, fr, g, facts):
+        i = fr["i"]
+        fr["ph"] = "a"
+        held = [s for s in st["ship"] if s[0] == i and s[1] == CARTELS]
+        if g == CARTELS and held:
+            held[0][1] = 1
+            facts.append(fact("shipment", f"Drug Ransom: FARC takes a Cartels Shipment in {NAME[i]}", space=IDS[i]))
+            return
+        die = R.roll(st["rng"], 6)
+        facts.append(fact("die", f"Kidnap in {NAME[i]}: rolled {die}", value=die, barrier=True,
+                          cause=cause_die("4.3.3", die)))
+        take = min(die, st["res"][g])
+        P.set_res(st, g, -take, facts, f"Kidnap in {NAME[i]}")
+        P.set_res(st, FARC, take, facts, f"Kidnap in {NAME[i]}")
+        if die == 6:
+            opts = kidnap6_options(st, i)
+            if len(opts) > 1:  # 4.3.3: AUC places the piece, so the AUC seat picks which
+                push(st, {"k": "kidnap6", "f": AUC, "i": i, "auto": "np" if is_np(st, AUC) else None})
+            elif opts:
+                P.place(st, i, opts[0], 1, facts, "Kidnap roll of 6: AUC grows")
+
+
+def kidnap6_options(st: dict, i: int) -> list:
+    out = [6] if st["av"][AUC_GUERRILLAS] else []
+    if st["av"][AUC_BASE] and P.can_stack_base(st, i):
+        out.append(8)
+    return out
+
+
+@frame("kidnap6")
+class Kidnap6:
+    """4.3.3: a Kidnap roll of 6 - AUC places 1 Available piece (Guerrilla or Base) in the space."""
+
+    @staticmethod
+    def prompt(st, fr):
+        return (f"AUC: a Kidnap roll of 6 in {NAME[fr['i']]} - place which AUC piece?", "4.3.3",
+                [C(f"piece:{PIECE_KEYS[k]}", f"Place {PIECE_NAMES[k]}") for k in kidnap6_options(st, fr["i"])])
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            wait(fr)
+            return
+        P.place(st, fr["i"], PIECE_KEYS.index(target(cid)), 1, facts, "Kidnap roll of 6: AUC grows")
+        pop(st, fr)

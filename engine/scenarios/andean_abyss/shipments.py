@@ -1,0 +1,132 @@
+"""2.3.6 Ship: a paid Operation without a Special Activity may be followed by a Shipment-funded extra Special Activity."""
+
+from __future__ import annotations
+
+from engine.core.contract import fact
+
+from .board import BOARD as BD
+from .board import FACTIONS, FNAME
+from .frames import C, frame, pop, push, target, targets, wait
+from .op_common import IDS, NAME, ship_lenders, ship_owners
+from .op_targets import space_candidates
+from .operation import start_op
+from .state import OPS, final_event_card
+
+
+@frame("ship")
+class Ship:
+    """2.3.6 Ship: remove a Shipment for an extra free Limited Operation. The Shipment is one the
+    executing Faction owns (or a Faction of the same seat), or another player Faction agrees to
+    remove one of its own (``ask:<faction>``, answered by that seat in frame ``shipask``); a
+    Shipment held by another Faction's Guerrilla belongs to that Faction (4.5.3), so it is never
+    taken without its owner's consent."""
+
+    @staticmethod
+    def distinct(st, f):
+        seen, out = set(), []
+        for k in ship_owners(st, f):
+            key = tuple(st["ship"][k])
+            if key not in seen:
+                seen.add(key)
+                out.append(k)
+        return out
+
+    @staticmethod
+    def prompt(st, fr):
+        f = fr["f"]
+        if fr.get("op"):
+            chs = []
+            for k in Ship.distinct(st, f):
+                sp_, g = st["ship"][k]
+                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", f"Remove the {FNAME[g]} Shipment in {NAME[sp_]}",
+                             space=IDS[sp_], owner=FACTIONS[g]))
+            for g in ship_lenders(st, f, fr.get("refused", ())):
+                chs.append(C(f"ask:{FACTIONS[g]}", f"Ask {FNAME[g]} to remove one of its Shipments"))
+            if not Ship.distinct(st, f):
+                chs.append(C("noship", "Do not Ship"))
+            return (f"{FNAME[f]}: which Shipment is removed?", "2.3.6", chs)
+        chs = [C("noship", "Do not Ship")]
+        if ship_owners(st, f) or ship_lenders(st, f, fr.get("refused", ())):
+            for o in OPS[f]:
+                if final_event_card(st) and o in ("sweep", "march"):
+                    continue
+                fake = {"sel": [], "free": True}
+                if o in ("patrol", "march") or space_candidates(st, f, o, fake):
+                    chs.append(C(f"ship:{o}", f"Remove a Shipment: free Limited {o.capitalize()}"))
+        return (f"{FNAME[f]}: remove a Shipment for a free Limited Operation?", "2.3.6", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        f = fr["f"]
+        if cid is None:
+            if fr.get("went"):
+                pop(st, fr)
+            elif fr.get("lent") is not None:
+                Ship.go(st, fr, facts, fr.pop("lent"))
+            elif fr.get("op") and not (Ship.distinct(st, f) or ship_lenders(st, f, fr.get("refused", ()))):
+                pop(st, fr)   # every asked Faction refused
+            else:
+                wait(fr)
+            return
+        if cid == "noship":
+            pop(st, fr)
+            return
+        if cid.startswith("ask:"):
+            g = FACTIONS.index(target(cid))
+            push(st, {"k": "shipask", "f": g, "to": f, "op": fr["op"]})
+            return
+        if not fr.get("op"):
+            fr["op"] = target(cid)
+            ks = Ship.distinct(st, f)
+            if len(ks) != 1 or ship_lenders(st, f, fr.get("refused", ())):
+                wait(fr)  # 2.3.6 / 4.5.3: the owner picks which Shipment, or asks another Faction
+                return
+            k = ks[0]
+        else:
+            sid, g = targets(cid)
+            k = next(k for k in Ship.distinct(st, f)
+                     if st["ship"][k][0] == BD.index[sid] and st["ship"][k][1] == FACTIONS.index(g))
+        Ship.go(st, fr, facts, k)
+
+    @staticmethod
+    def go(st, fr, facts, k):
+        f = fr["f"]
+        s = st["ship"].pop(k)
+        by = "" if s[1] == f else f" (removed by its owner, {FNAME[s[1]]})"
+        facts.append(fact("shipment", f"{FNAME[f]} Ships: Shipment in {NAME[s[0]]} removed for a free Limited "
+                          f"Operation{by}", space=IDS[s[0]], owner=FACTIONS[s[1]]))
+        st["sop"].setdefault("shipped", []).append(f)
+        fr["went"] = 1
+        start_op(st, f, fr["op"], lim=True, free=True, facts=facts)
+
+
+@frame("shipask")
+class ShipAsk:
+    """2.3.6: the asked Faction's seat decides whether to remove one of its own Shipments so that
+    the executing Faction gets the free Limited Operation."""
+
+    @staticmethod
+    def prompt(st, fr):
+        g, f = fr["f"], fr["to"]
+        seen, chs = set(), []
+        for sp_, o in st["ship"]:
+            if o == g and sp_ not in seen:
+                seen.add(sp_)
+                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", f"Remove your Shipment in {NAME[sp_]}", space=IDS[sp_]))
+        chs.append(C("refuse", "Refuse"))
+        return (f"{FNAME[g]}: remove one of your Shipments so that {FNAME[f]} gets a free Limited "
+                f"{fr['op'].capitalize()}?", "2.3.6", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            wait(fr)
+            return
+        pop(st, fr)
+        parent = st["stack"][-1]
+        if cid == "refuse":
+            parent.setdefault("refused", []).append(fr["f"])
+            facts.append(fact("shipment", f"{FNAME[fr['f']]} refuses to remove a Shipment for {FNAME[fr['to']]}"))
+            return
+        sid = target(cid)
+        parent["lent"] = next(k for k, s_ in enumerate(st["ship"]) if s_[0] == BD.index[sid] and s_[1] == fr["f"])

@@ -1,0 +1,81 @@
+"""1.5.2 Negotiation: voluntary transfers of Resources or Shipments between player Factions."""
+
+from __future__ import annotations
+
+from engine.core.contract import fact
+
+from . import pieces as P
+from .board import ALL_FACTIONS, FACTIONS, FNAME
+from .frames import C, frame, pop, target, wait
+from .op_common import IDS, NAME
+
+
+def transfer_targets(st: dict, f: int) -> list:
+    """1.5.2: a player Faction may give Resources or Shipments during its own execution, to a
+    Faction not run by the same player (1.5.1)."""
+    if f in st["np"] or st["opts"].get("transfers") is False:
+        return []
+    if not st["res"][f] and not any(x[1] == f for x in st["ship"]):
+        return []
+    return [g for g in ALL_FACTIONS if g != f and st["ctl"][g] != st["ctl"][f]]
+
+
+def transfer_donors(st: dict, f: int, fr: dict) -> list:
+    """1.5.2: during f's execution, player Factions of other seats may give to f (asked once per
+    Operation; their own seat then decides what, if anything, to give)."""
+    if st["opts"].get("transfers") is False or f in st["np"]:
+        return []
+    out = []
+    for g in ALL_FACTIONS:
+        if g == f or g in st["np"] or st["ctl"][g] == st["ctl"][f] or g in fr.get("asked", ()):
+            continue
+        if st["res"][g] or any(x[1] == g and P.guerrillas(st["pc"][x[0]], f) for x in st["ship"]):
+            out.append(g)
+    return out
+
+
+@frame("give")
+class Give:
+    """1.5.2 Negotiation: voluntary transfer of Resources or a Shipment."""
+
+    @staticmethod
+    def prompt(st, fr):
+        f = fr["f"]
+        if fr["to"] is None:
+            chs = [C(f"to:{FACTIONS[g]}", f"Give to {FNAME[g]}") for g in transfer_targets(st, f)]
+            chs.append(C("done", "No transfer"))
+            return (f"{FNAME[f]}: transfer to which Faction?", "1.5.2", chs)
+        g = fr["to"]
+        chs = [C(f"n:{n}", f"{n} Resources", n=n) for n in range(1, st["res"][f] + 1)]
+        for k, x in enumerate(st["ship"]):
+            if x[1] == f and P.guerrillas(st["pc"][x[0]], g):
+                chs.append(C(f"ship:{k}", f"The Shipment in {NAME[x[0]]}", space=IDS[x[0]]))
+        chs.append(C("done", "Nothing"))
+        if fr.get("asked"):
+            return (f"{FNAME[g]} asks {FNAME[f]} for a transfer: what do you give?", "1.5.2", chs)
+        return (f"{FNAME[f]}: what goes to {FNAME[g]}?", "1.5.2", chs)
+
+    @staticmethod
+    def step(st, fr, facts, cid):
+        if cid is None:
+            wait(fr)
+            return
+        if cid == "done":
+            pop(st, fr)
+            return
+        f = fr["f"]
+        if cid.startswith("to:"):
+            fr["to"] = FACTIONS.index(target(cid))
+            wait(fr)
+            return
+        g = fr["to"]
+        if cid.startswith("n:"):
+            n = int(target(cid))
+            P.set_res(st, f, -n, facts, f"transfer to {FNAME[g]} (1.5.2)")
+            P.set_res(st, g, n, facts, f"transfer from {FNAME[f]} (1.5.2)")
+        else:
+            x = st["ship"][int(target(cid))]
+            x[1] = g
+            facts.append(fact("shipment", f"{FNAME[f]} gives the Shipment in {NAME[x[0]]} to {FNAME[g]} (1.5.2)",
+                              space=IDS[x[0]], owner=FACTIONS[g]))
+        pop(st, fr)

@@ -1,0 +1,145 @@
+"""3.C Force management, 1.D base output and the burden of massed guerrillas (A-46).
+
+A mixin of :class:`engine.scenarios.tears_of_tyranny.game.TearsOfTyranny` (issue 16.9: the
+rules split by rulebook section). Methods keep their rule numbers in their docstrings."""
+
+from __future__ import annotations
+
+from engine.core.contract import Choice
+from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.scenarios.tears_of_tyranny.data import content
+
+C = content()
+
+
+class ForceManagementMixin:
+    def _fm_where(self, state, seat, where, rng) -> list[str]:
+        tiles = state["tiles"]
+        near: set = set()
+        for m, t in tiles.items():
+            if t["pres"].get(seat):
+                near |= C.within(m, rng)
+
+        def blue_near(tid):
+            return any(tiles[n]["blue"] for n in [tid, *C.adj[tid]] if n in tiles)
+
+        def civ_near(tid):
+            return any(tiles[n]["blue"] + tiles[n]["red"] for n in [tid, *C.adj[tid]] if n in tiles)
+
+        def red_tile(tid):
+            return tiles[tid]["red"] and not tiles[tid]["blue"]
+
+        out = []
+        for tid in state["order"]:
+            if tid not in near:
+                continue
+            t = tiles[tid]
+            terr = C.tiles[tid]["terrain"]
+            ok = False
+            if where == "jungle_rural_blue_near":
+                ok = terr in ("jungle", "rural") and blue_near(tid)
+            elif where == "presence_blue_near":
+                ok = bool(t["pres"].get(seat)) and blue_near(tid)
+            elif where == "presence_civilians":
+                ok = bool(t["pres"].get(seat)) and (t["red"] + t["blue"]) > 0
+            elif where == "presence_red":
+                ok = bool(t["pres"].get(seat)) and t["red"] > 0
+            elif where == "coastal_near":
+                ok = C.tiles[tid]["coastal"]
+            elif where == "liberator_base":
+                ok = (terr in ("jungle", "rural") and B.movable_gs(t, seat) > 0 and blue_near(tid)
+                      and not any(red_tile(n) for n in [tid, *C.adj[tid]] if n in tiles))
+            elif where == "hq_base":
+                ok = B.is_hq(state, tid, seat) and B.movable_gs(t, seat) > 0 and civ_near(tid)
+            if ok:
+                out.append(tid)
+        return out
+
+    def _fm_choices(self, state, seat, only=None) -> list[Choice]:
+        pl = state["pl"][seat]
+        out = []
+        for o in C.panels[seat]["force_management"]["options"]:
+            if only and o["id"] != only:
+                continue
+            if pl["res"] < o["cost"] or state["inf"]["earned"] < o.get("influence", 0):
+                continue
+            if o["id"] == "recruit" and B.g_supply(state, seat) <= 0:
+                continue
+            if o["id"] == "base" and B.bases_left(state) <= 0:
+                continue
+            for tid in self._fm_where(state, seat, o["where"], o["range"]):
+                if o["id"] == "base" and any(b[0] == seat for b in state["tiles"][tid]["bases"]):
+                    continue
+                label = {"recruit": "Recruit 1 G", "base": "Establish a G base", "convert": "Convert 1 red civilian"}[o["id"]]
+                cost = V.count(o["cost"], "resource") + (f" + {o['influence']} influence" if o.get("influence") else "")
+                out.append(Choice(f"{o['id']}:{tid}", f"{label} in {B.tname(tid)} ({cost})", {"tile": tid}))
+        return out
+
+    def _apply_fm(self, state, seat, fr, head, rest, facts) -> None:
+        stack = state["frames"][seat]
+        pl = state["pl"][seat]
+        stack.pop()
+        if head in ("skip", "done"):
+            return
+        o = next(x for x in C.panels[seat]["force_management"]["options"] if x["id"] == head)
+        pl["res"] -= o["cost"]
+        if o["cost"]:
+            B.add_fact(facts, "track", f"{seat.title()} pay {o['cost']} for force management.", seat=seat,
+                       track="resources", delta=-o["cost"], value=pl["res"], cause=f"force management: {head}")
+        if o.get("influence"):
+            B.lose_influence(state, o["influence"], f"Advisors spend influence to {head}", facts, seat)
+        tid = rest
+        t = state["tiles"][tid]
+        if head == "recruit":
+            self._place_g(state, seat, tid, 1, facts, "recruited")
+            if seat == "liberators" and self._lpull_targets(state, tid):
+                stack.append({"k": "lpull", "tile": tid})
+            left = (fr.get("left") or o["n"]) - 1
+            if left > 0 and o["n"] > 1:
+                stack.append({"k": "fm", "only": "recruit", "left": left})
+        elif head == "base":
+            t["bases"].append([seat, 0])
+            pl["base_built"][tid] = state["turn"]
+            B.add_fact(facts, "base", f"{seat.title()} establish a guerrilla base in {B.tname(tid)}.", seat=seat, tile=tid)
+        elif head == "convert":
+            t["red"] -= 1
+            t["blue"] += 1
+            B.add_fact(facts, "civilians", f"{seat.title()} convert a red civilian to blue in {B.tname(tid)}.", seat=seat, tile=tid)
+            B.clear_tyranny_check(state, tid, facts)
+
+    def controls(self, state, seat, tid) -> bool:
+        """A-52: presence, no adversary, strictly the most presence tokens."""
+        t = state["tiles"][tid]
+        mine = t["pres"].get(seat, 0)
+        return bool(mine) and not t["u"] and all(v < mine for s, v in t["pres"].items() if s != seat)
+
+    def _burden_tiles(self, state, seat) -> list[str]:
+        """A-46: tiles where the seat has more than 4 Gs (each extra G costs 1 resource or leaves)."""
+        up = state["pl"][seat].get("upkept", {})
+        return [tid for tid in state["order"] if state["tiles"][tid]["gs"].get(seat, 0) - up.get(tid, 0) > 4]
+
+    def _output_room(self, state, seat, tid, made: int) -> int:
+        """A-42: how many more Gs the base in ``tid`` may produce this turn."""
+        bo = C.panels[seat]["base_output"]
+        pl = state["pl"][seat]
+        t = state["tiles"][tid]
+        if pl["base_built"].get(tid, 0) >= state["turn"]:
+            return 0
+        if bo["needs_presence"] and not t["pres"].get(seat):
+            return 0
+        if not t["gs"].get(seat):
+            return 0
+        return max(0, min(bo["n"] - made, 4 - t["gs"].get(seat, 0)))
+
+    def _produce_choices(self, state, seat, fr) -> list[Choice]:
+        """Base output, one G at a time, the player's call (1.D Guerrilla Base: "can, but are not
+        required to"): paid (the Comrades, 1 resource per G) or free (Liberators, Partisans)."""
+        bo = C.panels[seat]["base_output"]
+        pl = state["pl"][seat]
+        if pl["res"] < bo["cost"] or B.g_supply(state, seat) <= 0:
+            return []
+        made = fr.setdefault("made", {})
+        what = f"Pay {bo['cost']} for 1 G" if bo["cost"] else "Take 1 free G"
+        return [Choice(f"produce:{tid}", f"{what} from your base in {B.tname(tid)}", {"tile": tid})
+                for tid in self._own_bases(state, seat) if self._output_room(state, seat, tid, made.get(tid, 0)) > 0]

@@ -1,0 +1,310 @@
+"""The sequence of play (3): the turn's phases, the adversary phase (3.D-3.I) and the end of the turn.
+
+A mixin of :class:`engine.scenarios.tears_of_tyranny.game.TearsOfTyranny` (issue 16.9: the
+rules split by rulebook section). Methods keep their rule numbers in their docstrings."""
+
+from __future__ import annotations
+
+from engine.core import rng as R
+from engine.core.contract import cause_event, cause_rule
+from engine.core.messages import msg
+from engine.scenarios.tears_of_tyranny import adversary as ADV
+from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.scenarios.tears_of_tyranny.data import content
+from engine.scenarios.tears_of_tyranny.panel import (
+    forget_candidates,
+    income,
+)
+
+C = content()
+
+
+def attribute_all(facts: list, cause: dict, start: int = 0) -> list:
+    """Give ``cause`` to every fact from ``start`` on that has no structured cause yet (contract v2).
+    A free-text cause written where the fact was made ("event Monsoon Floods", "cleared by
+    force") is kept inside the structured one as ``because``."""
+    for f in facts[start:]:
+        c = f.get("cause")
+        if c is None:
+            f["cause"] = cause
+        elif isinstance(c, str):
+            f["cause"] = {**cause, "because": c}
+    return facts
+
+
+class TurnFlowMixin:
+    def _settle_seat(self, state, seat, facts) -> None:
+        """Run automatic frames on top of ``seat``'s stack until a decision is needed."""
+        stack = state["frames"][seat]
+        while stack and state["result"] is None:
+            fr = stack[-1]
+            k = fr["k"]
+            pl = state["pl"][seat]
+            if k == "income":
+                stack.pop()
+                inc = income(pl, seat)
+                infra = sum(1 for tid in state["order"] if C.tiles[tid]["infrastructure"] and self.controls(state, seat, tid))
+                pl["res"] += inc + infra
+                B.add_fact(facts, "track", f"{seat.title()} gain {V.count(inc, 'resource')}" + (f" +{infra} from infrastructure" if infra else "") + ".",
+                           seat=seat, track="resources", delta=inc + infra, value=pl["res"], cause="gain resources (3.B)")
+            elif k == "produce":
+                # 1.D Guerrilla Base: "Guerrillas can, but are not required to, generated from a
+                # guerrilla base each turn": free output (Liberators, Partisans) is asked G by G
+                # like paid output (the Comrades), never taken for the player (A-42)
+                if C.panels[seat]["base_output"] and self._produce_choices(state, seat, fr):
+                    return
+                stack.pop()
+            elif k == "effect":
+                if self._run_effect(state, seat, fr, facts):
+                    stack.pop()
+                else:
+                    return
+            elif k == "fm" and not fr.get("only"):
+                if not self._fm_choices(state, seat):
+                    stack.pop()
+                else:
+                    return
+            elif k == "fm":
+                if not self._fm_choices(state, seat, "recruit"):
+                    stack.pop()
+                else:
+                    return
+            elif k == "presence" and not self._presence_choices(state, seat, fr["range"]):
+                stack.pop()
+            elif k == "reclaim" and not pl["discard"]:
+                stack.pop()
+            elif k == "forget" and not forget_candidates(pl, fr["kept"]):
+                stack.pop()
+            elif k == "deck" and not (state["decks"]["major"] or state["decks"]["minor"]):
+                stack.pop()
+            elif k == "select" and len(self._seat_choices(state, seat)[2]) == 1:
+                stack.pop()
+            elif k == "target" and not self._target_tiles(state, seat, fr):
+                stack.pop()
+                if fr["src"] in C.cards:
+                    pl["done_cards"].append(fr["src"])
+            elif k == "burden" and (not self._burden_tiles(state, seat) or pl["res"] <= 0):
+                stack.pop()       # nothing to pay, or nothing to pay with: the end of turn disbands
+            else:
+                return
+
+    def _advance(self, state, facts) -> None:
+        while state["result"] is None:
+            if state["g"]:
+                return
+            for s in state["seats"]:
+                self._settle_seat(state, s, facts)
+            if state["result"] is not None:
+                return
+            if any(state["frames"][s] for s in state["seats"]):
+                return
+            ph = state["phase"]
+            n0 = len(facts)
+            if ph == "hq":
+                self._initial_deploy(state, facts)
+                attribute_all(facts, cause_rule("2.C", msg("Initial deploy (automatic)")), n0)
+                n0 = len(facts)
+                self._start_turn(state, facts)
+                attribute_all(facts, cause_rule("3", msg("A new turn begins (automatic)")), n0)
+            elif ph == "window":
+                state["phase"] = "adversary"
+                self._queue_adversary(state, facts)
+                attribute_all(facts, cause_rule("3", msg("Adversary phase begins (automatic)")), n0)
+            elif ph == "adversary":
+                if not self._run_adversary(state, facts):
+                    return
+            elif ph == "long":
+                self._end_turn(state, facts)
+                attribute_all(facts, cause_rule("3", msg("End of the turn: cards spent, damage heals (automatic)")), n0)
+                n0 = len(facts)
+                if state["result"] is None:
+                    self._start_turn(state, facts)
+                    attribute_all(facts, cause_rule("3", msg("A new turn begins (automatic)")), n0)
+            n0 = len(facts)
+            self._check_end(state, facts)
+            attribute_all(facts, cause_rule("4", msg("Victory and defeat check (automatic)")), n0)
+
+    def _initial_deploy(self, state, facts) -> None:
+        """2.C: the adversary flips the top terrain card, deploys, and moves it to develop."""
+        cid = state["decks"]["terrain"].pop(0)
+        state["stats"]["terrain_cards"] += 1
+        B.add_fact(facts, "terrain", f"Initial deploy: terrain card {cid} (reference {C.terrain[cid]['terrain_card_ref']}).",
+                   card=cid, barrier=True)
+        for tid in ADV.card_tiles(state, cid):
+            ADV.deploy_tile(state, tid, facts)
+        state["boxes"]["develop"] = cid
+
+    def _start_turn(self, state, facts) -> None:
+        state["turn"] += 1
+        state["phase"] = "window"
+        B.add_fact(facts, "turn", f"Turn {state['turn']} begins.", turn=state["turn"])
+        for seat in state["seats"]:
+            pl = state["pl"][seat]
+            pl["used"] = []
+            pl["done_cards"] = []
+            # 3 (Player Phase): "Players can execute the Player Phase and Immediate Capabilities
+            # Phase actions in the order of their choosing": the seat picks its next step from a
+            # menu (refit 3.A, gain resources 3.B, base output 1.D, force management 3.C, select
+            # 3.D, execute phase 2) until it says done (A-30)
+            # the Partisans' d10 for presence is the first step they take from the menu (``step:roll``),
+            # before refit; refit and done are not offered until they have rolled
+            state["frames"][seat] = [{"k": "steps", "taken": []}]
+
+    def _partisan_roll(self, state, seat, facts) -> None:
+        """Partisans panel (1.E, refit): "every turn prior to refit they roll a die to see if a
+        presence token is deployed": "ALWAYS ROLL TO ADD 1 PRESENCE. 1-5 FAILURE 6-10 SUCCESS"
+        (A-09, A-64). A success deploys the presence: the player chooses where (within 1 of their
+        presence) and which track circle it uncovers (A-44); with no legal tile it is lost."""
+        roll = R.roll(state["rng"], 10, tag="d10")
+        ok = roll >= 6
+        B.add_fact(facts, "roll", f"Partisans roll {roll} on the d10: {'a presence is added' if ok else 'no presence'}.",
+                   seat=seat, die=roll, barrier=True)
+        if ok:
+            if self._presence_choices(state, seat, 1):
+                state["frames"][seat].append({"k": "presence", "range": 1, "roll": True})
+            else:
+                B.add_fact(facts, "presence", "The Partisans have no legal tile (or no covered circle) for the presence.",
+                           seat=seat)
+
+    def _queue_adversary(self, state, facts) -> None:
+        q = [{"s": "event"}, {"s": "influence"}]
+        q += [{"s": "dominate", "tile": t} for t in ADV.card_tiles(state, state["boxes"]["dominate"])]
+        q += [{"s": "develop", "tile": t} for t in ADV.card_tiles(state, state["boxes"]["develop"])]
+        q += [{"s": "deploy"}, {"s": "shift"}]
+        state["adv"] = q
+        B.add_fact(facts, "phase", f"Adversary phase (turn {state['turn']}).")
+
+    def _run_adversary(self, state, facts) -> bool:
+        """Run queued adversary steps; False when a player decision is pending."""
+        while state["adv"] and state["result"] is None:
+            if state["g"]:
+                return False   # a player decision raised by the last step (1.H payment, a recruit, A-44 cover)
+            step = state["adv"][0]
+            s = step["s"]
+            n0 = len(facts)
+            if s in ("dominate", "develop"):
+                tid = step["tile"]
+                t = state["tiles"][tid]
+                if (not step.get("asked") and "partisans" in state["seats"] and B.is_hq(state, tid, "partisans")
+                        and s not in t["prev"] and self._worth_asking(state, tid, s)):
+                    state["g"].append({"k": "shield", "seat": "partisans", "tile": tid, "step": s,
+                                       "text": f"The adversary is about to {s} {B.tname(tid)}, where you have your HQ.",
+                                       "rule": "Partisans panel (A-51)"})
+                    return False
+                state["adv"].pop(0)
+                if s == "dominate":
+                    pending: list = []
+                    esc = ADV.dominate_tile(state, tid, facts, pending)
+                    if pending and state["result"] is None:
+                        # 3.F: the director targets the counterattack; the spill-over is asked after it
+                        pending[0]["esc"] = esc
+                        state["g"].append(pending[0])
+                        return False
+                    if not self._escalate(state, esc, facts):
+                        return False
+                else:
+                    ADV.develop_tile(state, tid, facts)
+            else:
+                state["adv"].pop(0)
+                if s == "event":
+                    ADV.run_event(state, facts)
+                elif s == "influence":
+                    ADV.run_influence_cards(state, facts)
+                elif s == "deploy":
+                    deck = state["decks"]["terrain"]
+                    if not deck:
+                        # a scenario panel may turn this moment into its own end (5, A-55): checked first
+                        self._scenario_end(state, "deck_exhausted")
+                        if state["result"] is None:
+                            state["result"] = self._result(state, "adversary",
+                                                           "time runs out: the terrain deck is exhausted (A-18)")
+                            B.add_fact(facts, "end", "The terrain deck is exhausted: the players lose.")
+                        else:
+                            B.add_fact(facts, "end", f"The terrain deck is exhausted: {state['result']['reason']}.")
+                        state["phase"] = "over"
+                        return True
+                    cid = deck.pop(0)
+                    state["stats"]["terrain_cards"] += 1
+                    state["boxes"]["deploy"] = cid
+                    B.add_fact(facts, "terrain", f"Deploy: terrain card {cid} (stage {C.terrain[cid]['stage']}, reference "
+                               f"{C.terrain[cid]['terrain_card_ref']}).", card=cid, barrier=True)
+                    for tid in ADV.card_tiles(state, cid):
+                        ADV.deploy_tile(state, tid, facts)
+                elif s == "shift":
+                    bx = state["boxes"]
+                    if bx["dominate"]:
+                        bx["terrain_discard"].append(bx["dominate"])
+                    bx["dominate"], bx["develop"], bx["deploy"] = bx["develop"], bx["deploy"], None
+                    B.add_fact(facts, "terrain", "Terrain cards shift: develop -> dominate, deploy -> develop.")
+            attribute_all(facts, self._adversary_cause(state, step), n0)
+            n0 = len(facts)
+            self._check_end(state, facts)
+            attribute_all(facts, cause_rule("4", msg("Victory and defeat check (automatic)")), n0)
+        if state["result"] is None and not state["adv"]:
+            state["phase"] = "long"
+            for seat in state["seats"]:
+                frames = [{"k": "burden"}, {"k": "exec", "speed": "long"}]
+                if C.panels[seat]["force_management"]["phase"] == "long":
+                    frames.append({"k": "fm"})
+                state["frames"][seat] = frames
+        return True
+
+    @staticmethod
+    def _adversary_cause(state: dict, step: dict) -> dict:
+        """The cause of the facts of one adversary-phase step: an automatic step named with its rule
+        (issue 16.9), the event card for the event step."""
+        s = step["s"]
+        if s == "event":
+            eid = state["boxes"]["event_discard"][-1] if state["boxes"]["event_discard"] else ""
+            c = cause_event(eid, title=C.events[eid]["title"] if eid in C.events else None)
+            c.update(rule="3.D", step=msg("Event card (automatic adversary step)"))
+            return c
+        if s == "influence":
+            return cause_rule("3.E", msg("Influence cards earned are executed (automatic adversary step)"))
+        if s == "dominate":
+            return cause_rule("3.F", msg("Dominate {tile} (automatic adversary step)", tile=B.tname(step["tile"])))
+        if s == "develop":
+            return cause_rule("3.G", msg("Develop {tile} (automatic adversary step)", tile=B.tname(step["tile"])))
+        if s == "deploy":
+            return cause_rule("3.H", msg("Deploy (automatic adversary step)"))
+        return cause_rule("3.I", msg("Terrain cards shift (automatic adversary step)"))
+
+    def _end_turn(self, state, facts) -> None:
+        """Phase 4 end: cards to the local discard, damage heals, stacking burden (A-46)."""
+        for seat in state["seats"]:
+            pl = state["pl"][seat]
+            pl["discard"] += pl["played"]
+            pl["played"] = []
+            for tid in state["order"]:
+                t = state["tiles"][tid]
+                n = t["gs"].get(seat, 0) - pl.get("upkept", {}).get(tid, 0)
+                if n > 4:
+                    excess = n - 4
+                    pay = min(excess, pl["res"])
+                    pl["res"] -= pay
+                    lose = excess - pay
+                    if pay:
+                        B.add_fact(facts, "track", f"{seat.title()} pay {pay} to keep massed guerrillas in {B.tname(tid)}.",
+                                   seat=seat, track="resources", delta=-pay, value=pl["res"], cause="guerrilla stacking")
+                    if lose:
+                        t["gs"][seat] -= lose
+                        B.add_fact(facts, "remove", f"{lose} {seat.title()} G disband in {B.tname(tid)} (stacking).", seat=seat, tile=tid)
+            pl.pop("upkept", None)
+        for t in state["tiles"].values():
+            for u in t["u"]:
+                u[1] = 0
+            for b in t["bases"]:
+                b[1] = 0
+            t["def"] = 0
+            t["prev"] = []
+        state["phase"] = "end"
+        if state["result"] is None:
+            self._scenario_end(state, "turn_end")
+            if state["result"] is not None:
+                state["phase"] = "over"
+                state["g"] = []
+                for s in state["seats"]:
+                    state["frames"][s] = []
+                B.add_fact(facts, "end", f"Game over: {state['result']['winner']} win ({state['result']['reason']}).",
+                           barrier=True)

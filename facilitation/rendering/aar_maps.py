@@ -1,0 +1,79 @@
+"""The AAR's map snapshots (issue 17.4): the position at the start, at each Propaganda Round or
+adversary phase, and at the end, each drawn by the one board renderer (``mapsvg``) with the
+spaces that changed since the previous snapshot ringed and listed in words.
+
+Two halves, so that the report builder stays free of the database:
+
+- :func:`snapshot_points` names the log positions to draw (start = seq 0, each phase, the end);
+  the reports' selectors load the state at each point and store its full board view
+  (``BoardView.to_dict()``) in the bundle under ``snapshots``;
+- :func:`draw_snapshots` turns those stored views into the report's snapshot entries.
+
+A snapshot without a single piece on the map is never drawn silently: it is reported as a
+warning (a real position of any of the three games always has pieces; tests check it).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from engine.core.boardview import BoardMap, BoardView
+from engine.core.messages import render
+
+from .mapsvg import changed_spaces, map_svg
+
+
+def snapshot_points(phases: list[dict], end_seq: int | None, *, finished: bool = True) -> list[dict]:
+    """The points to draw, in log order: ``{"seq", "label", "kind"}`` (kind: start, phase, end;
+    the end of a game not yet over is its latest position)."""
+    out = [{"seq": 0, "label": "Start", "kind": "start", "card": 0}]
+    for p in phases:
+        out.append({"seq": p["seq"], "label": p["label"], "kind": "phase", "card": p.get("card"),
+                    "number": p.get("number"), "x": p.get("x")})
+    if end_seq is not None and end_seq > 0 and end_seq != out[-1]["seq"]:
+        out.append({"seq": end_seq, "label": "End" if finished else "Latest position", "kind": "end",
+                    "card": None})
+    return out
+
+
+def board_map_for(scenario_key: str) -> BoardMap | None:
+    try:
+        return engine.load(scenario_key).board_map()
+    except (KeyError, NotImplementedError, ValueError):
+        return None
+
+
+def draw_snapshots(scenario_key: str, points: list[dict], views: dict[int, Any], *, x_label: str = "card",
+                   gettext=None, ngettext=None) -> tuple[list[dict], list[str]]:
+    """The report's snapshots (``{..point, "title", "svg", "pieces", "changes"}``) and warnings."""
+    board_map = board_map_for(scenario_key)
+    warnings: list[str] = []
+    if board_map is None:
+        return [], ["This game has no typed board map: no map snapshots."]
+    names = {g.id: g.name for g in board_map.spaces}
+    out = []
+    before: BoardView | None = None
+    missing = 0
+    for p in points:
+        raw = views.get(p["seq"])
+        if raw is None:
+            missing += 1
+            continue
+        view = raw if isinstance(raw, BoardView) else BoardView.from_dict(raw)
+        changes = changed_spaces(before, view, board_map)
+        when = f" \u2014 {x_label} {p['card']}" if p.get("card") else ""
+        title = f"{p['label']}{when} (event {p['seq']})"
+        svg = map_svg(board_map, view, title=title, changed=changes, gettext=gettext, ngettext=ngettext)
+        if view.piece_count == 0:
+            warnings.append(f"The map at event {p['seq']} ({p['label']}) has no pieces on it.")
+        out.append({**p, "title": title, "svg": svg, "pieces": view.piece_count,
+                    "changes": [{"space": render(names.get(sid, sid)), "what": ", ".join(notes)}
+                                for sid, notes in changes.items()]})
+        before = view
+    if missing:
+        warnings.append(f"{missing} map snapshot(s) could not be drawn (no state recorded at that point).")
+    return out, warnings
+
+
+__all__ = ["board_map_for", "draw_snapshots", "snapshot_points"]

@@ -1,0 +1,86 @@
+"""Engine texts in the viewer's language: the one place where a message becomes words.
+
+The engine produces *messages* (``engine.core.messages``: an English template with named
+parameters, a plain dict ``{"msg": ..., "args": ...}`` once read back from JSON). Everything
+that shows an engine text to a person (pages, live regions, the console, the replay, the API,
+the after-action review, exports) renders it here, with Django's ``gettext``/``ngettext`` in
+the active language (``LocaleMiddleware`` sets it per request; a Celery task runs in
+``settings.LANGUAGE_CODE`` unless it overrides it). The translations live in one place, the
+``.po`` catalogs (``docs/architecture/i18n.md``).
+
+- :func:`tr`: one value as text. A message is rendered with its parameters translated too (a
+  space name is itself a message); a plain string, from a game not yet migrated, is looked
+  up as a msgid (so a seat title such as "Government" is translated when the catalog has
+  it, and any other English sentence stays as it is); a list is joined with ", ".
+- :func:`rendered`: a copy of a JSON structure (a view, a prompt, facts) with every message
+  in it replaced by its text; plain strings are left alone (they may be ids).
+- :func:`with_texts`: for the API: each message under key ``k`` becomes its text under
+  ``k`` (so existing clients keep reading words) and stays as a message under ``k_msg``.
+
+The ``tr`` template filter (``{% load coinlab_web %}``, ``{{ choice.label|tr }}``) calls
+:func:`tr`. Whatever is drawn from rendered text and kept (live regions, board geometry,
+report files) must be kept per language: see ``facilitation.live.fragment_key`` (the ETag
+holds the language) and ``facilitation.web.board`` (geometry and static board per language).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import get_language, gettext, ngettext
+
+from engine.core.messages import TEMPLATE, render
+
+MSG_SUFFIX = "_msg"
+
+
+def is_message(value: Any) -> bool:
+    return isinstance(value, dict) and isinstance(value.get(TEMPLATE), str)
+
+
+def tr(value: Any) -> str:
+    """``value`` as text in the active language (see the module docstring)."""
+    if isinstance(value, str):
+        return gettext(value) if value else value
+    return render(value, gettext, ngettext)
+
+
+def rendered(value: Any) -> Any:
+    """A copy of ``value`` with every message (at any depth) replaced by its text."""
+    if isinstance(value, dict):
+        if is_message(value):
+            return render(value, gettext, ngettext)
+        return {k: rendered(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [rendered(v) for v in value]
+    if isinstance(value, tuple):
+        return tuple(rendered(v) for v in value)
+    return value
+
+
+def _has_message(value: Any) -> bool:
+    return is_message(value) or (isinstance(value, list | tuple) and any(is_message(v) for v in value))
+
+
+def with_texts(value: Any) -> Any:
+    """A copy of ``value`` for API clients: a message under key ``k`` becomes its text under ``k``
+    and is kept, as the structured message, under ``k_msg`` (a list of messages likewise)."""
+    if isinstance(value, dict):
+        if is_message(value):
+            return render(value, gettext, ngettext)
+        out = {}
+        for k, v in value.items():
+            if isinstance(k, str) and _has_message(v):
+                out[k] = rendered(v)
+                out[k + MSG_SUFFIX] = v
+            else:
+                out[k] = with_texts(v)
+        return out
+    if isinstance(value, list | tuple):
+        return [with_texts(v) for v in value]
+    return value
+
+
+def language() -> str:
+    """The active language code, for keys of anything kept after rendering ("en", "es")."""
+    return (get_language() or "en").split("-")[0]

@@ -1,0 +1,55 @@
+"""Session length on the scheduling page, with the time model taken from logged sessions (#18)."""
+
+import pytest
+from django.urls import reverse
+
+from engine.core.pace import TimeModel
+from facilitation.models import SessionEvent
+from facilitation.pacing import LONGEST_COUNTED_MS, time_model
+from tests.conftest import create_peru_game
+
+
+@pytest.mark.django_db
+def test_time_model_is_the_default_until_sessions_are_logged(people):
+    assert time_model("peru") == TimeModel()
+
+
+@pytest.mark.django_db
+def test_time_model_takes_the_median_of_logged_human_decisions(people):
+    game = create_peru_game(people)
+    ev = SessionEvent.objects.filter(session=game.session).order_by("seq").first()
+    base = dict(session=game.session, seat=game.seat_a, payload={}, facts=[], metrics={}, created_at=ev.created_at,
+                prev_hash="0" * 64, hash="0" * 64)
+    seq = ev.seq + 100
+    for ms in (10_000, 20_000, 30_000):
+        seq += 1
+        SessionEvent.objects.create(seq=seq, kind=SessionEvent.Kind.DECISION, actor=people.student_a,
+                                    decision_ms=ms, **base)
+    # Not thinking time: a bot's move, an absurdly long wait, a decision without a time.
+    SessionEvent.objects.create(seq=seq + 1, kind=SessionEvent.Kind.BOT, decision_ms=1, **base)
+    SessionEvent.objects.create(seq=seq + 2, kind=SessionEvent.Kind.DECISION, actor=people.student_a,
+                                decision_ms=LONGEST_COUNTED_MS + 1, **base)
+    SessionEvent.objects.create(seq=seq + 3, kind=SessionEvent.Kind.DECISION, actor=people.student_a, **base)
+    m = time_model("peru")
+    assert (m.observed_median, m.observed_decisions, m.source) == (20.0, 3, "logged sessions")
+    assert time_model("andean_abyss").source == "default"
+
+
+@pytest.mark.django_db
+def test_schedule_page_fragment_shows_the_estimate(client, people):
+    client.force_login(people.instructor)
+    url = reverse("web:session_pace")
+    r = client.get(url, {"scenario": "peru"})
+    assert r.status_code == 200
+    assert "Expected length" in r.content.decode() and "minutes" in r.content.decode()
+    assert client.get(url, {"scenario": "nope"}).status_code == 400
+    assert client.get(url, {"scenario": "peru", "players": "9"}).status_code == 400
+    assert client.get(url, {"scenario": "peru", "players": "x"}).status_code == 400
+    page = client.get(reverse("web:session_new"), {"scenario": "peru"}).content.decode()
+    assert url in page
+
+
+@pytest.mark.django_db
+def test_students_get_no_estimate(client, people):
+    client.force_login(people.student_a)
+    assert client.get(reverse("web:session_pace"), {"scenario": "peru"}).status_code == 403
