@@ -71,7 +71,7 @@ def full_game_bundle(scenario: str, seed: int, bots: str = "random") -> dict:
              "decision_ms": ms, "created_at": t}
         events.append(e)
         if _is_phase({"payload": {}, "facts": facts}, spec):
-            snapshots[seq] = rules.view(state, None)
+            snapshots[seq] = rules.board_view(state, None).to_dict()  # as selectors.phase_views
     return {
         "scenario": {"key": rules.key, "title": rules.title,
                      "seats": [{"id": s.id, "title": s.title, "color": s.color} for s in rules.seats]},
