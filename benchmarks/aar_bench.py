@@ -71,7 +71,7 @@ def full_game_bundle(scenario: str, seed: int, bots: str = "random") -> dict:
              "decision_ms": ms, "created_at": t}
         events.append(e)
         if _is_phase({"payload": {}, "facts": facts}, spec):
-            snapshots[seq] = rules.view(state, None)
+            snapshots[seq] = rules.board_view(state, None).to_dict()  # as selectors.phase_views
     return {
         "scenario": {"key": rules.key, "title": rules.title,
                      "seats": [{"id": s.id, "title": s.title, "color": s.color} for s in rules.seats]},
@@ -155,10 +155,16 @@ class RssSampler:
 
 def build_once(bundle: dict) -> dict:
     from facilitation.reports import rendering
+    from facilitation.reports.builder.baseline import bot_baseline
     from facilitation.reports.builder.report import build_report
+    from facilitation.reports.builder.specs import spec_for
 
     c0 = time.process_time()
     t0 = time.perf_counter()
+    # as report_bundle does: the bot-only game from the same seed for the comparison section
+    key = bundle["scenario"]["key"]
+    bundle = {**bundle, "comparison": {"earlier": [], "baseline": bot_baseline(
+        key, bundle["session"]["seed"], {}, spec_for(key), bundle.get("outcome_params") or {})}}
     model = build_report(bundle)
     t1 = time.perf_counter()
     svgs = rendering.figures_to_svg([c.figure for c in model.all_charts])
@@ -168,9 +174,10 @@ def build_once(bundle: dict) -> dict:
     html = rendering.render_html(model)
     t3 = time.perf_counter()
     pdf = rendering.render_pdf(model)
+    summary_pdf = rendering.render_pdf(model, summary_only=True)
     t4 = time.perf_counter()
     return {"total_s": t4 - t0, "worker_cpu_s": time.process_time() - c0, "analysis_s": t1 - t0, "charts_s": t2 - t1, "html_s": t3 - t2, "pdf_s": t4 - t3,
-            "charts": len(model.all_charts), "snapshots": len(model.snapshots), "pdf_bytes": len(pdf),
+            "charts": len(model.all_charts), "snapshots": len(model.snapshots), "pdf_bytes": len(pdf), "summary_pdf_bytes": len(summary_pdf),
             "html_bytes": len(html), "events": len(bundle["events"]), "cards": model.cover["cards"]}
 
 

@@ -191,6 +191,10 @@ CELERY_TASK_SOFT_TIME_LIMIT = 540
 COINLAB_FINAL_AAR = env_bool("COINLAB_FINAL_AAR", True)
 COINLAB_AAR_SOFT_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_SOFT_TIME_LIMIT", "240"))
 COINLAB_AAR_TIME_LIMIT = int(os.environ.get("COINLAB_AAR_TIME_LIMIT", "300"))
+# "The road not taken" (issue 17): how many key decisions of the teams, and how many bot games
+# per option of each; 0 decisions leaves the section out (docs/benchmarks.md: its cost per game)
+COINLAB_AAR_WHATIF_DECISIONS = int(os.environ.get("COINLAB_AAR_WHATIF_DECISIONS", "5"))
+COINLAB_AAR_WHATIF_ROLLOUTS = int(os.environ.get("COINLAB_AAR_WHATIF_ROLLOUTS", "8"))
 # Redis gives an unacknowledged message to a worker again once it has been out for the
 # visibility timeout. With acks_late a message stays unacknowledged while its task runs,
 # so the timeout must be longer than any task may run (the hard time limits) plus the

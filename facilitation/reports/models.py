@@ -70,6 +70,8 @@ class AARReport(models.Model):
     error = models.TextField(blank=True)
     html = models.FileField(upload_to=report_upload_to, storage=report_storage, blank=True, max_length=300)
     pdf = models.FileField(upload_to=report_upload_to, storage=report_storage, blank=True, max_length=300)
+    summary_pdf = models.FileField(upload_to=report_upload_to, storage=report_storage, blank=True, max_length=300,
+                                   help_text="The summary only: at most 4 pages.")
     summary = models.JSONField(default=dict, blank=True,
                                help_text="Headline figures: result, final metrics, chart count, pages.")
     attempts = models.PositiveIntegerField(default=0)
@@ -101,8 +103,8 @@ class AARReport(models.Model):
 def report_file_names(report: AARReport) -> list[str]:
     """Every file name a report may have in storage: the ones on the row and the ones a
     build writes (a build stopped half-way may have written a file the row never recorded)."""
-    names = [f.name for f in (report.html, report.pdf) if f and f.name]
-    names += [report_upload_to(report, f"{report.file_stem()}.{ext}") for ext in ("html", "pdf")]
+    names = [f.name for f in (report.html, report.pdf, report.summary_pdf) if f and f.name]
+    names += [report_upload_to(report, f"{report.file_stem()}.{ext}") for ext in ("html", "pdf", "summary.pdf")]
     return list(dict.fromkeys(names))
 
 

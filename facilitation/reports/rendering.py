@@ -19,6 +19,7 @@ from collections.abc import Callable
 from django.template.loader import render_to_string
 
 from facilitation.reports.builder.report import ReportModel
+from facilitation.reports.builder.whatif import strip_svg
 
 log = logging.getLogger(__name__)
 
@@ -131,10 +132,22 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
         "intents": model.intents,
         "timelines": figs[: len(model.charts)],
         "decision_time_fig": figs[len(model.charts)] if model.decision_time_chart else None,
+        "comparison_figs": figs[len(model.charts) + (1 if model.decision_time_chart else 0):],
+        "comparison": model.comparison,
+        "summary": model.summary,
+        "whatifs": [{"w": w, "svg": strip_svg(w), "svg_uri": _svg_data_uri(strip_svg(w)) if w.options else ""}
+                    for w in model.whatifs],
+        "card_lines": model.card_lines,
+        "bot_seats": model.bot_seats,
+        "replay_url": model.links.get("replay", ""),
+        "events_csv_url": model.links.get("events_csv", ""),
         "decision_times": an.decision_times,
         "rows": an.rows,
         "labels": an.labels,
         "key_moments": an.key_moments,
+        "key_moment_groups": key_moment_groups(model),
+        "key_moment_method": key_moment_method(model),
+        "key_moments_empty": key_moments_empty(model),
         "phases": an.phases,
         "snapshots": snaps,
         "team_summaries": an.team_summaries,
@@ -148,12 +161,48 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
     }
 
 
+GROUPS = (("Team decisions", ("decision",)), ("Bot decisions", ("bot",)),
+          ("Automatic rule steps", ("rule",)), ("Dice", ("die",)), ("Cards and events", ("event",)),
+          ("Facilitator", ("facilitator",)))
+
+
+def key_moment_groups(model: ReportModel) -> list[dict]:
+    out = []
+    for title, cats in GROUPS:
+        ks = [k for k in model.analysis.key_moments if k.category in cats]
+        if ks:
+            out.append({"title": title, "moments": ks})
+    return out
+
+
+def key_moment_method(model: ReportModel) -> str:
+    if model.spec.measures:
+        names = "; ".join(dict.fromkeys(ms.label for ms in model.spec.measures))
+        return (f"Moments ranked by how much they moved the measures that decide this game ({names}), "
+                f"separated into the teams' own decisions, the bots' decisions, automatic rule steps, dice and "
+                f"cards, each credited to its own cause: a team's rationale is shown only with that team's "
+                f"decisions. Changes of state that decide games (a capture, an election, a switch to tyranny, "
+                f"the control of a big city) are always listed.")
+    return ("The largest swings of the plotted measures (relative to each measure's range in this game), "
+            "each with its cause.")
+
+
+def key_moments_empty(model: ReportModel) -> str:
+    an = model.analysis
+    if not an.steps or len(an.steps) < 2:
+        return "No key moments: the log holds no play yet."
+    return ("No key moments: no decision, rule step, die or card changed the measures that decide this game "
+            "in the part of the log this report covers.")
+
+
 def render_html(model: ReportModel, *, mode: str = "html", generated_at=None) -> str:
     return render_to_string("reports/report.html", context(model, mode=mode, generated_at=generated_at))
 
 
-def render_pdf(model: ReportModel, *, generated_at=None) -> bytes:
-    return html_to_pdf(render_html(model, mode="pdf", generated_at=generated_at))
+def render_pdf(model: ReportModel, *, generated_at=None, summary_only: bool = False) -> bytes:
+    """The full PDF, or (``summary_only``) the summary: the one-page summary, key moments,
+    the comparison table and the discussion prompts (at most 4 pages)."""
+    return html_to_pdf(render_html(model, mode="summary" if summary_only else "pdf", generated_at=generated_at))
 
 
 def html_to_pdf(html: str) -> bytes:

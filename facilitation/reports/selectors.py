@@ -2,8 +2,9 @@
 is built from, cross-session comparison and event exports.
 
 Permissions: a course's instructors (and staff) may request, list and download
-the reports of every session of the course; the course's reviewers may list and
-download reports (and export the events) of finished sessions
+the reports of every session of the course; the course's reviewers, and the
+students who played in a session, may list and download its reports (and export
+its events) once it is finished
 (``facilitation.selectors.session_roles``). A live or paused session is open to
 its course's reviewers on the watch page only (the role matrix,
 tests/facilitation/test_roles.py): /reports/ lists it for them as watch-only.
@@ -18,6 +19,7 @@ from typing import Any
 
 from django.apps import apps
 from django.db.models import Q, QuerySet
+from django.urls import reverse
 
 import engine
 from facilitation import eventlog
@@ -37,11 +39,13 @@ def report_can_request(user, session: ClassSession) -> bool:
 
 
 def session_can_read_reports(user, session: ClassSession) -> bool:
-    """Instructors of the course, at any time; its reviewers once the session is finished."""
+    """Instructors of the course, at any time; its reviewers, and the students who played in
+    it (members of one of its teams), once the session is finished: a finished game's review
+    is public to its participants. Nobody else: not the students of other sessions."""
     roles = session_roles(user, session)
     if "instructor" in roles:
         return True
-    return "reviewer" in roles and session.status == ClassSession.Status.FINISHED
+    return bool(roles & {"reviewer", "student"}) and session.status == ClassSession.Status.FINISHED
 
 
 def report_can_view(user, report: AARReport) -> bool:
@@ -56,7 +60,8 @@ def sessions_readable(user) -> QuerySet[ClassSession]:
     if user.is_staff:
         return qs
     return qs.filter(Q(course__instructors=user)
-                     | Q(course__reviewers=user, status=ClassSession.Status.FINISHED)).distinct()
+                     | Q(course__reviewers=user, status=ClassSession.Status.FINISHED)
+                     | Q(teams__members=user, status=ClassSession.Status.FINISHED)).distinct()
 
 
 def sessions_watch_only(user) -> QuerySet[ClassSession]:
@@ -124,7 +129,8 @@ def session_rules(session: ClassSession):
         return None
 
 
-def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = True) -> dict:
+def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = True,
+                  with_comparison: bool = True) -> dict:
     """Everything an AAR of ``session`` as of event ``seq`` needs, as plain data. Engine texts
     (facts, choice labels, titles, the board's names) are rendered to words in the active
     language here (``facilitation.text``): the report builder reads text, never messages."""
@@ -197,10 +203,27 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
                     "ended_at": session.finished_at if result else None},
         "teams": team_rows, "seats": seats, "events": events, "notes": notes, "bookmarks": bookmarks,
         "result": rendered(result), "board": rendered(rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
+        "outcome_params": outcome_params(session, rules),
+        "links": {"replay": reverse("web:replay", args=[session.pk]),
+                  "events_csv": reverse("reports:export", args=[session.pk, "csv"])},
     }
+    if with_comparison:
+        bundle["comparison"] = report_comparison(session, bundle["outcome_params"])
     if with_snapshots and rules is not None:
         bundle["snapshots"] = phase_views(session, rules, bundle)
     return bundle
+
+
+def outcome_params(session: ClassSession, rules) -> dict:
+    """Fixed numbers of this game the outcome measures need and the metrics do not carry:
+    Tears of Tyranny's influence level markers (1.H), read from the state after set-up."""
+    if rules is None or session.scenario_key != "tears_of_tyranny" or session.head_seq < 1:
+        return {}
+    try:
+        state = eventlog.load_state(session, 1, rules)
+        return {"influence_markers": list(state["inf"]["markers"])}
+    except (KeyError, TypeError, LookupError):
+        return {}
 
 
 def phase_views(session: ClassSession, rules, bundle: dict) -> dict[int, dict]:
@@ -234,32 +257,71 @@ def phase_views(session: ClassSession, rules, bundle: dict) -> dict[int, dict]:
     return out
 
 
+def report_whatifs(session: ClassSession, model, *, decisions: int, rollouts: int) -> list:
+    """The road not taken for the teams' key decisions, each from the state just before it
+    (loaded from the log along the decision's parent path)."""
+    from facilitation.reports.builder.whatif import whatifs_for
+
+    rules = session_rules(session)
+    if rules is None or decisions <= 0 or rollouts <= 0:
+        return []
+    parents = dict(SessionEvent.objects.filter(session=session).values_list("seq", "parent_seq"))
+
+    def state_before(seq: int):
+        parent = parents.get(seq)
+        if parent is None:
+            return None
+        return eventlog.load_state(session, parent, rules)
+
+    return whatifs_for(model, rules, state_before, decisions=decisions, rollouts=rollouts, seed=session.seed or 0)
+
+
 # ---- across sessions --------------------------------------------------------------------
 def sessions_comparable(user, scenario_key: str) -> QuerySet[ClassSession]:
     return sessions_readable(user).filter(scenario_key=scenario_key).order_by("scheduled_start", "id")
 
 
+def _session_events_light(s: ClassSession) -> list[dict]:
+    return [{"seq": e.seq, "kind": e.kind, "facts": rendered(e.facts), "metrics": e.metrics,
+             "payload": rendered(e.payload)}
+            for e in SessionEvent.objects.filter(session=s).order_by("seq")
+            .only("seq", "kind", "facts", "metrics", "payload")]
+
+
+def _labels(spec) -> dict[str, str]:
+    labels = {}
+    for cs in spec.charts:
+        for ser in cs.series:
+            if len(ser.metrics) == 1:
+                labels.setdefault(ser.metrics[0], ser.label)
+    return labels
+
+
 def comparison(sessions: list[ClassSession]) -> dict:
-    """Overlaid series of each chart's metrics and an outcome table for sessions of one game."""
+    """Overlaid series of each chart's metrics and an outcome table for sessions of one game.
+
+    Every line runs to the end of its game (not to its last change); the table has one row
+    per measure (named, not a metric key) and one column per session."""
+    from facilitation.reports.builder.analysis import humanize
+
     if not sessions:
-        return {"charts": [], "rows": []}
+        return {"charts": [], "rows": [], "table": [], "metrics": []}
     key = sessions[0].scenario_key
     spec = spec_for(key)
     per_session = []
     for s in sessions:
-        evs = [{"seq": e.seq, "facts": rendered(e.facts), "metrics": e.metrics, "payload": rendered(e.payload)}
-               for e in SessionEvent.objects.filter(session=s).order_by("seq")
-               .only("seq", "facts", "metrics", "payload")]
+        evs = _session_events_light(s)
         cards = _card_counter(evs, spec)
         per_session.append((s, evs, cards))
     charts = []
     all_metrics = sorted({m for _, evs, _ in per_session for e in evs for m in e["metrics"]})
-    chart_specs = [cs for cs in spec.charts] or []
-    series_list = [(cs, ser) for cs in chart_specs for ser in cs.series
+    labels = _labels(spec)
+    series_list = [(cs, ser) for cs in spec.charts for ser in cs.series
                    if all(m in all_metrics for m in ser.metrics)]
     if not series_list:
         from facilitation.reports.builder.specs import ChartSpec, Series
-        series_list = [(ChartSpec(key=m, title=m, series=()), Series(m, (m,))) for m in all_metrics]
+        series_list = [(ChartSpec(key=m, title=humanize(m), series=()), Series(humanize(m), (m,)))
+                       for m in all_metrics]
     for cs, ser in series_list:
         runs = []
         for s, evs, cards in per_session:
@@ -274,6 +336,9 @@ def comparison(sessions: list[ClassSession]) -> dict:
                     continue
                 xs.append(c)
                 ys.append(v)
+            if xs and cards and xs[-1] < cards[-1]:  # on to the end of the game
+                xs.append(cards[-1])
+                ys.append(ys[-1])
             runs.append({"name": f"{s.title} (#{s.pk})", "x": xs, "y": ys})
         charts.append({"key": f"{cs.key}-{ser.key}", "title": ser.label, "cs": cs, "runs": runs})
     rows = []
@@ -285,7 +350,46 @@ def comparison(sessions: list[ClassSession]) -> dict:
         winner = r.get("winner") if isinstance(r, dict) else None
         rows.append({"session": s, "status": s.status, "events": len(evs), "cards": max(cards) if cards else 0,
                      "winner": winner, "result": r, "final": final})
-    return {"charts": charts, "rows": rows, "metrics": all_metrics, "x_label": spec.x_label}
+    # the measures worth a row: each plotted series and each outcome measure, by name
+    shown: list[tuple[str, object]] = []
+    for ms in spec.measures:
+        shown.append((ms.label, lambda f, ms=ms: ms.value(f, {})))
+    for _cs, ser in series_list:
+        shown.append((ser.label, lambda f, ser=ser: metric_value(f, ser.metrics)))
+    table = []
+    for label, fn in shown:
+        vals = [fn(r["final"]) for r in rows]
+        if all(v is None for v in vals):
+            continue
+        table.append({"label": label, "values": vals})
+    return {"charts": charts, "rows": rows, "table": table, "metrics": [labels.get(m, humanize(m)) for m in all_metrics],
+            "x_label": spec.x_label}
+
+
+def report_comparison(session: ClassSession, params: dict, *, limit: int = 6) -> dict:
+    """For the AAR: earlier finished sessions of the same game, scenario and options in the same
+    course (their measures card by card and their result), and a bot-only game from this
+    session's seed."""
+    from facilitation.reports.builder.baseline import bot_baseline, events_metrics_by_card, measure_series
+
+    spec = spec_for(session.scenario_key)
+    if not spec.measures:
+        return {}
+    earlier = (ClassSession.objects.filter(course=session.course, scenario_key=session.scenario_key,
+                                           status=ClassSession.Status.FINISHED, options=session.options)
+               .exclude(pk=session.pk).filter(Q(created_at__lt=session.created_at) | Q(pk__lt=session.pk))
+               .order_by("-created_at", "-pk")[:limit])
+    runs = []
+    for s in reversed(list(earlier)):
+        evs = _session_events_light(s)
+        cards = _card_counter(evs, spec)
+        r = s.result if isinstance(s.result, dict) else {}
+        runs.append({"name": f"{s.title} (#{s.pk})", "session_id": s.pk, "winner": r.get("winner"),
+                     "series": measure_series(events_metrics_by_card(evs, cards), spec, params)})
+    baseline = None
+    if session.seed is not None:
+        baseline = bot_baseline(session.scenario_key, session.seed, session.options or {}, spec, params)
+    return {"earlier": runs, "baseline": baseline}
 
 
 # ---- exports ---------------------------------------------------------------------------------

@@ -210,6 +210,12 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
         progress(20, "Analysing decisions and measures")
         model = build_report(bundle)
         after("analysis")
+        decisions = int(getattr(settings, "COINLAB_AAR_WHATIF_DECISIONS", 5))
+        if decisions > 0:
+            progress(22, "Playing the roads not taken")
+            model.whatifs = selectors.report_whatifs(session, model, decisions=decisions,
+                                                     rollouts=int(getattr(settings, "COINLAB_AAR_WHATIF_ROLLOUTS", 8)))
+        after("whatif")
 
         def chart_progress(done: int, total: int) -> None:
             progress(25 + int(45 * done / max(total, 1)), f"Drawing charts ({done}/{total})")
@@ -226,9 +232,12 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
         progress(78, "Typesetting the PDF")
         pdf = rendering.render_pdf(model, generated_at=now)
         after("pdf")
+        progress(90, "Typesetting the summary PDF")
+        summary_pdf = rendering.render_pdf(model, generated_at=now, summary_only=True)
         progress(95, "Saving files")
         stem = report.file_stem()
-        for field, content, ext in (("html", html.encode("utf-8"), "html"), ("pdf", pdf, "pdf")):
+        for field, content, ext in (("html", html.encode("utf-8"), "html"), ("pdf", pdf, "pdf"),
+                                    ("summary_pdf", summary_pdf, "summary.pdf")):
             f = getattr(report, field)
             if f:
                 f.delete(save=False)
@@ -244,12 +253,16 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
             "finished": model.cover["finished"],
             "charts": len(model.all_charts),
             "timelines": len(model.charts),
+            "comparison_charts": len(model.comparison_charts),
+            "whatifs": len(model.whatifs),
+            "whatif_rollouts": sum(o.n for w in model.whatifs for o in w.options),
             "snapshots": len(model.snapshots),
             "key_moments": len(model.analysis.key_moments),
             "cards": model.cover["cards"],
             "events": model.cover["events"],
             "final_metrics": dict(model.analysis.final_metrics),
             "pdf_bytes": len(pdf),
+            "summary_pdf_bytes": len(summary_pdf),
             "html_bytes": len(html),
             "teams": [t["name"] for t in model.cover["teams"]],
         }
@@ -262,7 +275,8 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
         report.build_seconds = round(time.perf_counter() - t0, 3)
         report.updated_at = timezone.now()
         saved = AARReport.objects.filter(pk=report_id).update(
-            html=report.html.name, pdf=report.pdf.name, updated_at=report.updated_at,
+            html=report.html.name, pdf=report.pdf.name, summary_pdf=report.summary_pdf.name,
+            updated_at=report.updated_at,
             **{k: getattr(report, k) for k in ("summary", "status", "progress", "stage", "error", "finished_at",
                                                "build_seconds")})
         if not saved:

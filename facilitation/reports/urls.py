@@ -15,4 +15,5 @@ urlpatterns = [
     path("<int:report_id>/status.json", views.status, name="status"),
     path("<int:report_id>/report.html", views.html, name="html"),
     path("<int:report_id>/report.pdf", views.pdf, name="pdf"),
+    path("<int:report_id>/summary.pdf", views.summary_pdf, name="summary_pdf"),
 ]

@@ -52,8 +52,10 @@ def index(request):
 def session_reports(request, session_id: int):
     session = get_object_or_404(ClassSession.objects.select_related("course"), pk=session_id)
     if not selectors.session_can_read_reports(request.user, session):
-        return _forbidden(request, _REVIEWERS_WAIT if selectors.session_roles(request.user, session) == {"reviewer"}
-                          else "Only the course's instructors and reviewers can see its after-action reviews.")
+        roles = selectors.session_roles(request.user, session)
+        return _forbidden(request, _REVIEWERS_WAIT if roles == {"reviewer"} else _STUDENTS_WAIT if "student" in roles
+                          else "Only the course's instructors and reviewers, and the session's players once it "
+                               "is finished, can see its after-action reviews.")
     error = None
     status = 200
     if request.method == "POST":
@@ -74,6 +76,7 @@ def session_reports(request, session_id: int):
     }, status)
 
 
+_STUDENTS_WAIT = "Your session's after-action review opens here once the session is finished."
 _REVIEWERS_WAIT = ("Reviewers read a session's after-action reviews once it is finished; "
                    "while it runs, watch it from your sessions page.")
 
@@ -111,6 +114,8 @@ def status(request, report_id: int):
     if report.status == AARReport.Status.DONE:
         data["html_url"] = reverse("reports:html", args=[report.pk])
         data["pdf_url"] = reverse("reports:pdf", args=[report.pk])
+        if report.summary_pdf:
+            data["summary_pdf_url"] = reverse("reports:summary_pdf", args=[report.pk])
     resp = JsonResponse(data)
     resp["Cache-Control"] = "no-store"
     return resp
@@ -132,14 +137,14 @@ def _file(request, report_id: int, field: str, *, attachment: bool):
         fh = f.open("rb")
     except FileNotFoundError:
         raise Http404("The report file is missing; request the report again.") from None
-    name = f"{report.file_stem()}.{field}"
+    name = f"{report.file_stem()}.{field.replace('summary_pdf', 'summary.pdf')}"
     if field == "html" and attachment:
         with fh:
             text = assets.standalone(fh.read().decode("utf-8"))
         resp = HttpResponse(text.encode("utf-8"), content_type="text/html; charset=utf-8")
         resp["Content-Disposition"] = f'attachment; filename="{name}"'
     else:
-        ctype = "application/pdf" if field == "pdf" else "text/html; charset=utf-8"
+        ctype = "application/pdf" if field in ("pdf", "summary_pdf") else "text/html; charset=utf-8"
         resp = FileResponse(fh, content_type=ctype, as_attachment=attachment, filename=name)
     resp["Cache-Control"] = "private, no-store"
     return resp
@@ -155,6 +160,12 @@ def html(request, report_id: int):
 @require_GET
 def pdf(request, report_id: int):
     return _file(request, report_id, "pdf", attachment=request.GET.get("inline") != "1")
+
+
+@login_required
+@require_GET
+def summary_pdf(request, report_id: int):
+    return _file(request, report_id, "summary_pdf", attachment=request.GET.get("inline") != "1")
 
 
 @login_required
@@ -188,7 +199,14 @@ def compare(request, scenario_key: str):
     for i, c in enumerate(data["charts"], 1):
         fig = comparison_chart(c["title"], c["title"], c["runs"], c["cs"], data.get("x_label", "Card"))
         figs.append({"dom_id": f"cmp-figure-{i}", "title": c["title"], "figure": fig})
+    rules = selectors.session_rules(chosen[0]) if chosen else None
+    titles = {s.id: s.title for s in rules.seats} if rules else {}
+    for r in data["rows"]:
+        w = r["winner"]
+        r["winner_title"] = (", ".join(titles.get(x, str(x)) for x in w) if isinstance(w, list | tuple)
+                             else titles.get(w, w.title() if isinstance(w, str) else w))
     return _render(request, "reports/compare.html", {
-        "scenario_key": scenario_key, "available": available, "chosen": {s.pk for s in chosen},
-        "rows": data["rows"], "figs": figs, "metrics": data.get("metrics", []),
+        "scenario_key": scenario_key, "game_title": rules.title if rules else scenario_key,
+        "available": available, "chosen": {s.pk for s in chosen}, "x_label": data.get("x_label", "Card"),
+        "rows": data["rows"], "figs": figs, "metrics": data.get("metrics", []), "table": data.get("table", []),
     })

@@ -230,17 +230,26 @@ def test_aar_files_only_reach_authorised_users(peru_session, tmp_path, settings)
     settings.COINLAB_REPORT_ROOT = str(tmp_path)
     game = peru_session
     play_moves(game, 3)
-    services.session_end(session=game.session, user=game.people.instructor, reason="time")
     report = AARReport.objects.create(session=game.session, seq=game.session.head_seq + 1,
                                       status=AARReport.Status.DONE)
     report.html.save("r.html", ContentFile(b"<html>secret review</html>"), save=False)
     report.pdf.save("r.pdf", ContentFile(b"%PDF-1.4 secret"), save=False)
     report.save()
     p = game.people
-    expect = {"instructor": 200, "reviewer": 200, "other_instructor": 403, "student_a": 403, "student_b": 403}
-    for role, want in expect.items():
+    # while the session is live, its players do not read its review (issue 17: once it is finished)
+    for role in ("student_a", "student_b"):
         c = Client()
         c.force_login(p.get(role))
+        assert c.get(f"/reports/{report.pk}/report.pdf").status_code == 403, role
+    services.session_end(session=game.session, user=game.people.instructor, reason="time")
+    from tests.conftest import make_user
+
+    stranger = make_user("student_c", "student")  # a student who did not play in this session
+    expect = {"instructor": 200, "reviewer": 200, "other_instructor": 403, "student_a": 200, "student_b": 200,
+              "student_c": 403}
+    for role, want in expect.items():
+        c = Client()
+        c.force_login(stranger if role == "student_c" else p.get(role))
         for suffix in ("report.html", "report.pdf"):
             resp = c.get(f"/reports/{report.pk}/{suffix}")
             assert resp.status_code == want, (role, suffix, resp.status_code)

@@ -41,10 +41,12 @@ def test_bot_played_peru_game_gets_a_pdf_with_final_political_will_teams_and_all
     assert re.search(rf"Political Will\s+{pw}\b", text), f"final Political Will {pw} not in the PDF's final table"
     assert TEAM_GOV in text and TEAM_SP in text
     assert "Winner:" in text
-    # every chart is a numbered figure: the Peru timelines and decision time per team
+    # every chart is a numbered figure: the Peru timelines, decision time per team, and the comparison
+    # of the Government margin with the bot-only game of the same seed (one chart: Peru's margins mirror)
+    assert built.summary["comparison_charts"] == 1
     figures = sorted({int(n) for n in re.findall(r"Figure (\d+):", text)})
-    assert figures == list(range(1, PERU_TIMELINES + 2))
-    assert built.summary["charts"] == PERU_TIMELINES + 1 and built.summary["timelines"] == PERU_TIMELINES
+    assert figures == list(range(1, PERU_TIMELINES + 3))
+    assert built.summary["charts"] == PERU_TIMELINES + 2 and built.summary["timelines"] == PERU_TIMELINES
     assert built.summary["final_metrics"]["political_will"] == pw
     assert built.progress == 100 and built.seq == finished_peru.head_seq
     for title in ("Political Will", "Resources", "Hunt Track", "Population under Control",
@@ -53,7 +55,7 @@ def test_bot_played_peru_game_gets_a_pdf_with_final_political_will_teams_and_all
     # the charts are vector SVG from kaleido: their axis titles are text in the PDF
     assert text.count("Card") >= PERU_TIMELINES
     html = Path(built.html.path).read_text()
-    assert html.count('class="chart-live"') == PERU_TIMELINES + 1
+    assert html.count('class="chart-live"') == PERU_TIMELINES + 2
     assert "/static/reports/plotly.min.js" in html and "cdn" not in html.lower()
 
 
@@ -194,13 +196,25 @@ def test_unreachable_broker_is_reported_at_once(finished_peru, people, celery_co
 def test_permissions_for_lists_pages_and_downloads(built, people, client, finished_peru):
     urls = [reverse(n, args=[built.pk]) for n in ("reports:detail", "reports:status", "reports:html",
                                                    "reports:pdf")]
-    for who in ("outsider", "student_a"):
-        client.force_login(people[who])
+    from facilitation.models import ROLE_STUDENT
+
+    from .helpers import make_user
+
+    # a student who did not play in this session, and an instructor of another course: nothing
+    stranger = make_user("stan", role=ROLE_STUDENT)
+    for user in (people["outsider"], stranger):
+        client.force_login(user)
         for u in urls:
-            assert client.get(u).status_code == 403, (who, u)
+            assert client.get(u).status_code == 403, (user, u)
         assert client.get(reverse("reports:export", args=[finished_peru.pk, "csv"])).status_code == 403
-        assert built not in selectors.reports_visible_to(people[who])
+        assert built not in selectors.reports_visible_to(user)
         assert client.post(reverse("reports:session", args=[finished_peru.pk])).status_code == 403
+    # a student who played in the finished session reads its review (issue 17), but builds none
+    client.force_login(people["student_a"])
+    for u in urls:
+        assert client.get(u).status_code == 200, ("student_a", u)
+    assert built in selectors.reports_visible_to(people["student_a"])
+    assert client.post(reverse("reports:session", args=[finished_peru.pk])).status_code == 403
     client.logout()
     assert client.get(urls[3]).status_code == 302  # to the login page
     for who in ("instructor", "reviewer"):
@@ -277,6 +291,11 @@ def test_build_aar_command_builds_inline(finished_peru, tmp_path):
     assert report.status == AARReport.Status.DONE
     assert (tmp_path / f"{report.file_stem()}.pdf").read_bytes().startswith(b"%PDF")
     assert "done" in out.getvalue()
+    # the HTML written by --out is self-contained: styles and scripts inline, nothing linked
+    html = (tmp_path / f"{report.file_stem()}.html").read_text()
+    assert 'rel="stylesheet"' not in html and "/static/reports/" not in html
+    assert "<style" in html and "Plotly" in html
+    assert (tmp_path / f"{report.file_stem()}.summary.pdf").read_bytes().startswith(b"%PDF")
 
 
 def test_plotly_js_is_served_locally_from_the_installed_package():
@@ -392,3 +411,29 @@ def test_time_limit_and_vanished_reports(finished_peru, people, no_enqueue):
     report = services.report_build(report.pk, hooks={"after_stage": too_slow})
     assert report.status == AARReport.Status.FAILED and "time limit" in report.error
     assert services.report_build(10**9) is None  # deleted meanwhile: the task has nothing to do
+
+
+def test_report_shape_summary_first_compact_log_appendix_and_summary_pdf(built, finished_peru):
+    """Issue 17, deliver 7: the summary comes first, the body has one line per card, the full
+    decision log is an appendix, bots' reasons are shown, rows link into the replay, and the
+    summary PDF has at most 4 pages."""
+    text = pdf_text(built)
+    assert text.index("Turning points") < text.index("Session") < text.index("Card by card")
+    assert text.index("Card by card") < text.index("Appendix: full decision log")
+    html = Path(built.html.path).read_text()
+    replay = reverse("web:replay", args=[finished_peru.pk])
+    assert f'href="{replay}?seq=' in html
+    cards = SessionEvent.objects.filter(session=finished_peru).order_by("-seq").first().metrics["cards_played"]
+    assert html.count("<tr class=\"phase\">") + html.count("<tr>\n      <td><a href=\"" + replay) >= 1
+    assert html.count(f'<td><a href="{replay}?seq=') >= cards  # one compact line per card (+ log rows)
+    assert "Bot: " in html  # the autoplayed seats' own reasons in the log
+    pages = subprocess.run(["pdfinfo", built.summary_pdf.path], capture_output=True, text=True, check=True).stdout
+    n = int(re.search(r"Pages:\s+(\d+)", pages).group(1))
+    assert 1 <= n <= 4
+    summary = subprocess.run(["pdftotext", built.summary_pdf.path, "-"], capture_output=True, text=True,
+                             check=True).stdout
+    assert "Turning points" in summary and "Discussion prompts" in summary
+    assert "Appendix" not in summary and "Card by card" not in summary
+    # the road not taken: the teams' decisions played on with alternatives, and how many games
+    assert built.summary["whatifs"] >= 1 and built.summary["whatif_rollouts"] >= 4 * 8
+    assert "The road not taken" in text and "(heuristic bots)" in html

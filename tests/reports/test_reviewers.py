@@ -111,3 +111,22 @@ def test_report_rows_of_other_courses_never_reach_a_reviewer(people, built):
     assert AARReport.objects.filter(pk=built.pk).exists()
     assert built not in selectors.reports_visible_to(people["outsider"])
     assert selectors.sessions_watch_only(people["outsider"]).count() == 0
+
+
+def test_students_read_their_finished_session_review_only(people, client, finished_peru, live_peru, built):
+    """Issue 17: a finished game's review is open to the students who played it; a live session's
+    reports (and the reports of sessions they did not play) stay closed."""
+    from facilitation.reports import services as report_services
+
+    student = people["student_b"]
+    client.force_login(student)
+    assert client.get(reverse("reports:session", args=[finished_peru.pk])).status_code == 200
+    assert client.get(reverse("reports:summary_pdf", args=[built.pk])).status_code == 200
+    live_report = report_services.report_request(live_peru, user=people["instructor"], enqueue=False)
+    resp = client.get(reverse("reports:detail", args=[live_report.pk]))
+    assert resp.status_code == 403
+    page = client.get(reverse("reports:session", args=[live_peru.pk]))
+    assert page.status_code == 403 and "once the session is finished" in page.content.decode()
+    listing = client.get(reverse("reports:index")).content.decode()
+    assert reverse("reports:pdf", args=[built.pk]) in listing
+    live_report.delete()

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.core.messages import render
+from facilitation.reports.builder import moments as moments_mod
+from facilitation.reports.builder.effects import Effect, event_effects, resource_flows
 from facilitation.reports.builder.specs import ScenarioSpec
 
 DECISION_KINDS = ("decision", "bot")
@@ -72,6 +74,8 @@ class Step:
     x: float = 0.0
     phase: str | None = None  # e.g. "Propaganda Round 2"
     undone: bool = False  # taken back later by an undo (it stays in the log for the record)
+    effects: list[Effect] = field(default_factory=list)  # its facts split by cause
+    reason: str = ""  # a bot's own reason (Andean Abyss Non-players: the section-8 rule that fired)
 
 
 @dataclass
@@ -97,6 +101,7 @@ class Row:
     actor: str = ""
     undone: bool = False
     x_end: float = 0.0  # x of the row's last event (where its consequences show)
+    reasons: list[str] = field(default_factory=list)  # a bot's own reasons
 
     @property
     def text(self) -> str:
@@ -110,12 +115,21 @@ class Row:
         return " \u2192 ".join(self.labels[:8]) + f" \u2192 \u2026 ({len(self.labels) - 8} more choices)"
 
     @property
+    def brief_text(self) -> str:
+        """The first three choices (the summary PDF)."""
+        if len(self.labels) <= 3:
+            return self.text
+        return " \u2192 ".join(self.labels[:3]) + f" \u2192 \u2026 (+{len(self.labels) - 3})"
+
+    @property
     def seqs(self) -> str:
         return str(self.first_seq) if self.first_seq == self.last_seq else f"{self.first_seq}-{self.last_seq}"
 
 
 @dataclass
 class KeyMoment:
+    """A moment that moved the outcome, credited to its real cause (see :mod:`.moments`)."""
+
     number: int
     row: Row
     metric: str
@@ -125,6 +139,18 @@ class KeyMoment:
     after: float
     score: float
     summary: str
+    category: str = "decision"   # decision, bot, rule, die, event, facilitator
+    category_title: str = ""
+    who: str = ""                # the team, the bot seat, or the rule step / die / card
+    rationale: list[str] = field(default_factory=list)  # the team's own words, decisions only
+    bot_reason: str = ""
+    changes: list = field(default_factory=list)         # moments.MeasureChange
+    decisive: list[str] = field(default_factory=list)
+    deltas: dict = field(default_factory=dict)
+
+    def change_for(self, sides) -> float:
+        """The change of the first measure of one of ``sides`` (0 when none moved)."""
+        return next((c.delta for c in self.changes if c.side in sides), 0)
 
 
 @dataclass
@@ -141,6 +167,7 @@ class Analysis:
     decision_times: list[dict]
     cards: int
     labels: dict[str, str] = field(default_factory=dict)
+    moments: list = field(default_factory=list)  # every moments.Moment, in log order
 
 
 def choice_of(payload: dict) -> tuple[str, str]:
@@ -254,6 +281,7 @@ def metric_value(metrics: dict, names: tuple[str, ...]) -> float | None:
 def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
             max_key_moments: int = 6, plotted: list[tuple[str, ...]] | None = None) -> Analysis:
     events = b["events"]
+    all_metric_names = {k for e in events for k in e["metrics"]}
     labels = dict(labels or {})
     seat_titles = {s["id"]: s.get("title", s["id"]) for s in b["seats"]}
     for s in b["scenario"].get("seats", []):
@@ -284,7 +312,9 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
         st = Step(seq=e["seq"], kind=e["kind"], seat=e["seat"], team=e["team"], actor=e["actor"] or "",
                   label=_event_label(e), choice_id=cid, rationale=e["rationale"],
                   decision_ms=e["decision_ms"], created_at=e["created_at"], facts=e["facts"],
-                  metrics=dict(current), deltas=deltas, card=card, x=round(x, 4), undone=e["seq"] in undone)
+                  metrics=dict(current), deltas=deltas, card=card, x=round(x, 4), undone=e["seq"] in undone,
+                  effects=(event_effects(e, spec, all_metric_names, before, current) if before else []),
+                  reason=str(e["payload"].get("reason") or "") if e["kind"] == "bot" else "")
         if _is_phase(e, spec) and card not in phase_cards:
             phase_cards.add(card)
             st.phase = f"{spec.phase_label} {len(phases) + 1}"
@@ -312,6 +342,8 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
             last.choice_ids.append(st.choice_id)
             if st.rationale and st.rationale not in last.rationales:
                 last.rationales.append(st.rationale)
+            if st.reason and st.reason not in last.reasons:
+                last.reasons.append(st.reason)
             last.facts.extend(render(f["text"]) for f in st.facts if f.get("text"))
             for k, d in st.deltas.items():
                 last.deltas[k] = last.deltas.get(k, 0) + d
@@ -327,62 +359,21 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                         choice_ids=[st.choice_id], rationales=[st.rationale] if st.rationale else [],
                         facts=[render(f["text"]) for f in st.facts if f.get("text")],
                         deltas=OrderedDict(st.deltas), decision_ms=st.decision_ms or 0,
-                        phase=st.phase, actor=st.actor, undone=st.undone, x_end=st.x))
+                        phase=st.phase, actor=st.actor, undone=st.undone, x_end=st.x,
+                        reasons=[st.reason] if st.reason else []))
 
-    # ---- key moments: largest normalised swings, each with its cause --------
-    # Swings are measured against each metric's range over the game; the first
-    # chart's metrics (the victory measure) weigh fully, the others count 60 %.
+    # ---- key moments: the largest effects on the outcome, each credited to its cause --------
     groups = plotted or [(m,) for m in metric_names]
     weights: dict[str, float] = {}
     for gi, names in enumerate(groups):
         for m in names:
             if m in ranges:
                 weights.setdefault(m, 1.0 if gi == 0 or not plotted else 0.6)
-    scored = []
-    for r in rows:
-        if r.undone or r.kind == "undo":
-            continue
-        best = None
-        for m, w in weights.items():
-            d = r.deltas.get(m)
-            if not d:
-                continue
-            lo, hi = ranges[m]
-            score = w * abs(d) / max(hi - lo, 1)
-            if best is None or score > best[0]:
-                best = (score, m, d)
-        if best:
-            scored.append((best[0], r, best[1], best[2]))
-    scored.sort(key=lambda t: (-t[0], t[1].first_seq))
-    picked = []
-    per_metric: Counter = Counter()
-    cap = max(2, (max_key_moments + 1) // 2)
-    for t in scored:
-        if len(picked) >= max_key_moments:
-            break
-        if per_metric[t[2]] >= cap:
-            continue
-        per_metric[t[2]] += 1
-        picked.append(t)
-    key_moments: list[KeyMoment] = []
-    step_by_seq = {s.seq: s for s in steps}
-    for i, (score, r, m, d) in enumerate(sorted(picked, key=lambda t: t[1].first_seq), 1):
-        after = step_by_seq[r.last_seq].metrics.get(m, 0)
-        before = after - d
-        if r.team:
-            who = f"{r.seat_title} ({r.team})"
-        elif r.seat_title:
-            who = f"{r.seat_title} (bot)" if r.kind == "bot" else r.seat_title
-        else:
-            who = r.phase or humanize(r.kind)
-        causes = [c for s in steps if r.first_seq <= s.seq <= r.last_seq
-                  for f in s.facts if (c := _fact_cause_text(f, m))]
-        summary = (f"{labels[m]} {fmt_delta(d)} ({fmt_num(before)} \u2192 {fmt_num(after)}) on {spec.x_label.lower()} {r.card}: "
-                   f"{who}: {r.short_text}")
-        if causes:
-            summary += f" (cause: {'; '.join(dict.fromkeys(_cause_text(c) for c in causes))})"
-        key_moments.append(KeyMoment(number=i, row=r, metric=m, metric_label=labels[m], delta=d,
-                                     before=before, after=after, score=round(score, 3), summary=summary))
+    moments = moments_mod.group_moments(steps, rows, spec)
+    moments_mod.score_moments(moments, steps, spec, b.get("outcome_params") or {}, b.get("board") or {},
+                              ranges, weights)
+    picked = moments_mod.pick(moments, max_key_moments)
+    key_moments = [_key_moment(i, m, spec, labels, weights, steps) for i, m in enumerate(picked, 1)]
 
     # ---- per-team summaries and decision times --------------------------------
     team_summaries = []
@@ -405,10 +396,10 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
             rm = spec.resources.get(sid)
             if rm is None:
                 continue
-            neg = sum(-r.deltas.get(rm, 0) for r in trows if r.seat == sid and r.deltas.get(rm, 0) < 0)
-            pos = sum(r.deltas.get(rm, 0) for r in trows if r.seat == sid and r.deltas.get(rm, 0) > 0)
-            spent[labels.get(rm, humanize(rm))] = neg
-            gained[labels.get(rm, humanize(rm))] = pos
+            sp, ga = resource_flows(events, spec, all_metric_names, sid)
+            name = labels.get(rm) or f"{seat_titles.get(sid, humanize(sid))} Resources"
+            spent[name] = sp
+            gained[name] = ga
         times = [s.decision_ms for s in tsteps if s.decision_ms is not None and s.kind == "decision"]
         bot_times = [s.decision_ms for s in tsteps if s.decision_ms is not None and s.kind == "bot"]
         all_times = times or bot_times
@@ -437,7 +428,63 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
             "undos": sum(1 for s in steps if s.team == tname and s.kind == "undo"),
         })
 
-    return Analysis(steps=steps, rows=rows, phases=phases, key_moments=key_moments,
+    return Analysis(steps=steps, rows=rows, phases=phases, key_moments=key_moments, moments=moments,
                     metric_names=metric_names, metric_ranges=ranges, final_metrics=dict(current),
                     initial_metrics=initial, team_summaries=team_summaries, decision_times=decision_times,
                     cards=max(cards) if cards else 0, labels=labels)
+
+
+def _key_moment(number: int, m, spec: ScenarioSpec, labels: dict, weights: dict, steps: list[Step]) -> KeyMoment:
+    """The report's view of one picked moment: its main metric, who or what caused it, in words."""
+    r = m.row
+    # the metric to show: a term of the measure that moved most, else the largest plotted swing
+    metric = None
+    if m.changes:
+        top = max(m.changes, key=lambda c: abs(c.delta))
+        ms = next(x for x in spec.measures if x.key == top.key)
+        metric = next((t for t, _ in sorted(ms.terms, key=lambda t: -abs(m.deltas.get(t[0], 0) * t[1]))
+                       if m.deltas.get(t) and t in weights), None)
+    if metric is None:
+        cands = [k for k in m.deltas if k in weights] or list(m.deltas)
+        metric = max(cands, key=lambda k: abs(m.deltas[k]) * weights.get(k, 0.3), default=None)
+    d = m.deltas.get(metric, 0) if metric else 0
+    before = m.start.get(metric, 0) if metric else 0
+    after = before + d
+    c = m.cause
+    if m.category == "decision":
+        who = f"{r.seat_title} ({r.team})" if r.team else f"{r.seat_title}"
+    elif m.category == "bot":
+        who = f"{r.seat_title} (bot)" if r.seat_title else "Bot"
+    elif m.category == "rule":
+        who = "Automatic rule step" + (f" ({r.phase})" if r.phase else "")
+    elif m.category == "die":
+        who = "Die roll"
+    elif m.category == "event":
+        who = "Card / event"
+    else:
+        who = "Facilitator"
+    text = r.short_text if m.category in ("decision", "bot") else (c.label or r.text)
+    parts = []
+    if metric and d and metric in weights:
+        parts.append(f"{labels[metric]} {fmt_delta(d)} ({fmt_num(before)} \u2192 {fmt_num(after)})")
+    shown: list = []
+    for ch in m.changes:
+        if any(o.before == -ch.before and o.after == -ch.after for o in shown):
+            continue  # the other side of a zero-sum margin (Peru): said once
+        shown.append(ch)
+        parts.append(f"{ch.label} {fmt_delta(ch.delta)} ({fmt_num(ch.before)} \u2192 {fmt_num(ch.after)})")
+    summary = f"{'; '.join(dict.fromkeys(parts)) or 'no measured change'} on {spec.x_label.lower()} {r.card}: {who}: {text}"
+    causes = [f.get("cause") for ef in m.effects for f in ef.facts
+              if isinstance(f.get("cause"), str) and f.get("cause") and f.get("track") in (metric, None)
+              or (isinstance(f.get("cause"), str) and metric and
+                  spec.track_metrics.get(f.get("track"), f.get("track")) == metric)]
+    if causes:
+        summary += f" (cause: {'; '.join(dict.fromkeys(str(x) for x in causes))})"
+    if m.decisive:
+        summary += f" \u2014 decisive: {', '.join(m.decisive)}"
+    return KeyMoment(number=number, row=r, metric=metric or "", metric_label=labels.get(metric, "") if metric else "",
+                     delta=d, before=before, after=after, score=round(m.score, 3), summary=summary,
+                     category=m.category, category_title=m.category_title, who=who,
+                     rationale=list(r.rationales) if m.category == "decision" else [],
+                     bot_reason=c.reason if m.category == "bot" else "", changes=shown,
+                     decisive=m.decisive, deltas=dict(m.deltas))

@@ -19,6 +19,8 @@ the rest of the builder can rely on the shape::
       "board":    {...} | None,          # Rules.board()
       "snapshots": {seq: board-view},    # BoardView.to_dict() at seq 0, each phase, the end (optional)
       "as_of_seq": int | None,
+      "outcome_params": {...},           # fixed numbers the outcome measures need (ToT level markers)
+      "comparison": {"earlier": [...], "baseline": {...}},  # other games to compare with (optional)
     }
 """
 
@@ -131,4 +133,7 @@ def normalize(raw: dict) -> dict:
     as_of = raw.get("as_of_seq")
     b["as_of_seq"] = int(as_of) if as_of is not None else (events[-1]["seq"] if events else 0)
     b["final_metrics"] = raw.get("final_metrics")
+    b["outcome_params"] = dict(raw.get("outcome_params") or {})
+    b["comparison"] = raw.get("comparison") or {}
+    b["links"] = dict(raw.get("links") or {})
     return b

@@ -59,7 +59,9 @@ def _dtick(cards: int) -> int:
     return 100
 
 
-def _series_xy(an: Analysis, names: tuple[str, ...]) -> tuple[list[float], list[float]]:
+def _series_xy(an: Analysis, names: tuple[str, ...], cards: list | None = None) -> tuple[list[float], list[float]]:
+    """The series' points; ``cards`` (if given) receives the exact card of each point, for the
+    tooltips (x is the card plus the event's place within it, so rounding x is wrong)."""
     xs, ys = [], []
     for s in an.steps:
         v = metric_value(s.metrics, names)
@@ -69,6 +71,14 @@ def _series_xy(an: Analysis, names: tuple[str, ...]) -> tuple[list[float], list[
             continue
         xs.append(s.x)
         ys.append(v)
+        if cards is not None:
+            cards.append([s.card, s.seq])
+    # the line runs on to the end of the game, not to its last change
+    if xs and an.steps and xs[-1] < an.steps[-1].x:
+        xs.append(an.steps[-1].x)
+        ys.append(ys[-1])
+        if cards is not None:
+            cards.append([an.steps[-1].card, an.steps[-1].seq])
     return xs, ys
 
 
@@ -105,13 +115,16 @@ def timeline(spec: ChartSpec, an: Analysis, xlabel: str = "Card") -> Chart | Non
     data = []
     plotted = []
     for i, s in enumerate(series):
-        xs, ys = _series_xy(an, s.metrics)
+        cards: list = []
+        xs, ys = _series_xy(an, s.metrics, cards)
         color = s.color or PALETTE[i % len(PALETTE)]
         line = {"shape": "hv", "color": color, "width": 2}
         if s.dash:
             line["dash"] = s.dash
         data.append({"type": "scatter", "mode": "lines", "name": s.label, "x": xs, "y": ys, "line": line,
-                     "hovertemplate": f"{s.label}: %{{y}}<br>card %{{x:.0f}}<extra></extra>"})
+                     "customdata": cards,
+                     "hovertemplate": f"{s.label}: %{{y}}<br>{xlabel.lower()} %{{customdata[0]}}, "
+                                      f"event %{{customdata[1]}}<extra></extra>"})
         plotted.append(s.key)
         # key moments on this series
         kx, ky, kt = [], [], []
@@ -204,6 +217,8 @@ def comparison_chart(title: str, ytitle: str, runs: list[dict], spec: ChartSpec 
     """Overlaid timelines of several sessions: runs = [{"name", "x": [...], "y": [...]}]."""
     layout = _base_layout(title, ytitle, max((max(r["x"]) if r["x"] else 0) for r in runs) if runs else 1,
                           xlabel)
+    layout.pop("width", None)  # the page's width (a fixed 760 px figure), never one point per pixel
+    layout["autosize"] = True
     data = [{"type": "scatter", "mode": "lines", "name": plotly_text(r["name"]), "x": r["x"], "y": r["y"],
              "line": {"shape": "hv", "color": PALETTE[i % len(PALETTE)], "width": 2}}
             for i, r in enumerate(runs)]
@@ -218,3 +233,52 @@ def comparison_chart(title: str, ytitle: str, runs: list[dict], spec: ChartSpec 
                                          "y0": ref.y, "y1": ref.y,
                                          "line": {"color": ref.color, "width": 1.5, "dash": "dash"}})
     return {"data": data, "layout": layout}
+
+
+def outcome_comparison_charts(spec: ScenarioSpec, an: Analysis, comparison: dict, params: dict,
+                              sides: set | None = None, max_charts: int = 2) -> list[Chart]:
+    """This session's outcome measures against earlier sessions of the same game and scenario and
+    a bot-only game from the same seed, card by card (one small chart per measure)."""
+    from facilitation.reports.builder.baseline import measure_series
+
+    if not comparison or not spec.measures:
+        return []
+    own = measure_series([(s.card, s.metrics) for s in an.steps], spec, params)
+    charts: list[Chart] = []
+    shown: list = []
+    for ms in spec.measures:
+        if ms.key not in own or len(charts) >= max_charts:
+            continue
+        if sides and ms.side not in sides:
+            continue
+        if any(o.terms and [(m, -w) for m, w in o.terms] == list(ms.terms) for o in shown):
+            continue  # the mirror of a zero-sum margin already drawn (Peru)
+        shown.append(ms)
+        runs = [{"name": "This session", "x": own[ms.key]["x"], "y": own[ms.key]["y"], "width": 3, "color": "#212121"}]
+        for i, r in enumerate(comparison.get("earlier") or []):
+            if ms.key in r["series"]:
+                runs.append({"name": r["name"], **r["series"][ms.key], "color": PALETTE[(i + 1) % len(PALETTE)]})
+        base = comparison.get("baseline")
+        if base and ms.key in base["series"]:
+            runs.append({"name": f"Bots only, same seed ({base['bots']} bots)", **base["series"][ms.key],
+                         "color": "#9e9e9e", "dash": "dash"})
+        xmax = max((max(r["x"]) for r in runs if r["x"]), default=1)
+        layout = _base_layout(f"{ms.label}: this session and others", ms.label, xmax, "Card" if spec.x_label == "Card"
+                              else spec.x_label)
+        layout["height"] = 260
+        if ms.side and ms.fn is None:  # a margin: above 0 that side wins
+            layout["shapes"].append({"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": 0, "y1": 0,
+                                     "line": {"color": "#424242", "width": 1}})
+        data = []
+        for r in runs:
+            line = {"shape": "hv", "color": r["color"], "width": r.get("width", 2)}
+            if r.get("dash"):
+                line["dash"] = r["dash"]
+            data.append({"type": "scatter", "mode": "lines", "name": r["name"], "x": r["x"], "y": r["y"],
+                         "line": line, "hovertemplate": f"{r['name']}: %{{y}}<br>{spec.x_label.lower()} %{{x}}"
+                                                        f"<extra></extra>"})
+        charts.append(Chart(key=f"compare-{ms.key}", title=f"{ms.label}: this session and others",
+                            description="Earlier finished sessions of this game and scenario in the course, and a "
+                                        "bot-only game from the same seed.", figure={"data": data, "layout": layout},
+                            series=[]))
+    return charts

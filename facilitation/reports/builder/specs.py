@@ -12,6 +12,7 @@ another metric (``metric``), e.g. Tears of Tyranny's tyranny threshold.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 
@@ -65,6 +66,34 @@ class ChartSpec:
 
 
 @dataclass(frozen=True)
+class Measure:
+    """A quantity that decides the game, as a function of the metrics: a side's victory
+    margin (positive: that side would win), or a distance to a decisive threshold.
+
+    ``terms`` is a weighted sum of metrics plus ``offset``; ``fn`` (metrics, params) replaces
+    it where the quantity is not linear. ``unit`` is the change that counts as one step when
+    key moments are ranked (one Political Will point, five points of Tears of Tyranny score)."""
+
+    key: str
+    label: str
+    side: str | None = None
+    terms: tuple[tuple[str, float], ...] = ()
+    offset: float = 0
+    unit: float = 1
+    fn: Callable[[dict, dict], float | None] | None = None
+    # for ranking, the measure is clipped to [-clip, clip]: a margin far from 0 moving further
+    # away (or still far away) changes no outcome
+    clip: float | None = None
+
+    def value(self, metrics: dict, params: dict) -> float | None:
+        if self.fn is not None:
+            return self.fn(metrics, params)
+        if any(m not in metrics for m, _ in self.terms):
+            return None
+        return sum(metrics[m] * w for m, w in self.terms) + self.offset
+
+
+@dataclass(frozen=True)
 class ScenarioSpec:
     """Everything scenario-specific the AAR needs besides the log itself."""
 
@@ -80,6 +109,20 @@ class ScenarioSpec:
     # metric that counts cards played, if the engine publishes one
     card_metrics: tuple[str, ...] = ("card", "cards_played", "card_number", "cards")
     x_label: str = "Card"
+    # fact track name -> metric name (``{seat}`` is the fact's seat), where they differ
+    track_metrics: dict[str, str] = field(default_factory=dict)
+    # the quantities that decide the game (victory margins, distances to thresholds)
+    measures: tuple[Measure, ...] = ()
+    # metric -> words: any change of it decides games (a capture, an election, a switch)
+    decisive_metrics: dict[str, str] = field(default_factory=dict)
+    # fact type -> words: a fact of that type decides games (an election)
+    decisive_facts: dict[str, str] = field(default_factory=dict)
+    # a "control" fact in a space of at least this population is a decisive control flip
+    big_city_population: int | None = None
+    # fact types that open an automatic step (besides cards and phases), e.g. the adversary's
+    # dominate/develop/deploy in Tears of Tyranny, and tracks only rules ever move (an election)
+    auto_fact_types: tuple[str, ...] = ()
+    auto_tracks: tuple[str, ...] = ()
 
 
 def chart(key: str, title: str, *series: tuple, yaxis: str = "", **options) -> ChartSpec:
@@ -101,8 +144,11 @@ PERU = ScenarioSpec(
         chart("political_will", "Political Will", ("Political Will", "political_will", BLUE),
               bands=(Band(0, 2, "Shining Path victory band (0-2)", "rgba(198,40,40,0.15)"),
                      Band(18, 20, "Government victory band (18-20)", "rgba(21,101,192,0.15)")),
+              lines=(RefLine("Final victory line (10): Government above, Shining Path below (7.0.2)", y=10,
+                             color="#424242"),),
               y_range=(0, 20),
-              description="Political Will after every decision; the shaded bands are the victory zones."),
+              description="Political Will after every decision; the shaded bands are the instant victory zones "
+                          "(7.0.1), the line at 10 decides the final victory (7.0.2)."),
         chart("resources", "Resources",
               ("Government Resources", "government_resources", BLUE),
               ("Shining Path Resources", "shining_path_resources", RED)),
@@ -117,6 +163,14 @@ PERU = ScenarioSpec(
     phase_facts=({"type": "phase", "phase": "6.1"},),
     phase_label="Propaganda Round",
     resources={"government": "government_resources", "shining_path": "shining_path_resources"},
+    # 7.0: the Government wins above 10 Political Will, Shining Path below (margins: Rules.result)
+    measures=(Measure("government", "Government margin (Political Will \u2212 10)", "government",
+                      (("political_will", 1),), -10),
+              Measure("shining_path", "Shining Path margin (10 \u2212 Political Will)", "shining_path",
+                      (("political_will", -1),), 10)),
+    decisive_metrics={"guzman_captured": "Guzman captured"},
+    decisive_facts={"president": "a new President (election)"},
+    big_city_population=4,
 )
 
 ANDEAN_ABYSS = ScenarioSpec(
@@ -131,7 +185,10 @@ ANDEAN_ABYSS = ScenarioSpec(
               ("AUC Bases", "auc_bases", "#f9a825"), ("FARC Bases", "farc_bases", RED), yaxis="Bases"),
         chart("cartels", "Cartels Bases and Resources",
               ("Cartels Bases", "cartels_bases", GREEN), ("Cartels Resources", "cartels_resources", "#66bb6a", "dot"),
-              yaxis="Count"),
+              yaxis="Count",
+              # 7.2: Cartels win with more than 10 Bases and more than 40 Resources
+              lines=(RefLine("Cartels victory: Bases above 10", y=10, color=GREEN),
+                     RefLine("Cartels victory: Resources above 40", y=40, color="#66bb6a"))),
         chart("aid", "Aid", ("Aid", "aid", TEAL)),
     ),
     # Andean Abyss engine: every card is a "card" fact; a Propaganda Round opens with its
@@ -147,6 +204,14 @@ ANDEAN_ABYSS = ScenarioSpec(
         "auc": "auc_resources",
         "cartels": "cartels_resources",
     },
+    track_metrics={"resources_0": "govt_resources", "resources_1": "farc_resources",
+                   "resources_2": "auc_resources", "resources_3": "cartels_resources"},
+    # 7.3 victory margins, as the engine publishes them
+    measures=tuple(Measure(f, f"{name} margin", f, ((f"{f}_margin", 1),), clip=12)
+                   for f, name in (("govt", "Government"), ("farc", "FARC"), ("auc", "AUC"), ("cartels", "Cartels"))),
+    decisive_metrics={"el_presidente": "a new President (election, 6.4.3)"},
+    big_city_population=3,
+    auto_tracks=("el_presidente",),
 )
 
 TEARS_OF_TYRANNY = ScenarioSpec(
@@ -174,7 +239,35 @@ TEARS_OF_TYRANNY = ScenarioSpec(
     phase_label="Adversary phase",
     card_metrics=("turn",),
     x_label="Turn",
+    resources={s: f"resources_{s}" for s in ("liberators", "advisors", "partisans", "comrades")},
+    track_metrics={"resources": "resources_{seat}", "influence": "influence_earned"},
+    measures=(
+        # the score of Rules.result (influence cards x 10 + tokens - 5 per tyranny token on the map)
+        Measure("score", "Players' score", "players",
+                (("influence_cards_earned", 10), ("influence_earned", 1), ("tyranny_on_map", -5)), unit=5),
+        # 3.D (A-16): tyranny when the tokens on the map reach the threshold
+        Measure("to_tyranny", "Distance to tyranny (tokens)", "players",
+                (("tyranny_threshold", 1), ("tyranny_on_map", -1)), unit=1),
+        Measure("to_next_level", "Influence cards to the next influence level", "players",
+                fn=lambda m, p: _cards_to_next_level(m, p), unit=0.5),
+    ),
+    # the adversary phase's steps (3.E-3.G): never a player's decision
+    auto_fact_types=("dominate", "develop", "deploy", "terrain", "counterattack"),
+    decisive_metrics={"tyranny_state": "the switch between freedom and tyranny (3.D)",
+                      "influence_level": "a new influence level (the victory condition changes)"},
 )
+
+def _cards_to_next_level(metrics: dict, params: dict) -> float | None:
+    """Influence cards still to earn before the next influence level (Tears of Tyranny 1.H):
+    level = 1 + the markers passed; ``params["influence_markers"]`` comes from the game's setup."""
+    markers = params.get("influence_markers")
+    if not markers or "influence_level" not in metrics or "influence_cards_earned" not in metrics:
+        return None
+    level = int(metrics["influence_level"])
+    if level > len(markers):
+        return 0
+    return max(markers[level - 1] + 1 - metrics["influence_cards_earned"], 0)
+
 
 SCENARIO_SPECS: dict[str, ScenarioSpec] = {
     "peru": PERU,

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from facilitation.errors import ServiceError
 from facilitation.models import ClassSession
-from facilitation.reports import services
+from facilitation.reports import assets, services
 from facilitation.reports.models import AARReport
 
 
@@ -55,9 +55,17 @@ class Command(BaseCommand):
             if opts["out"]:
                 out = Path(opts["out"])
                 out.mkdir(parents=True, exist_ok=True)
-                for field in ("html", "pdf"):
+                for field, ext in (("html", "html"), ("pdf", "pdf"), ("summary_pdf", "summary.pdf")):
                     f = getattr(report, field)
-                    dest = out / f"{report.file_stem()}.{field}"
-                    with f.open("rb") as src, open(dest, "wb") as dst:
-                        shutil.copyfileobj(src, dst)
+                    if not f:
+                        continue
+                    dest = out / f"{report.file_stem()}.{ext}"
+                    if field == "html":
+                        # one self-contained file: every script and style sheet inlined, so it opens
+                        # from disk with its styles and charts (the site's copy links them)
+                        with f.open("rb") as src:
+                            dest.write_text(assets.standalone(src.read().decode("utf-8")), encoding="utf-8")
+                    else:
+                        with f.open("rb") as src, open(dest, "wb") as dst:
+                            shutil.copyfileobj(src, dst)
                     self.stdout.write(f"wrote {dest}")
