@@ -102,8 +102,9 @@ def _predraw_on_commit(session_id: int) -> None:
 # that commits and never give it back when the thread ends; after ``broker_pool_limit`` (10)
 # such threads the pool is empty and every later send, the pre-draw's or any other task's,
 # waited for one forever with the request's database connection open. Nor does a thread ever
-# wait forever now: if the pool has no producer to give within PRODUCER_WAIT seconds the
-# pre-draw is not queued (the polls draw themselves) and a warning is logged.
+# wait forever now: if the pool has no producer to give, or another thread's send holds the
+# producer, for PRODUCER_WAIT seconds, the pre-draw is not queued (the polls draw themselves)
+# and a warning is logged.
 # A send that fails gives the producer back as Celery does after any send (the pool then
 # revives its channel, on a new connection if need be); the next send takes one again. Kept
 # with the process id, so a forked process never uses its parent's.
@@ -113,14 +114,20 @@ _held: dict = {"pid": None, "producer": None}
 
 
 def _send_predraw(session_id: int) -> None:
-    with _send_lock:
-        try:
-            live_predraw.apply_async(args=[session_id], retry=False, producer=_producer())
-        except Exception:  # noqa: BLE001 - a lost pre-draw only means the polls draw themselves
-            import logging
+    import logging
 
-            _drop_producer()
-            logging.getLogger(__name__).warning("live pre-draw of session %s not queued", session_id, exc_info=True)
+    # a send stuck on an unreachable broker holds up the others for PRODUCER_WAIT at most
+    if not _send_lock.acquire(timeout=PRODUCER_WAIT):
+        logging.getLogger(__name__).warning("live pre-draw of session %s not queued: another send of this "
+                                            "process has waited %s s", session_id, PRODUCER_WAIT)
+        return
+    try:
+        live_predraw.apply_async(args=[session_id], retry=False, producer=_producer())
+    except Exception:  # noqa: BLE001 - a lost pre-draw only means the polls draw themselves
+        _drop_producer()
+        logging.getLogger(__name__).warning("live pre-draw of session %s not queued", session_id, exc_info=True)
+    finally:
+        _send_lock.release()
 
 
 def _producer():

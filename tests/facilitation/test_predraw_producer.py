@@ -86,3 +86,19 @@ def test_more_threads_than_the_pool_holds_all_commit(broker, people):
     commits.run([threading.Thread(target=commits.commit, args=(3, barrier), name=f"thread-{i}", daemon=True)
                  for i in range(n)])
     _pool_still_gives(broker)
+
+
+def test_a_send_stuck_on_the_broker_holds_up_the_others_for_a_bounded_time(broker, people, monkeypatch, caplog):
+    from facilitation import tasks
+
+    session_id = create_peru_game(people).session.pk
+    monkeypatch.setattr(tasks, "PRODUCER_WAIT", 0.3)
+    sent = []
+    monkeypatch.setattr(tasks.live_predraw, "apply_async", lambda *args, **kwargs: sent.append(args))
+    commits = Commits(session_id)
+    with tasks._send_lock:  # another thread's send, stuck on an unreachable broker
+        commits.run([threading.Thread(target=commits.commit, args=(1,), name="request", daemon=True)], timeout=10)
+    assert sent == [], "nothing sent while the producer is held"
+    assert "not queued" in caplog.text
+    commits.run([threading.Thread(target=commits.commit, args=(1,), name="request-after", daemon=True)])
+    assert len(sent) == 1, "the next send goes out"
