@@ -415,3 +415,18 @@ def web_processes(subprocess_env, tmp_path):
     for proc, log in procs:
         stop_process(proc)
         log.close()
+
+
+@pytest.fixture(autouse=True)
+def _english_until_asked():
+    """Every test starts in the site's default language. Django's LocaleMiddleware leaves the
+    language of the last request active in the thread, so a test that asked for a page in
+    Spanish would otherwise make the next test on the same worker render in Spanish."""
+    from django.conf import settings
+    from django.utils import translation
+
+    if settings.configured:
+        translation.activate(settings.LANGUAGE_CODE)
+    yield
+    if settings.configured:
+        translation.deactivate()

@@ -364,6 +364,10 @@ class Rules(ABC):
     # JSON round trip): the platform may then take a freshly decoded JSON value as the state
     # and encode the state itself, without the copies' own round trips (issue #8).
     state_is_json: bool = False
+    # True once every text the game produces (prompts, choice labels, fact texts) is a message
+    # (contract v2, engine/core/messages.py), so the pages can show it in any language. A game
+    # migrating to v2 sets it when done; tests/engine/test_messages_complete.py holds it to it.
+    texts_are_messages: bool = False
 
     # ---- required -------------------------------------------------------
     @abstractmethod

@@ -36,7 +36,8 @@ def test_autoplay_advances_in_place_to_the_result(new_context, live_server):
     assert page.locator(".outcome").count() == 0
     page.select_option("#vcr-speed", "2500")
     page.click("#vcr-auto")
-    assert page.get_attribute("#vcr-auto", "aria-pressed") == "true"
+    assert page.get_attribute("#vcr-auto", "data-playing") == "true"
+    assert "Stop" in page.inner_text("#vcr-auto")
     # the reader scrolls down to the log while it plays (clicking scrolled the button into view)
     page.evaluate("window.__noReload = 1; window.scrollTo(0, 250)")
     y = page.evaluate("window.scrollY")
@@ -48,7 +49,8 @@ def test_autoplay_advances_in_place_to_the_result(new_context, live_server):
     assert page.evaluate("window.scrollY") == y, "the page jumped"
     assert re.search(rf"seq={last}\b", page.url)
     assert page.inner_text("#vcr-pos").endswith(f"{last} of {last}") or str(last) in page.inner_text("#vcr-pos")
-    page.wait_for_selector("#vcr-auto[aria-pressed=false]")
+    page.wait_for_selector("#vcr-auto[data-playing=false]")
+    assert "Autoplay" in page.inner_text("#vcr-auto")
     outcome = page.inner_text(".outcome")
     winner = engine.load("peru").seats[[s.id for s in engine.load("peru").seats].index(done.result["winner"])].title
     assert winner in outcome

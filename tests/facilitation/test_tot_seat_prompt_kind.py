@@ -60,7 +60,7 @@ def test_logged_decisions_and_the_page_carry_the_seats_own_kind_and_rule(client,
     # the page: the Comrades read their own rule, the Liberators theirs
     client.force_login(users["comrades"])
     html = client.get(reverse("web:play", args=[session.pk]) + "?seat=comrades").content.decode()
-    assert "Rule 3.A<" in html and "3.A-3.D, phase 2" not in html
+    assert "(rule 3.A)<" in html and "3.A-3.D, phase 2" not in html
     data = selectors.seat_prompt(session, "comrades")
     assert (data["prompt"]["kind"], data["prompt"]["rule"]) == ("deck", "3.A")
     # the "which deck" answer is logged as a deck decision of 3.A, not as the Liberators' refit

@@ -146,6 +146,7 @@ class PeruRules(Rules):
     seats = (SeatInfo(GOV, "Government", "#0072B2"), SeatInfo(SP, "Shining Path", "#D55E00"))
     min_players = 1
     max_players = 2
+    texts_are_messages = True  # contract v2: every prompt, label and fact text is a message
 
     # ---------------------------------------------------------------- lifecycle
     def setup(self, seed: int, options: dict | None = None) -> dict:

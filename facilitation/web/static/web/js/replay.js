@@ -51,7 +51,7 @@
     function stop() {
       if (timer) { window.clearTimeout(timer); timer = null; }
       button.textContent = button.getAttribute("data-play-label");
-      button.setAttribute("aria-pressed", "false");
+      button.setAttribute("data-playing", "false");
     }
     function step() {
       var next = current() + 1;
@@ -73,7 +73,7 @@
       if (timer || busy) { stop(); return; }
       if (current() >= last) { return; }
       button.textContent = button.getAttribute("data-stop-label");
-      button.setAttribute("aria-pressed", "true");
+      button.setAttribute("data-playing", "true");
       timer = window.setTimeout(step, 0);
     });
   });
