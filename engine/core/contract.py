@@ -287,6 +287,11 @@ def attribute(facts: list, cause: dict, start: int = 0) -> list:
     return facts
 
 
+class NoBoardView(NotImplementedError):
+    """The game draws no typed board view (``Rules.board_map``/``board_view``): a game being
+    added may run without one; the platform then shows the board as text only."""
+
+
 class PositionError(ValueError):
     """A described starting position was refused; ``field`` names the bad field
     (a dotted path such as ``position.spaces.junin.guerrillas``)."""
@@ -516,17 +521,17 @@ class Rules(ABC):
     def board_map(self):
         """The static part of the typed board view (``engine.core.boardview.BoardMap``): every
         space's geometry, adjacency and fixed facts, the factions and piece types. Once per game."""
-        raise NotImplementedError(f"{self.title or self.key} has no typed board map.")
+        raise NoBoardView(f"{self.title or self.key} has no typed board map.")
 
     def board_view(self, state: State, seat: str | None):
         """What ``seat`` sees of the board (``engine.core.boardview.BoardView``), built from
         ``view(state, seat)`` so it never shows more than the seat's view."""
-        raise NotImplementedError(f"{self.title or self.key} has no typed board view.")
+        raise NoBoardView(f"{self.title or self.key} has no typed board view.")
 
     def board_view_of(self, view: dict, seat: str | None):
         """The typed board view of ``view``, a ``view(state, seat)`` this game produced for
         ``seat`` (for callers that hold the view already: the live page)."""
-        raise NotImplementedError(f"{self.title or self.key} has no typed board view.")
+        raise NoBoardView(f"{self.title or self.key} has no typed board view.")
 
     def cards_played(self, state: State) -> int:
         """How many cards have been played so far (for cards/s benchmarks)."""
