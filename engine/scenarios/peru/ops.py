@@ -14,9 +14,20 @@ from engine.core.contract import ChoiceKind, fact
 from engine.core.flow import Ask, FrameKind, pop, push
 from engine.core.messages import msg
 
-from .data import HIGHLAND, LIMA, LOCS
+from .data import ADJ, HIGHLAND, LIMA, LOCS
 from .state import GOV, POOL_OF, SEAT_NAME, SP, cap, place, refresh_control, res
-from .texts import HELP_DONE, HELP_PASS, HELP_SKIP, HELP_SPACE, HELP_TAKE, ONE_PIECE, PIECE, SPACE, C
+from .texts import (
+    HELP_DONE,
+    HELP_MOVE,
+    HELP_PASS,
+    HELP_SKIP,
+    HELP_SPACE,
+    HELP_TAKE,
+    ONE_PIECE,
+    PIECE,
+    SPACE,
+    C,
+)
 
 GOV_OPS = ("train", "patrol", "sweep", "assault")
 SP_OPS = ("rally", "march", "attack", "terror")
@@ -84,6 +95,20 @@ def pay(state: dict, seat: str, n: int, facts: list, cause) -> None:
 def allowed_here(fr: dict, sid: str) -> bool:
     w = fr.get("where")
     return w is None or sid in w
+
+
+def which_guerrilla_choices(sid: str, rule: str) -> list:
+    """``g:u`` / ``g:a``: which of the Guerrillas in ``sid`` moves (Reprisal 4.2.2, Evade 4.3.2)."""
+    return [C("g:u", msg("An Underground Guerrilla"), ChoiceKind.PIECE, rule, HELP_MOVE, {"space": sid, "piece": "Gu"},
+              payload={}),
+            C("g:a", msg("An Active Guerrilla"), ChoiceKind.PIECE, rule, HELP_MOVE, {"space": sid, "piece": "Ga"},
+              payload={})]
+
+
+def move_to_choices(state: dict, sid: str, rule: str) -> list:
+    """``to:<id>``: the spaces adjacent to ``sid`` a moving piece may go to, in board order."""
+    return [C(f"to:{a}", msg("To {space}", space=SPACE[a]), ChoiceKind.SPACE, rule, HELP_MOVE, {"space": a})
+            for a in state["s"] if a in ADJ[sid]]
 
 
 def space_step_choices(spaces, d, fr: dict) -> list:

@@ -14,14 +14,24 @@ from engine.core.contract import ChoiceKind, fact
 from engine.core.flow import pop
 from engine.core.messages import msg
 
-from .data import ADJ, HIGHLAND, LIMA
-from .ops import SAS, SaDef, allowed_here, pay, place_or_take, register_sa, space_step_choices, take_sources
+from .data import HIGHLAND, LIMA
+from .ops import (
+    SAS,
+    SaDef,
+    allowed_here,
+    move_to_choices,
+    pay,
+    place_or_take,
+    register_sa,
+    space_step_choices,
+    take_sources,
+    which_guerrilla_choices,
+)
 from .state import GOV, activate, cap, guerrillas, hunt_roll, place, remove, rondas, shift
 from .texts import (
     HELP_DONE,
     HELP_LIMA_ACTIVATE,
     HELP_LIMA_ROLL,
-    HELP_MOVE,
     HELP_ORG_ACTIVATE,
     HELP_ORG_PLACE,
     ONE_PIECE,
@@ -103,14 +113,8 @@ def _rep_ask(state, fr):
         return msg("Reprisal: choose an Emergency Zone with Troops"), ch
     sid = fr["cur"]
     if ph == "rg":
-        return msg("Reprisal in {space}: which Guerrilla is relocated?", space=SPACE[sid]), [
-            C("g:u", msg("An Underground Guerrilla"), ChoiceKind.PIECE, "4.2.2", HELP_MOVE, {"space": sid, "piece": "Gu"},
-              payload={}),
-            C("g:a", msg("An Active Guerrilla"), ChoiceKind.PIECE, "4.2.2", HELP_MOVE, {"space": sid, "piece": "Ga"},
-              payload={})]
-    return msg("Reprisal: relocate the Guerrilla from {space} to", space=SPACE[sid]), [
-        C(f"to:{a}", msg("To {space}", space=SPACE[a]), ChoiceKind.SPACE, "4.2.2", HELP_MOVE, {"space": a})
-        for a in state["s"] if a in ADJ[sid]]
+        return msg("Reprisal in {space}: which Guerrilla is relocated?", space=SPACE[sid]), which_guerrilla_choices(sid, "4.2.2")
+    return msg("Reprisal: relocate the Guerrilla from {space} to", space=SPACE[sid]), move_to_choices(state, sid, "4.2.2")
 
 
 def _rep_rondas(state, sid, facts):

@@ -14,10 +14,18 @@ from engine.core.contract import ChoiceKind, fact
 from engine.core.flow import pop
 from engine.core.messages import msg
 
-from .data import ADJ, DEPARTMENTS, HIGHLAND, LIMA, POP
-from .ops import SAS, SaDef, allowed_here, register_sa, space_step_choices
+from .data import DEPARTMENTS, HIGHLAND, LIMA, POP
+from .ops import (
+    SAS,
+    SaDef,
+    allowed_here,
+    move_to_choices,
+    register_sa,
+    space_step_choices,
+    which_guerrilla_choices,
+)
 from .state import SP, activate, cap, control_of, guerrillas, hunt_roll, remove, res, shift
-from .texts import HELP_DONE, HELP_GOVERN_RES, HELP_GOVERN_RONDAS, HELP_HUNT, HELP_MOVE, SA, SA_HELP, SPACE, C
+from .texts import HELP_DONE, HELP_GOVERN_RES, HELP_GOVERN_RONDAS, HELP_HUNT, SA, SA_HELP, SPACE, C
 
 # ---------------------------------------------------------------- 4.3.1 Govern
 
@@ -113,14 +121,8 @@ def _ev_ask(state, fr):
         return msg("Evade: choose a space to move a Guerrilla from"), ch
     sid = fr["cur"]
     if ph == "eg":
-        return msg("Evade from {space}: which Guerrilla?", space=SPACE[sid]), [
-            C("g:u", msg("An Underground Guerrilla"), ChoiceKind.PIECE, "4.3.2", HELP_MOVE, {"space": sid, "piece": "Gu"},
-              payload={}),
-            C("g:a", msg("An Active Guerrilla"), ChoiceKind.PIECE, "4.3.2", HELP_MOVE, {"space": sid, "piece": "Ga"},
-              payload={})]
-    return msg("Evade: move the Guerrilla from {space} to", space=SPACE[sid]), [
-        C(f"to:{a}", msg("To {space}", space=SPACE[a]), ChoiceKind.SPACE, "4.3.2", HELP_MOVE, {"space": a})
-        for a in state["s"] if a in ADJ[sid]]
+        return msg("Evade from {space}: which Guerrilla?", space=SPACE[sid]), which_guerrilla_choices(sid, "4.3.2")
+    return msg("Evade: move the Guerrilla from {space} to", space=SPACE[sid]), move_to_choices(state, sid, "4.3.2")
 
 
 def _ev_act(state, fr, cid, facts):
