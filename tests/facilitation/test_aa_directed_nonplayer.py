@@ -10,37 +10,7 @@ import pytest
 from facilitation import eventlog, selectors, services
 from facilitation.errors import Conflict, NotAllowed, ValidationFailed
 from facilitation.models import SessionEvent
-
-
-def _aa_session(people, seed=5):
-    """Government and FARC teams, the AUC and Cartels Non-players run by section-8 bots (1.5)."""
-    course = services.course_create(user=people.instructor, title="COIN 201")
-    session = services.session_create(
-        course=course, user=people.instructor, title="Andean Abyss lab", scenario_key="andean_abyss",
-        seed=seed, options={"players": 2, "spare": "nonplayer"}, teams=["Team A", "Team B"],
-        seats={"govt": "Team A", "farc": "Team B"})
-    team_a, team_b = session.teams.order_by("id")
-    services.team_member_add(team=team_a, user=people.instructor, member=people.student_a)
-    services.team_member_add(team=team_b, user=people.instructor, member=people.student_b)
-    return services.session_start(session=session, user=people.instructor)
-
-
-def _human_moves(session, people, n):
-    """The two teams answer ``n`` prompts (Pass when they may, else the first choice)."""
-    owners = {"govt": people.student_a, "farc": people.student_b}
-    for _ in range(n):
-        session.refresh_from_db()
-        rules, state = selectors.session_state(session)
-        p = rules.prompt(state)
-        if p is None:
-            return
-        seat = next((s for s in p.seats if s in owners), None)
-        if seat is None:
-            return
-        ids = [c.id for c in p.choices_for(seat)]
-        cid = "pass" if "pass" in ids else ("done" if "done" in ids else ids[0])
-        services.choice_submit(session=session, user=owners[seat], seat=seat, choice=cid,
-                               seq=session.head_seq, idempotency_key="")
+from tests.aa_game import aa_session, human_moves
 
 
 def _waiting_nonplayer(session, people):
@@ -50,7 +20,7 @@ def _waiting_nonplayer(session, people):
         head = SessionEvent.objects.get(session=session, seq=session.head_seq)
         if head.kind == "bot":
             break
-        _human_moves(session, people, 1)
+        human_moves(session, people, 1)
     else:
         pytest.fail("no Non-player move to take back")
     services.session_pause(session=session, user=people.instructor, reason="class discussion")
@@ -64,7 +34,7 @@ def _waiting_nonplayer(session, people):
 
 
 def test_8_facilitator_directs_a_nonplayer_and_the_log_replays_it(people):
-    session = _aa_session(people, seed=5)
+    session = aa_session(people, seed=5)
     d = _waiting_nonplayer(session, people)
     ids = [c["id"] for c in d["choices"]]
     choice = "pass" if "pass" in ids else ids[0]
@@ -88,7 +58,7 @@ def test_8_facilitator_directs_a_nonplayer_and_the_log_replays_it(people):
 
 
 def test_8_direction_needs_an_instructor_a_reason_a_legal_choice_and_a_waiting_nonplayer(people):
-    session = _aa_session(people, seed=5)
+    session = aa_session(people, seed=5)
     with pytest.raises(Conflict):       # no Non-player decision waits while the teams play
         services.facilitator_direct(session=session, user=people.instructor, seat="auc", choice="pass",
                                     reason="too early")
@@ -111,7 +81,7 @@ def test_8_direction_needs_an_instructor_a_reason_a_legal_choice_and_a_waiting_n
 
 
 def test_8_direction_through_the_api(people, api_for):
-    session = _aa_session(people, seed=5)
+    session = aa_session(people, seed=5)
     d = _waiting_nonplayer(session, people)
     url = f"/api/sessions/{session.pk}/directions/"
     assert api_for("student_a").get(url).status_code == 403
@@ -127,7 +97,7 @@ def test_8_direction_through_the_api(people, api_for):
 
 
 def test_8_console_offers_the_direction_while_paused(people, client):
-    session = _aa_session(people, seed=5)
+    session = aa_session(people, seed=5)
     d = _waiting_nonplayer(session, people)
     client.force_login(people.instructor)
     page = client.get(f"/sessions/{session.pk}/manage/")

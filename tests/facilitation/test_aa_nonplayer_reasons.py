@@ -6,49 +6,20 @@ from __future__ import annotations
 
 import re
 
-from facilitation import selectors, services
+from facilitation import selectors
 from facilitation.models import SessionEvent
+from tests.aa_game import aa_session, human_moves
 
 SECTION_8 = re.compile(r"(?<![\d.])8\.[1-9](\.\d+)?(?![\d])")
 BRANCH = re.compile(r"\b(Rally|March|Attack|Terror|Train|Patrol|Sweep|Assault|Event|Pass)\b")
 
 
-def _aa_session(people, seed=5):
-    course = services.course_create(user=people.instructor, title="COIN 201")
-    session = services.session_create(
-        course=course, user=people.instructor, title="Andean Abyss lab", scenario_key="andean_abyss",
-        seed=seed, options={"players": 2, "spare": "nonplayer"}, teams=["Team A", "Team B"],
-        seats={"govt": "Team A", "farc": "Team B"})
-    team_a, team_b = session.teams.order_by("id")
-    services.team_member_add(team=team_a, user=people.instructor, member=people.student_a)
-    services.team_member_add(team=team_b, user=people.instructor, member=people.student_b)
-    return services.session_start(session=session, user=people.instructor)
-
-
-def _human_moves(session, people, n):
-    """The two teams answer ``n`` prompts (Pass when they may, else the first choice)."""
-    owners = {"govt": people.student_a, "farc": people.student_b}
-    for _ in range(n):
-        session.refresh_from_db()
-        rules, state = selectors.session_state(session)
-        p = rules.prompt(state)
-        if p is None:
-            return
-        seat = next((s for s in p.seats if s in owners), None)
-        if seat is None:
-            return
-        ids = [c.id for c in p.choices_for(seat)]
-        cid = "pass" if "pass" in ids else ("done" if "done" in ids else ids[0])
-        services.choice_submit(session=session, user=owners[seat], seat=seat, choice=cid,
-                               seq=session.head_seq, idempotency_key="")
-
-
 def test_8_nonplayer_seats_log_bot_events_whose_reason_names_the_branch(people):
-    session = _aa_session(people)
+    session = aa_session(people)
     for _ in range(12):
         if SessionEvent.objects.filter(session=session, kind="bot").count() >= 4:
             break
-        _human_moves(session, people, 5)
+        human_moves(session, people, 5)
     bots = list(SessionEvent.objects.filter(session=session, kind="bot").order_by("seq"))
     assert len(bots) >= 4, "the Non-player AUC and Cartels seats have acted"
     for e in bots:
@@ -68,8 +39,8 @@ def test_8_nonplayer_seats_log_bot_events_whose_reason_names_the_branch(people):
 
 
 def test_8_the_full_record_keeps_the_reason_and_the_replay_log_shows_the_branch(people):
-    session = _aa_session(people, seed=9)
-    _human_moves(session, people, 10)
+    session = aa_session(people, seed=9)
+    human_moves(session, people, 10)
     bots = list(SessionEvent.objects.filter(session=session, kind="bot").order_by("seq"))
     assert bots
     full = selectors.event_to_dict(bots[0], None)                  # instructor / AAR view
