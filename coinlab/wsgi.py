@@ -14,10 +14,7 @@ region's drawing time, measured 2026-11-26).
 
 Before freezing, the process loads what Django would otherwise load at its first request: the
 URL configuration (every view module, Django REST framework, the API schema) and the compiled
-templates of the live region and the instructors' console (``_warm``). Else a new or restarted
-web process made its first client wait for that loading (0.3-0.5 s of CPU, seconds on a busy
-machine), and the objects it made stayed in the collector's sight, so that every full pass
-walked them again (issue 20, ``benchmarks/load/wsgi_cost.py``, docs/benchmarks.md).
+templates of the live region and the instructors' console (``coinlab.warmup``).
 """
 
 import gc
@@ -25,6 +22,8 @@ import os
 import sys
 
 from django.core.wsgi import get_wsgi_application
+
+from coinlab.warmup import warm
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
 sys.setswitchinterval(float(os.environ.get("COINLAB_SWITCH_INTERVAL") or 0.001))
@@ -49,24 +48,7 @@ def _hide_server_header() -> None:
     gunicorn_wsgi.Response.default_headers = default_headers
 
 
-# the templates every live-region poll and console poll draws (web/play, web/instructor)
-WARM_TEMPLATES = ("web/play/_live.html", "web/instructor/_console_session.html")
-
-
-def _warm() -> None:
-    from django.template import TemplateDoesNotExist
-    from django.template.loader import get_template
-    from django.urls import get_resolver
-
-    get_resolver().url_patterns  # noqa: B018 - imports the URLconf and every view module
-    for name in WARM_TEMPLATES:
-        try:
-            get_template(name)
-        except TemplateDoesNotExist:  # renamed: its first request compiles it, as before
-            pass
-
-
 application = get_wsgi_application()
 _hide_server_header()
-_warm()
+warm()
 gc.freeze()
