@@ -9,11 +9,12 @@ step it checks the targets and stops at the first step that breaks one (``--no-s
 every step). It writes one JSON per step, ``ramp.json`` and ``ramp.md`` (the markdown table
 for docs/benchmarks.md) in ``--out-dir``.
 
-    # the ramp of issue 20 (a quiet machine; about 6 minutes a step at the defaults)
+    # the ramp of issue 20 (a quiet machine; about 3 minutes a step at the defaults)
     .venv/bin/python benchmarks/load/ramp.py --steps 40 80 120 160 200 240 --step-seconds 120
 
-    # two web nodes and two live workers, each a process group of its own; node A is killed
-    # (SIGKILL to its whole group) 30 s into the measured part; then the decisions the driver
+    # two web nodes and two live workers, each a process group of its own; node A hangs
+    # (SIGSTOP, 3 s: requests in flight on it) and is killed (SIGKILL to its whole group) 30 s
+    # into the measured part; then the decisions the driver
     # sent are compared with the event log (lost 0, applied twice 0) and the sessions whose home
     # was node A must have had decisions applied after the kill, through node B
     .venv/bin/python benchmarks/load/ramp.py --layout nodes --nodes 2 --live-workers 2 \\
@@ -276,6 +277,9 @@ def main() -> None:
     ap.add_argument("--poll-workers", type=int, default=4)
     ap.add_argument("--live-workers", type=int, default=1, help="Celery 'live' workers, each a process group")
     ap.add_argument("--kill-node-at", type=float, help="seconds into the measured part: SIGKILL node A's group")
+    ap.add_argument("--freeze-before-kill", type=float, default=3.0,
+                    help="seconds node A is stopped (SIGSTOP) before the kill, so that requests are in "
+                         "flight on it when it dies (0: a plain SIGKILL)")
     ap.add_argument("--pg", default=os.environ.get("LOAD_PG", "postgres://postgres@127.0.0.1:5432"))
     ap.add_argument("--db", default="load_ramp")
     ap.add_argument("--redis", default=os.environ.get("LOAD_REDIS", "redis://127.0.0.1:6379/12"),
@@ -347,11 +351,9 @@ def main() -> None:
         for url in [*waits, f"http://127.0.0.1:{args.port}/"]:
             wait_http(url)
 
-        groups = ["gunicorn", "celery", "postgres", "redis", "nginx", "driver"]
-        if args.layout == "nodes":
-            groups = [g.split("=")[0] for g in groups_arg if g.startswith("web-")] + (
-                [g.split("=")[0] for g in groups_arg if g.startswith("celery-")] or ["celery"]) + [
-                "postgres", "redis", "nginx", "driver"]
+        webs = [g.split("=")[0] for g in groups_arg if g.startswith("web-")] or ["gunicorn"]
+        groups = webs + ([g.split("=")[0] for g in groups_arg if g.startswith("celery-")] or ["celery"]) + [
+            "postgres", "redis", "nginx", "driver"]
         people = var / "people.json"
         steps = []
         for n in args.steps:
@@ -365,7 +367,7 @@ def main() -> None:
                                check=True, stdout=subprocess.DEVNULL)
             out, journal = var / f"step-{n}.json", var / f"journal-{n}.json"
             cmd = [PY, str(HERE / "driver.py"), "--base", f"http://127.0.0.1:{args.port}", "--people", str(people),
-                   "--duration", str(args.step_seconds), "--warmup", str(args.warmup),
+                   "--duration", str(args.step_seconds), "--warmup", str(args.warmup), "--max-requests", "100000000",
                    "--think", *map(str, args.think), "--db-name", args.db, "--redis-port", rport,
                    "--access-log", str(var / "access.log"), "--out", str(out), "--journal", str(journal),
                    "--server-pid", *map(str, server_pids)]
@@ -380,8 +382,12 @@ def main() -> None:
                     time.sleep(args.warmup + args.kill_node_at)
                     if driver.poll() is None:
                         kill_wall = time.time()
+                        if args.freeze_before_kill:  # it hangs: requests routed to it wait there
+                            stack.kill_group("web-a", signal.SIGSTOP)
+                            time.sleep(args.freeze_before_kill)
                         stack.kill_group("web-a")
-                        print(f"[ramp] node web-a ({node_addr.get('web-a')}) killed (SIGKILL to its group)", flush=True)
+                        print(f"[ramp] node web-a ({node_addr.get('web-a')}) stopped for {args.freeze_before_kill} s, "
+                              "then killed (SIGKILL to its group)", flush=True)
                 driver.wait()
             finally:
                 if driver.poll() is None:
