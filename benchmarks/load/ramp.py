@@ -298,9 +298,13 @@ def main() -> None:
     args = ap.parse_args()
 
     var = Path(args.out_dir)
-    if var.exists():
+    if var.exists() and any(var.iterdir()):
+        if not (var / "people.json").exists() and not (var / "ramp.json").exists():
+            raise SystemExit(f"{var} is not an earlier run's folder (no people.json): give an empty or new --out-dir")
         shutil.rmtree(var)
-    var.mkdir(parents=True)
+    var.mkdir(parents=True, exist_ok=True)
+    if not (shutil.which("nginx") or Path("/usr/sbin/nginx").exists()):
+        raise SystemExit("nginx is needed (Debian: apt-get install nginx-light)")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": f"{args.pg}/{args.db}", "REDIS_URL": args.redis,
            "SECRET_KEY": "load-test-secret-key-not-for-production-0123456789abcdef",
            "COINLAB_SECURE_COOKIES": "0", "DEBUG": "0", "LOG_LEVEL": "WARNING"}
