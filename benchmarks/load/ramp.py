@@ -407,6 +407,8 @@ def main() -> None:
                 step["check"] = check_decisions(json.loads(journal.read_text()), env, kill_wall,
                                                 node_addr.get("web-a"))
                 step["check"]["kill_at_s"] = args.kill_node_at
+            elif args.layout == "nodes" or args.check:
+                step["check"] = check_decisions(json.loads(journal.read_text()), env, None, None)
             if "check" in step:
                 # every session's log replays from its seed to its cached state (hash chain, facts)
                 v = subprocess.run([PY, "manage.py", "verify_session", "--all"], env=env, cwd=ROOT,
@@ -415,8 +417,6 @@ def main() -> None:
                     f"exit {v.returncode}: {(v.stdout + v.stderr)[-500:]}")
                 step["check"]["live_tasks_per_worker"] = {
                     f.stem: f.read_text(errors="replace").count("succeeded in") for f in sorted(var.glob("live-*.log"))}
-            elif args.layout == "nodes" or args.check:
-                step["check"] = check_decisions(json.loads(journal.read_text()), env, None, None)
             if args.pg_stat_statements:
                 q = ("SELECT calls, round(total_exec_time::numeric, 1) AS total_ms, round(mean_exec_time::numeric, 3) "
                      "AS mean_ms, rows, left(regexp_replace(query, '\\s+', ' ', 'g'), 300) FROM pg_stat_statements "
