@@ -16,13 +16,22 @@ WARM_TEMPLATES = ("web/play/_live.html", "web/instructor/_console_session.html")
 
 
 def warm() -> None:
-    """Load the URL configuration and compile ``WARM_TEMPLATES`` (a renamed template is skipped:
-    its first drawing compiles it, as before)."""
+    """Load the URL configuration and its reverse lookup tables (one per language), the cache
+    backend's client library, and compile ``WARM_TEMPLATES`` (a renamed template is skipped: its
+    first drawing compiles it, as before). Nothing here opens a connection."""
+    from django.conf import settings
+    from django.core.cache import caches
     from django.template import TemplateDoesNotExist
     from django.template.loader import get_template
     from django.urls import get_resolver
+    from django.utils import translation
 
-    get_resolver().url_patterns  # noqa: B018 - imports the URLconf and every view module
+    resolver = get_resolver()
+    resolver.url_patterns  # noqa: B018 - imports the URLconf and every view module
+    for code, _name in settings.LANGUAGES:  # what the first reverse()/{% url %} in each language builds
+        with translation.override(code):
+            resolver.reverse_dict  # noqa: B018
+    caches["default"]  # the backend (django-redis client, redis-py) is imported at its first use
     for name in WARM_TEMPLATES:
         try:
             get_template(name)
