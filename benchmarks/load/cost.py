@@ -12,6 +12,7 @@ is running. Shared machines make the driver's latencies noisy; these are the flo
 from __future__ import annotations
 
 import argparse
+import cProfile
 import functools
 import gzip
 import json
@@ -33,6 +34,8 @@ def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--people", default="var/load/people.json")
     ap.add_argument("--n", type=int, default=100)
+    ap.add_argument("--by-game", action="store_true", help="one row per request kind and game (a mixed classroom)")
+    ap.add_argument("--profile", help="write a cProfile (CPU time) of each kind's requests to this folder")
     args = ap.parse_args()
     import django
 
@@ -50,10 +53,21 @@ def main() -> None:
     rows: dict[str, list[tuple[float, float, int]]] = {}
     sizes: list[tuple[int, str]] = []
 
+    game_of = {t["session"]: t.get("game", people.get("scenario", "")) for t in people["teams"]}
+    current = {"game": ""}
+    profiles: dict[str, cProfile.Profile] = {}
+
     def measure(kind, fn):
+        if args.by_game and current["game"] and not kind.startswith("console"):
+            kind = f"{current['game']}: {kind}"
+        prof = profiles.setdefault(kind, cProfile.Profile(time.process_time)) if args.profile else None
         with CaptureQueriesContext(connection) as q:
             w, c = time.perf_counter(), time.process_time()
+            if prof:
+                prof.enable()
             resp = fn()
+            if prof:
+                prof.disable()
             c, w = time.process_time() - c, time.perf_counter() - w
         rows.setdefault(kind, []).append((w * 1000, c * 1000, len(q.captured_queries)))
         return resp
@@ -74,9 +88,12 @@ def main() -> None:
     for t in people["teams"]:
         clients[(t["session"], t["seat"])] = client_for(t["cookie"])
     done = 0
+    per_game: dict[str, int] = {}
     for t in people["teams"]:
-        if done >= args.n:
-            break
+        game = game_of[t["session"]]
+        if (per_game.get(game, 0) if args.by_game else done) >= args.n:
+            continue
+        current["game"] = game
         c = clients[(t["session"], t["seat"])]
         url = f"/sessions/{t['session']}/play/live/?seat={t['seat']}"
         # as a browser asks: gzip accepted (the region is sent compressed where the server does)
@@ -105,12 +122,14 @@ def main() -> None:
                     {"seq": int(seq), "choice": choices[0], "idempotency_key": uuid.uuid4().hex},
                     content_type="application/json"))
             done += 1
+            per_game[game] = per_game.get(game, 0) + 1
             # what the "live" queue's worker does after the move (facilitation.tasks.live_predraw),
             # then this seat's page polling with its old ETag: served from the drawn region
             if predraw is not None:
                 measure("pre-draw task, all seats (worker, not web)", functools.partial(predraw, sid))
                 measure("poll 200 after a move, pre-drawn", functools.partial(
                     c.get, url, HTTP_IF_NONE_MATCH=tag, HTTP_ACCEPT_ENCODING=GZIP))
+    current["game"] = ""
     for i in people["instructors"]:
         c = client_for(i["cookie"])
         r = measure("console 200, first poll", lambda: c.get("/console/live/"))  # noqa: B023
@@ -121,9 +140,13 @@ def main() -> None:
     if sizes:
         print(f"live region as sent: median {statistics.median(n for n, _ in sizes) / 1024:.1f} KiB "
               f"({sizes[0][1] or 'not compressed'})")
-    print(f"{'kind':46} {'n':>4} {'wall p50':>9} {'CPU p50':>8} {'CPU mean':>9} {'queries':>8}")
+    if args.profile:
+        Path(args.profile).mkdir(parents=True, exist_ok=True)
+        for kind, prof in profiles.items():
+            prof.dump_stats(str(Path(args.profile) / (re.sub(r"[^a-z0-9]+", "_", kind.lower()).strip("_") + ".prof")))
+    print(f"{'kind':60} {'n':>4} {'wall p50':>9} {'CPU p50':>8} {'CPU mean':>9} {'queries':>8}")
     for kind, v in rows.items():
-        print(f"{kind:46} {len(v):4d} {statistics.median(x[0] for x in v):9.1f} "
+        print(f"{kind:60} {len(v):4d} {statistics.median(x[0] for x in v):9.1f} "
               f"{statistics.median(x[1] for x in v):8.1f} {statistics.fmean(x[1] for x in v):9.1f} "
               f"{statistics.median(x[2] for x in v):8.0f}")
 

@@ -76,6 +76,7 @@ class Run:
         self.deadline = 0.0
         self.stop = False
         self.log_offset = 0
+        self.journal: list[dict] = []
 
     def over(self) -> bool:
         return self.stop or time.monotonic() >= self.deadline or self.stats.count >= self.args.max_requests
@@ -111,8 +112,8 @@ class Run:
         rnd = random.Random(f"{t['session']}:{t['seat']}")
         cookies = {"sessionid": t["cookie"], "csrftoken": CSRF}
         live = f"{base}/sessions/{t['session']}/play/live/?seat={t['seat']}"
-        choose = f"{base}/sessions/{t['session']}/play/choose/?seat={t['seat']}"
-        api_submit = f"{base}/api/sessions/{t['session']}/seats/{t['seat']}/submit/"
+        f"{base}/sessions/{t['session']}/play/choose/?seat={t['seat']}"
+        f"{base}/api/sessions/{t['session']}/seats/{t['seat']}/submit/"
         n_decisions = 0
         async with self.client(cookies) as client:
             await asyncio.sleep(rnd.random() * POLL_MS / 1000)
@@ -137,16 +138,8 @@ class Run:
                     if choices and seq:
                         n_decisions += 1
                         via = self.args.submit if self.args.submit != "both" else ("api", "page")[n_decisions % 2]
-                        if via == "page":
-                            form = {"seat": t["seat"], "seq": seq.group(1), "key": uuid.uuid4().hex,
-                                    "choice": rnd.choice(choices), "rationale": "load test", "decision_ms": "5000"}
-                            resp = await self.request(client, "submit_page", "POST", choose, data=form, headers={
-                                "HX-Request": "true", "X-CSRFToken": CSRF, "Referer": base + "/"})
-                        else:
-                            body = {"seq": int(seq.group(1)), "idempotency_key": uuid.uuid4().hex,
-                                    "choice": rnd.choice(choices), "rationale": "load test", "decision_ms": 5000}
-                            resp = await self.request(client, "submit_api", "POST", api_submit, json=body, headers={
-                                "X-CSRFToken": CSRF, "Accept": "application/json"})
+                        resp = await self.decide(client, t, via, int(seq.group(1)), rnd.choice(choices), base)
+                        if via == "api":
                             decide_at = None
                             resp = None  # the next poll fetches the new live region, as for the other teams
                         if resp is not None and resp[0] == 200:
@@ -156,6 +149,48 @@ class Run:
                             etag = resp[1].get("ETag", etag)
                             decide_at = None
                 await asyncio.sleep(POLL_MS / 1000)
+
+    async def decide(self, client, t: dict, via: str, seq: int, choice: str, base: str):
+        """One decision, through the page's form or the API, with one idempotency key. Where the
+        answer is lost on the way (no answer, or the proxy's 502/503/504: a web node went away
+        mid-request) the decision is sent again with the same key, as a client that keeps its
+        key until answered does (at most ``--retries`` times). Every attempt goes to the journal
+        (``--journal``), which ``ramp.py --check`` compares with the event log."""
+        key = uuid.uuid4().hex
+        entry = {"session": t["session"], "seat": t["seat"], "key": key, "via": via, "seq": seq,
+                 "choice": choice, "attempts": []}
+        resp = None
+        for attempt in range(1 + self.args.retries):
+            if attempt:
+                await asyncio.sleep(0.5)
+            sent = time.time()
+            if via == "page":
+                form = {"seat": t["seat"], "seq": str(seq), "key": key, "choice": choice,
+                        "rationale": "load test", "decision_ms": "5000"}
+                resp = await self.request(client, "submit_page", "POST",
+                                          f"{base}/sessions/{t['session']}/play/choose/?seat={t['seat']}",
+                                          data=form, headers={"HX-Request": "true", "X-CSRFToken": CSRF,
+                                                              "Referer": base + "/"})
+            else:
+                body = {"seq": seq, "idempotency_key": key, "choice": choice, "rationale": "load test",
+                        "decision_ms": 5000}
+                resp = await self.request(client, "submit_api", "POST",
+                                          f"{base}/api/sessions/{t['session']}/seats/{t['seat']}/submit/",
+                                          json=body, headers={"X-CSRFToken": CSRF, "Accept": "application/json"})
+            status = resp[0] if resp is not None else 0
+            row = {"t": round(sent, 3), "status": status,
+                   "node": (resp[1].get("X-Upstream", "") if resp is not None else "")}
+            if via == "api" and resp is not None and status == 200:
+                try:
+                    answer = json.loads(resp[2])
+                    row["events"], row["replayed"] = answer.get("events"), answer.get("replayed")
+                except ValueError:
+                    pass
+            entry["attempts"].append(row)
+            if status not in (0, 502, 503, 504):
+                break
+        self.journal.append(entry)
+        return resp
 
     async def instructor(self, i: dict, base: str, k: int):
         cookies = {"sessionid": i["cookie"], "csrftoken": CSRF}
@@ -193,9 +228,11 @@ class Sampler(multiprocessing.Process):
     process table takes tens of milliseconds, which in a thread of the driver would hold the
     interpreter lock and delay the event loop, adding to the latencies measured."""
 
-    def __init__(self, server_pids: list[int], worker_pids: list[int], db_name: str, start_after: float):
+    def __init__(self, server_pids: list[int], worker_pids: list[int], db_name: str, start_after: float,
+                 redis_port: int | None = None, extra: dict[str, list[int]] | None = None):
         super().__init__(daemon=True)
         self.server_pids, self.worker_pids = server_pids or [], worker_pids or []
+        self.redis_port, self.extra = redis_port, extra or {}
         self.db_name, self.start_after = db_name, start_after
         self.driver_pid = os.getpid()
         self.samples: list[dict] = []
@@ -220,12 +257,21 @@ class Sampler(multiprocessing.Process):
                 groups[group] += [master, *master.children(recursive=True)]
             except psutil.NoSuchProcess:
                 pass
+        for name, pids in self.extra.items():  # --group NAME=PID: a process and its children
+            groups.setdefault(name, [])
+            for pid in pids:
+                try:
+                    master = psutil.Process(pid)
+                    groups[name] += [master, *master.children(recursive=True)]
+                except psutil.NoSuchProcess:
+                    pass
         for p in psutil.process_iter(["name", "cmdline"]):
             try:
                 cmd = " ".join(p.info["cmdline"] or [])
                 if p.info["name"] in ("postgres",) and f" {self.db_name} " in f" {cmd} ":
                     groups["postgres"].append(p)
-                elif (p.info["name"] or "").startswith("redis-server"):
+                elif (p.info["name"] or "").startswith("redis-server") and (
+                        self.redis_port is None or f":{self.redis_port}" in cmd):
                     groups["redis"].append(p)
             except (psutil.NoSuchProcess, psutil.AccessDenied):
                 pass
@@ -306,12 +352,23 @@ def main() -> None:
     ap.add_argument("--worker-pid", type=int, nargs="*", default=[], help="Celery worker(s) of the live queue")
     ap.add_argument("--access-log", help="nginx log in the 'timing' format of nginx.conf.in: server-side times")
     ap.add_argument("--db-name", default="coinlab_load")
+    ap.add_argument("--redis-port", type=int, help="sample only the redis-server listening on this port")
+    ap.add_argument("--group", action="append", default=[], metavar="NAME=PID[,PID]",
+                    help="a process group of its own (a web node, a worker): the processes and their children")
+    ap.add_argument("--retries", type=int, default=5,
+                    help="times a decision whose answer was lost (no answer, 502/503/504) is sent again, same key")
+    ap.add_argument("--journal", help="write every decision sent (key, attempts, answers) here, as JSON")
     ap.add_argument("--out", default="var/load/result.json")
     args = ap.parse_args()
     check_loopback(args.base)
     people = json.loads(Path(args.people).read_text())
     run = Run(args)
-    sampler = Sampler(args.server_pid, args.worker_pid, args.db_name, time.monotonic() + args.warmup)
+    extra = {}
+    for g in args.group:
+        name, _, pids = g.partition("=")
+        extra.setdefault(name, []).extend(int(x) for x in pids.split(",") if x)
+    sampler = Sampler(args.server_pid, args.worker_pid, args.db_name, time.monotonic() + args.warmup,
+                      redis_port=args.redis_port, extra=extra)
     sampler.start()
     t0 = time.monotonic()
     asyncio.run(run.main(people))
@@ -339,6 +396,12 @@ def main() -> None:
         keys = [k for k in samples[0] if k != "t"]
         out["resources"] = {k: {"mean": round(statistics.fmean(s[k] for s in samples), 1),
                                 "max": round(max(s[k] for s in samples), 1)} for k in keys}
+    retried = [e for e in run.journal if len(e["attempts"]) > 1]
+    out["decisions"] = {"sent": len(run.journal), "retried": len(retried),
+                        "answered_200": sum(1 for e in run.journal if e["attempts"][-1]["status"] == 200),
+                        "unanswered": sum(1 for e in run.journal if e["attempts"][-1]["status"] in (0, 502, 503, 504))}
+    if args.journal:
+        Path(args.journal).write_text(json.dumps(run.journal))
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)
     Path(args.out).write_text(json.dumps(out, indent=1))
     print(f"{out['sessions']} sessions, {out['teams']} teams, {out['instructors']} instructors, "
