@@ -235,5 +235,5 @@ def test_the_api_submits_drafts_and_refuses_plans(tot, client):
     session.refresh_from_db()
     r = client.post(base + "plan/", {"plan": ["nope"], "seq": session.head_seq}, content_type="application/json",
                     HTTP_ACCEPT_LANGUAGE="es")
-    assert r.status_code == 400 and "Paso 1" in r.json()["detail"]
+    assert r.status_code == 400 and "El paso 1 del plan" in r.json()["detail"]
     assert reverse("api-seat-plan", args=[session.pk, SEAT]) == base + "plan/"

@@ -105,5 +105,5 @@ def test_the_plan_form_in_spanish(client, tot):
     _past_headquarters(session, users)
     client.force_login(users[SEAT])
     html = client.get(_url(session, "step:refit"), HTTP_ACCEPT_LANGUAGE="es").content.decode()
-    assert '<html lang="es">' in html and "Tu plan" in html and "Paso 2:" in html
+    assert '<html lang="es">' in html and "Su plan" in html and "Paso 2:" in html
     assert "Enviar el plan (1 paso) como una sola decisión" in html
