@@ -50,7 +50,7 @@ def test_picking_steps_stores_nothing_and_submitting_records_one_decision(client
     n, head = SessionEvent.objects.filter(session=session).count(), session.head_seq
     html = client.get(_url(session)).content.decode()
     assert '<fieldset class="plan-next">' in html and 'id="plan-next-legend"' in html
-    assert 'name="step" value="step:refit"' in html and "No step yet." in html
+    assert 'name="add" value="step:refit"' in html and "No step yet." in html
     assert re.search(r'<label for="plan-rationale">', html) and 'id="plan-submit"' in html and " disabled>" in html
     html = client.get(_url(session, "step:refit")).content.decode()
     assert "Step 2:" in html and 'value="refit:res3"' in html

@@ -3,7 +3,7 @@
 A seat picks the steps of its part of the phase (Tears of Tyranny's player window: refit,
 resources, force management, cards) one after another on a draft, then submits them as one
 decision. The draft lives in the form alone (the ``step`` fields, in order): each pick is a GET of
-this page with one more step, answered with the seat's next question on a copy of the game
+this page with one more step (``add``), answered with the seat's next question on a copy of the game
 (``plans.plan_draft``); nothing is stored until the plan is submitted (POST). Without JavaScript
 every pick is a page load; with it (htmx, ``web/js/plan.js``) only the form is redrawn, focus
 moves to the next question and the change is announced.
@@ -80,7 +80,9 @@ def plan(request, session_id: int):
         raise NotAllowed(_("Your team does not play a seat in this session."))
     seat = _seat_for(request, session)
     data = request.POST if request.method == "POST" else request.GET
-    steps = [s for s in data.getlist("step") if s][: plans.MAX_PLAN_STEPS]
+    # the draft's steps, then the one just picked (a button of its own name: htmx would let a
+    # submitter named "step" replace the form's other "step" fields)
+    steps = [s for s in [*data.getlist("step"), data.get("add", "")] if s][: plans.MAX_PLAN_STEPS]
     if request.method == "GET":
         status_text = ""
         if steps:
