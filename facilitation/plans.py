@@ -58,13 +58,13 @@ MAX_CHOICE_ID = 1000
 
 def _check_steps(steps: Any, *, field: str = "plan", allow_empty: bool = False) -> list[str]:
     if not isinstance(steps, (list, tuple)) or (not steps and not allow_empty):
-        raise ValidationFailed(f"{field} must be a non-empty list of choice ids.", code="malformed")
+        raise ValidationFailed(msg("{field} must be a non-empty list of choice ids.", field=field), code="malformed")
     if len(steps) > MAX_PLAN_STEPS:
-        raise ValidationFailed(f"A plan holds at most {MAX_PLAN_STEPS} steps.", code="malformed")
+        raise ValidationFailed(msg("A plan holds at most {n} steps.", n=MAX_PLAN_STEPS), code="malformed")
     for cid in steps:
         if not isinstance(cid, str) or not cid or len(cid) > MAX_CHOICE_ID or "\x00" in cid:
-            raise ValidationFailed(f"Every step of {field} must be a choice id (a non-empty string).",
-                                   code="malformed")
+            raise ValidationFailed(msg("Every step of {field} must be a choice id (a non-empty string).",
+                                       field=field), code="malformed")
     return list(steps)
 
 
@@ -92,7 +92,7 @@ def _step_payload(chosen: list) -> tuple[list[Any], bool]:
 
 
 def plan_label(labels: list[Any]) -> Any:
-    """The plan as one line of the log: ``Plan of 3 steps: a; b; c``."""
+    """The plan as one line of the log: ``Plan of 3 steps: a, b, c``."""
     return msg_n("Plan of {count} step: {steps}", "Plan of {count} steps: {steps}", len(labels), steps=labels)
 
 
@@ -112,9 +112,9 @@ def plan_draft(*, session: ClassSession, user, seat: str, steps: Any) -> dict:
     p = rules.prompt(state)
     scope = rules.plan_phase(state)
     if p is None or seat not in p.seats:
-        raise Conflict("It is not your turn to decide.", code="not_your_turn")
+        raise Conflict(msg("It is not your turn to decide."), code="not_your_turn")
     if scope is None:
-        raise Conflict("Plans are not offered at this point of the game: decide step by step.",
+        raise Conflict(msg("Plans are not offered at this point of the game: decide step by step."),
                        code="plans_not_offered")
     chosen: list = []
     per_step: list = []
@@ -175,9 +175,9 @@ def plan_submit(*, session: ClassSession, user, seat: str, plan: Any, seq: int, 
             if p is None:
                 raise ValidationFailed("The game is over: no more choices can be made.", code="game_over")
             if seat not in p.seats:
-                raise Conflict("It is not your turn to decide.", code="not_your_turn")
+                raise Conflict(msg("It is not your turn to decide."), code="not_your_turn")
             if rules.plan_phase(state) is None:
-                raise Conflict("Plans are not offered at this point of the game: decide step by step.",
+                raise Conflict(msg("Plans are not offered at this point of the game: decide step by step."),
                                code="plans_not_offered")
             chosen: list = []
             try:
