@@ -6,8 +6,8 @@
 Plays complete games with the heuristic bots. A *decision* is one submission by a seat, as the
 log records it: a single choice, or (by default) a seat's whole plan for its part of the player
 window or the long-term phase (``engine.core.plan``: a list of choices validated and undone
-together, ending at the first card draw or die roll, after which the seat plans again). Prompts with
-a single legal choice other than ``done`` are applied by the engine without asking (issue 16.7).
+together, ending at the first card draw or die roll, after which the seat plans again; offered where
+``rules.plan_phase`` says so, as on the play page). Prompts with a single legal choice other than ``done`` are applied by the engine without asking (issue 16.7).
 ``--no-plans`` submits every choice on its own (the click count). Prints one JSON line per game
 and a summary: decisions in all, for the busiest seat, choices inside them, turns.
 """
@@ -22,9 +22,6 @@ import engine
 from engine.bots.base import make_bot
 from engine.core.plan import apply_plan, draft_plan
 
-#: the phases in which a seat plans its own part: the player window (phases 1-2) and phase 4
-PLAN_PHASES = ("window", "long")
-
 
 def play(players: int, seed: int, scenario: str, plans: bool) -> dict:
     rules = engine.load("tears_of_tyranny")
@@ -38,11 +35,11 @@ def play(players: int, seed: int, scenario: str, plans: bool) -> dict:
             break
         seat = p.seats[0]
         bot = bots[seat]
-        if plans and state["phase"] in PLAN_PHASES and not state["g"]:
-            phase, turn = state["phase"], state["turn"]
+        scope = rules.plan_phase(state) if plans else None
+        if scope is not None:
 
-            def stop(draft, _p, _seat, phase=phase, turn=turn):
-                return draft["phase"] != phase or draft["turn"] != turn or bool(draft["g"])
+            def stop(draft, _p, _seat, scope=scope):
+                return rules.plan_phase(draft) != scope
 
             ids = draft_plan(rules, state, seat, lambda s, q, bot=bot: bot.choose(s, q).choice_id, stop)
             state, _facts = apply_plan(rules, state, seat, ids)

@@ -36,7 +36,7 @@ Rate limits
       limit, wrong codes are answered 429 but a valid code always goes through (a
       code carries about 59 random bits, 12 of 31 letters and digits: the limit stops
       noise, not a feasible search);
-    * ``COINLAB_RATE_SUBMIT``: decision submissions (API and page) per user.
+    * ``COINLAB_RATE_SUBMIT``: decision submissions (API and page; plans and their drafts too) per user.
 
     Over a limit: ``429`` with ``Retry-After`` (JSON ``{"error": "rate_limited"}``
     under /api/), nothing processed.
@@ -147,8 +147,8 @@ def limited_response(request, message: str, retry_after: int) -> HttpResponse:
     return resp
 
 
-SUBMIT_PATHS = (re.compile(r"^/api/sessions/\d+/seats/[^/]+/(submit|undo)/$"),
-                re.compile(r"^/sessions/\d+/play/(choose|undo)/$"))
+SUBMIT_PATHS = (re.compile(r"^/api/sessions/\d+/seats/[^/]+/(submit|undo|plan|plan/draft)/$"),
+                re.compile(r"^/sessions/\d+/play/(choose|undo|plan)/$"))
 JOIN_PATHS = (re.compile(r"^/api/(join|register)/$"),)
 JOIN_PAGE = re.compile(r"^/join/([^/]+)/$")
 LOGIN_PATHS = (re.compile(r"^/accounts/login/$"), re.compile(r"^/admin/login/$"))

@@ -6,7 +6,9 @@ rows are caches of it.
 State model. ``S(0)`` is ``rules.setup(seed, options)``. Each event ``e``
 starts from the state of its ``parent_seq`` and applies its transition:
 
-* ``decision``/``bot``: ``rules.apply(seat, payload["choice"])``;
+* ``decision``/``bot``: ``rules.apply(seat, payload["choice"])``; a plan (``payload["plan"]``, a
+  list of choice ids submitted as one decision: ``facilitation.plans``) with
+  ``engine.core.plan.apply_plan``, so it is replayed, verified and undone as one;
 * ``facilitator`` with ``payload["action"] == "adjust"``:
   ``rules.adjust(state, track, value)`` (an adjudicated override);
 * ``facilitator`` with ``payload["action"] == "direct"``:
@@ -36,6 +38,7 @@ from django.utils import timezone
 
 import engine
 from engine import IllegalChoice, Rules
+from engine.core.plan import apply_plan
 from facilitation.models import ClassSession, SessionEvent, StateSnapshot
 
 GENESIS_HASH = "0" * 64
@@ -149,12 +152,28 @@ def rules_fingerprint(scenario_key: str) -> str:
 def transition(rules: Rules, state: Any, kind: str, seat: str, payload: dict) -> list[dict]:
     """Apply one event's transition to ``state`` in place; returns the engine's facts."""
     if kind in STATE_CHANGING_KINDS:
+        if "plan" in payload:  # a seat's plan: one decision group (engine.core.plan, facilitation.plans)
+            new, facts = apply_plan(rules, state, seat, payload["plan"])
+            _replace(state, new)
+            return facts
         return rules.apply_inplace(state, seat, payload["choice"])
     if kind == "facilitator" and payload.get("action") == "adjust":
         return adjustment_facts(rules, state, payload["track"], payload["value"], payload.get("reason", ""))
     if kind == "facilitator" and payload.get("action") == "direct":
         return rules.apply_directed(state, payload["seat"], payload["choice"], payload.get("reason", ""))
     return []
+
+
+def _replace(state: Any, new: Any) -> None:
+    """Make ``state`` (changed in place by the log's replay) hold ``new``."""
+    if isinstance(state, dict):
+        state.clear()
+        state.update(new)
+    elif isinstance(state, list):
+        state[:] = new
+    else:
+        state.__dict__.clear()
+        state.__dict__.update(new.__dict__)
 
 
 def adjust_state(rules: Rules, state: Any, track: str, value: Any) -> list[dict]:

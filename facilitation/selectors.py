@@ -221,7 +221,7 @@ def seat_prompts(session: ClassSession, seat_keys) -> dict[str, dict[str, Any]]:
     base: dict[str, Any] = {
         "session": session.pk, "status": session.status, "seq": session.head_seq,
         "prompt": None, "your_turn": False, "view": None, "metrics": None, "result": session.result,
-        "deadline": None, "require_rationale": session.require_rationale,
+        "deadline": None, "plan": False, "require_rationale": session.require_rationale,
         "server_time": timezone.now().isoformat(),
     }
     if state is None:
@@ -230,6 +230,7 @@ def seat_prompts(session: ClassSession, seat_keys) -> dict[str, dict[str, Any]]:
     views = {seat: rules.view(state, seat) for seat in seat_keys}
     metrics = rules.metrics(state)
     deadline = None
+    plan_phase = rules.plan_phase(state)
     if p is not None:
         d = decision_deadline(session)
         deadline = d.isoformat() if d else None
@@ -240,6 +241,8 @@ def seat_prompts(session: ClassSession, seat_keys) -> dict[str, dict[str, Any]]:
             data["prompt"] = p.to_dict(seat)
             data["your_turn"] = seat in p.seats and session.status == ClassSession.Status.LIVE
             data["deadline"] = deadline
+            # the seat may submit its whole part of this phase as one plan (facilitation.plans)
+            data["plan"] = bool(data["your_turn"] and plan_phase is not None)
         out[seat] = data
     return out
 

@@ -533,6 +533,12 @@ class Rules(ABC):
         ``seat`` (for callers that hold the view already: the live page)."""
         raise NoBoardView(f"{self.title or self.key} has no typed board view.")
 
+    def plan_phase(self, state: State) -> str | None:
+        """Where seats may submit a whole plan (``engine.core.plan``, issue 16.7): a name for the
+        current stretch of play in which a seat plans its own part (a plan being drafted stops when
+        it changes), or None when plans are not offered. Games that offer plans override this."""
+        return None
+
     def cards_played(self, state: State) -> int:
         """How many cards have been played so far (for cards/s benchmarks)."""
         return 0

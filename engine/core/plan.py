@@ -24,31 +24,46 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from engine.core.contract import IllegalChoice, Rules
+from engine.core.contract import Choice, IllegalChoice, Rules
 
 State = Any
 
 
-def apply_plan(rules: Rules, state: State, seat: str, choice_ids: list[str]) -> tuple[State, list[dict]]:
+def apply_plan(rules: Rules, state: State, seat: str, choice_ids: list[str],
+               chosen: list[Choice] | None = None, step_facts: list[list[dict]] | None = None,
+               ) -> tuple[State, list[dict]]:
     """Apply ``choice_ids`` for ``seat`` as one decision group: (new state, facts), or
-    :class:`IllegalChoice` with the given state untouched."""
+    :class:`IllegalChoice` with the given state untouched. ``chosen``, if given, receives the
+    :class:`Choice` of each step as it was offered (its label, for the log); ``step_facts`` the
+    facts of each step (whether the last one revealed information)."""
     if not isinstance(choice_ids, (list, tuple)) or not choice_ids:
         raise IllegalChoice("A plan is a non-empty list of choice ids.", code="illegal_plan")
     new = rules.copy(state)
     facts: list[dict] = []
     for i, cid in enumerate(choice_ids):
         try:
-            rules.validate(new, seat, cid)
+            c = rules.validate(new, seat, cid)
         except IllegalChoice as e:
-            raise IllegalChoice(f"Step {i + 1} of the plan ({cid!r}) is not legal then: {e.message}",
-                                code="illegal_plan") from e
+            raise _refused(f"Step {i + 1} of the plan ({cid!r}) is not legal then: {e.message}",
+                           i, cid, e.message) from e
+        if chosen is not None:
+            chosen.append(c)
         got = rules.apply_unchecked(new, seat, cid)
         facts.extend(got)
+        if step_facts is not None:
+            step_facts.append(got)
         if i < len(choice_ids) - 1 and any(f.get("barrier") for f in got):
-            raise IllegalChoice(f"Step {i + 1} of the plan ({cid!r}) reveals information (a card or a die): "
-                                "the plan must end there; decide what follows after seeing it.",
-                                code="illegal_plan")
+            raise _refused(f"Step {i + 1} of the plan ({cid!r}) reveals information (a card or a die): "
+                           "the plan must end there; decide what follows after seeing it.", i, cid, None)
     return new, facts
+
+
+def _refused(text: str, index: int, cid: str, reason: Any) -> IllegalChoice:
+    """The refusal of a whole plan, naming its step: ``step`` (1-based), ``choice_id``, and
+    ``reason`` (why that step is not legal then; None: it reveals information and is not last)."""
+    err = IllegalChoice(text, code="illegal_plan")
+    err.step, err.choice_id, err.reason = index + 1, cid, reason
+    return err
 
 
 def draft_plan(rules: Rules, state: State, seat: str, choose: Callable[[State, Any], str],

@@ -217,6 +217,29 @@ class SubmitIn(StrictSerializer):
     decision_ms = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
 
 
+class PlanIn(StrictSerializer):
+    """A seat's plan (issue 16.7): the choice ids of its steps, in order (facilitation.plans)."""
+
+    plan = serializers.ListField(child=serializers.CharField(max_length=1000), min_length=1, max_length=200)
+    seq = serializers.IntegerField(min_value=0)
+    idempotency_key = serializers.CharField(required=False, allow_blank=True, default="", max_length=128)
+    rationale = serializers.CharField(required=False, allow_blank=True, default="", max_length=5000)
+    decision_ms = serializers.IntegerField(required=False, allow_null=True, min_value=0, default=None)
+
+
+class PlanDraftIn(StrictSerializer):
+    steps = serializers.ListField(child=serializers.CharField(max_length=1000), min_length=0, max_length=200,
+                                  required=False, default=list)
+
+
+class PlanOut(serializers.Serializer):
+    seq = serializers.IntegerField()
+    events = serializers.ListField(child=serializers.IntegerField())
+    status = serializers.CharField()
+    replayed = serializers.BooleanField()
+    steps = serializers.IntegerField()
+
+
 class UndoIn(StrictSerializer):
     seq = serializers.IntegerField(min_value=0)
 

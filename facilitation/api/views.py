@@ -28,7 +28,7 @@ from rest_framework.views import APIView
 
 import engine
 from engine.core import registry
-from facilitation import eventlog, selectors, services
+from facilitation import eventlog, plans, selectors, services
 from facilitation.api import serializers as s
 from facilitation.calendar import sessions_to_ics
 from facilitation.errors import NotAllowed, NotFound, ServiceError, ValidationFailed
@@ -502,6 +502,33 @@ class SeatSubmit(APIView):
             selectors.session_ref_for_player(request.user, session_id)
             raise
         return Response(out)
+
+
+class SeatPlan(APIView):
+    @extend_schema(request=s.PlanIn, responses={200: s.PlanOut, **ERRORS},
+                   parameters=[OpenApiParameter("Idempotency-Key", str, OpenApiParameter.HEADER, required=False)],
+                   summary="Submit a whole plan (a list of choice ids) as one decision, made against prompt `seq`")
+    def post(self, request, session_id: int, seat_key: str):
+        try:
+            data = _valid(s.PlanIn, request)
+            key = data["idempotency_key"] or request.headers.get("Idempotency-Key", "")
+            out = plans.plan_submit(session=ClassSession(pk=session_id), user=request.user, seat=seat_key,
+                                    plan=data["plan"], seq=data["seq"], idempotency_key=key,
+                                    rationale=data["rationale"], decision_ms=data["decision_ms"])
+        except (ServiceError, APIException):
+            selectors.session_ref_for_player(request.user, session_id)
+            raise
+        return Response(out)
+
+
+class SeatPlanDraft(APIView):
+    @extend_schema(request=s.PlanDraftIn, responses={200: OpenApiTypes.OBJECT, **ERRORS},
+                   summary="The seat's next question after the draft steps `steps` (nothing is stored)")
+    def post(self, request, session_id: int, seat_key: str):
+        sess = selectors.session_get_for_user(request.user, session_id)
+        data = _valid(s.PlanDraftIn, request)
+        return Response(with_texts(plans.plan_draft(session=sess, user=request.user, seat=seat_key,
+                                                    steps=data["steps"])))
 
 
 class SeatUndo(APIView):

@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from .views import course, home, instructor, play, review, vignettes
+from .views import course, home, instructor, plan, play, review, vignettes
 
 app_name = "web"
 
@@ -23,6 +23,7 @@ urlpatterns = [
     path("sessions/<int:session_id>/play/live/", play.play_live, name="play_live"),
     path("sessions/<int:session_id>/play/choose/", play.choose, name="play_choose"),
     path("sessions/<int:session_id>/play/undo/", play.undo, name="play_undo"),
+    path("sessions/<int:session_id>/play/plan/", plan.plan, name="play_plan"),
     path("sessions/<int:session_id>/play/intent/", play.intent, name="play_intent"),
     path("sessions/<int:session_id>/watch/", review.watch, name="watch"),
     path("sessions/<int:session_id>/replay/", review.replay, name="replay"),

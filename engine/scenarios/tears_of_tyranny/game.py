@@ -278,6 +278,14 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
     def active_seats(self, state: dict) -> list[str]:
         return list(state["seats"])
 
+    def plan_phase(self, state: dict) -> str | None:
+        """Issue 16.7: a seat may plan its whole part of the player window (phases 1-2: refit,
+        resources, force management, cards) or of the long-term phase (4) in one submission
+        (``engine.core.plan``); not while a team-wide question is open (3.F, A-13)."""
+        if state["result"] is not None or state["g"] or state["phase"] not in ("window", "long"):
+            return None
+        return f"t{state['turn']}:{state['phase']}"
+
     # ---- prompt ------------------------------------------------------------------------------
     def prompt(self, state: dict) -> Prompt | None:
         if state["result"] is not None:
