@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from engine.core.messages import is_msg, render
+
 import re
 
 from engine.scenarios.tears_of_tyranny import adversary as ADV
@@ -31,7 +33,7 @@ def test_16_1_capped_effect_rotates_the_leading_quadrant_and_names_its_tiles(rul
         f = capped[0]
         assert sorted(f["tiles"]) == sorted(placed)
         for t in placed:
-            assert B.tname(t) in f["text"]
+            assert B.tname(t) in render(f["text"])
         q = [C.tiles[t]["quadrant"] for t in f["tiles"]]
         assert q[0] == f["lead_quadrant"] and q[1] == f["lead_quadrant"] % 4 + 1, "one tile per quadrant, in turn"
         leads.append(f["lead_quadrant"])
@@ -144,7 +146,7 @@ def test_16_5_follow_on_damage_into_a_cleared_tile_is_held_back(rules, C):
     rules._settle_seat(st, seat, facts)
     assert t["u"] == [] and t["blue"] == 2
     held = [f for f in facts if f["type"] == "held_back"]
-    assert held and "held back" in held[0]["text"]
+    assert held and "held back" in render(held[0]["text"])
     assert not [f for f in facts if f["type"] == "collateral"]
     assert st["inf"]["earned"] == 2 + 2, "the garrison's +2 influence (1.B), nothing lost (1.C)"
 
@@ -160,8 +162,8 @@ def test_16_6_every_tile_has_a_unique_name_players_can_say(rules, C):
 
 def test_16_6_card_and_event_texts_use_plain_grammar(rules, C):
     texts = [c["text"] for c in C.cards.values()]
-    texts += [x for e in C.events.values() for x in e["text"].values()]
-    texts += [x for i in C.influence.values() for x in i["text"].values()]
+    texts += [x for e in C.events.values() for x in render(e["text"]).values()]
+    texts += [x for i in C.influence.values() for x in render(i["text"]).values()]
     for x in texts:
         assert "(s)" not in x, x
         assert not re.search(r"\b1 (resources|guerrillas|tiles|cells|civilians)\b", x), x
@@ -180,4 +182,4 @@ def test_16_6_cards_are_shown_with_their_text_where_they_are_chosen(rules, C):
     assert plays
     for c in plays:
         card = C.cards[c.id[5:]]
-        assert card["text"] in str(c.label) and c.help == card["text"]
+        assert card["text"] in str(c.label) and card["text"] in render(c.help)

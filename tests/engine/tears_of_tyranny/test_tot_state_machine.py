@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.core.messages import is_msg, render
+
 import json
 
 from hypothesis import HealthCheck, settings
@@ -33,7 +35,7 @@ class TearsMachine(RuleBasedStateMachine):
         new, facts = RULES.apply(self.state, seat, c.id)
         assert RULES.dumps(self.state) == before, "apply must not touch the original state"
         for f in facts:
-            assert isinstance(f["text"], str) and f["type"]
+            assert is_msg(f["text"]) and render(f["text"]) and f["type"]
             if f.get("track") in ("influence", "tyranny_pool", "tyranny_map"):
                 assert "cause" in f and "delta" in f and "value" in f
         self.state = new
