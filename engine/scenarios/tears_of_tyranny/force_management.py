@@ -21,6 +21,20 @@ FM_HELP = {"recruit": msg("Places 1 of your guerrillas in this tile (3.C)."),
                        "can produce guerrillas from next turn (3.C, 1.D)."),
            "convert": msg("Turns 1 red civilian in this tile blue: red civilians add to the adversary's defense, blue "
                           "ones weaken its dominate (3.C, 1.C).")}
+
+
+def _fm_cost(o: dict):
+    """An option's price in words and as a structured cost (built once per panel option)."""
+    if o.get("influence"):
+        words = msg("{resources} + {influence} influence", resources=T.count(o["cost"], "resource"),
+                    influence=o["influence"])
+    else:
+        words = T.count(o["cost"], "resource")
+    spend = {k: v for k, v in (("resources", o["cost"]), ("influence", o.get("influence", 0))) if v}
+    return words, spend or None
+
+
+FM_COST = {(seat, o["id"]): _fm_cost(o) for seat in C.panels for o in C.panels[seat]["force_management"]["options"]}
 PRODUCE_HELP = msg("Takes 1 guerrilla from this base now (1.D, A-42); you may take more one at a time.")
 
 
@@ -67,9 +81,9 @@ class ForceManagementMixin:
                 out.append(tid)
         return out
 
-    def _fm_choices(self, state, seat, only=None) -> list[Choice]:
+    def _fm_targets(self, state, seat, only=None):
+        """(option, tile) pairs of the force management actions the seat can take now (3.C)."""
         pl = state["pl"][seat]
-        out = []
         for o in C.panels[seat]["force_management"]["options"]:
             if only and o["id"] != only:
                 continue
@@ -82,17 +96,18 @@ class ForceManagementMixin:
             for tid in self._fm_where(state, seat, o["where"], o["range"]):
                 if o["id"] == "base" and any(b[0] == seat for b in state["tiles"][tid]["bases"]):
                     continue
-                if o.get("influence"):
-                    cost = msg("{resources} + {influence} influence", resources=T.count(o["cost"], "resource"),
-                               influence=o["influence"])
-                else:
-                    cost = T.count(o["cost"], "resource")
-                spend = {k: v for k, v in (("resources", o["cost"]), ("influence", o.get("influence", 0))) if v}
-                out.append(Choice(f"{o['id']}:{tid}", msg("{action} in {tile} ({cost})", action=FM_LABEL[o["id"]],
-                                                          tile=B.tname(tid), cost=cost),
-                                  {"tile": tid}, kind=ChoiceKind.SPACE, targets={"tile": tid, "action": o["id"]},
-                                  cost=spend or None, rule="3.C", help=FM_HELP[o["id"]]))
-        return out
+                yield o, tid
+
+    def _fm_possible(self, state, seat, only=None) -> bool:
+        """Whether :meth:`_fm_choices` would offer anything (without building the choices)."""
+        return next(self._fm_targets(state, seat, only), None) is not None
+
+    def _fm_choices(self, state, seat, only=None) -> list[Choice]:
+        return [Choice(f"{o['id']}:{tid}", msg("{action} in {tile} ({cost})", action=FM_LABEL[o["id"]],
+                                               tile=B.tname(tid), cost=FM_COST[(seat, o["id"])][0]),
+                       {"tile": tid}, kind=ChoiceKind.SPACE, targets={"tile": tid, "action": o["id"]},
+                       cost=FM_COST[(seat, o["id"])][1], rule="3.C", help=FM_HELP[o["id"]])
+                for o, tid in self._fm_targets(state, seat, only)]
 
     def _apply_fm(self, state, seat, fr, head, rest, facts) -> None:
         stack = state["frames"][seat]

@@ -117,12 +117,19 @@ def _and(items: list):
 
 def card_line(cid: str):
     """A card as a player choosing it needs to read it (issue 16.6): title, class, cost, speed, range,
-    target and what it does."""
+    target and what it does (built once per card)."""
+    return CARD_LINE[cid]
+
+
+def _card_line(cid: str):
     card = C.cards[cid]
     return msg("{title} ({cls}, cost {cost}, {speed}, {reach}, target: {target}): {text}", title=CARD_TITLE[cid],
                cls=CLASS[card["class"]], cost=card["cost"], speed=SPEED[card["speed"]],
                reach=range_text(card["range"]), target=_and([TARGET[t] for t in card["target"]]),
                text=CARD_TEXT[cid])
+
+
+CARD_LINE = {cid: _card_line(cid) for cid in C.cards}
 
 
 # ---- a capability's effect in plain words (organic capabilities; cards carry their own text) ----

@@ -79,12 +79,12 @@ class TurnFlowMixin:
                 else:
                     return
             elif k == "fm" and not fr.get("only"):
-                if not self._fm_choices(state, seat):
+                if not self._fm_possible(state, seat):
                     stack.pop()
                 else:
                     return
             elif k == "fm":
-                if not self._fm_choices(state, seat, "recruit"):
+                if not self._fm_possible(state, seat, "recruit"):
                     stack.pop()
                 else:
                     return

@@ -107,7 +107,7 @@ class WindowMixin:
                     ch or [_c("skip", msg("Both decks are empty"), {}, K.PASS, "3.A", H["no_deck"])], "deck")
         if k == "keep":
             # secret: the drawn cards are private (the draw fact is visible_to the seat), so is the pick
-            ch = [_c(f"keep:{c}", msg("Keep {card}", card=T.card_line(c)), {"card": c, "secret": True}, K.CARD, "3.A",
+            ch = [_c(f"keep:{c}", _card_label("keep", c), {"card": c, "secret": True}, K.CARD, "3.A",
                      _card_help(H["keep"], c), {"card": c}) for c in fr["drawn"]]
             return (msg("Keep one of the drawn cards; you then return the rest to the bottom of the deck in the "
                         "order you choose."), "3.A", ch, "keep")
@@ -129,14 +129,13 @@ class WindowMixin:
         if k == "forget":
             cands = forget_candidates(pl, fr["kept"])
             # secret (1.F): the hand is hidden, so which card is forgotten is the player's own
-            ch = [_c(f"forget:{c}", (msg("Forget {card}", card=T.card_line(c)) if c in pl["hand"]
-                                     else msg("Forget {card} (spent)", card=T.card_line(c))),
+            ch = [_c(f"forget:{c}", (_card_label("forget", c) if c in pl["hand"] else _card_label("forget_spent", c)),
                      {"card": c, "secret": True}, K.CARD, "1.F", _card_help(H["forget"], c), {"card": c}) for c in cands]
             return (msg("You kept a major card: forget one other card from your hand (1.F, 3.A).")
                     if any(c in pl["hand"] for c in cands) else
                     msg("You kept a major card: your hand holds no other card, so forget a spent card.")), "1.F", ch, "forget"
         if k == "reclaim":
-            ch = [_c(f"reclaim:{c}", msg("Reclaim {card}", card=T.card_line(c)), {"card": c}, K.CARD, "3.A",
+            ch = [_c(f"reclaim:{c}", _card_label("reclaim", c), {"card": c}, K.CARD, "3.A",
                      _card_help(H["reclaim"], c), {"card": c}) for c in pl["discard"]]
             ch.append(_c("skip", msg("Reclaim nothing"), {}, K.PASS, "3.A", H["no_reclaim"]))
             return msg("Reclaim one spent card to your hand."), "3.A", ch, "reclaim"
@@ -186,7 +185,7 @@ class WindowMixin:
                 for c in pl["hand"]:
                     card = C.cards[c]
                     if card["cost"] <= pl["res"]:
-                        ch.append(_c(f"play:{c}", msg("Play {card}", card=T.card_line(c)), {"card": c}, K.CARD, "3.D",
+                        ch.append(_c(f"play:{c}", _card_label("play", c), {"card": c}, K.CARD, "3.D",
                                      _card_help(H["play"], c), {"card": c}, {"resources": card["cost"]} if card["cost"] else None))
             ch.append(_c("done", msg("Done selecting capabilities"), {}, K.DONE, "3.D", H["done_select"]))
             return (msg("Select capabilities and pay for them ({played}, {resources} left).",
@@ -260,26 +259,14 @@ class WindowMixin:
         if step == "produce":
             return bool(C.panels[seat]["base_output"]) and bool(self._produce_choices(state, seat, {"made": {}}))
         if step == "fm":
-            return C.panels[seat]["force_management"]["phase"] == "window" and bool(self._fm_choices(state, seat))
+            return C.panels[seat]["force_management"]["phase"] == "window" and self._fm_possible(state, seat)
         return True
 
     def _steps_prompt(self, state, seat, fr):
         pl = state["pl"][seat]
-        infra = sum(1 for tid in state["order"] if C.tiles[tid]["infrastructure"] and self.controls(state, seat, tid))
-        inc = income(pl, seat)
-        labels = {
-            "roll": STEP_LABEL["roll"],
-            "refit": STEP_LABEL["refit2"] if C.panels[seat]["refit"]["picks"] == 2 else STEP_LABEL["refit1"],
-            "income": (msg("Gain resources (3.B): +{income} from your panel's income row, +{infra} from infrastructure "
-                           "tiles you control", income=inc, infra=infra) if infra else
-                       msg("Gain resources (3.B): +{income} from your panel's income row", income=inc)),
-            "produce": STEP_LABEL["produce"],
-            "fm": STEP_LABEL["fm"],
-            "select": msg("Select and pay capabilities (3.D): {played}, {resources} left",
-                          played=_played(pl, plays_limit(pl, seat)), resources=T.count(pl["res"], "resource")),
-        }
         K = ChoiceKind
-        ch = [_c(f"step:{st}", labels[st], {"step": st}, K.OPERATION, STEP_RULE[st], STEP_HELP[st], {"step": st})
+        ch = [_c(f"step:{st}", self._step_label(state, seat, pl, st), {"step": st}, K.OPERATION, STEP_RULE[st],
+                 STEP_HELP[st], {"step": st})
               for st in WINDOW_STEPS if self._step_open(state, seat, fr, st)]
         ch += self._exec_choices(state, seat, "immediate")
         if "refit" in fr["taken"]:
@@ -288,8 +275,7 @@ class WindowMixin:
                          H["done_window"]))
         todo = [st for st in ("roll", "refit", "income") if st not in fr["taken"]
                 and (st != "roll" or C.panels[seat]["refit"]["roll"])]
-        parts = [msg("Player window: choose your next step, in the order you like (3); execute immediate capabilities "
-                     "whenever they are paid for.")]
+        parts = [WINDOW_TEXT]
         if todo:
             parts.append(msg("Still to do: {steps}.", steps=[TODO[st] for st in todo]))
         if "roll" in todo:
@@ -298,6 +284,22 @@ class WindowMixin:
             parts.append(msg("Done is offered once you have refitted (3.A)."))
         parts.append(self.situation(state))
         return _sentences(parts), "3", ch, "steps"
+
+    def _step_label(self, state, seat, pl, st):
+        """A step of the player window's menu in words, with what it gives now (issue 16.8)."""
+        if st == "income":
+            inc = income(pl, seat)
+            infra = sum(1 for tid in state["order"] if C.tiles[tid]["infrastructure"] and self.controls(state, seat, tid))
+            if infra:
+                return msg("Gain resources (3.B): +{income} from your panel's income row, +{infra} from infrastructure "
+                           "tiles you control", income=inc, infra=infra)
+            return msg("Gain resources (3.B): +{income} from your panel's income row", income=inc)
+        if st == "select":
+            return msg("Select and pay capabilities (3.D): {played}, {resources} left",
+                       played=_played(pl, plays_limit(pl, seat)), resources=T.count(pl["res"], "resource"))
+        if st == "refit":
+            return STEP_LABEL["refit2"] if C.panels[seat]["refit"]["picks"] == 2 else STEP_LABEL["refit1"]
+        return STEP_LABEL[st]
 
     def situation(self, state: dict):
         """Issue 16.8: what the turn's decisions are about, in one paragraph: how close the map is
@@ -355,9 +357,36 @@ class WindowMixin:
         return msg("{tile}: {details}", tile=B.tname(tid), details=_semi(bits))
 
 
+_CARD_HELP: dict = {}
+_CARD_LABEL: dict = {}
+
+
+def _card_label(kind: str, cid: str):
+    """The label of a card choice (a card is chosen with its full line, issue 16.6). Built once."""
+    m = _CARD_LABEL.get((kind, cid))
+    if m is None:
+        line = T.card_line(cid)
+        if kind == "keep":
+            m = msg("Keep {card}", card=line)
+        elif kind == "forget":
+            m = msg("Forget {card}", card=line)
+        elif kind == "forget_spent":
+            m = msg("Forget {card} (spent)", card=line)
+        elif kind == "reclaim":
+            m = msg("Reclaim {card}", card=line)
+        else:
+            m = msg("Play {card}", card=line)
+        _CARD_LABEL[(kind, cid)] = m
+    return m
+
+
 def _card_help(what, cid: str):
-    """A card choice's help: what choosing it does, then what the card does (issue 16.6)."""
-    return msg("{what} The card: {text}", what=what, text=T.CARD_TEXT[cid])
+    """A card choice's help: what choosing it does, then what the card does (issue 16.6). Built once."""
+    key = (id(what), cid)
+    m = _CARD_HELP.get(key)
+    if m is None:
+        m = _CARD_HELP[key] = msg("{what} The card: {text}", what=what, text=T.CARD_TEXT[cid])
+    return m
 
 
 def _semi(items: list):
@@ -380,6 +409,8 @@ def _played(pl: dict, limit: int):
     return msg("{n} of {limit} played", n=len(pl["played"]), limit=limit)
 
 
+WINDOW_TEXT = msg("Player window: choose your next step, in the order you like (3); execute immediate capabilities "
+                  "whenever they are paid for.")
 STEP_LABEL = {
     "roll": msg("Roll the d10 for presence (Partisans panel, before refit): 6-10 adds 1 presence"),
     "refit1": msg("Refit (3.A): choose one option"),

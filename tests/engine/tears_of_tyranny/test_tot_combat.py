@@ -227,11 +227,11 @@ def test_attack_fact_names_each_part_of_the_defense_the_earlier_damage_and_the_r
     f, facts = _attack(st, tid, 7, "liberators")
     assert f["defense"] == 2 and f["through"] == 5
     assert [(p["source"], p["value"]) for p in f["defense_parts"]] == [("terrain", 1), ("red_civilians", 1)]
-    text = f["text"]
+    text = render(f["text"])
     for bit in ("7 damage against defense 2", "jungle terrain +1 (1.A)", "1 red civilian +1 (1.C",
                 "overcome again by every attack (1.G combat)",
                 "outpost (1 damage taken earlier this turn, 1 of 2 health left)", "cell (1 health)",
-                "destroyed: outpost, cell", "influence +1 (outpost +1",
+                "destroyed: adversary outpost, adversary cell", "influence +1 (outpost +1",
                 "collateral: 3 excess damage kills 3 civilians",
                 "the Liberators lose 2 influence per civilian killed (Liberators panel, A-25): -6 influence"):
         assert bit in text, (bit, text)
