@@ -125,7 +125,8 @@ class ViewsMixin:
         names = [{"id": tid, "name": msg(C.tiles[tid]["name"])} for tid in C.tile_ids]
         names += [{"id": f"septet:{x['septet_ref']}", "name": msg(x["name"])} for x in C.map["septets"]]
         names += [{"id": x["id"], "name": msg(x["name"])} for x in C.map["coast_border_pieces"]]
-        panels = [{"id": seat, "title": msg(C.panels[seat]["title"])} for seat in C.panels]
+        panels = [{"id": seat, "title": msg(C.panels[seat]["title"]), "approach": msg(C.panels[seat]["approach"]),
+                   "special_rules": [msg(r) for r in C.panels[seat].get("special_rules", [])]} for seat in C.panels]
         scenarios = [{"id": sid, "title": msg(x["title"]), "background": msg(x["background"]),
                       "victory_conditions": msg(x["victory_conditions"]),
                       "reasons": [msg(c["reason"]) for c in x.get("victory", [])]} for sid, x in C.scenarios.items()]
