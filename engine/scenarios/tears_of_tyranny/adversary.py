@@ -11,8 +11,8 @@ from __future__ import annotations
 from engine.core import rng as R
 from engine.core.contract import fact
 from engine.core.messages import msg, msg_n
-from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import UNIT_VALUE, content
 
 C = content()

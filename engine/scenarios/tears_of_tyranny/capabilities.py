@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from engine.core.contract import Choice, ChoiceKind
 from engine.core.messages import msg
-from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 from engine.scenarios.tears_of_tyranny.panel import (
     ROWS,

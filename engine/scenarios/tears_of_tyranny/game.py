@@ -65,8 +65,8 @@ import json
 from engine.core import rng as R
 from engine.core.contract import OptionInfo, Prompt, Rules, SeatInfo, cause_decision, cause_die
 from engine.core.messages import is_msg, msg
-from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.capabilities import CapabilitiesMixin
 from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER, content
 from engine.scenarios.tears_of_tyranny.escalation import EscalationMixin

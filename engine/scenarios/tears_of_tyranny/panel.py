@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import board as B
-from engine.scenarios.tears_of_tyranny.texts import card_line  # noqa: F401  (re-exported)
 from engine.scenarios.tears_of_tyranny.data import content
+from engine.scenarios.tears_of_tyranny.texts import card_line  # noqa: F401  (re-exported)
 
 C = content()
 ROWS = ("resources", "plays")

@@ -8,9 +8,9 @@ from __future__ import annotations
 from engine.core import rng as R
 from engine.core.contract import cause_event, cause_rule
 from engine.core.messages import is_msg, msg
-from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 from engine.scenarios.tears_of_tyranny.panel import (
     forget_candidates,

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from engine.core.messages import is_msg, render
-
 import pytest
 
 from engine.core.contract import IllegalChoice
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import THRESHOLD

@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from engine.core.messages import is_msg, render
-
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import ADVISOR_INFLUENCE, UNIT_INFLUENCE, UNIT_VALUE

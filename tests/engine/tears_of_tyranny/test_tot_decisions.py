@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from engine.core.messages import is_msg, render
-
 from engine.bots.base import make_bot
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny import board as B
 
 from .conftest import blank, find_tile

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from engine.core.messages import is_msg, render
-
 import json
 
 import pytest
 
 import engine
 from engine.core.contract import IllegalChoice
+from engine.core.messages import render
 from engine.core.simulate import play_game
 from engine.scenarios.tears_of_tyranny import board as B
 

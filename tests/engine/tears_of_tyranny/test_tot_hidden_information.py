@@ -23,14 +23,13 @@ and ``view(state, other)``.
 
 from __future__ import annotations
 
-from engine.core.messages import is_msg, render
-
 import re
 
 import pytest
 
 import engine
 from engine.core.contract import facts_for_seat
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny.data import content
 
 C = content()

@@ -3,10 +3,9 @@
 
 from __future__ import annotations
 
-from engine.core.messages import is_msg, render
-
 import re
 
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny import vocab as V

@@ -2,10 +2,9 @@
 
 from __future__ import annotations
 
-from engine.core.messages import is_msg, render
-
 import pytest
 
+from engine.core.messages import render
 from engine.core.simulate import play_game
 
 from .conftest import blank

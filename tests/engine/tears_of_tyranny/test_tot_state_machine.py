@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from engine.core.messages import is_msg, render
-
 import json
 
 from hypothesis import HealthCheck, settings
@@ -11,6 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import engine
+from engine.core.messages import is_msg, render
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import CIVILIANS_TOTAL, SUPPLY
 

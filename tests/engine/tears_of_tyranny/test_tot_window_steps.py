@@ -3,9 +3,8 @@ Phase actions in the order of their choosing before advancing to the Adversary P
 
 from __future__ import annotations
 
-from engine.core.messages import is_msg, render
-
 from engine.bots.base import make_bot
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny.game import income
 
 
