@@ -1,6 +1,8 @@
 """Tears of Tyranny engine speed: complete games/s and choices/s (random-legal bots).
 
     .venv/bin/python benchmarks/tears_of_tyranny_bench.py [--games 40] [--players 1 2 3 4] [--bots random]
+    .venv/bin/python benchmarks/compare_commits.py --base <commit> --bench tears_of_tyranny_bench.py \
+        --rounds 2 -- --games 10 --players 1 4      # side by side with an earlier commit, in one run
 
 Plays complete games through the public contract (``prompt`` -> bot -> ``apply_inplace``, the
 path ``coinlab simulate`` uses, which validates every choice against the prompt) on one core and
@@ -42,7 +44,16 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=40)
     ap.add_argument("--players", type=int, nargs="+", default=[1, 2, 3, 4])
     ap.add_argument("--bots", default="random")
+    ap.add_argument("--json", action="store_true",
+                    help="one JSON object, figures keyed p<players>_<figure> (benchmarks/compare_commits.py)")
     a = ap.parse_args()
+    if a.json:
+        out = {}
+        for n in a.players:
+            out.update({f"p{n}_{k}": v for k, v in bench(n, a.games, a.bots).items()
+                        if isinstance(v, (int, float)) and k != "players"})
+        print(json.dumps(out), flush=True)
+        return
     for n in a.players:
         print(json.dumps(bench(n, a.games, a.bots)), flush=True)
 

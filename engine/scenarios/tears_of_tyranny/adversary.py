@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from engine.core import rng as R
 from engine.core.contract import fact
+from engine.core.messages import msg, msg_n
 from engine.scenarios.tears_of_tyranny import board as B
-from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import UNIT_VALUE, content
 
 C = content()
@@ -39,23 +40,24 @@ def deploy_eligible(state: dict, tid: str) -> bool:
 def deploy_tile(state: dict, tid: str, facts: list) -> None:
     t = state["tiles"][tid]
     if "deploy" in t["prev"]:
-        B.add_fact(facts, "prevented", f"Deploy prevented in {B.tname(tid)}.", tile=tid)
+        B.add_fact(facts, "prevented", msg("Deploy prevented in {tile}.", tile=B.tname(tid)), tile=tid)
         return
     if not deploy_eligible(state, tid):
-        B.add_fact(facts, "deploy", f"No deploy in {B.tname(tid)}: not next to coast, border or adversary forces.",
-                   tile=tid)
+        B.add_fact(facts, "deploy", msg("No deploy in {tile}: not next to coast, border or adversary forces.",
+                                       tile=B.tname(tid)), tile=tid)
         return
     if B.supply(state, "cell") <= 0:
         return
     t["u"].append(["cell", 0])
-    B.add_fact(facts, "deploy", f"Adversary cell deployed in {B.tname(tid)}.", tile=tid, unit="cell")
+    B.add_fact(facts, "deploy", msg("Adversary cell deployed in {tile}.", tile=B.tname(tid)), tile=tid, unit="cell",
+               deltas={"adversary_cells": 1})
 
 
 def develop_tile(state: dict, tid: str, facts: list) -> None:
     """3.G / A-11 (c): once per unit type present at the start of the step."""
     t = state["tiles"][tid]
     if "develop" in t["prev"]:
-        B.add_fact(facts, "prevented", f"Develop prevented in {B.tname(tid)}.", tile=tid)
+        B.add_fact(facts, "prevented", msg("Develop prevented in {tile}.", tile=B.tname(tid)), tile=tid)
         return
     has = {k: B.units(t, k) > 0 for k in ("cell", "outpost", "garrison")}
     added = []
@@ -72,8 +74,11 @@ def develop_tile(state: dict, tid: str, facts: list) -> None:
                     t["u"].append(["outpost", 0])
                     added.append("outpost")
     if added:
-        B.add_fact(facts, "develop", f"Adversary develops {B.tname(tid)}: +{', +'.join(added)}.", tile=tid,
-                   added=added)
+        d: dict = {}
+        for k in added:
+            d[B.UNIT_METRIC[k]] = d.get(B.UNIT_METRIC[k], 0) + 1
+        B.add_fact(facts, "develop", msg("The adversary develops {tile}: {added} added.", tile=B.tname(tid),
+                                         added=[T.UNIT[k] for k in added]), tile=tid, added=added, deltas=d)
 
 
 def dominate_strength(state: dict, tid: str) -> int:
@@ -95,25 +100,27 @@ def dominate_tile(state: dict, tid: str, facts: list, pending: list | None = Non
     decision is appended to ``pending`` for the game to ask."""
     t = state["tiles"][tid]
     if "dominate" in t["prev"]:
-        B.add_fact(facts, "prevented", f"Dominate prevented in {B.tname(tid)}.", tile=tid)
+        B.add_fact(facts, "prevented", msg("Dominate prevented in {tile}.", tile=B.tname(tid)), tile=tid)
         return None
     s = dominate_strength(state, tid)
-    B.add_fact(facts, "dominate", f"Adversary dominates {B.tname(tid)} with strength {s}.", tile=tid, strength=s)
+    B.add_fact(facts, "dominate", msg("The adversary dominates {tile} with strength {n}.", tile=B.tname(tid), n=s),
+               tile=tid, strength=s)
     escalate = None
     if s >= 2:
         if t["tyr"]:
             # A-13: escalation replaces the first token; civilians of the dominated tile turn red
-            B.place_tyranny(state, tid, facts, f"escalation in {tid}")
+            B.place_tyranny(state, tid, facts, msg("escalation in {tile}", tile=T.TILE[tid]))
             if t["blue"]:
-                B.add_fact(facts, "civilians", f"All civilians in {B.tname(tid)} turn red (escalation).", tile=tid)
+                B.add_fact(facts, "civilians", msg("All civilians in {tile} turn red (escalation).", tile=B.tname(tid)),
+                           tile=tid, deltas={"civilians_red": t["blue"], "civilians_blue": -t["blue"]})
             t["red"] += t["blue"]
             t["blue"] = 0
             escalate = tid
         else:
-            B.place_tyranny(state, tid, facts, f"dominate in {tid}")
-        B.remove_all_presence(state, tid, facts, "tyranny")
+            B.place_tyranny(state, tid, facts, msg("dominate in {tile}", tile=T.TILE[tid]))
+        B.remove_all_presence(state, tid, facts, msg("tyranny"))
     if s >= 1:
-        B.adversary_attack(state, tid, s, facts, f"dominate in {tid}")
+        B.adversary_attack(state, tid, s, facts, msg("dominate in {tile}", tile=T.TILE[tid]))
     counterattack(state, tid, facts, pending)
     if escalate and state["tyr_pool"] > 0:
         return escalate
@@ -143,29 +150,36 @@ def counterattack(state: dict, tid: str, facts: list, pending: list | None = Non
         # rule option: the whole tile defense counts against the counterattack (1.G combat)
         parts = B.defense_parts(state, tid)
         for p in parts:
-            p["text"] += " [option counterattack=full_defense]"
+            p["text"] = msg("{text} [rule option: full defense]", text=p["text"])
     else:
         parts = [{"source": "red_civilians", "value": t["red"],
-                  "text": f"{t['red']} red civilian{'s' if t['red'] != 1 else ''} -{t['red']} "
-                          "(3.F/A-15: -1 per red civilian; terrain and tyranny do not count)"}]
+                  "text": msg("{civilians} -{n} (3.F/A-15: -1 per red civilian; terrain and tyranny do not count)",
+                              civilians=T.count(t["red"], "red"), n=t["red"])}]
     d = sum(p["value"] for p in parts)
     pts = gs - d
     seat = B.director(t)
-    text = (f"Guerrilla counterattack in {B.tname(tid)} (3.F, A-15): {gs} surviving G{'s' if gs != 1 else ''} "
-            f"strike with {gs} (1 per G), reduced by " + " + ".join(p["text"] for p in parts)
-            + ". Units: " + B.units_text(t["u"]) + ". "
-            + (f"Directed by the {seat.title()} (most surviving Gs, ties in panel order), who bear any collateral "
-               "penalty (A-15, A-25). " if seat else ""))
     ask = pending is not None and seat is not None and counter_choice_needed(t, pts)
     if pts <= 0:
-        text += "Nothing gets through: no counterattack."
+        outcome = msg("Nothing gets through: no counterattack.")
     elif ask:
-        text += (f"{pts} damage gets through at bare health (no defense for the units); the {seat.title()} "
-                 "choose the targets (3.F: at the player's discretion); every point is spent (A-15).")
+        outcome = msg("{n} damage gets through at bare health (no defense for the units); the {seat} choose the "
+                      "targets (3.F: at the player's discretion); every point is spent (A-15).", n=pts,
+                      seat=T.SEAT[seat])
+    elif counter_choice_needed(t, pts):
+        outcome = msg("{n} damage gets through at bare health (no defense for the units), most valuable kill first; "
+                      "every point is spent and the excess is collateral damage (A-15, A-57).", n=pts)
     else:
-        text += (f"{pts} damage gets through at bare health (no defense for the units), "
-                 + ("most valuable kill first; " if counter_choice_needed(t, pts) else "")
-                 + "every point is spent and the excess is collateral damage (A-15, A-57).")
+        outcome = msg("{n} damage gets through at bare health (no defense for the units); every point is spent and "
+                      "the excess is collateral damage (A-15, A-57).", n=pts)
+    if seat:
+        text = msg("Guerrilla counterattack in {tile} (3.F, A-15): {gs} strike with {n} (1 per guerrilla), reduced by "
+                   "{parts}. Units: {units}. Directed by the {seat} (most surviving guerrillas, ties in panel order), "
+                   "who bear any collateral penalty (A-15, A-25). {outcome}", tile=B.tname(tid),
+                   gs=msg_n("{count} surviving guerrilla", "{count} surviving guerrillas", gs), n=gs,
+                   parts=B.join_plus([p["text"] for p in parts]), units=B.units_text(t["u"]), seat=T.SEAT[seat],
+                   outcome=outcome)
+    else:  # pragma: no cover - gs > 0 always gives a director
+        text = msg("Guerrilla counterattack in {tile} (3.F, A-15). {outcome}", tile=B.tname(tid), outcome=outcome)
     f = fact("counterattack", text, tile=tid, strength=gs, damage=max(0, pts), defense=d, defense_parts=parts,
              through=max(0, pts), units_before=[list(u) for u in t["u"]], seat=seat, rule="3.F (A-15)")
     facts.append(f)
@@ -173,17 +187,21 @@ def counterattack(state: dict, tid: str, facts: list, pending: list | None = Non
         f["destroyed"], f["collateral"] = [], 0
         return
     if ask:
-        pending.append({"k": "counterattack", "seat": seat, "tile": tid, "alloc": pts, "label": "Guerrilla counterattack",
-                        "rule": "3.F (A-15)",
-                        "text": f"Guerrilla counterattack in {B.tname(tid)}: {pts} damage at bare health. You direct it "
-                                "(most surviving Gs): choose which adversary unit takes the damage next."})
+        pending.append({"k": "counterattack", "seat": seat, "tile": tid, "alloc": pts,
+                        "label": msg("Guerrilla counterattack"), "rule": "3.F (A-15)",
+                        "text": msg("Guerrilla counterattack in {tile}: {n} damage at bare health. You direct it "
+                                    "(most surviving guerrillas): choose which adversary unit takes the damage next.",
+                                    tile=B.tname(tid), n=pts)})
         return
     start = len(facts)
-    excess = B.allocate(state, tid, pts, facts, seat, "guerrilla counterattack")
+    excess = B.allocate(state, tid, pts, facts, seat, COUNTERATTACK)
     if excess:
-        B.collateral(state, tid, excess, facts, seat, "guerrilla counterattack")
-    B.finish_attack_fact(f, facts[start:], "")
+        B.collateral(state, tid, excess, facts, seat, COUNTERATTACK)
+    B.finish_attack_fact(f, facts[start:], None)
     B.clear_tyranny_check(state, tid, facts)
+
+
+COUNTERATTACK = msg("guerrilla counterattack")
 
 
 def escalate_choices(state: dict, tid: str) -> list[str]:
@@ -192,10 +210,11 @@ def escalate_choices(state: dict, tid: str) -> list[str]:
 
 def escalate_into(state: dict, tid: str, facts: list) -> None:
     """A-13 (iii)/(iv): a token and a cell in the chosen adjacent tile; no chain reaction."""
-    B.place_tyranny(state, tid, facts, "escalation spill-over")
+    B.place_tyranny(state, tid, facts, msg("escalation spill-over"))
     if B.supply(state, "cell") > 0:
         state["tiles"][tid]["u"].append(["cell", 0])
-        B.add_fact(facts, "deploy", f"Escalation puts an adversary cell in {B.tname(tid)}.", tile=tid, unit="cell")
+        B.add_fact(facts, "deploy", msg("Escalation puts an adversary cell in {tile}.", tile=B.tname(tid)), tile=tid,
+                   unit="cell", deltas={"adversary_cells": 1})
 
 
 # ---- board ops (events, influence cards) -----------------------------------------------------
@@ -249,7 +268,9 @@ def recruit_at(state: dict, seat: str, tid: str, n: int, facts: list, cause: str
     if m:
         gs = state["tiles"][tid]["gs"]
         gs[seat] = gs.get(seat, 0) + m
-        B.add_fact(facts, "recruit", f"{seat.title()} recruit {m} G in {B.tname(tid)} ({cause}).", tile=tid, seat=seat)
+        B.add_fact(facts, "recruit", msg("The {seat} recruit {gs} in {tile} ({cause}).", seat=T.SEAT[seat],
+                                         gs=T.count(m, "guerrilla"), tile=B.tname(tid), cause=cause),
+                   tile=tid, seat=seat, deltas=B.g_deltas(seat, m))
 
 
 def capped_tiles(state: dict, tiles: list[str], cap: int, facts: list, cause: str) -> list[str]:
@@ -276,9 +297,10 @@ def capped_tiles(state: dict, tiles: list[str], cap: int, facts: list, cause: st
                 out.append(by_q[q].pop(0))
     state["cap_turn"] = start % nq + 1
     leader = state["seats"][start - 1]
-    B.add_fact(facts, "capped", f"{cause}: {len(tiles)} tiles qualify but at most {cap} are affected. Quadrants take "
-               f"turns (issue 16.1): this time the {leader.title()}' quadrant ({start}) leads, then the next "
-               f"quadrants in order. Tiles affected: {', '.join(B.tname(t) for t in out)}.",
+    B.add_fact(facts, "capped", msg("{cause}: {n} tiles qualify but at most {cap} are affected. Quadrants take turns "
+                                    "(issue 16.1): this time the {seat}' quadrant ({quadrant}) leads, then the next "
+                                    "quadrants in order. Tiles affected: {tiles}.", cause=cause, n=len(tiles),
+                                    cap=cap, seat=T.SEAT[leader], quadrant=start, tiles=T.tiles_list(out)),
                tiles=out, lead_quadrant=start, cap=cap, qualifying=list(tiles), rule="capped effects (rules notes)")
     return out
 
@@ -299,15 +321,18 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                 pl = state["pl"][seat]
                 new = max(0, pl["res"] + op["n"])
                 if new != pl["res"]:
-                    B.add_fact(facts, "track", f"{seat.title()} resources {new - pl['res']:+d} ({cause}).",
-                               track="resources", delta=new - pl["res"], value=new, cause=cause, seat=seat)
+                    B.add_fact(facts, "track", msg("{seat}: resources {n} ({cause}).", seat=T.SEAT[seat],
+                                                   n=f"{new - pl['res']:+d}", cause=cause),
+                               track="resources", delta=new - pl["res"], value=new, cause=cause, seat=seat,
+                               deltas={f"resources_{seat}": new - pl["res"]})
                 pl["res"] = new
         elif k == "place":
             for tid in tiles:
                 if B.supply(state, op["unit"]) > 0:
                     state["tiles"][tid]["u"].append([op["unit"], 0])
-                    B.add_fact(facts, "deploy", f"Adversary {op['unit']} placed in {B.tname(tid)} ({cause}).",
-                               tile=tid, unit=op["unit"])
+                    B.add_fact(facts, "deploy", msg("In {tile}, {unit} is placed ({cause}).", unit=T.A_PIECE[op["unit"]],
+                                                    tile=B.tname(tid), cause=cause),
+                               tile=tid, unit=op["unit"], deltas={B.UNIT_METRIC[op["unit"]]: 1})
         elif k == "develop":
             for tid in tiles:
                 develop_tile(state, tid, facts)
@@ -327,8 +352,10 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                 if m:
                     t[src] -= m
                     t[op["to"]] += m
-                    B.add_fact(facts, "civilians", f"{V.count(m, 'civilian')} in {B.tname(tid)} {'turns' if m == 1 else 'turn'} {op['to']} ({cause}).",
-                               tile=tid)
+                    B.add_fact(facts, "civilians", msg("{civilians} in {tile} turn {color} ({cause}).",
+                                                       civilians=T.count(m, "civilian"), tile=B.tname(tid),
+                                                       color=T.COLOR[op["to"]], cause=cause),
+                               tile=tid, deltas={f"civilians_{src}": -m, f"civilians_{op['to']}": m})
                     B.clear_tyranny_check(state, tid, facts)
         elif k in ("remove_unit", "destroy_unit"):
             for tid in tiles:
@@ -341,8 +368,9 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                         B.destroy_unit(state, tid, idx[0], facts, None, cause)
                     else:
                         t["u"].pop(idx[0])
-                        B.add_fact(facts, "remove", f"Adversary {op['unit']} withdraws from {B.tname(tid)} ({cause}).",
-                                   tile=tid, unit=op["unit"])
+                        B.add_fact(facts, "remove", msg("From {tile}, {unit} withdraws ({cause}).",
+                                                        unit=T.A_PIECE[op["unit"]], tile=B.tname(tid), cause=cause),
+                                   tile=tid, unit=op["unit"], deltas={B.UNIT_METRIC[op["unit"]]: -1})
                 B.clear_tyranny_check(state, tid, facts)
         elif k == "each_recruit":
             for seat in state["seats"]:
@@ -352,8 +380,8 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                     # headquarters, which one is the player's choice (a global frame, asked at once)
                     state["g"].append({"k": "event_recruit", "seat": seat, "n": op["n"], "cause": cause,
                                        "rule": "event (1.I)",
-                                       "text": f"{cause}: you recruit {V.count(op['n'], 'guerrilla')} at one of your "
-                                               "headquarters: which one?"})
+                                       "text": msg("{cause}: you recruit {gs} at one of your headquarters: which "
+                                                   "one?", cause=cause, gs=T.count(op["n"], "guerrilla"))})
                 elif home:
                     recruit_at(state, seat, home[0], op["n"], facts, cause)
         elif k == "tyranny_return":
@@ -362,48 +390,62 @@ def run_board_ops(state: dict, ops: list, facts: list, cause: str) -> None:
                 if not cand:
                     break
                 tid = min(cand, key=lambda x: (sum(UNIT_VALUE[u[0]] for u in state["tiles"][x]["u"]), state["order"].index(x)))
+                before = B.tyranny_on_map(state)
                 state["tiles"][tid]["tyr"] -= 1
                 state["tyr_pool"] += 1
-                B.add_fact(facts, "track", f"A tyranny token leaves {B.tname(tid)} for the pool ({cause}).",
-                           track="tyranny_pool", delta=1, value=state["tyr_pool"], cause=cause, tile=tid)
+                B.add_fact(facts, "track", msg("A tyranny token leaves {tile} for the pool ({cause}).",
+                                               tile=B.tname(tid), cause=cause),
+                           track="tyranny_pool", delta=1, value=state["tyr_pool"], cause=cause, tile=tid,
+                           deltas=B.tyranny_deltas(state, before, tyranny_pool=1))
         elif k == "add_tyranny":
             for tid in tiles:
                 B.place_tyranny(state, tid, facts, cause)
         elif k == "defense":
             for tid in tiles:
                 state["tiles"][tid]["def"] += op["n"]
-                B.add_fact(facts, "protect", f"+{op['n']} resistance defense in {B.tname(tid)} ({cause}).", tile=tid)
+                B.add_fact(facts, "protect", msg("+{n} resistance defense in {tile} ({cause}).", n=op["n"],
+                                                 tile=B.tname(tid), cause=cause), tile=tid)
         elif k == "prevent":
             for tid in tiles:
                 for s in op["steps"]:
                     if s not in state["tiles"][tid]["prev"]:
                         state["tiles"][tid]["prev"].append(s)
-                B.add_fact(facts, "protect", f"Adversary cannot {'/'.join(op['steps'])} in {B.tname(tid)} this turn ({cause}).",
+                B.add_fact(facts, "protect", msg("The adversary cannot {steps} in {tile} this turn ({cause}).",
+                                                 steps=T._steps(op["steps"]), tile=B.tname(tid), cause=cause),
                            tile=tid)
         elif k == "kill_civilians":
             for tid in tiles:
                 t = state["tiles"][tid]
                 m = 0
+                d = {"civilians_red": 0, "civilians_blue": 0}
                 for _ in range(op["n"]):
                     if t["blue"]:
                         t["blue"] -= 1
+                        d["civilians_blue"] -= 1
                     elif t["red"]:
                         t["red"] -= 1
+                        d["civilians_red"] -= 1
                     else:
                         break
                     m += 1
                 if m:
                     state["stats"]["civilians_killed"] += m
-                    B.add_fact(facts, "civilians", f"Reprisals kill {V.count(m, 'civilian')} in {B.tname(tid)} ({cause}).", tile=tid)
+                    d["civilians_killed"] = m
+                    B.add_fact(facts, "civilians", msg("Reprisals kill {civilians} in {tile} ({cause}).",
+                                                       civilians=T.count(m, "civilian"), tile=B.tname(tid),
+                                                       cause=cause), tile=tid, deltas=d)
         elif k == "each_draw":
             for seat in state["seats"]:
                 deck = state["decks"][op["deck"]]
                 if deck:
                     cid = deck.pop(0)
                     state["pl"][seat]["hand"].append(cid)
-                    facts.append({"type": "draw", "text": f"{seat.title()} draw {C.cards[cid]['title']} ({cause}).",
+                    facts.append({"type": "draw", "text": msg("The {seat} draw {card} ({cause}).", seat=T.SEAT[seat],
+                                                              card=T.CARD_TITLE[cid], cause=cause),
                                   "seat": seat, "card": cid, "barrier": True, "visible_to": [seat],
-                                  "public": {"type": "draw", "text": f"{seat.title()} draw a {op['deck']} card ({cause}).",
+                                  "public": {"type": "draw", "text": msg("The {seat} draw a {deck} card ({cause}).",
+                                                                         seat=T.SEAT[seat], deck=T.DECK[op["deck"]],
+                                                                         cause=cause),
                                              "seat": seat, "barrier": True}})
         else:  # pragma: no cover - content is validated
             raise ValueError(f"unknown board op {k}")
@@ -421,11 +463,12 @@ def run_event(state: dict, facts: list) -> None:
     state["boxes"]["event_discard"].append(eid)
     state["stats"]["events"] += 1
     ev = C.events[eid]
-    B.add_fact(facts, "event", f"Event: {ev['title']} (state of {st}).", card=eid, state=st, barrier=True,
-               threshold=B.threshold(state))
-    run_board_ops(state, ev[st], facts, f"event {ev['title']}")
-    run_board_ops(state, ev["bottom_1"], facts, f"event {ev['title']}")
-    run_board_ops(state, ev["bottom_2"], facts, f"event {ev['title']}")
+    B.add_fact(facts, "event", msg("Event: {card} (state of {state}).", card=T.EVENT_TITLE[eid], state=T.STATE[st]),
+               card=eid, state=st, barrier=True, threshold=B.threshold(state))
+    cause = msg("event {card}", card=T.EVENT_TITLE[eid])
+    run_board_ops(state, ev[st], facts, cause)
+    run_board_ops(state, ev["bottom_1"], facts, cause)
+    run_board_ops(state, ev["bottom_2"], facts, cause)
 
 
 def run_influence_cards(state: dict, facts: list) -> None:
@@ -436,8 +479,9 @@ def run_influence_cards(state: dict, facts: list) -> None:
         k = len(inf["played"]) + 1
         level = 1 + sum(1 for m in inf["markers"] if k > m)
         card = C.influence[iid]
-        B.add_fact(facts, "influence_card", f"Influence card {k}: {card['title']} (level {level}).", card=iid,
+        B.add_fact(facts, "influence_card", msg("Influence card {k}: {card} (level {level}).", k=k,
+                                                card=T.INFLUENCE_TITLE[iid], level=level), card=iid,
                    level=level, barrier=True, track="influence_cards_played", delta=1, value=k,
-                   cause="influence card step")
-        run_board_ops(state, card[f"level_{level}"], facts, f"influence card {card['title']}")
+                   cause=msg("influence card step"), deltas={"influence_cards_played": 1})
+        run_board_ops(state, card[f"level_{level}"], facts, msg("influence card {card}", card=T.INFLUENCE_TITLE[iid]))
         inf["played"].append(iid)

@@ -8,7 +8,8 @@ here mutates the state dict in place and appends facts; none asks a question.
 from __future__ import annotations
 
 from engine.core.contract import fact
-from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.core.messages import msg, msg_n
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import (
     ADVISOR_INFLUENCE,
     BASES_TOTAL,
@@ -94,40 +95,86 @@ def defense_parts(state: dict, tid: str, ignore_defense: bool = False, ignore_ty
     parts = []
     if ignore_defense:
         parts.append({"source": "disregarded", "value": 0,
-                      "text": "terrain and red-civilian defense disregarded by the capability (1.G combat)"})
+                      "text": msg("terrain and red-civilian defense disregarded by the capability (1.G combat)")})
     else:
         parts.append({"source": "terrain", "value": ct["defense_modifier"],
-                      "text": f"{ct['terrain']} terrain {ct['defense_modifier']:+d} (1.A)"})
+                      "text": msg("{terrain} terrain {n} (1.A)", terrain=T.TERRAIN[ct["terrain"]],
+                                  n=f"{ct['defense_modifier']:+d}")})
         parts.append({"source": "red_civilians", "value": t["red"],
-                      "text": f"{t['red']} red civilian{'s' if t['red'] != 1 else ''} {t['red']:+d} "
-                              "(1.C: +1 each)"})
+                      "text": msg("{civilians} {n} (1.C: +1 each)", civilians=T.count(t["red"], "red"),
+                                  n=f"{t['red']:+d}")})
     if t["tyr"]:
         if ignore_tyranny:
             parts.append({"source": "tyranny", "value": 0,
-                          "text": "tyranny disregarded: the capability targets tyranny (1.G combat)"})
+                          "text": msg("tyranny disregarded: the capability targets tyranny (1.G combat)")})
         else:
-            parts.append({"source": "tyranny", "value": 5, "text": "tyranny +5 (1.B; A-14: per tile)"})
+            parts.append({"source": "tyranny", "value": 5, "text": msg("tyranny +5 (1.B; A-14: per tile)")})
     return parts
 
 
-def units_text(units: list) -> str:
+def join_plus(items: list):
+    """Messages joined as "a + b + c" (a message)."""
+    out = items[0]
+    for m in items[1:]:
+        out = msg("{a} + {b}", a=out, b=m)
+    return out
+
+
+def units_text(units: list):
     """The adversary units of a tile with the damage they carry this turn (it heals at turn end)."""
     out = []
     for kind, dmg in units:
         hp = UNIT_VALUE[kind]
-        out.append(f"{kind} ({dmg} damage taken earlier this turn, {hp - dmg} of {hp} health left)" if dmg
-                   else f"{kind} ({hp} health)")
-    return ", ".join(out) if out else "none"
+        out.append(msg("{unit} ({damage} damage taken earlier this turn, {left} of {health} health left)",
+                       unit=T.UNIT[kind], damage=dmg, left=hp - dmg, health=hp) if dmg
+                   else msg("{unit} ({health} health)", unit=T.UNIT[kind], health=hp))
+    return out if out else msg("none")
 
 
-def add_fact(facts: list, type_: str, text: str, **kw) -> None:
+def add_fact(facts: list, type_: str, text, **kw) -> None:
     facts.append(fact(type_, text, **kw))
 
 
-def tname(tid: str) -> str:
+def tname(tid: str):
     """The tile's name as players say it aloud (unique on the map, issue 16.6) and its terrain."""
-    t = C.tiles[tid]
-    return f"{t['name']} ({t['terrain']})"
+    return T.TNAME[tid]
+
+
+# ---- metric deltas (contract v2: each fact says what it changed in ``Rules.metrics``) -----------
+
+UNIT_METRIC = {"cell": "adversary_cells", "outpost": "adversary_outposts", "garrison": "adversary_garrisons"}
+
+
+def pres_deltas(seat: str, before: int, after: int) -> dict:
+    """Presence of ``seat`` in one tile went from ``before`` to ``after``: presence and HQ count."""
+    d = {f"presence_{seat}": after - before}
+    hq = (after >= 2) - (before >= 2)
+    if hq:
+        d[f"hq_{seat}"] = hq
+    return d
+
+
+def g_deltas(seat: str, n: int) -> dict:
+    return {"guerrillas": n, f"guerrillas_{seat}": n}
+
+
+def tyranny_deltas(state: dict, on_map_before: int, **extra) -> dict:
+    """The tyranny metrics after a change of the tokens on the map (the state flips at the threshold)."""
+    after = tyranny_on_map(state)
+    th = threshold(state)
+    d = {"tyranny_on_map": after - on_map_before}
+    flip = (after >= th) - (on_map_before >= th)
+    if flip:
+        d["tyranny_state"] = flip
+    d.update(extra)
+    return d
+
+
+def merge(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for k, v in b.items():
+        out[k] = out.get(k, 0) + v
+    return out
 
 
 # ---- tracks -----------------------------------------------------------------------------------
@@ -157,41 +204,48 @@ def tyranny_state(state: dict) -> str:
     return "tyranny" if tyranny_on_map(state) >= threshold(state) else "freedom"
 
 
-def place_tyranny(state: dict, tid: str, facts: list, cause: str) -> bool:
+def place_tyranny(state: dict, tid: str, facts: list, cause) -> bool:
     """Place one token from the pool (3.F); removes presence there (Partisans' returns to track)."""
     if state["tyr_pool"] <= 0:
         return False
+    before = tyranny_on_map(state)
     state["tyr_pool"] -= 1
     state["tiles"][tid]["tyr"] += 1
-    add_fact(facts, "track", f"Tyranny token placed in {tname(tid)} ({cause}); pool {state['tyr_pool']}.",
-             track="tyranny_pool", delta=-1, value=state["tyr_pool"], cause=cause, tile=tid)
-    remove_all_presence(state, tid, facts, "tyranny placed")
+    add_fact(facts, "track", msg("Tyranny token placed in {tile} ({cause}); {pool} left in the pool.", tile=tname(tid),
+                                 cause=cause, pool=state["tyr_pool"]),
+             track="tyranny_pool", delta=-1, value=state["tyr_pool"], cause=cause, tile=tid,
+             deltas=tyranny_deltas(state, before, tyranny_pool=-1))
+    remove_all_presence(state, tid, facts, msg("tyranny placed"))
     return True
 
 
-def remove_all_presence(state: dict, tid: str, facts: list, cause: str) -> None:
+def remove_all_presence(state: dict, tid: str, facts: list, cause) -> None:
     t = state["tiles"][tid]
     for seat in list(t["pres"]):
         n = t["pres"].pop(seat)
         if seat == "partisans":
             for _ in range(n):
                 cover_circle(state, seat)
-            add_fact(facts, "presence", f"Partisan presence x{n} in {tname(tid)} returns to the track ({cause}).",
-                     seat=seat, tile=tid, delta=-n)
+            add_fact(facts, "presence", msg("{n} Partisan presence in {tile} returns to the track ({cause}).", n=n,
+                                            tile=tname(tid), cause=cause),
+                     seat=seat, tile=tid, delta=-n, deltas=pres_deltas(seat, n, 0))
         else:
-            add_fact(facts, "presence", f"{seat.title()} lose {n} presence in {tname(tid)} ({cause}).",
-                     seat=seat, tile=tid, delta=-n)
+            add_fact(facts, "presence", msg("{seat} lose {n} presence in {tile} ({cause}).", seat=T.SEAT[seat], n=n,
+                                            tile=tname(tid), cause=cause),
+                     seat=seat, tile=tid, delta=-n, deltas=pres_deltas(seat, n, 0))
 
 
-def remove_one_presence(state: dict, seat: str, tid: str, facts: list, cause: str) -> None:
+def remove_one_presence(state: dict, seat: str, tid: str, facts: list, cause) -> None:
     t = state["tiles"][tid]
+    before = t["pres"][seat]
     t["pres"][seat] -= 1
     if not t["pres"][seat]:
         del t["pres"][seat]
     if seat == "partisans":
         cover_circle(state, seat)
-    add_fact(facts, "presence", f"{seat.title()} lose 1 presence in {tname(tid)} ({cause}).",
-             seat=seat, tile=tid, delta=-1)
+    add_fact(facts, "presence", msg("{seat} lose 1 presence in {tile} ({cause}).", seat=T.SEAT[seat], tile=tname(tid),
+                                    cause=cause),
+             seat=seat, tile=tid, delta=-1, deltas=pres_deltas(seat, before, before - 1))
 
 
 def cover_circle(state: dict, seat: str) -> None:
@@ -202,8 +256,8 @@ def cover_circle(state: dict, seat: str) -> None:
     rows = [r for r in ("resources", "plays") if pl["open"][r] > 1]
     if len(rows) == 2:
         state["g"].append({"k": "cover", "seat": seat, "rule": "Partisans panel (A-44)",
-                           "text": "A presence token returns to your panel: which track row does it cover "
-                                   "(the rightmost uncovered circle of that row)?"})
+                           "text": msg("A presence token returns to your panel: which track row does it cover "
+                                       "(the rightmost uncovered circle of that row)?")})
     elif rows:
         pl["open"][rows[0]] -= 1
 
@@ -212,8 +266,9 @@ def cover_row(state: dict, seat: str, row: str, facts: list) -> None:
     pl = state["pl"][seat]
     if pl["open"][row] > 1:
         pl["open"][row] -= 1
-        add_fact(facts, "track", f"{seat.title()} cover a {row} circle with the returned presence token.",
-                 seat=seat, track=f"open_{row}", delta=-1, value=pl["open"][row], cause="presence returned (A-44)")
+        add_fact(facts, "track", msg("{seat} cover a circle of the {row} row with the returned presence token.",
+                                     seat=T.SEAT[seat], row=T.ROW[row]),
+                 seat=seat, track=f"open_{row}", delta=-1, value=pl["open"][row], cause=msg("presence returned (A-44)"))
 
 
 def default_cover_row(pl: dict) -> str:
@@ -226,48 +281,59 @@ def clear_tyranny_check(state: dict, tid: str, facts: list) -> None:
     t = state["tiles"][tid]
     if t["tyr"] and not t["u"] and not t["red"]:
         n = t["tyr"]
+        before = tyranny_on_map(state)
         t["tyr"] = 0
         state["tyr_gone"] += n
-        add_fact(facts, "track", f"Tyranny in {tname(tid)} broken by force: {V.count(n, 'tyranny token')} "
-                 f"{'leaves' if n == 1 else 'leave'} the game.",
-                 track="tyranny_map", delta=-n, value=tyranny_on_map(state), cause="cleared by force", tile=tid)
+        add_fact(facts, "track", msg_n("Tyranny in {tile} broken by force: {count} tyranny token leaves the game.",
+                                       "Tyranny in {tile} broken by force: {count} tyranny tokens leave the game.",
+                                       n, tile=tname(tid)),
+                 track="tyranny_map", delta=-n, value=tyranny_on_map(state), cause=msg("cleared by force"), tile=tid,
+                 deltas=tyranny_deltas(state, before, tyranny_removed=n))
 
 
-def gain_influence(state: dict, n: int, cause: str, facts: list, seat: str | None = None) -> None:
-    """1.H / 3.E: tokens go pool -> earned box; a full box earns the next influence card (A-22)."""
+def gain_influence(state: dict, n: int, cause, facts: list, seat: str | None = None,
+                   by_unit: bool = False) -> None:
+    """1.H / 3.E: tokens go pool -> earned box; a full box earns the next influence card (A-22).
+    ``by_unit``: earned by destroying or driving out an adversary unit (the attack fact sums it)."""
     inf = state["inf"]
     for _ in range(n):
         if not inf["deck"]:
             break
         inf["earned"] += 1
-        add_fact(facts, "track", f"Influence +1 ({cause}).", track="influence", delta=1,
-                 value=inf["earned"], cause=cause, seat=seat)
+        add_fact(facts, "track", msg("Influence +1 ({cause}).", cause=cause), track="influence", delta=1,
+                 value=inf["earned"], cause=cause, seat=seat, by_unit=by_unit, deltas={"influence_earned": 1})
         if inf["earned"] >= inf["cap"]:
             card = inf["deck"].pop(0)
             inf["queue"].append(card)
             inf["n_earned"] += 1
             inf["earned"] = 0
-            add_fact(facts, "track", f"The earned-influence box is full: its {inf['cap']} tokens return to the pool.",
-                     track="influence", delta=-inf["cap"], value=0, cause="influence card earned", seat=seat)
+            add_fact(facts, "track", msg("The earned-influence box is full: its {n} tokens return to the pool.",
+                                         n=inf["cap"]),
+                     track="influence", delta=-inf["cap"], value=0, cause=msg("influence card earned"), seat=seat,
+                     deltas={"influence_earned": -inf["cap"]})
             k = inf["n_earned"]
-            add_fact(facts, "influence_card", f"Influence card {k} earned; the tokens return to the pool.",
-                     track="influence_cards_earned", delta=1, value=k, cause=cause)
+            d = {"influence_cards_earned": 1}
             new_level = 1 + sum(1 for m in inf["markers"] if k > m)
             if new_level > inf["level"]:
+                d["influence_level"] = new_level - inf["level"]
+            add_fact(facts, "influence_card", msg("Influence card {k} earned; the tokens return to the pool.", k=k),
+                     track="influence_cards_earned", delta=1, value=k, cause=cause, deltas=d)
+            if new_level > inf["level"]:
                 inf["level"] = new_level
-                add_fact(facts, "track", f"Influence level {new_level} reached: the victory condition changes.",
+                add_fact(facts, "track", msg("Influence level {level} reached: the victory condition changes.",
+                                             level=new_level),
                          track="influence_level", delta=1, value=new_level, cause=cause)
 
 
-def lose_influence(state: dict, n: int, cause: str, facts: list, payer: str | None) -> None:
+def lose_influence(state: dict, n: int, cause, facts: list, payer: str | None) -> None:
     """1.H / A-24: earned box -> pool; with an empty box the payer pays 1 resource or 1 presence,
     their choice (a global ``influence_debt`` frame) whenever there is one."""
     inf = state["inf"]
     for _ in range(n):
         if inf["earned"] > 0:
             inf["earned"] -= 1
-            add_fact(facts, "track", f"Influence -1 ({cause}).", track="influence", delta=-1,
-                     value=inf["earned"], cause=cause, seat=payer)
+            add_fact(facts, "track", msg("Influence -1 ({cause}).", cause=cause), track="influence", delta=-1,
+                     value=inf["earned"], cause=cause, seat=payer, deltas={"influence_earned": -1})
             continue
         who = payer or lead_seat(state)
         pl = state["pl"][who]
@@ -276,18 +342,21 @@ def lose_influence(state: dict, n: int, cause: str, facts: list, payer: str | No
             # 1.H: "the player must pay one resource or remove one presence from the board": the
             # player's choice (which presence, too), asked as soon as the current resolution ends
             state["g"].append({"k": "influence_debt", "seat": who, "cause": cause, "rule": "1.H (A-24)",
-                               "text": f"Influence lost ({cause}) with the influence box empty: pay 1 resource "
-                                       "or remove 1 of your presence from the board (1.H)."})
+                               "text": msg("Influence lost ({cause}) with the influence box empty: pay 1 resource "
+                                           "or remove 1 of your presence from the board (1.H).", cause=cause)})
             continue
         if pl["res"] > 0:
             pl["res"] -= 1
-            add_fact(facts, "track", f"Influence box empty: {who.title()} pay 1 resource instead ({cause}).",
-                     track="resources", delta=-1, value=pl["res"], cause=cause, seat=who)
+            add_fact(facts, "track", msg("Influence box empty: the {seat} pay 1 resource instead ({cause}).",
+                                         seat=T.SEAT[who], cause=cause),
+                     track="resources", delta=-1, value=pl["res"], cause=cause, seat=who,
+                     deltas={f"resources_{who}": -1})
         else:
             tiles = sorted((t for t in state["tiles"] if state["tiles"][t]["pres"].get(who)),
                            key=lambda t: (-state["tiles"][t]["pres"][who], t))
             if tiles:
-                remove_one_presence(state, who, tiles[0], facts, f"paid for lost influence: {cause}")
+                remove_one_presence(state, who, tiles[0], facts,
+                                    msg("paid for lost influence: {cause}", cause=cause))
 
 
 def lead_seat(state: dict) -> str:
@@ -298,17 +367,19 @@ def lead_seat(state: dict) -> str:
 
 # ---- combat (1.G combat adjudication) --------------------------------------------------------
 
-def destroy_unit(state: dict, tid: str, idx: int, facts: list, seat: str | None, cause: str) -> None:
+def destroy_unit(state: dict, tid: str, idx: int, facts: list, seat: str | None, cause) -> None:
     t = state["tiles"][tid]
     kind = t["u"].pop(idx)[0]
     state["stats"][f"{kind}s_destroyed"] += 1
-    add_fact(facts, "destroy", f"Adversary {kind} destroyed in {tname(tid)} ({cause}).", tile=tid,
-             unit=kind, seat=seat)
+    add_fact(facts, "destroy", msg("In {tile}, {unit} is destroyed ({cause}).", unit=T.A_PIECE[kind], tile=tname(tid),
+                                   cause=cause),
+             tile=tid, unit=kind, seat=seat, deltas={UNIT_METRIC[kind]: -1})
     if UNIT_INFLUENCE[kind]:
-        gain_influence(state, UNIT_INFLUENCE[kind], f"{kind} destroyed in {tid} by {cause}", facts, seat)
+        gain_influence(state, UNIT_INFLUENCE[kind], msg("destroying {unit} in {tile} ({cause})", unit=T.A_PIECE[kind],
+                                                        tile=T.TILE[tid], cause=cause), facts, seat, by_unit=True)
 
 
-def allocate(state: dict, tid: str, points: int, facts: list, seat: str | None, cause: str) -> int:
+def allocate(state: dict, tid: str, points: int, facts: list, seat: str | None, cause) -> int:
     """A-57: spend damage points on units, most valuable kill first; returns the excess."""
     t = state["tiles"][tid]
     while points > 0 and t["u"]:
@@ -333,10 +404,11 @@ def damage_fact(facts: list, tid: str, unit: list, points: int) -> None:
     """A unit damaged but not destroyed: the damage accumulates for the rest of the turn (3, damage
     adversaries) and heals at the end of the turn."""
     kind, total = unit
-    add_fact(facts, "damage", f"Adversary {kind} in {tname(tid)} takes {points} damage: {total} of "
-             f"{UNIT_VALUE[kind]} health lost this turn, {UNIT_VALUE[kind] - total} left (damage accumulates "
-             "over the turn and heals at its end, 3).", tile=tid, unit=kind, damage=points, damage_this_turn=total,
-             health_left=UNIT_VALUE[kind] - total)
+    add_fact(facts, "damage", msg("In {tile}, {unit} takes {points} damage: {total} of {health} health lost this turn, "
+                                  "{left} left (damage accumulates over the turn and heals at its end, 3).",
+                                  unit=T.A_PIECE[kind], tile=tname(tid), points=points, total=total,
+                                  health=UNIT_VALUE[kind], left=UNIT_VALUE[kind] - total),
+             tile=tid, unit=kind, damage=points, damage_this_turn=total, health_left=UNIT_VALUE[kind] - total)
 
 
 def collateral_choice_needed(t: dict, excess: int) -> bool:
@@ -344,31 +416,38 @@ def collateral_choice_needed(t: dict, excess: int) -> bool:
     return excess > 0 and t["red"] > 0 and t["blue"] > 0 and excess < t["red"] + t["blue"]
 
 
-def collateral(state: dict, tid: str, excess: int, facts: list, seat: str | None, cause: str,
+def collateral(state: dict, tid: str, excess: int, facts: list, seat: str | None, cause,
                first: str = "red") -> None:
     """Collateral damage: each excess point kills one civilian (``first`` colour first; red when no
     player chooses, A-25) and costs the attacker's panel penalty in influence."""
     t = state["tiles"][tid]
     other = "blue" if first == "red" else "red"
     killed = 0
+    d = {"civilians_red": 0, "civilians_blue": 0}
     for _ in range(excess):
         if t[first]:
             t[first] -= 1
+            d[f"civilians_{first}"] -= 1
         elif t[other]:
             t[other] -= 1
+            d[f"civilians_{other}"] -= 1
         else:
             break
         killed += 1
     if not killed:
         return
     state["stats"]["civilians_killed"] += killed
+    d["civilians_killed"] = killed
     pen = penalty(state, seat) if seat else 0
     ptext = penalty_text(state, seat, killed)
-    add_fact(facts, "collateral", f"{V.count(killed, 'civilian')} killed in {tname(tid)} by collateral damage ({cause}): "
-             f"{ptext}.", tile=tid, killed=killed, excess=excess, seat=seat, penalty=pen, influence_lost=pen * killed,
-             penalty_text=ptext, rule="1.G combat (A-25)")
+    add_fact(facts, "collateral", msg("{civilians} killed in {tile} by collateral damage ({cause}): {penalty}.",
+                                      civilians=T.count(killed, "civilian"), tile=tname(tid), cause=cause,
+                                      penalty=ptext),
+             tile=tid, killed=killed, excess=excess, seat=seat, penalty=pen, influence_lost=pen * killed,
+             penalty_text=ptext, rule="1.G combat (A-25)", deltas=d)
     if pen:
-        lose_influence(state, pen * killed, f"collateral damage by {seat} in {tid}", facts, seat)
+        lose_influence(state, pen * killed, msg("collateral damage by the {seat} in {tile}", seat=T.SEAT[seat],
+                                                tile=T.TILE[tid]), facts, seat)
 
 
 def penalty(state: dict, seat: str) -> int:
@@ -377,19 +456,29 @@ def penalty(state: dict, seat: str) -> int:
     return C.panels[seat]["collateral_penalty"]
 
 
-def penalty_text(state: dict, seat: str | None, killed: int) -> str:
+def penalty_text(state: dict, seat: str | None, killed: int):
     """The influence the attacker loses for ``killed`` civilians, with the rule that sets it (A-25)."""
     if not seat:
-        return "no player attacked, so no influence is lost"
+        return msg("no player attacked, so no influence is lost")
     pen = penalty(state, seat)
-    src = ("flat rule option: -1 for the Liberators and Advisors (A-25)" if state["opts"]["collateral"] == "flat"
-           else f"{seat.title()} panel, A-25")
+    flat = state["opts"]["collateral"] == "flat"
     if not pen:
-        return f"the {seat.title()} lose no influence for collateral damage ({src})"
-    return f"the {seat.title()} lose {pen} influence per civilian killed ({src}): -{pen * killed} influence"
+        if flat:
+            return msg("the {seat} lose no influence for collateral damage (flat rule option: -1 for the "
+                       "Liberators and Advisors, A-25)", seat=T.SEAT[seat])
+        return msg("the {seat} lose no influence for collateral damage ({seat} panel, A-25)", seat=T.SEAT[seat])
+    if flat:
+        return msg("the {seat} lose {n} influence per civilian killed (flat rule option: -1 for the Liberators and "
+                   "Advisors, A-25): -{total} influence", seat=T.SEAT[seat], n=pen, total=pen * killed)
+    return msg("the {seat} lose {n} influence per civilian killed ({seat} panel, A-25): -{total} influence",
+               seat=T.SEAT[seat], n=pen, total=pen * killed)
 
 
-def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list, cause: str,
+def _seat_or_attacker(seat: str | None):
+    return T.SEAT[seat] if seat else msg("attacker")
+
+
+def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list, cause,
                   ignore_defense: bool = False, ignore_tyranny: bool = False, pending: dict | None = None,
                   by_guerrillas: bool = False) -> None:
     """1.G: an attack first overcomes the tile's defense; the rest damages units; excess beyond all
@@ -412,21 +501,24 @@ def player_attack(state: dict, tid: str, dmg: int, seat: str | None, facts: list
         return
     if seat == "advisors" and not by_guerrillas:
         advisor_strike(state, tid, eff, facts, cause, pending)
-        finish_attack_fact(f, facts[start:], "")
+        finish_attack_fact(f, facts[start:], None)
         return
     excess = allocate(state, tid, eff, facts, seat, cause)
     if excess and pending is not None and collateral_choice_needed(t, excess):
         pending["civ"] = excess
-        finish_attack_fact(f, facts[start:], f"{excess} excess damage kills {V.count(excess, 'civilian')}: the "
-                           f"{(seat or 'attacker').title()} choose who is hit (A-25); {penalty_text(state, seat, excess)}")
+        finish_attack_fact(f, facts[start:], msg("{n} excess damage kills {civilians}: the {seat} choose who is hit "
+                                                 "(A-25); {penalty}", n=excess,
+                                                 civilians=T.count(excess, "civilian"),
+                                                 seat=_seat_or_attacker(seat),
+                                                 penalty=penalty_text(state, seat, excess)))
         return
     if excess:
         collateral(state, tid, excess, facts, seat, cause)
-    finish_attack_fact(f, facts[start:], "")
+    finish_attack_fact(f, facts[start:], None)
     clear_tyranny_check(state, tid, facts)
 
 
-def attack_fact(state: dict, tid: str, dmg: int, seat: str | None, cause: str, ignore_defense: bool = False,
+def attack_fact(state: dict, tid: str, dmg: int, seat: str | None, cause, ignore_defense: bool = False,
                 ignore_tyranny: bool = False, assign: bool = False, by_guerrillas: bool = False) -> dict:
     """The ``attack`` fact: the damage, the tile's defense part by part, and the units with the
     damage they already carry this turn (1.G combat). :func:`finish_attack_fact` adds the result.
@@ -435,51 +527,58 @@ def attack_fact(state: dict, tid: str, dmg: int, seat: str | None, cause: str, i
     parts = defense_parts(state, tid, ignore_defense, ignore_tyranny)
     d = sum(p["value"] for p in parts)
     eff = dmg - d
-    text = (f"{cause}: {dmg} damage against defense {d} in {tname(tid)}. Defense = "
-            + " + ".join(p["text"] for p in parts)
-            + ", overcome again by every attack (1.G combat). Units: " + units_text(t["u"]) + ". ")
     if eff <= 0:
-        text += "The defense absorbs all of it: no effect."
+        outcome = msg("The defense absorbs all of it: no effect.")
     elif seat == "advisors" and not by_guerrillas:
-        text += (f"{eff} damage gets through, but the Advisors do no damage: each unit it would destroy is driven "
-                 "out of the tile and earns influence (Advisors panel, A-28).")
+        outcome = msg("{n} damage gets through, but the Advisors do no damage: each unit it would destroy is driven "
+                      "out of the tile and earns influence (Advisors panel, A-28).", n=eff)
+    elif assign and seat == "advisors":
+        outcome = msg("{n} damage gets through: the Advisors assign it among the units (A-57). The damage is done by "
+                      "the Advisors' proxy guerrillas, so it damages and destroys (Advisors panel).", n=eff)
     elif assign:
-        text += f"{eff} damage gets through: the {(seat or 'attacker').title()} assign it among the units (A-57)."
-        if seat == "advisors":
-            text += " The damage is done by the Advisors' proxy guerrillas, so it damages and destroys (Advisors panel)."
+        outcome = msg("{n} damage gets through: the {seat} assign it among the units (A-57).", n=eff,
+                      seat=_seat_or_attacker(seat))
     else:
-        text += f"{eff} damage gets through to the units (most valuable kill first, A-57)."
+        outcome = msg("{n} damage gets through to the units (most valuable kill first, A-57).", n=eff)
+    text = msg("{cause}: {damage} damage against defense {defense} in {tile}. Defense = {parts}, overcome again by "
+               "every attack (1.G combat). Units: {units}. {outcome}", cause=cause, damage=dmg, defense=d,
+               tile=tname(tid), parts=join_plus([p["text"] for p in parts]), units=units_text(t["u"]),
+               outcome=outcome)
     return fact("attack", text, tile=tid, damage=dmg, defense=d, defense_parts=parts, through=max(0, eff),
                 units_before=[list(u) for u in t["u"]], seat=seat, rule="1.G combat")
 
 
-def finish_attack_fact(f: dict, after: list, extra: str) -> None:
+def finish_attack_fact(f: dict, after: list, extra) -> None:
     """Complete the attack fact with what the attack did (the facts that followed it)."""
     destroyed = [x["unit"] for x in after if x["type"] == "destroy"]
     driven = [x["unit"] for x in after if x["type"] == "move" and x.get("unit")]
-    damaged = [f"{x['unit']} {x['damage_this_turn']} of {x['damage_this_turn'] + x['health_left']} this turn"
+    damaged = [msg("{unit} {n} of {health} this turn", unit=T.UNIT[x["unit"]], n=x["damage_this_turn"],
+                   health=x["damage_this_turn"] + x["health_left"])
                for x in after if x["type"] == "damage" and "damage_this_turn" in x]
-    gained = sum(x["delta"] for x in after if x.get("track") == "influence" and x["delta"] > 0
-                 and ("destroyed" in str(x.get("cause", "")) or "displaced" in str(x.get("cause", ""))))
+    gained = sum(x["delta"] for x in after if x.get("track") == "influence" and x["delta"] > 0 and x.get("by_unit"))
     out = []
     if destroyed:
-        out.append("destroyed: " + ", ".join(destroyed))
+        out.append(msg("destroyed: {units}", units=[T.UNIT.get(u, T.UNIT["g"]) for u in destroyed]))
     if driven:
-        out.append("driven out: " + ", ".join(driven))
-    if destroyed or driven:
-        out.append(f"influence +{gained} (destroyed outpost +1, garrison +2, cell 0, 1.B; driven out by the "
-                   "Advisors 1/2/5, A-28)" if driven else
-                   f"influence +{gained} (outpost +1, garrison +2, cell 0, 1.B)")
+        out.append(msg("driven out: {units}", units=[T.UNIT[u] for u in driven]))
+    if driven:
+        out.append(msg("influence +{n} (destroyed outpost +1, garrison +2, cell 0, 1.B; driven out by the Advisors "
+                       "1/2/5, A-28)", n=gained))
+    elif destroyed:
+        out.append(msg("influence +{n} (outpost +1, garrison +2, cell 0, 1.B)", n=gained))
     if damaged:
-        out.append("damaged: " + ", ".join(damaged) + " (kept until the end of the turn, 3)")
+        out.append(msg("damaged: {units} (kept until the end of the turn, 3)", units=damaged))
     for x in after:
         if x["type"] == "collateral":
-            out.append(f"collateral: {x['excess']} excess damage kills {V.count(x['killed'], 'civilian')}, "
-                       f"{x['penalty_text']}")
+            out.append(msg("collateral: {n} excess damage kills {civilians}, {penalty}", n=x["excess"],
+                           civilians=T.count(x["killed"], "civilian"), penalty=x["penalty_text"]))
     if extra:
         out.append(extra)
     if out:
-        f["text"] += " Result: " + "; ".join(out) + "."
+        res = out[0]
+        for m in out[1:]:
+            res = msg("{a}; {b}", a=res, b=m)
+        f["text"] = msg("{text} Result: {result}.", text=f["text"], result=res)
     f["destroyed"] = destroyed
     f["collateral"] = sum(x.get("killed", 0) for x in after if x["type"] == "collateral")
 
@@ -499,11 +598,15 @@ def drive_unit(state: dict, tid: str, unit: list, dest: str | None, facts: list)
     """Place a unit the Advisors displaced from ``tid`` into ``dest`` (None: it leaves the map)."""
     if dest:
         state["tiles"][dest]["u"].append(unit)
-    add_fact(facts, "move", f"Advisors drive an adversary {unit[0]} out of {tname(tid)}"
-             + (f" into {tname(dest)}" if dest else "") + ".", tile=tid, unit=unit[0], to=dest)
+        add_fact(facts, "move", msg("The Advisors drive {unit} out of {tile} into {dest}.", unit=T.A_PIECE[unit[0]],
+                                    tile=tname(tid), dest=tname(dest)),
+                 tile=tid, unit=unit[0], to=dest, deltas={UNIT_METRIC[unit[0]]: 1})
+    else:
+        add_fact(facts, "move", msg("The Advisors drive {unit} out of {tile}.", unit=T.A_PIECE[unit[0]],
+                                    tile=tname(tid)), tile=tid, unit=unit[0], to=dest)
 
 
-def advisor_strike(state: dict, tid: str, eff: int, facts: list, cause: str, pending: dict | None = None) -> None:
+def advisor_strike(state: dict, tid: str, eff: int, facts: list, cause, pending: dict | None = None) -> None:
     """Advisors panel / A-28: no damage; each unit the attack would kill earns 1/2/5 (or 1/2/3)
     influence and is moved to a neighbouring tile instead. Insufficient damage does nothing.
 
@@ -524,14 +627,25 @@ def advisor_strike(state: dict, tid: str, eff: int, facts: list, cause: str, pen
         unit = t["u"].pop(pick)
         if pending is not None and len(drive_targets(state, tid)) > 1:
             pending.setdefault("drive", []).append(unit)
-            add_fact(facts, "move", f"Advisors drive an adversary {unit[0]} out of {tname(tid)}.", tile=tid, unit=unit[0])
+            # off the map until the Advisors name the tile it goes to (drive_unit puts it back)
+            add_fact(facts, "move", msg("The Advisors drive {unit} out of {tile}.", unit=T.A_PIECE[unit[0]],
+                                        tile=tname(tid)), tile=tid, unit=unit[0],
+                     deltas={UNIT_METRIC[unit[0]]: -1})
         else:
-            drive_unit(state, tid, unit, default_drive_target(state, tid), facts)
-        gain_influence(state, table[unit[0]], f"Advisors displaced {'an' if unit[0] == 'outpost' else 'a'} {unit[0]} in {tid}", facts, "advisors")
+            dest = default_drive_target(state, tid)
+            if dest is None:
+                facts_len = len(facts)
+                drive_unit(state, tid, unit, None, facts)
+                facts[facts_len]["deltas"] = {UNIT_METRIC[unit[0]]: -1}
+            else:
+                drive_unit(state, tid, unit, dest, facts)
+                facts[-1]["deltas"] = {}
+        gain_influence(state, table[unit[0]], msg("the Advisors drove {unit} out of {tile}", unit=T.A_PIECE[unit[0]],
+                                                  tile=T.TILE[tid]), facts, "advisors", by_unit=True)
     clear_tyranny_check(state, tid, facts)
 
 
-def adversary_attack(state: dict, tid: str, strength: int, facts: list, cause: str) -> None:
+def adversary_attack(state: dict, tid: str, strength: int, facts: list, cause) -> None:
     """3.F: the adversary attacks bases first (2 each, 1 damages), then Gs (1 each). No collateral."""
     t = state["tiles"][tid]
     while strength > 0 and t["bases"]:
@@ -541,17 +655,21 @@ def adversary_attack(state: dict, tid: str, strength: int, facts: list, cause: s
             strength -= cost
             t["bases"].pop(0)
             owner = b[0]
+            d = {"bases": -1}
             if t["gs"].get(owner):
                 t["gs"][owner] -= 1
                 if not t["gs"][owner]:
                     del t["gs"][owner]
+                d.update(g_deltas(owner, -1))
             state["stats"]["bases_lost"] += 1
-            add_fact(facts, "destroy", f"{owner.title()} guerrilla base destroyed in {tname(tid)} with its G ({cause}).",
-                     tile=tid, unit="base", seat=owner)
-            lose_influence(state, 2, f"base lost in {tid}", facts, owner)
+            add_fact(facts, "destroy", msg("The {seat}' guerrilla base in {tile} is destroyed with its guerrilla "
+                                           "({cause}).", seat=T.SEAT[owner], tile=tname(tid), cause=cause),
+                     tile=tid, unit="base", seat=owner, deltas=d)
+            lose_influence(state, 2, msg("base lost in {tile}", tile=T.TILE[tid]), facts, owner)
         else:
             b[1] += strength
-            add_fact(facts, "damage", f"Guerrilla base in {tname(tid)} damaged ({cause}).", tile=tid, unit="base")
+            add_fact(facts, "damage", msg("Guerrilla base in {tile} damaged ({cause}).", tile=tname(tid), cause=cause),
+                     tile=tid, unit="base")
             strength = 0
     while strength > 0 and t["gs"]:
         owner = max(sorted(t["gs"]), key=lambda s: t["gs"][s])
@@ -560,8 +678,9 @@ def adversary_attack(state: dict, tid: str, strength: int, facts: list, cause: s
             del t["gs"][owner]
         strength -= 1
         state["stats"]["guerrillas_lost"] += 1
-        add_fact(facts, "destroy", f"One of the {owner.title()}' guerrillas is killed in {tname(tid)} ({cause}).",
-                 tile=tid, unit="g", seat=owner)
+        add_fact(facts, "destroy", msg("One of the {seat}' guerrillas is killed in {tile} ({cause}).",
+                                       seat=T.SEAT[owner], tile=tname(tid), cause=cause),
+                 tile=tid, unit="g", seat=owner, deltas=g_deltas(owner, -1))
 
 
 def director(tile: dict) -> str | None:

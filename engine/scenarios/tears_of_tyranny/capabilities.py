@@ -5,9 +5,10 @@ rules split by rulebook section). Methods keep their rule numbers in their docst
 
 from __future__ import annotations
 
-from engine.core.contract import Choice
+from engine.core.contract import Choice, ChoiceKind
+from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import board as B
-from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 from engine.scenarios.tears_of_tyranny.panel import (
     ROWS,
@@ -19,6 +20,22 @@ from engine.scenarios.tears_of_tyranny.panel import (
 )
 
 C = content()
+
+
+PIECE_OF = {s: msg("{seat} guerrilla", seat=T.SEAT[s]) for s in T.SEAT}
+CIV_DIES = {"red": lambda n: msg("A red civilian dies ({n} in the tile)", n=n),
+            "blue": lambda n: msg("A blue civilian dies ({n} in the tile)", n=n)}
+HIT_HELP = msg("The damage that got through goes to this kind of unit next, the most damaged one first (A-57).")
+DRIVE_HELP = msg("The displaced unit goes into this neighbouring tile instead of being destroyed (Advisors panel, "
+                 "A-28).")
+CIV_HELP = msg("The excess damage kills a civilian of this colour next; each one costs your panel's influence "
+               "penalty (A-25).")
+PULL_HELP = msg("Moves one piece from the neighbouring tile into the target tile; you may stop at any time.")
+PUSH_HELP = msg("Moves one piece out of the target tile into this neighbouring tile; you may stop at any time.")
+CARRY_HELP = msg("As the plain move, and one of your presence travels with the piece (A-43).")
+STOP_HELP = msg("Ends this step of the capability; its next step, if any, follows.")
+ROW_HELP = msg("The new presence uncovers the next circle of this row of your panel: income raises your "
+               "resources each turn, card plays the cards you may play (1.E).")
 
 
 class CapabilitiesMixin:
@@ -34,18 +51,25 @@ class CapabilitiesMixin:
             card = C.cards[c]
             if card["speed"] == speed or (early and card["speed"] == "long"):
                 if self._card_targets(state, seat, card):
-                    tag = " (early: Peasant Revolution)" if card["speed"] != speed else ""
-                    out.append(Choice(f"exec:{c}", f"Execute {card['title']}{tag}: {card['text']}", {"card": c},
-                                      help=card["text"]))
+                    if card["speed"] != speed:
+                        label = msg("Execute {card} early (Peasant Revolution): {text}", card=T.CARD_TITLE[c],
+                                    text=T.CARD_TEXT[c])
+                    else:
+                        label = msg("Execute {card}: {text}", card=T.CARD_TITLE[c], text=T.CARD_TEXT[c])
+                    out.append(Choice(f"exec:{c}", label, {"card": c}, kind=ChoiceKind.CARD, targets={"card": c},
+                                      rule="1.F", help=msg("Carry out this capability now: you then choose its "
+                                                           "target tile ({text})", text=T.CARD_TEXT[c])))
         for part in ("patrol", "special"):
             org = C.panels[seat][part]
             if org["speed"] != speed or part in pl["used"]:
                 continue
             ops = self._organic_ops(state, seat, part, attrs)
             if ops and self._organic_targets(state, seat, part, ops):
-                name = org.get("name", "Patrol")
-                does = V.describe_cap(ops)
-                out.append(Choice(part, f"Use {name}: {does}", {}, help=does))
+                does = T.describe_cap(ops)
+                out.append(Choice(part, msg("Use {name}: {effect}", name=T.ORGANIC[(seat, part)], effect=does), {},
+                                  kind=ChoiceKind.OPERATION, targets={"capability": part}, rule="1.E",
+                                  help=msg("Your panel's own capability, once a turn, with what your attributes "
+                                           "unlock: {effect}", effect=does)))
         return out
 
     def target_ok(self, state, seat, tid, target) -> bool:
@@ -168,19 +192,29 @@ class CapabilitiesMixin:
             if units:
                 u = max(units, key=lambda u: u[1])
                 rem = VAL[kind] - u[1]
-                verb = "destroy" if rem <= fr["alloc"] else "damage"
-                out.append(Choice(f"hit:{kind}", f"Assign damage to {verb} {V.article(kind)} ({rem} health left; {fr['alloc']} to assign)",
-                                  {"unit": kind, "damage": min(rem, fr["alloc"])}))
+                if rem <= fr["alloc"]:
+                    label = msg("Destroy {unit} ({left} health left; {n} damage to assign)", unit=T.A_PIECE[kind],
+                                left=rem, n=fr["alloc"])
+                else:
+                    label = msg("Damage {unit} ({left} health left; {n} damage to assign)", unit=T.A_PIECE[kind],
+                                left=rem, n=fr["alloc"])
+                out.append(Choice(f"hit:{kind}", label, {"unit": kind, "damage": min(rem, fr["alloc"])},
+                                  kind=ChoiceKind.PIECE, targets={"piece": kind, "tile": fr["tile"]}, rule="A-57",
+                                  help=HIT_HELP))
         return out
 
     def _drive_choices(self, state, fr) -> list[Choice]:
         kind = fr["drive"][0][0]
-        return [Choice(f"drive:{n}", f"Drive the {kind} into {B.tname(n)}", {"tile": n, "unit": kind})
+        return [Choice(f"drive:{n}", msg("Drive {unit} into {tile}", unit=T.A_PIECE[kind], tile=B.tname(n)),
+                       {"tile": n, "unit": kind}, kind=ChoiceKind.SPACE, targets={"tile": n, "piece": kind},
+                       rule="A-28", help=DRIVE_HELP)
                 for n in B.drive_targets(state, fr["tile"])]
 
     def _civ_choices(self, state, fr) -> list[Choice]:
         t = state["tiles"][fr["tile"]]
-        return [Choice(f"civ:{c}", f"A {c} civilian dies ({V.count(t[c], c)} in the tile)", {"color": c})
+        return [Choice(f"civ:{c}", CIV_DIES[c](T.count(t[c], c)),
+                       {"color": c}, kind=ChoiceKind.PIECE, targets={"piece": c, "tile": fr["tile"]},
+                       rule="A-25", help=CIV_HELP)
                 for c in ("red", "blue") if t[c]]
 
     def _op_choices(self, state, seat, fr, op) -> list[Choice]:
@@ -201,27 +235,38 @@ class CapabilitiesMixin:
                     continue
                 for kind in kinds:
                     if self._has_piece(state, seat, n, kind):
-                        out.append(Choice(f"pull:{kind}:{n}", f"Pull {kind.replace('own_g', 'your G')} from {B.tname(n)}",
-                                          {"piece": kind, "from": n}))
+                        out.append(Choice(f"pull:{kind}:{n}", msg("Pull {piece} from {tile}", piece=T.A_PIECE[kind],
+                                                                  tile=B.tname(n)),
+                                          {"piece": kind, "from": n}, kind=ChoiceKind.PIECE,
+                                          targets={"piece": kind, "from": n, "tile": tid}, rule="1.F", help=PULL_HELP))
                         if self._can_carry(state, seat, n, tid, kind):
-                            out.append(Choice(f"pull:{kind}+p:{n}", f"Pull {kind.replace('own_g', 'your G')} from {B.tname(n)} with 1 of your presence",
-                                              {"piece": kind, "from": n, "presence": True}))
-            out.append(Choice("stop", "Stop pulling", {}))
+                            out.append(Choice(f"pull:{kind}+p:{n}", msg("Pull {piece} from {tile} with 1 of your "
+                                                                        "presence", piece=T.A_PIECE[kind],
+                                                                        tile=B.tname(n)),
+                                              {"piece": kind, "from": n, "presence": True}, kind=ChoiceKind.PIECE,
+                                              targets={"piece": kind, "from": n, "tile": tid}, rule="A-43",
+                                              help=CARRY_HELP))
+            out.append(Choice("stop", msg("Stop pulling"), {}, kind=ChoiceKind.DONE, rule="1.F", help=STOP_HELP))
         elif k == "push":
             kinds = [x for x in self._kinds(op["what"]) if self._has_piece(state, seat, tid, x)]
             for n in C.adj[tid]:
                 if n not in tiles:
                     continue
                 for kind in kinds:
-                    out.append(Choice(f"push:{kind}:{n}", f"Push {kind.replace('own_g', 'your G')} into {B.tname(n)}",
-                                      {"piece": kind, "to": n}))
+                    out.append(Choice(f"push:{kind}:{n}", msg("Push {piece} into {tile}", piece=T.A_PIECE[kind],
+                                                              tile=B.tname(n)),
+                                      {"piece": kind, "to": n}, kind=ChoiceKind.PIECE,
+                                      targets={"piece": kind, "to": n, "tile": tid}, rule="1.F", help=PUSH_HELP))
                     if self._can_carry(state, seat, tid, n, kind):
-                        out.append(Choice(f"push:{kind}+p:{n}", f"Push {kind.replace('own_g', 'your G')} into {B.tname(n)} with 1 of your presence",
-                                          {"piece": kind, "to": n, "presence": True}))
-            out.append(Choice("stop", "Stop pushing", {}))
+                        out.append(Choice(f"push:{kind}+p:{n}", msg("Push {piece} into {tile} with 1 of your presence",
+                                                                    piece=T.A_PIECE[kind], tile=B.tname(n)),
+                                          {"piece": kind, "to": n, "presence": True}, kind=ChoiceKind.PIECE,
+                                          targets={"piece": kind, "to": n, "tile": tid}, rule="A-43", help=CARRY_HELP))
+            out.append(Choice("stop", msg("Stop pushing"), {}, kind=ChoiceKind.DONE, rule="1.F", help=STOP_HELP))
         elif k == "presence":
             cov = covered(state["pl"][seat], seat)
-            out = [Choice(f"row:{r}", f"Uncover a {r} circle", {"row": r}) for r in ROWS if cov[r]]
+            out = [Choice(f"row:{r}", msg("Uncover a circle of the {row} row", row=T.ROW[r]), {"row": r},
+                          kind=ChoiceKind.OPTION, targets={"row": r}, rule="1.E", help=ROW_HELP) for r in ROWS if cov[r]]
         return out
 
     @staticmethod
@@ -255,12 +300,11 @@ class CapabilitiesMixin:
             card = C.cards[rest]
             if card["speed"] != speed:
                 pl["used"].append("early")
-            stack.append({"k": "target", "src": rest, "label": card["title"], "ops": card["effect"]})
+            stack.append({"k": "target", "src": rest, "label": T.CARD_TITLE[rest], "ops": card["effect"]})
         else:
             ops = self._organic_ops(state, seat, head, attributes(pl, seat))
             pl["used"].append(head)
-            org = C.panels[seat][head]
-            stack.append({"k": "target", "src": head, "label": org.get("name", "Patrol"), "ops": ops})
+            stack.append({"k": "target", "src": head, "label": T.ORGANIC[(seat, head)], "ops": ops})
 
     def _apply_op_choice(self, state, seat, fr, head, rest, facts) -> None:
         tid = fr["tile"]
@@ -319,7 +363,10 @@ class CapabilitiesMixin:
             if not s["pres"][seat]:
                 del s["pres"][seat]
             d["pres"][seat] = d["pres"].get(seat, 0) + 1
-            B.add_fact(facts, "presence", f"{seat.title()} presence moves with it to {B.tname(dst)}.", seat=seat, tile=dst)
+            B.add_fact(facts, "presence", msg("A {seat} presence moves with it to {tile}.", seat=T.SEAT[seat],
+                                              tile=B.tname(dst)), seat=seat, tile=dst,
+                       deltas=B.merge(B.pres_deltas(seat, s["pres"].get(seat, 0) + 1, s["pres"].get(seat, 0)),
+                                      B.pres_deltas(seat, d["pres"][seat] - 1, d["pres"][seat])))
         fr["moved"] += 1
         if fr["moved"] >= op["n"]:
             fr["i"] += 1
@@ -338,7 +385,9 @@ class CapabilitiesMixin:
         else:
             i = max((i for i, u in enumerate(s["u"]) if u[0] == kind), key=lambda i: s["u"][i][1])
             d["u"].append(s["u"].pop(i))
-        B.add_fact(facts, "move", f"{kind.replace('own_g', seat.title() + ' G')} moves from {B.tname(src)} to {B.tname(dst)}.",
+        B.add_fact(facts, "move", msg("One {piece} moves from {src} to {dst}.",
+                                      piece=PIECE_OF[seat] if kind == "own_g" else T.PIECE[kind],
+                                      src=B.tname(src), dst=B.tname(dst)),
                    seat=seat, piece=kind, src=src, dst=dst)
         B.clear_tyranny_check(state, src, facts)
         B.clear_tyranny_check(state, dst, facts)
@@ -369,8 +418,9 @@ class CapabilitiesMixin:
                 # into a tile an earlier step has already cleared has no adversary to attack (1.G:
                 # combat is against the adversary; collateral is only the excess of an attack on
                 # it): the player holds it back, so no civilian is killed and no influence lost
-                B.add_fact(facts, "held_back", f"{label}: no adversary unit is left in {B.tname(tid)}, so the "
-                           f"follow-on {op.get('n', 'per-G')} damage is held back (no collateral damage).",
+                B.add_fact(facts, "held_back", msg("{label}: no adversary unit is left in {tile}, so the follow-on "
+                                                   "damage is held back (no collateral damage).", label=label,
+                                                   tile=B.tname(tid)),
                            tile=tid, seat=seat, rule="1.G combat (rules notes, issue 16.5)")
                 continue
             if k in ("damage", "damage_per_g"):
@@ -430,43 +480,54 @@ class CapabilitiesMixin:
                     if not idx:
                         break
                     u = t["u"].pop(idx[0])
-                    B.add_fact(facts, "remove", f"Adversary {u[0]} withdraws from {B.tname(tid)} ({label}).", tile=tid, unit=u[0])
+                    B.add_fact(facts, "remove", msg("From {tile}, {unit} withdraws ({cause}).", unit=T.A_PIECE[u[0]],
+                                                    tile=B.tname(tid), cause=label), tile=tid, unit=u[0],
+                               deltas={B.UNIT_METRIC[u[0]]: -1})
                 B.clear_tyranny_check(state, tid, facts)
             elif k == "replace":
                 w = op["what"]
                 done = False
                 if w == "red" and t["red"]:
                     t["red"] -= 1
-                    done = True
+                    done = {"civilians_red": -1}
                 elif w in ("cell", "outpost"):
                     idx = [i for i, u in enumerate(t["u"]) if u[0] == w]
                     if idx:
                         t["u"].pop(idx[0])
-                        done = True
+                        done = {B.UNIT_METRIC[w]: -1}
                 if done:
-                    B.add_fact(facts, "replace", f"{seat.title()} replace {V.article(w if w != 'red' else 'red civilian')} with a guerrilla in {B.tname(tid)}.", seat=seat, tile=tid)
+                    B.add_fact(facts, "replace", msg("The {seat} replace {piece} with a guerrilla in {tile}.",
+                                                     seat=T.SEAT[seat], piece=T.A_PIECE[w], tile=B.tname(tid)),
+                               seat=seat, tile=tid, deltas=done)
                     self._place_g(state, seat, tid, 1, facts, label)
                     if op["influence"]:
-                        B.gain_influence(state, op["influence"], f"{label}: replaced {V.article(w if w != 'red' else 'red civilian')}", facts, seat)
+                        B.gain_influence(state, op["influence"], msg("{label}: replaced {piece}", label=label,
+                                                                     piece=T.A_PIECE[w]), facts, seat)
                     B.clear_tyranny_check(state, tid, facts)
             elif k == "defense":
                 t["def"] += op["n"]
-                B.add_fact(facts, "protect", f"+{op['n']} resistance defense in {B.tname(tid)} this turn ({label}).", tile=tid, seat=seat)
+                B.add_fact(facts, "protect", msg("+{n} resistance defense in {tile} this turn ({cause}).", n=op["n"],
+                                                 tile=B.tname(tid), cause=label), tile=tid, seat=seat)
             elif k == "prevent":
                 for s in op["steps"]:
                     if s not in t["prev"]:
                         t["prev"].append(s)
-                B.add_fact(facts, "protect", f"The adversary cannot {'/'.join(op['steps'])} in {B.tname(tid)} this turn ({label}).",
+                B.add_fact(facts, "protect", msg("The adversary cannot {steps} in {tile} this turn ({cause}).",
+                                                 steps=T._steps(op["steps"]), tile=B.tname(tid), cause=label),
                            tile=tid, seat=seat)
             elif k == "influence":
                 if op["n"] >= 0:
-                    B.gain_influence(state, op["n"], f"{label} by {seat}", facts, seat)
+                    B.gain_influence(state, op["n"], msg("{label} by the {seat}", label=label, seat=T.SEAT[seat]),
+                                     facts, seat)
                 else:
-                    B.lose_influence(state, -op["n"], f"{label} by {seat}", facts, seat)
+                    B.lose_influence(state, -op["n"], msg("{label} by the {seat}", label=label, seat=T.SEAT[seat]),
+                                     facts, seat)
             elif k == "resources":
                 pl["res"] += op["n"]
-                B.add_fact(facts, "track", f"{seat.title()} +{op['n']} resources ({label}).", seat=seat, track="resources",
-                           delta=op["n"], value=pl["res"], cause=label)
+                B.add_fact(facts, "track", msg("The {seat} gain {resources} ({cause}).", seat=T.SEAT[seat],
+                                               resources=T.count(op["n"], "resource"), cause=label), seat=seat,
+                           track="resources", delta=op["n"], value=pl["res"], cause=label,
+                           deltas={f"resources_{seat}": op["n"]})
             elif k == "recruit":
                 self._place_g(state, seat, tid, op["n"], facts, label)
             elif k == "convert":
@@ -474,32 +535,44 @@ class CapabilitiesMixin:
                 if m:
                     t["red"] -= m
                     t["blue"] += m
-                    B.add_fact(facts, "civilians", f"{V.count(m, 'red')} {'turns' if m == 1 else 'turn'} blue in {B.tname(tid)} ({label}).", tile=tid, seat=seat)
+                    B.add_fact(facts, "civilians", msg("{civilians} in {tile} turn blue ({cause}).",
+                                                       civilians=T.count(m, "red"), tile=B.tname(tid), cause=label),
+                               tile=tid, seat=seat, deltas={"civilians_red": -m, "civilians_blue": m})
                     B.clear_tyranny_check(state, tid, facts)
             elif k == "kill_civilian":
                 m = 0
+                d = {"civilians_red": 0, "civilians_blue": 0}
                 for _ in range(op["n"]):
                     col = op.get("color", "any")
                     if col in ("red", "any") and t["red"]:
                         t["red"] -= 1
+                        d["civilians_red"] -= 1
                     elif col in ("blue", "any") and t["blue"]:
                         t["blue"] -= 1
+                        d["civilians_blue"] -= 1
                     else:
                         break
                     m += 1
                 if m:
                     state["stats"]["civilians_killed"] += m
-                    B.add_fact(facts, "collateral", f"{V.count(m, 'civilian')} killed in {B.tname(tid)} ({label}).", tile=tid, seat=seat, killed=m)
+                    d["civilians_killed"] = m
+                    B.add_fact(facts, "collateral", msg("{civilians} killed in {tile} ({cause}).",
+                                                        civilians=T.count(m, "civilian"), tile=B.tname(tid),
+                                                        cause=label), tile=tid, seat=seat, killed=m, deltas=d)
                     pen = B.penalty(state, seat)
                     if pen:
-                        B.lose_influence(state, pen * m, f"civilians killed by {seat} in {tid}", facts, seat)
+                        B.lose_influence(state, pen * m, msg("civilians killed by the {seat} in {tile}",
+                                                             seat=T.SEAT[seat], tile=T.TILE[tid]), facts, seat)
                     B.clear_tyranny_check(state, tid, facts)
             elif k == "remove_tyranny":
                 if t["tyr"]:
+                    before = B.tyranny_on_map(state)
                     t["tyr"] -= 1
                     state["tyr_pool"] += 1
-                    B.add_fact(facts, "track", f"{label} returns a tyranny token from {B.tname(tid)} to the pool.", tile=tid,
-                               track="tyranny_pool", delta=1, value=state["tyr_pool"], cause=label, seat=seat)
+                    B.add_fact(facts, "track", msg("{label} returns a tyranny token from {tile} to the pool.",
+                                                   label=label, tile=B.tname(tid)), tile=tid,
+                               track="tyranny_pool", delta=1, value=state["tyr_pool"], cause=label, seat=seat,
+                               deltas=B.tyranny_deltas(state, before, tyranny_pool=1))
             elif k == "remove_own_g":
                 for _ in range(op["n"]):
                     owner = seat if t["gs"].get(seat) else (sorted(t["gs"])[0] if t["gs"] else None)
@@ -508,8 +581,9 @@ class CapabilitiesMixin:
                     t["gs"][owner] -= 1
                     if not t["gs"][owner]:
                         del t["gs"][owner]
-                    B.add_fact(facts, "remove", f"One of the {owner.title()}' guerrillas leaves {B.tname(tid)} ({label}).",
-                               tile=tid, seat=owner)
+                    B.add_fact(facts, "remove", msg("One of the {seat}' guerrillas leaves {tile} ({cause}).",
+                                                    seat=T.SEAT[owner], tile=B.tname(tid), cause=label),
+                               tile=tid, seat=owner, deltas=B.g_deltas(owner, -1))
             elif k == "if_attr":
                 if attributes(pl, seat).get(op["attr"], 0) >= op["n"]:
                     fr["ops"] = fr["ops"][:fr["i"]] + op["then"] + fr["ops"][fr["i"]:]

@@ -5,9 +5,11 @@ rules split by rulebook section). Methods keep their rule numbers in their docst
 
 from __future__ import annotations
 
-from engine.core.contract import Choice
+from engine.core.contract import Choice, ChoiceKind
+from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 from engine.scenarios.tears_of_tyranny.panel import (
     ROWS,
@@ -19,42 +21,82 @@ from engine.scenarios.tears_of_tyranny.panel import (
 C = content()
 
 
+COVER_HELP = msg("A Partisan presence back on your panel covers the rightmost open circle of the row you choose "
+                 "(A-44).")
+ESC_HELP = msg("Proposes this tile for the extra tyranny token and cell; every other player must agree (3.F, A-13).")
+AGREE_HELP = msg("Accepts the proposal; when everyone agrees the token and cell go there (3.F, A-13).")
+OBJECT_HELP = msg("Strikes this tile off the candidates; someone then proposes another one (A-13).")
+RECRUIT_HELP = msg("The event's recruits go to this headquarters of yours (1.I).")
+DEBT_HELP = msg("The influence lost while the box is empty is paid with a resource or one of your presence (1.H, "
+                "A-24).")
+SHIELD_HELP = msg("Removes one of your presence here, and the adversary's step does not happen in this tile this "
+                  "turn (Partisans panel, A-51).")
+LET_HELP = msg("Keeps your presence; the adversary's step happens here.")
+
+
 class EscalationMixin:
     def _global_choices(self, state: dict, fr: dict) -> list[Choice]:
         if fr["k"] == "cover":
             pl = state["pl"][fr["seat"]]
-            ch = [Choice(f"cover:{r}", (f"Cover a circle of the income row (your income is {income(pl, fr['seat'])} "
-                                        "resources a turn before it is covered)" if r == "resources" else
-                                        "Cover a circle of the card-plays row (you may now play "
-                                        f"{plays_limit(pl, fr['seat'])} cards a turn before it is covered)"),
-                         {"row": r}) for r in ROWS if pl["open"][r] > 1]
-            return ch or [Choice("skip", "No circle left to cover", {})]
+            ch = [Choice(f"cover:{r}", (msg("Cover a circle of the income row (your income is {n} resources a turn "
+                                            "before it is covered)", n=income(pl, fr["seat"])) if r == "resources" else
+                                        msg("Cover a circle of the card-plays row (you may play {n} cards a turn "
+                                            "before it is covered)", n=plays_limit(pl, fr["seat"]))),
+                         {"row": r}, kind=ChoiceKind.OPTION, targets={"row": r}, rule="A-44", help=COVER_HELP)
+                  for r in ROWS if pl["open"][r] > 1]
+            return ch or [Choice("skip", msg("No circle left to cover"), {}, kind=ChoiceKind.PASS, rule="A-44",
+                                 help=COVER_HELP)]
         if fr["k"] == "escalate":
-            return [Choice(f"esc:{t}", f"Propose {B.tname(t)} for the spill-over", {"tile": t})
+            return [Choice(f"esc:{t}", msg("Propose {tile} for the spill-over", tile=self._esc_label(state, t)),
+                           {"tile": t}, kind=ChoiceKind.SPACE, targets={"tile": t}, rule="3.F (A-13)", help=ESC_HELP)
                     for t in self.escalation_candidates(state, fr)]
         if fr["k"] == "esc_confirm":
             t = fr["proposal"]
-            return [Choice("agree", f"Agree: the spill-over goes into {B.tname(t)}", {"tile": t}),
-                    Choice("object", f"Object to {B.tname(t)} (it is struck off; someone proposes another tile)",
-                           {"tile": t})]
+            return [Choice("agree", msg("Agree: the spill-over goes into {tile}", tile=B.tname(t)), {"tile": t},
+                           kind=ChoiceKind.CONFIRM, targets={"tile": t}, rule="3.F (A-13)", help=AGREE_HELP),
+                    Choice("object", msg("Object to {tile} (it is struck off; someone proposes another tile)",
+                                         tile=B.tname(t)), {"tile": t}, kind=ChoiceKind.OPTION, targets={"tile": t},
+                           rule="3.F (A-13)", help=OBJECT_HELP)]
         if fr["k"] == "counterattack":
             return self._alloc_choices(state, fr)
         if fr["k"] == "event_recruit":
-            return [Choice(f"recruit:{t}", f"Recruit {fr['n']} G at your headquarters in {B.tname(t)}", {"tile": t})
-                    for t in ADV.recruit_homes(state, fr["seat"])] or [Choice("skip", "No presence left", {})]
+            return [Choice(f"recruit:{t}", msg("Recruit {gs} at your headquarters in {tile}",
+                                               gs=T.count(fr["n"], "guerrilla"), tile=B.tname(t)), {"tile": t},
+                           kind=ChoiceKind.SPACE, targets={"tile": t}, rule="1.I", help=RECRUIT_HELP)
+                    for t in ADV.recruit_homes(state, fr["seat"])] or [
+                Choice("skip", msg("No presence left"), {}, kind=ChoiceKind.PASS, rule="1.I", help=RECRUIT_HELP)]
         if fr["k"] == "influence_debt":
             who = fr["seat"]
             pl = state["pl"][who]
-            ch = [Choice("pay:resource", f"Pay 1 resource ({pl['res']} left)", {})] if pl["res"] > 0 else []
+            ch = [Choice("pay:resource", msg("Pay 1 resource ({resources} left)",
+                                             resources=T.count(pl["res"], "resource")), {},
+                         kind=ChoiceKind.OPTION, cost={"resources": 1}, rule="1.H (A-24)", help=DEBT_HELP)] \
+                if pl["res"] > 0 else []
             own = [t for t in state["order"] if state["tiles"][t]["pres"].get(who)]
             last = sum(state["tiles"][t]["pres"][who] for t in own) == 1
-            ch += [Choice(f"pay:presence:{t}", f"Remove 1 presence from {B.tname(t)}"
-                          + (" (your last: you would lose the game, 4)" if last else "")
-                          + (" (it returns to your panel)" if who == "partisans" else ""), {"tile": t}) for t in own]
-            return ch or [Choice("skip", "Nothing left to pay with", {})]
-        return [Choice("shield", f"Give up 1 presence to stop the {fr['step']} in {B.tname(fr['tile'])}",
-                       {"tile": fr["tile"]}),
-                Choice("decline", "Let it happen", {})]
+            for t in own:
+                if last:
+                    label = msg("Remove your last presence, from {tile}: you would lose the game (4)", tile=B.tname(t))
+                elif who == "partisans":
+                    label = msg("Remove 1 presence from {tile} (it returns to your panel)", tile=B.tname(t))
+                else:
+                    label = msg("Remove 1 presence from {tile}", tile=B.tname(t))
+                ch.append(Choice(f"pay:presence:{t}", label, {"tile": t}, kind=ChoiceKind.SPACE, targets={"tile": t},
+                                 rule="1.H (A-24)", help=DEBT_HELP))
+            return ch or [Choice("skip", msg("Nothing left to pay with"), {}, kind=ChoiceKind.PASS, rule="1.H (A-24)",
+                                 help=DEBT_HELP)]
+        return [Choice("shield", msg("Give up 1 presence to stop the {step} in {tile}", step=T.STEP[fr["step"]],
+                                     tile=B.tname(fr["tile"])), {"tile": fr["tile"]}, kind=ChoiceKind.OPTION,
+                       targets={"tile": fr["tile"]}, rule="Partisans panel (A-51)", help=SHIELD_HELP),
+                Choice("decline", msg("Let it happen"), {}, kind=ChoiceKind.PASS, rule="Partisans panel (A-51)",
+                       help=LET_HELP)]
+
+    def _esc_label(self, state, tid):
+        """A spill-over candidate with what is at stake there (issue 16.8): presence lost, civilians."""
+        t = state["tiles"][tid]
+        pres = sum(t["pres"].values())
+        return msg("{tile}: {presence} presence, {blue} blue and {red} red civilians, {units} adversary units",
+                   tile=B.tname(tid), presence=pres, blue=t["blue"], red=t["red"], units=len(t["u"]))
 
     def escalation_candidates(self, state: dict, fr: dict) -> list[str]:
         """The adjacent map tiles still open for the spill-over (objected tiles are struck off)."""
@@ -67,11 +109,13 @@ class EscalationMixin:
         if not others:
             ADV.escalate_into(state, tid, facts)
             return
-        B.add_fact(facts, "consensus", f"{seat.title()} propose the spill-over into {B.tname(tid)}.", seat=seat, tile=tid)
+        B.add_fact(facts, "consensus", msg("The {seat} propose the spill-over into {tile}.", seat=T.SEAT[seat],
+                                           tile=B.tname(tid)), seat=seat, tile=tid)
         state["g"].append({"k": "esc_confirm", "tile": fr["tile"], "struck": fr.get("struck", []), "proposal": tid,
                            "proposer": seat, "pending": others, "text0": fr["text"], "rule": fr["rule"],
-                           "text": f"{seat.title()} propose that tyranny spills over from {B.tname(fr['tile'])} into "
-                                   f"{B.tname(tid)}. Do you agree? An objection strikes the tile off."})
+                           "text": msg("The {seat} propose that tyranny spills over from {src} into {tile}. Do you "
+                                       "agree? An objection strikes the tile off.", seat=T.SEAT[seat],
+                                       src=B.tname(fr["tile"]), tile=B.tname(tid))})
 
     def _apply_global(self, state, seat, cid, facts) -> None:
         fr = state["g"].pop()
@@ -83,23 +127,24 @@ class EscalationMixin:
         elif fr["k"] == "esc_confirm":
             if cid == "agree":
                 fr["pending"].remove(seat)
-                B.add_fact(facts, "consensus", f"{seat.title()} agree to the spill-over into {B.tname(fr['proposal'])}.",
-                           seat=seat, tile=fr["proposal"])
+                B.add_fact(facts, "consensus", msg("The {seat} agree to the spill-over into {tile}.", seat=T.SEAT[seat],
+                                                   tile=B.tname(fr["proposal"])), seat=seat, tile=fr["proposal"])
                 if fr["pending"]:
                     state["g"].append(fr)
                 else:
-                    B.add_fact(facts, "consensus", f"The team agrees: tyranny spills over into {B.tname(fr['proposal'])}.",
-                               tile=fr["proposal"])
+                    B.add_fact(facts, "consensus", msg("The team agrees: tyranny spills over into {tile}.",
+                                                       tile=B.tname(fr["proposal"])), tile=fr["proposal"])
                     ADV.escalate_into(state, fr["proposal"], facts)
             else:
-                B.add_fact(facts, "consensus", f"{seat.title()} object to the spill-over into {B.tname(fr['proposal'])}; "
-                           "it is struck off the candidates.", seat=seat, tile=fr["proposal"])
+                B.add_fact(facts, "consensus", msg("The {seat} object to the spill-over into {tile}; it is struck off "
+                                                   "the candidates.", seat=T.SEAT[seat], tile=B.tname(fr["proposal"])),
+                           seat=seat, tile=fr["proposal"])
                 nxt = {"k": "escalate", "tile": fr["tile"], "struck": fr["struck"] + [fr["proposal"]],
                        "text": fr["text0"], "rule": fr["rule"]}
                 left = self.escalation_candidates(state, nxt)
                 if len(left) == 1:
-                    B.add_fact(facts, "consensus", f"Only {B.tname(left[0])} is left: the spill-over goes there.",
-                               tile=left[0])
+                    B.add_fact(facts, "consensus", msg("Only {tile} is left: the spill-over goes there.",
+                                                       tile=B.tname(left[0])), tile=left[0])
                     ADV.escalate_into(state, left[0], facts)
                 else:
                     state["g"].append(nxt)
@@ -111,17 +156,21 @@ class EscalationMixin:
             if cid == "pay:resource":
                 pl = state["pl"][who]
                 pl["res"] -= 1
-                B.add_fact(facts, "track", f"Influence box empty: {who.title()} pay 1 resource instead ({fr['cause']}).",
-                           track="resources", delta=-1, value=pl["res"], cause=fr["cause"], seat=who)
+                B.add_fact(facts, "track", msg("Influence box empty: the {seat} pay 1 resource instead ({cause}).",
+                                               seat=T.SEAT[who], cause=fr["cause"]),
+                           track="resources", delta=-1, value=pl["res"], cause=fr["cause"], seat=who,
+                           deltas={f"resources_{who}": -1})
             elif cid.startswith("pay:presence:"):
-                B.remove_one_presence(state, who, cid.split(":", 2)[2], facts, f"paid for lost influence: {fr['cause']}")
+                B.remove_one_presence(state, who, cid.split(":", 2)[2], facts,
+                                      msg("paid for lost influence: {cause}", cause=fr["cause"]))
         elif fr["k"] == "counterattack":
             self._counter_hit(state, fr, cid.split(":", 1)[1], facts)
         elif fr["k"] == "shield":
             if cid == "shield":
-                B.remove_one_presence(state, "partisans", fr["tile"], facts, "HQ shield")
+                B.remove_one_presence(state, "partisans", fr["tile"], facts, msg("HQ shield"))
                 state["tiles"][fr["tile"]]["prev"].append(fr["step"])
-                B.add_fact(facts, "protect", f"Partisans give up a presence to stop the {fr['step']} in {B.tname(fr['tile'])}.",
+                B.add_fact(facts, "protect", msg("The Partisans give up a presence to stop the {step} in {tile}.",
+                                                 step=T.STEP[fr["step"]], tile=B.tname(fr["tile"])),
                            tile=fr["tile"], seat="partisans")
             state["adv"][0]["asked"] = True
         self._check_end(state, facts)
@@ -136,9 +185,10 @@ class EscalationMixin:
             ADV.escalate_into(state, cand[0], facts)
         elif cand:
             state["g"].append({"k": "escalate", "tile": esc, "struck": [],
-                               "text": f"Tyranny escalates in {B.tname(esc)}: the team chooses, by consensus, the "
-                                       "adjacent tile that receives a tyranny token and a cell. Any player "
-                                       "proposes a tile; the others agree or object.",
+                               "text": msg("Tyranny escalates in {tile}: the team chooses, by consensus, the "
+                                           "adjacent tile that receives a tyranny token and a cell, and loses its "
+                                           "presence. Any player proposes a tile; the others agree or object. {situation}",
+                                           tile=B.tname(esc), situation=self.situation(state)),
                                "rule": "3.F (A-13)"})
             return False
         return True
@@ -148,14 +198,14 @@ class EscalationMixin:
         tid = fr["tile"]
         t = state["tiles"][tid]
         seat = fr["seat"]
-        _hit_unit(state, tid, kind, fr, facts, seat, "guerrilla counterattack")
+        _hit_unit(state, tid, kind, fr, facts, seat, ADV.COUNTERATTACK)
         if fr["alloc"] and ADV.counter_choice_needed(t, fr["alloc"]):
             state["g"].append(fr)
             return
         if fr["alloc"]:
-            excess = B.allocate(state, tid, fr["alloc"], facts, seat, "guerrilla counterattack")
+            excess = B.allocate(state, tid, fr["alloc"], facts, seat, ADV.COUNTERATTACK)
             if excess:
-                B.collateral(state, tid, excess, facts, seat, "guerrilla counterattack")
+                B.collateral(state, tid, excess, facts, seat, ADV.COUNTERATTACK)
         B.clear_tyranny_check(state, tid, facts)
         self._escalate(state, fr.get("esc"), facts)
 

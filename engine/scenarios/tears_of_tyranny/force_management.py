@@ -5,12 +5,37 @@ rules split by rulebook section). Methods keep their rule numbers in their docst
 
 from __future__ import annotations
 
-from engine.core.contract import Choice
+from engine.core.contract import Choice, ChoiceKind
+from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import board as B
-from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 
 C = content()
+
+
+FM_LABEL = {"recruit": msg("Recruit 1 guerrilla"), "base": msg("Establish a guerrilla base"),
+            "convert": msg("Convert 1 red civilian")}
+FM_HELP = {"recruit": msg("Places 1 of your guerrillas in this tile (3.C)."),
+           "base": msg("Builds a guerrilla base in this tile; one of your guerrillas there holds it for good, and it "
+                       "can produce guerrillas from next turn (3.C, 1.D)."),
+           "convert": msg("Turns 1 red civilian in this tile blue: red civilians add to the adversary's defense, blue "
+                          "ones weaken its dominate (3.C, 1.C).")}
+
+
+def _fm_cost(o: dict):
+    """An option's price in words and as a structured cost (built once per panel option)."""
+    if o.get("influence"):
+        words = msg("{resources} + {influence} influence", resources=T.count(o["cost"], "resource"),
+                    influence=o["influence"])
+    else:
+        words = T.count(o["cost"], "resource")
+    spend = {k: v for k, v in (("resources", o["cost"]), ("influence", o.get("influence", 0))) if v}
+    return words, spend or None
+
+
+FM_COST = {(seat, o["id"]): _fm_cost(o) for seat in C.panels for o in C.panels[seat]["force_management"]["options"]}
+PRODUCE_HELP = msg("Takes 1 guerrilla from this base now (1.D, A-42); you may take more one at a time.")
 
 
 class ForceManagementMixin:
@@ -56,9 +81,9 @@ class ForceManagementMixin:
                 out.append(tid)
         return out
 
-    def _fm_choices(self, state, seat, only=None) -> list[Choice]:
+    def _fm_targets(self, state, seat, only=None):
+        """(option, tile) pairs of the force management actions the seat can take now (3.C)."""
         pl = state["pl"][seat]
-        out = []
         for o in C.panels[seat]["force_management"]["options"]:
             if only and o["id"] != only:
                 continue
@@ -71,10 +96,18 @@ class ForceManagementMixin:
             for tid in self._fm_where(state, seat, o["where"], o["range"]):
                 if o["id"] == "base" and any(b[0] == seat for b in state["tiles"][tid]["bases"]):
                     continue
-                label = {"recruit": "Recruit 1 G", "base": "Establish a G base", "convert": "Convert 1 red civilian"}[o["id"]]
-                cost = V.count(o["cost"], "resource") + (f" + {o['influence']} influence" if o.get("influence") else "")
-                out.append(Choice(f"{o['id']}:{tid}", f"{label} in {B.tname(tid)} ({cost})", {"tile": tid}))
-        return out
+                yield o, tid
+
+    def _fm_possible(self, state, seat, only=None) -> bool:
+        """Whether :meth:`_fm_choices` would offer anything (without building the choices)."""
+        return next(self._fm_targets(state, seat, only), None) is not None
+
+    def _fm_choices(self, state, seat, only=None) -> list[Choice]:
+        return [Choice(f"{o['id']}:{tid}", msg("{action} in {tile} ({cost})", action=FM_LABEL[o["id"]],
+                                               tile=B.tname(tid), cost=FM_COST[(seat, o["id"])][0]),
+                       {"tile": tid}, kind=ChoiceKind.SPACE, targets={"tile": tid, "action": o["id"]},
+                       cost=FM_COST[(seat, o["id"])][1], rule="3.C", help=FM_HELP[o["id"]])
+                for o, tid in self._fm_targets(state, seat, only)]
 
     def _apply_fm(self, state, seat, fr, head, rest, facts) -> None:
         stack = state["frames"][seat]
@@ -85,14 +118,16 @@ class ForceManagementMixin:
         o = next(x for x in C.panels[seat]["force_management"]["options"] if x["id"] == head)
         pl["res"] -= o["cost"]
         if o["cost"]:
-            B.add_fact(facts, "track", f"{seat.title()} pay {o['cost']} for force management.", seat=seat,
-                       track="resources", delta=-o["cost"], value=pl["res"], cause=f"force management: {head}")
+            B.add_fact(facts, "track", msg("The {seat} pay {resources} for force management.", seat=T.SEAT[seat],
+                                           resources=T.count(o["cost"], "resource")), seat=seat,
+                       track="resources", delta=-o["cost"], value=pl["res"], cause=msg("force management"),
+                       deltas={f"resources_{seat}": -o["cost"]})
         if o.get("influence"):
-            B.lose_influence(state, o["influence"], f"Advisors spend influence to {head}", facts, seat)
+            B.lose_influence(state, o["influence"], msg("the Advisors spend influence on force management"), facts, seat)
         tid = rest
         t = state["tiles"][tid]
         if head == "recruit":
-            self._place_g(state, seat, tid, 1, facts, "recruited")
+            self._place_g(state, seat, tid, 1, facts, msg("recruited"))
             if seat == "liberators" and self._lpull_targets(state, tid):
                 stack.append({"k": "lpull", "tile": tid})
             left = (fr.get("left") or o["n"]) - 1
@@ -101,11 +136,14 @@ class ForceManagementMixin:
         elif head == "base":
             t["bases"].append([seat, 0])
             pl["base_built"][tid] = state["turn"]
-            B.add_fact(facts, "base", f"{seat.title()} establish a guerrilla base in {B.tname(tid)}.", seat=seat, tile=tid)
+            B.add_fact(facts, "base", msg("The {seat} establish a guerrilla base in {tile}.", seat=T.SEAT[seat],
+                                          tile=B.tname(tid)), seat=seat, tile=tid, deltas={"bases": 1})
         elif head == "convert":
             t["red"] -= 1
             t["blue"] += 1
-            B.add_fact(facts, "civilians", f"{seat.title()} convert a red civilian to blue in {B.tname(tid)}.", seat=seat, tile=tid)
+            B.add_fact(facts, "civilians", msg("The {seat} convert a red civilian to blue in {tile}.", seat=T.SEAT[seat],
+                                               tile=B.tname(tid)), seat=seat, tile=tid,
+                       deltas={"civilians_red": -1, "civilians_blue": 1})
             B.clear_tyranny_check(state, tid, facts)
 
     def controls(self, state, seat, tid) -> bool:
@@ -140,6 +178,10 @@ class ForceManagementMixin:
         if pl["res"] < bo["cost"] or B.g_supply(state, seat) <= 0:
             return []
         made = fr.setdefault("made", {})
-        what = f"Pay {bo['cost']} for 1 G" if bo["cost"] else "Take 1 free G"
-        return [Choice(f"produce:{tid}", f"{what} from your base in {B.tname(tid)}", {"tile": tid})
+        return [Choice(f"produce:{tid}", (msg("Pay {resources} for 1 guerrilla from your base in {tile}",
+                                              resources=T.count(bo["cost"], "resource"), tile=B.tname(tid))
+                                          if bo["cost"] else
+                                          msg("Take 1 free guerrilla from your base in {tile}", tile=B.tname(tid))),
+                       {"tile": tid}, kind=ChoiceKind.SPACE, targets={"tile": tid},
+                       cost={"resources": bo["cost"]} if bo["cost"] else None, rule="1.D (A-42)", help=PRODUCE_HELP)
                 for tid in self._own_bases(state, seat) if self._output_room(state, seat, tid, made.get(tid, 0)) > 0]

@@ -64,8 +64,9 @@ import json
 
 from engine.core import rng as R
 from engine.core.contract import OptionInfo, Prompt, Rules, SeatInfo, cause_decision, cause_die
+from engine.core.messages import is_msg, msg
 from engine.scenarios.tears_of_tyranny import board as B
-from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.capabilities import CapabilitiesMixin
 from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER, content
 from engine.scenarios.tears_of_tyranny.escalation import EscalationMixin
@@ -94,6 +95,8 @@ from engine.scenarios.tears_of_tyranny.views import ViewsMixin
 from engine.scenarios.tears_of_tyranny.window import WindowMixin
 
 C = content()
+EACH_ACTS = msg("Each player acts; the phase ends when all are done.")
+BASE_OUTPUT = msg("base output")
 
 #: choices whose id names hidden cards (a drawn card kept, the order of unkept cards, a card
 #: forgotten from the hand, 1.F): a cause names only the kind of choice, never the card
@@ -124,6 +127,8 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
     )
     min_players = 1
     max_players = 4
+    #: contract v2: every prompt, label and fact text is a message (tests/engine/test_messages_complete.py)
+    texts_are_messages = True
 
     # ---- options ------------------------------------------------------------------------------
     def options(self) -> list[OptionInfo]:
@@ -241,7 +246,7 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
         }
         facts: list = []
         if adj.get("start_influence"):
-            B.gain_influence(state, adj["start_influence"], "scenario start", facts)
+            B.gain_influence(state, adj["start_influence"], msg("scenario start"), facts)
         if o.get("position") is not None:
             self._apply_position(state, o["position"])       # contract v2 (position.py)
         return state
@@ -319,7 +324,7 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
 
         first = entry(seats[0])
         rule = {"hq": "2.C", "window": "3.A-3.D, phase 2", "long": "phase 4"}.get(state["phase"], "3")
-        return Prompt(tuple(seats), "Each player acts; the phase ends when all are done.", rule,
+        return Prompt(tuple(seats), EACH_ACTS, rule,
                       first[2], kind=first[3], turn=turn,
                       seat_choices=_PerSeat(seats, lambda s: entry(s)[2]),
                       seat_text=_PerSeat(seats, lambda s: entry(s)[0]),
@@ -381,8 +386,8 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
             c = f.get("cause")
             if c is None:
                 f["cause"] = cause_die("A-09", f["die"]) if f.get("type") == "roll" and "die" in f else decision
-            elif isinstance(c, str):
-                f["cause"] = {**decision, "because": c}   # the free text written with the fact
+            elif isinstance(c, str) or is_msg(c):
+                f["cause"] = {**decision, "because": c}   # the reason written with the fact
         return facts
 
     def _apply_one(self, state: dict, seat: str, choice_id: str) -> list:
@@ -432,12 +437,13 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
                     skip.add((s, ch[0].id, p.kind_for(s)))
                     continue
                 cause = {"kind": "rule", "rule": "only choice", "seat": s, "choice": logged_id(ch[0].id)}
-                note = {"type": "only_choice", "text": f"{s.title()}: only one choice, applied without asking: "
-                        f"{ch[0].label}", "seat": s, "choice": logged_id(ch[0].id), "cause": cause,
-                        "rule": p.rule_for(s)}
+                note = {"type": "only_choice", "text": msg("{seat}: only one choice, applied without asking: {choice}",
+                                                           seat=T.SEAT[s], choice=ch[0].label),
+                        "seat": s, "choice": logged_id(ch[0].id), "cause": cause, "rule": p.rule_for(s)}
                 if ch[0].payload.get("secret"):
                     # a secret decision's label names hidden cards: the others read that it happened
-                    public = {"type": "only_choice", "text": f"{s.title()}: only one choice, applied without asking.",
+                    public = {"type": "only_choice", "text": msg("{seat}: only one choice, applied without asking.",
+                                                                 seat=T.SEAT[s]),
                               "seat": s, "cause": {"kind": "rule", "rule": "only choice", "seat": s},
                               "rule": p.rule_for(s)}
                     note.update(visible_to=[s], public=public)
@@ -463,7 +469,9 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
             stack.pop()
             tid = rest
             state["tiles"][tid]["pres"][seat] = 2
-            B.add_fact(facts, "presence", f"{seat.title()} set up their headquarters in {B.tname(tid)}.", seat=seat, tile=tid, delta=2)
+            B.add_fact(facts, "presence", msg("The {seat} set up their headquarters in {tile}.", seat=T.SEAT[seat],
+                                              tile=B.tname(tid)), seat=seat, tile=tid, delta=2,
+                       deltas=B.pres_deltas(seat, 0, 2))
         elif k == "presence":
             stack.pop()
             if head == "presence":
@@ -475,7 +483,8 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
             else:
                 o = next(x for x in C.panels[seat]["refit"]["options"] if x["id"] == rest)
                 fr["picked"].append(rest)
-                B.add_fact(facts, "refit", f"{seat.title()} refit: {self._refit_label(o)}.", seat=seat, option=rest)
+                B.add_fact(facts, "refit", msg("The {seat} take a refit option. {option}.", seat=T.SEAT[seat],
+                                               option=self._refit_label(o)), seat=seat, option=rest)
                 if len(fr["picked"]) >= C.panels[seat]["refit"]["picks"]:
                     stack.pop()
                 for part in reversed(o["parts"]):
@@ -486,9 +495,13 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
                 deck = state["decks"][rest]
                 drawn = deck[:4]
                 del deck[:4]
-                facts.append({"type": "draw", "text": f"{seat.title()} draw {', '.join(C.cards[c]['title'] for c in drawn)}.",
+                facts.append({"type": "draw", "text": msg("The {seat} draw {cards}.", seat=T.SEAT[seat],
+                                                          cards=[T.CARD_TITLE[c] for c in drawn]),
                               "seat": seat, "cards": drawn, "barrier": True, "visible_to": [seat],
-                              "public": {"type": "draw", "text": f"{seat.title()} draw {len(drawn)} {rest} cards.",
+                              "public": {"type": "draw", "text": msg("The {seat} draw {cards} from the {deck} deck.",
+                                                                     seat=T.SEAT[seat],
+                                                                     cards=T.count(len(drawn), "card"),
+                                                                     deck=T.DECK[rest]),
                                          "seat": seat, "barrier": True}})
                 if drawn:
                     stack.append({"k": "keep", "drawn": drawn, "deck": rest, "n": fr["n"]})
@@ -496,7 +509,7 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
             stack.pop()
             fr["drawn"].remove(rest)
             pl["hand"].append(rest)
-            B.add_fact(facts, "keep", f"{seat.title()} keep a card.", seat=seat)
+            B.add_fact(facts, "keep", msg("The {seat} keep a card.", seat=T.SEAT[seat]), seat=seat)
             last = not (fr["n"] > 1 and fr["drawn"])
             if not last:
                 stack.append({"k": "keep", "drawn": fr["drawn"], "deck": fr["deck"], "n": fr["n"] - 1})
@@ -512,8 +525,9 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
             order = rest.split(",")
             state["decks"][fr["deck"]].extend(order)
             n = fr.get("placed", 0) + len(order)
-            B.add_fact(facts, "bottom", f"{seat.title()} return {V.count(n, 'card')} they did not keep to the bottom "
-                       f"of the {fr['deck']} deck.", seat=seat, deck=fr["deck"], n=n)
+            B.add_fact(facts, "bottom", msg("The {seat} return {cards} they did not keep to the bottom of the {deck} "
+                                            "deck.", seat=T.SEAT[seat], cards=T.count(n, "card"),
+                                            deck=T.DECK[fr["deck"]]), seat=seat, deck=fr["deck"], n=n)
         elif k == "bottom":
             stack.pop()
             fr["cards"].remove(rest)
@@ -528,19 +542,21 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
                 pl["discard"].remove(rest)
             state["decks"][C.cards[rest]["class"]].append(rest)
             # 1.F: the other seats learn that a card was forgotten, not which (hands are hidden)
-            B.add_fact(facts, "forget", f"{seat.title()} forget {C.cards[rest]['title']}.", seat=seat, card=rest,
-                       visible_to=[seat], public={"type": "forget", "text": f"{seat.title()} forget a card.",
-                                                  "seat": seat})
+            B.add_fact(facts, "forget", msg("The {seat} forget {card}.", seat=T.SEAT[seat], card=T.CARD_TITLE[rest]),
+                       seat=seat, card=rest, visible_to=[seat],
+                       public={"type": "forget", "text": msg("The {seat} forget a card.", seat=T.SEAT[seat]),
+                               "seat": seat})
         elif k == "reclaim":
             stack.pop()
             if head == "reclaim":
                 pl["discard"].remove(rest)
                 pl["hand"].append(rest)
-                B.add_fact(facts, "reclaim", f"{seat.title()} reclaim {C.cards[rest]['title']}.", seat=seat, card=rest)
+                B.add_fact(facts, "reclaim", msg("The {seat} reclaim {card}.", seat=T.SEAT[seat],
+                                                 card=T.CARD_TITLE[rest]), seat=seat, card=rest)
         elif k == "base_g":
             stack.pop()
             if head == "base_g":
-                self._place_g(state, seat, rest, 1, facts, "gain 1 at base")
+                self._place_g(state, seat, rest, 1, facts, msg("refit: 1 at a base"))
         elif k == "fm":
             self._apply_fm(state, seat, fr, head, rest, facts)
         elif k == "burden":
@@ -549,11 +565,15 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
                 pl["res"] -= 1
                 up = pl.setdefault("upkept", {})
                 up[rest] = up.get(rest, 0) + 1
-                B.add_fact(facts, "track", f"{seat.title()} pay 1 to keep a massed guerrilla in {B.tname(rest)}.",
-                           seat=seat, track="resources", delta=-1, value=pl["res"], cause="guerrilla stacking")
+                B.add_fact(facts, "track", msg("The {seat} pay 1 resource to keep a massed guerrilla in {tile}.",
+                                               seat=T.SEAT[seat], tile=B.tname(rest)),
+                           seat=seat, track="resources", delta=-1, value=pl["res"], cause=msg("guerrilla stacking"),
+                           deltas={f"resources_{seat}": -1})
             else:
                 t["gs"][seat] -= 1
-                B.add_fact(facts, "remove", f"1 {seat.title()} G disbands in {B.tname(rest)} (stacking).", seat=seat, tile=rest)
+                B.add_fact(facts, "remove", msg("A guerrilla of the {seat} disbands in {tile} (stacking, A-46).",
+                                                seat=T.SEAT[seat], tile=B.tname(rest)), seat=seat, tile=rest,
+                           deltas=B.g_deltas(seat, -1))
             if not self._burden_tiles(state, seat) or pl["res"] <= 0:
                 stack.pop()
         elif k == "produce":
@@ -563,9 +583,12 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
                 bo = C.panels[seat]["base_output"]
                 if bo["cost"]:
                     pl["res"] -= bo["cost"]
-                    B.add_fact(facts, "track", f"{seat.title()} pay {bo['cost']} for base output in {B.tname(rest)}.",
-                               seat=seat, track="resources", delta=-bo["cost"], value=pl["res"], cause="base output")
-                self._place_g(state, seat, rest, 1, facts, "base output")
+                    B.add_fact(facts, "track", msg("The {seat} pay {resources} for base output in {tile}.",
+                                                   seat=T.SEAT[seat], resources=T.count(bo["cost"], "resource"),
+                                                   tile=B.tname(rest)),
+                               seat=seat, track="resources", delta=-bo["cost"], value=pl["res"], cause=BASE_OUTPUT,
+                               deltas={f"resources_{seat}": -bo["cost"]})
+                self._place_g(state, seat, rest, 1, facts, BASE_OUTPUT)
                 fr.setdefault("made", {})[rest] = fr.get("made", {}).get(rest, 0) + 1
         elif k == "lpull":
             stack.pop()
@@ -580,9 +603,13 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
                 pl["hand"].remove(rest)
                 pl["played"].append(rest)
                 state["stats"]["cards_played"] += 1
-                B.add_fact(facts, "play", f"{seat.title()} play {card['title']} for {card['cost']} ({', '.join(card['attributes'])}).",
+                B.add_fact(facts, "play", msg("The {seat} play {card} for {resources} (attributes: {attributes}).",
+                                              seat=T.SEAT[seat], card=T.CARD_TITLE[rest],
+                                              resources=T.count(card["cost"], "resource"),
+                                              attributes=[T.ATTRIBUTE[a] for a in card["attributes"]]),
                            seat=seat, card=rest, track="resources", delta=-card["cost"], value=pl["res"],
-                           cause=f"paid for {card['title']}")
+                           cause=msg("paid for {card}", card=T.CARD_TITLE[rest]),
+                           deltas={f"resources_{seat}": -card["cost"]})
         elif k == "steps":
             if head == "done":
                 stack.pop()
@@ -610,12 +637,14 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
             if fr["src"] in C.cards:
                 pl["done_cards"].append(fr["src"])
             if head == "tile":
-                B.add_fact(facts, "execute", f"{seat.title()} execute {fr['label']} in {B.tname(rest)}.", seat=seat, tile=rest,
+                B.add_fact(facts, "execute", msg("The {seat} execute {capability} in {tile}.", seat=T.SEAT[seat],
+                                                 capability=fr["label"], tile=B.tname(rest)), seat=seat, tile=rest,
                            source=fr["src"])
                 stack.append({"k": "effect", "ops": fr["ops"], "i": 0, "tile": rest, "label": fr["label"], "moved": 0,
                               "src": fr["src"]})
             else:
-                B.add_fact(facts, "execute", f"{seat.title()} decline to execute {fr['label']}.", seat=seat)
+                B.add_fact(facts, "execute", msg("The {seat} decline to execute {capability}.", seat=T.SEAT[seat],
+                                                 capability=fr["label"]), seat=seat)
         elif k == "effect":
             self._apply_op_choice(state, seat, fr, head, rest, facts)
         self._check_end(state, facts)

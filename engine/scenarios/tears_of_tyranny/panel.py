@@ -3,29 +3,19 @@ modules share (card lines for choices, a lazy per-seat mapping for simultaneous 
 
 from __future__ import annotations
 
+from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import content
+from engine.scenarios.tears_of_tyranny.texts import card_line  # noqa: F401  (re-exported)
 
 C = content()
 ROWS = ("resources", "plays")
 VAL = {"cell": 1, "outpost": 2, "garrison": 3}
 
 #: what a step of an effect asks the player to do (issue 16.6: "Patrol: pull (0/2)" said too little)
-OP_WORDS = {"pull": "pull pieces one at a time into this tile from next door",
-            "push": "push pieces one at a time out of this tile into a neighbouring tile",
-            "presence": "place your presence here"}
-
-
-def card_line(cid: str) -> str:
-    """A card as a player choosing it needs to read it (issue 16.6): title, class, cost, speed and
-    what it does, with its range and target."""
-    card = C.cards[cid]
-    speed = "immediate" if card["speed"] == "immediate" else "long-term"
-    rng = card["range"]
-    reach = (f"range {rng[3:]} from a headquarters" if isinstance(rng, str) else f"range {rng}")
-    return (f"{card['title']} ({card['class']}, cost {card['cost']}, {speed}, {reach}, target "
-            f"{' + '.join(t.replace('_', ' ') for t in card['target'])}): {card['text']}")
-
+OP_WORDS = {"pull": msg("pull pieces one at a time into this tile from next door"),
+            "push": msg("push pieces one at a time out of this tile into a neighbouring tile"),
+            "presence": msg("place your presence here")}
 
 
 # ---- panel arithmetic (1.E.i) -----------------------------------------------------------------

@@ -5,9 +5,10 @@ rules split by rulebook section). Methods keep their rule numbers in their docst
 
 from __future__ import annotations
 
-from engine.core.contract import Choice
+from engine.core.contract import Choice, ChoiceKind
+from engine.core.messages import msg, msg_n
 from engine.scenarios.tears_of_tyranny import board as B
-from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 from engine.scenarios.tears_of_tyranny.panel import (
     ROWS,
@@ -15,6 +16,12 @@ from engine.scenarios.tears_of_tyranny.panel import (
 )
 
 C = content()
+
+
+PRESENCE_HELP = msg("Adds 1 presence to this tile and uncovers the next circle of the chosen row of your panel: "
+                    "income raises your resources each turn, card plays the cards you may play (3.A, 1.E).")
+REFIT_WORDS = {"reclaim_all": msg("reclaim all spent cards"), "reclaim1": msg("reclaim 1 spent card"),
+               "base_g": msg("gain 1 guerrilla at a base")}
 
 
 class RefitMixin:
@@ -62,8 +69,10 @@ class RefitMixin:
                 continue
             for row in ROWS:
                 if cov[row]:
-                    out.append(Choice(f"presence:{tid}:{row}", f"Presence in {B.tname(tid)}, uncover a {row} circle",
-                                      {"tile": tid, "row": row}))
+                    out.append(Choice(f"presence:{tid}:{row}", msg("Presence in {tile}, uncovering a circle of the "
+                                                                   "{row} row", tile=B.tname(tid), row=T.ROW[row]),
+                                      {"tile": tid, "row": row}, kind=ChoiceKind.SPACE,
+                                      targets={"tile": tid, "row": row}, rule="3.A", help=PRESENCE_HELP))
         return out
 
     def _presence_possible(self, state: dict, seat: str, rng: int) -> bool:
@@ -94,21 +103,21 @@ class RefitMixin:
         return True
 
     @staticmethod
-    def _refit_label(o) -> str:
-        words = {"reclaim_all": "reclaim all spent cards", "reclaim1": "reclaim 1 card",
-                 "presence": "add 1 presence", "base_g": "gain 1 G at a base", "gain": "gain capability",
-                 "resources": "gain resources"}
+    def _refit_label(o):
         parts = []
         for p in o["parts"]:
-            w = words[p["k"]]
-            if p["k"] == "resources":
-                w = f"gain {V.count(p['n'], 'resource')}"
-            if p["k"] == "gain" and p.get("n", 1) > 1:
-                w = f"gain {p['n']} capabilities"
-            if p["k"] == "presence" and p["range"] != 1:
-                w = f"add 1 presence within {p['range']}"
+            k = p["k"]
+            if k == "resources":
+                w = msg("gain {resources}", resources=T.count(p["n"], "resource"))
+            elif k == "gain":
+                w = msg_n("gain {count} capability card (draw 4, keep 1)", "gain {count} capability cards (draw 4, keep 1 "
+                          "each time)", p.get("n", 1))
+            elif k == "presence":
+                w = msg("add 1 presence within {n} of yours", n=p["range"])
+            else:
+                w = REFIT_WORDS[k]
             parts.append(w)
-        return " + ".join(parts).capitalize()
+        return msg("Refit: {parts}", parts=B.join_plus(parts))
 
     def _return_unkept(self, state, seat, deck, cards, facts, placed=0) -> None:
         """Return the unkept drawn cards to the bottom of ``deck`` (3.A Gain Capability). With two or
@@ -120,8 +129,8 @@ class RefitMixin:
         state["decks"][deck].extend(cards)
         n = placed + len(cards)
         if n:
-            B.add_fact(facts, "bottom", f"{seat.title()} return {V.count(n, 'card')} they did not keep to the bottom "
-                       f"of the {deck} deck.",
+            B.add_fact(facts, "bottom", msg("The {seat} return {cards} they did not keep to the bottom of the {deck} "
+                                            "deck.", seat=T.SEAT[seat], cards=T.count(n, "card"), deck=T.DECK[deck]),
                        seat=seat, deck=deck, n=n)
 
     def _push_refit_part(self, state, seat, part, facts) -> None:
@@ -131,7 +140,8 @@ class RefitMixin:
         if k == "reclaim_all":
             # resolved at once (no decision)
             if pl["discard"]:
-                B.add_fact(facts, "reclaim", f"{seat.title()} reclaim all {len(pl['discard'])} spent cards.", seat=seat)
+                B.add_fact(facts, "reclaim", msg("The {seat} reclaim all their spent cards ({cards}).", seat=T.SEAT[seat],
+                                                 cards=T.count(len(pl["discard"]), "card")), seat=seat)
             pl["hand"] += pl["discard"]
             pl["discard"] = []
         elif k == "reclaim1":
@@ -141,8 +151,10 @@ class RefitMixin:
             stack.append({"k": "deck", "n": part.get("n", 1)})
         elif k == "resources":
             pl["res"] += part["n"]
-            B.add_fact(facts, "track", f"{seat.title()} gain {V.count(part['n'], 'resource')} (refit).", seat=seat,
-                       track="resources", delta=part["n"], value=pl["res"], cause="refit")
+            B.add_fact(facts, "track", msg("The {seat} gain {resources} (refit).", seat=T.SEAT[seat],
+                                           resources=T.count(part["n"], "resource")), seat=seat,
+                       track="resources", delta=part["n"], value=pl["res"], cause=msg("refit"),
+                       deltas={f"resources_{seat}": part["n"]})
         elif k == "presence":
             stack.append({"k": "presence", "range": part["range"]})
         elif k == "base_g":
@@ -152,9 +164,11 @@ class RefitMixin:
         pl = state["pl"][seat]
         pl["open"][row] += 1
         t = state["tiles"][tid]
-        t["pres"][seat] = t["pres"].get(seat, 0) + 1
-        B.add_fact(facts, "presence", f"{seat.title()} add presence in {B.tname(tid)} (uncover a {row} circle).",
-                   seat=seat, tile=tid, delta=1, row=row)
+        before = t["pres"].get(seat, 0)
+        t["pres"][seat] = before + 1
+        B.add_fact(facts, "presence", msg("The {seat} add presence in {tile} (a circle of the {row} row uncovered).",
+                                          seat=T.SEAT[seat], tile=B.tname(tid), row=T.ROW[row]),
+                   seat=seat, tile=tid, delta=1, row=row, deltas=B.pres_deltas(seat, before, before + 1))
 
     def _place_g(self, state, seat, tid, n, facts, cause) -> int:
         n = min(n, B.g_supply(state, seat))
@@ -162,5 +176,7 @@ class RefitMixin:
             return 0
         gs = state["tiles"][tid]["gs"]
         gs[seat] = gs.get(seat, 0) + n
-        B.add_fact(facts, "recruit", f"{seat.title()} gain {n} G in {B.tname(tid)} ({cause}).", seat=seat, tile=tid, n=n)
+        B.add_fact(facts, "recruit", msg("The {seat} gain {gs} in {tile} ({cause}).", seat=T.SEAT[seat],
+                                         gs=T.count(n, "guerrilla"), tile=B.tname(tid), cause=cause),
+                   seat=seat, tile=tid, n=n, deltas=B.g_deltas(seat, n))
         return n

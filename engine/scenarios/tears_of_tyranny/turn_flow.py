@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from engine.core import rng as R
 from engine.core.contract import cause_event, cause_rule
-from engine.core.messages import msg
+from engine.core.messages import is_msg, msg
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
-from engine.scenarios.tears_of_tyranny import vocab as V
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 from engine.scenarios.tears_of_tyranny.panel import (
     forget_candidates,
@@ -28,12 +28,25 @@ def attribute_all(facts: list, cause: dict, start: int = 0) -> list:
         c = f.get("cause")
         if c is None:
             f["cause"] = cause
-        elif isinstance(c, str):
+        elif isinstance(c, str) or is_msg(c):
             f["cause"] = {**cause, "because": c}
     return facts
 
 
+GAIN_RESOURCES = msg("gain resources (3.B)")
+STACKING = msg("guerrilla stacking")
+
+
 class TurnFlowMixin:
+    def _shield_text(self, state, step, tid):
+        """The Partisans' HQ shield question with what is at stake (issue 16.8)."""
+        if step == "dominate":
+            return msg("The adversary is about to dominate {tile}, where you have your HQ, with strength {n} (2 or "
+                       "more places tyranny and removes all presence there). Give up 1 presence to stop it?",
+                       tile=B.tname(tid), n=ADV.dominate_strength(state, tid))
+        return msg("The adversary is about to develop {tile}, where you have your HQ (it adds units: {units}). Give up "
+                   "1 presence to stop it?", tile=B.tname(tid), units=B.units_text(state["tiles"][tid]["u"]))
+
     def _settle_seat(self, state, seat, facts) -> None:
         """Run automatic frames on top of ``seat``'s stack until a decision is needed."""
         stack = state["frames"][seat]
@@ -46,8 +59,13 @@ class TurnFlowMixin:
                 inc = income(pl, seat)
                 infra = sum(1 for tid in state["order"] if C.tiles[tid]["infrastructure"] and self.controls(state, seat, tid))
                 pl["res"] += inc + infra
-                B.add_fact(facts, "track", f"{seat.title()} gain {V.count(inc, 'resource')}" + (f" +{infra} from infrastructure" if infra else "") + ".",
-                           seat=seat, track="resources", delta=inc + infra, value=pl["res"], cause="gain resources (3.B)")
+                B.add_fact(facts, "track", (msg("The {seat} gain {resources} and {infra} from infrastructure.",
+                                                seat=T.SEAT[seat], resources=T.count(inc, "resource"), infra=infra)
+                                            if infra else
+                                            msg("The {seat} gain {resources}.", seat=T.SEAT[seat],
+                                                resources=T.count(inc, "resource"))),
+                           seat=seat, track="resources", delta=inc + infra, value=pl["res"], cause=GAIN_RESOURCES,
+                           deltas={f"resources_{seat}": inc + infra})
             elif k == "produce":
                 # 1.D Guerrilla Base: "Guerrillas can, but are not required to, generated from a
                 # guerrilla base each turn": free output (Liberators, Partisans) is asked G by G
@@ -61,12 +79,12 @@ class TurnFlowMixin:
                 else:
                     return
             elif k == "fm" and not fr.get("only"):
-                if not self._fm_choices(state, seat):
+                if not self._fm_possible(state, seat):
                     stack.pop()
                 else:
                     return
             elif k == "fm":
-                if not self._fm_choices(state, seat, "recruit"):
+                if not self._fm_possible(state, seat, "recruit"):
                     stack.pop()
                 else:
                     return
@@ -129,8 +147,8 @@ class TurnFlowMixin:
         """2.C: the adversary flips the top terrain card, deploys, and moves it to develop."""
         cid = state["decks"]["terrain"].pop(0)
         state["stats"]["terrain_cards"] += 1
-        B.add_fact(facts, "terrain", f"Initial deploy: terrain card {cid} (reference {C.terrain[cid]['terrain_card_ref']}).",
-                   card=cid, barrier=True)
+        B.add_fact(facts, "terrain", msg("Initial deploy: terrain card {card} (reference {ref}).", card=cid,
+                                         ref=C.terrain[cid]["terrain_card_ref"]), card=cid, barrier=True)
         for tid in ADV.card_tiles(state, cid):
             ADV.deploy_tile(state, tid, facts)
         state["boxes"]["develop"] = cid
@@ -138,7 +156,7 @@ class TurnFlowMixin:
     def _start_turn(self, state, facts) -> None:
         state["turn"] += 1
         state["phase"] = "window"
-        B.add_fact(facts, "turn", f"Turn {state['turn']} begins.", turn=state["turn"])
+        B.add_fact(facts, "turn", msg("Turn {n} begins.", n=state["turn"]), turn=state["turn"], deltas={"turn": 1})
         for seat in state["seats"]:
             pl = state["pl"][seat]
             pl["used"] = []
@@ -158,14 +176,15 @@ class TurnFlowMixin:
         presence) and which track circle it uncovers (A-44); with no legal tile it is lost."""
         roll = R.roll(state["rng"], 10, tag="d10")
         ok = roll >= 6
-        B.add_fact(facts, "roll", f"Partisans roll {roll} on the d10: {'a presence is added' if ok else 'no presence'}.",
+        B.add_fact(facts, "roll", (msg("The Partisans roll {n} on the d10: a presence is added.", n=roll) if ok else
+                                   msg("The Partisans roll {n} on the d10: no presence.", n=roll)),
                    seat=seat, die=roll, barrier=True)
         if ok:
             if self._presence_choices(state, seat, 1):
                 state["frames"][seat].append({"k": "presence", "range": 1, "roll": True})
             else:
-                B.add_fact(facts, "presence", "The Partisans have no legal tile (or no covered circle) for the presence.",
-                           seat=seat)
+                B.add_fact(facts, "presence", msg("The Partisans have no legal tile (or no covered circle) for the "
+                                                  "presence."), seat=seat)
 
     def _queue_adversary(self, state, facts) -> None:
         q = [{"s": "event"}, {"s": "influence"}]
@@ -173,7 +192,7 @@ class TurnFlowMixin:
         q += [{"s": "develop", "tile": t} for t in ADV.card_tiles(state, state["boxes"]["develop"])]
         q += [{"s": "deploy"}, {"s": "shift"}]
         state["adv"] = q
-        B.add_fact(facts, "phase", f"Adversary phase (turn {state['turn']}).")
+        B.add_fact(facts, "phase", msg("Adversary phase (turn {n}).", n=state["turn"]))
 
     def _run_adversary(self, state, facts) -> bool:
         """Run queued adversary steps; False when a player decision is pending."""
@@ -189,7 +208,7 @@ class TurnFlowMixin:
                 if (not step.get("asked") and "partisans" in state["seats"] and B.is_hq(state, tid, "partisans")
                         and s not in t["prev"] and self._worth_asking(state, tid, s)):
                     state["g"].append({"k": "shield", "seat": "partisans", "tile": tid, "step": s,
-                                       "text": f"The adversary is about to {s} {B.tname(tid)}, where you have your HQ.",
+                                       "text": self._shield_text(state, s, tid),
                                        "rule": "Partisans panel (A-51)"})
                     return False
                 state["adv"].pop(0)
@@ -218,17 +237,19 @@ class TurnFlowMixin:
                         self._scenario_end(state, "deck_exhausted")
                         if state["result"] is None:
                             state["result"] = self._result(state, "adversary",
-                                                           "time runs out: the terrain deck is exhausted (A-18)")
-                            B.add_fact(facts, "end", "The terrain deck is exhausted: the players lose.")
+                                                           msg("time runs out: the terrain deck is exhausted (A-18)"))
+                            B.add_fact(facts, "end", msg("The terrain deck is exhausted: the players lose."))
                         else:
-                            B.add_fact(facts, "end", f"The terrain deck is exhausted: {state['result']['reason']}.")
+                            B.add_fact(facts, "end", msg("The terrain deck is exhausted: {reason}.",
+                                                         reason=state["result"]["reason"]))
                         state["phase"] = "over"
                         return True
                     cid = deck.pop(0)
                     state["stats"]["terrain_cards"] += 1
                     state["boxes"]["deploy"] = cid
-                    B.add_fact(facts, "terrain", f"Deploy: terrain card {cid} (stage {C.terrain[cid]['stage']}, reference "
-                               f"{C.terrain[cid]['terrain_card_ref']}).", card=cid, barrier=True)
+                    B.add_fact(facts, "terrain", msg("Deploy: terrain card {card} (stage {stage}, reference {ref}).",
+                                                     card=cid, stage=C.terrain[cid]["stage"],
+                                                     ref=C.terrain[cid]["terrain_card_ref"]), card=cid, barrier=True)
                     for tid in ADV.card_tiles(state, cid):
                         ADV.deploy_tile(state, tid, facts)
                 elif s == "shift":
@@ -236,7 +257,8 @@ class TurnFlowMixin:
                     if bx["dominate"]:
                         bx["terrain_discard"].append(bx["dominate"])
                     bx["dominate"], bx["develop"], bx["deploy"] = bx["develop"], bx["deploy"], None
-                    B.add_fact(facts, "terrain", "Terrain cards shift: develop -> dominate, deploy -> develop.")
+                    B.add_fact(facts, "terrain", msg("Terrain cards shift: the develop card moves to dominate, the "
+                                                     "deploy card to develop."))
             attribute_all(facts, self._adversary_cause(state, step), n0)
             n0 = len(facts)
             self._check_end(state, facts)
@@ -263,9 +285,9 @@ class TurnFlowMixin:
         if s == "influence":
             return cause_rule("3.E", msg("Influence cards earned are executed (automatic adversary step)"))
         if s == "dominate":
-            return cause_rule("3.F", msg("Dominate {tile} (automatic adversary step)", tile=B.tname(step["tile"])))
+            return cause_rule("3.F", msg("Dominate {tile} (automatic adversary step)", tile=T.TILE[step["tile"]]))
         if s == "develop":
-            return cause_rule("3.G", msg("Develop {tile} (automatic adversary step)", tile=B.tname(step["tile"])))
+            return cause_rule("3.G", msg("Develop {tile} (automatic adversary step)", tile=T.TILE[step["tile"]]))
         if s == "deploy":
             return cause_rule("3.H", msg("Deploy (automatic adversary step)"))
         return cause_rule("3.I", msg("Terrain cards shift (automatic adversary step)"))
@@ -285,11 +307,17 @@ class TurnFlowMixin:
                     pl["res"] -= pay
                     lose = excess - pay
                     if pay:
-                        B.add_fact(facts, "track", f"{seat.title()} pay {pay} to keep massed guerrillas in {B.tname(tid)}.",
-                                   seat=seat, track="resources", delta=-pay, value=pl["res"], cause="guerrilla stacking")
+                        B.add_fact(facts, "track", msg("The {seat} pay {resources} to keep massed guerrillas in {tile}.",
+                                                       seat=T.SEAT[seat], resources=T.count(pay, "resource"),
+                                                       tile=B.tname(tid)),
+                                   seat=seat, track="resources", delta=-pay, value=pl["res"], cause=STACKING,
+                                   deltas={f"resources_{seat}": -pay})
                     if lose:
                         t["gs"][seat] -= lose
-                        B.add_fact(facts, "remove", f"{lose} {seat.title()} G disband in {B.tname(tid)} (stacking).", seat=seat, tile=tid)
+                        B.add_fact(facts, "remove", msg("{gs} of the {seat} disband in {tile} (stacking, A-46).",
+                                                        gs=T.count(lose, "guerrilla"), seat=T.SEAT[seat],
+                                                        tile=B.tname(tid)), seat=seat, tile=tid,
+                                   deltas=B.g_deltas(seat, -lose))
             pl.pop("upkept", None)
         for t in state["tiles"].values():
             for u in t["u"]:
@@ -306,5 +334,6 @@ class TurnFlowMixin:
                 state["g"] = []
                 for s in state["seats"]:
                     state["frames"][s] = []
-                B.add_fact(facts, "end", f"Game over: {state['result']['winner']} win ({state['result']['reason']}).",
-                           barrier=True)
+                B.add_fact(facts, "end", msg("Game over: {winner} win ({reason}).",
+                                             winner=T.SIDE[state["result"]["winner"]],
+                                             reason=state["result"]["reason"]), barrier=True)

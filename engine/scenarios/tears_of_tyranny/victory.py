@@ -5,7 +5,9 @@ rules split by rulebook section). Methods keep their rule numbers in their docst
 
 from __future__ import annotations
 
+from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import board as B
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 
 C = content()
@@ -17,12 +19,12 @@ class VictoryMixin:
         if state["result"] is not None or state["phase"] == "hq":
             return
         if state["tyr_pool"] <= 0:
-            state["result"] = self._result(state, "adversary", "total tyranny: every available tyranny token is on the map")
+            state["result"] = self._result(state, "adversary", msg("total tyranny: every available tyranny token is on the map"))
         else:
             held = {s for t in state["tiles"].values() for s in t["pres"]}
             for seat in state["seats"]:
                 if seat not in held:
-                    state["result"] = self._result(state, "adversary", f"presence annihilation: the {seat.title()} have no presence left")
+                    state["result"] = self._result(state, "adversary", msg("presence annihilation: the {seat} have no presence left", seat=T.SEAT[seat]))
                     break
         if state["result"] is None:
             inf = state["inf"]
@@ -32,13 +34,13 @@ class VictoryMixin:
                 for u in t["u"]:
                     n[u[0]] += 1
             if len(inf["played"]) >= inf["total"]:
-                state["result"] = self._result(state, "players", "level 4: every influence card has been played")
+                state["result"] = self._result(state, "players", msg("level 4: every influence card has been played"))
             elif lvl == 1 and not (n["cell"] + n["outpost"] + n["garrison"]):
-                state["result"] = self._result(state, "players", "level 1: no adversary units remain")
+                state["result"] = self._result(state, "players", msg("level 1: no adversary units remain"))
             elif lvl == 2 and not (n["outpost"] + n["garrison"]):
-                state["result"] = self._result(state, "players", "level 2: no outposts or garrisons remain")
+                state["result"] = self._result(state, "players", msg("level 2: no outposts or garrisons remain"))
             elif lvl == 3 and not n["garrison"]:
-                state["result"] = self._result(state, "players", "level 3: no garrisons remain")
+                state["result"] = self._result(state, "players", msg("level 3: no garrisons remain"))
         if state["result"] is None:
             self._scenario_end(state, "always")
         if state["result"] is not None:
@@ -46,7 +48,8 @@ class VictoryMixin:
             state["g"] = []
             for s in state["seats"]:
                 state["frames"][s] = []
-            B.add_fact(facts, "end", f"Game over: {state['result']['winner']} win ({state['result']['reason']}).", barrier=True)
+            B.add_fact(facts, "end", msg("Game over: {winner} win ({reason}).", winner=T.SIDE[state["result"]["winner"]],
+                                         reason=state["result"]["reason"]), barrier=True)
 
     def scenario_condition_met(self, state, cond) -> bool:
         """5 (A-55): one end condition of the scenario panel in play."""
@@ -71,7 +74,7 @@ class VictoryMixin:
         conds = [c for c in C.scenarios[state["opts"]["scenario"]].get("victory", []) if c["when"] == when]
         for cond in sorted(conds, key=lambda c: c["outcome"] != "adversary"):
             if self.scenario_condition_met(state, cond):
-                state["result"] = self._result(state, cond["outcome"], f"scenario: {cond['reason']}")
+                state["result"] = self._result(state, cond["outcome"], msg("scenario: {reason}", reason=msg(cond["reason"])))
                 return
 
     def _result(self, state, winner, reason) -> dict:

@@ -82,6 +82,25 @@ class ViewsMixin:
             m[f"guerrillas_{s}"] = sum(t["gs"].get(s, 0) for t in state["tiles"].values())
         return m
 
+    def preview(self, state, seat, choice_id) -> dict | None:
+        """Contract v2: the metric deltas choosing ``choice_id`` would cause now, when they are certain
+        and show nothing hidden: applied to a copy; ``None`` when the choice is not legal or any fact
+        it produces is a barrier (a card drawn or revealed, a die rolled: the adversary phase a last
+        ``done`` sets off draws its event card) or private to a seat (``visible_to``)."""
+        from engine.core.contract import IllegalChoice
+
+        try:
+            self.validate(state, seat, choice_id)
+        except IllegalChoice:
+            return None
+        trial = self.copy(state)
+        before = self.metrics(trial)
+        facts = self.apply_unchecked(trial, seat, choice_id)
+        if any(f.get("barrier") or f.get("visible_to") is not None for f in facts):
+            return None
+        after = self.metrics(trial)
+        return {m: after[m] - before[m] for m in after if after[m] != before[m]}
+
     def board_map(self):
         from engine.scenarios.tears_of_tyranny.board_view import board_map
         return board_map()
@@ -106,10 +125,14 @@ class ViewsMixin:
         names = [{"id": tid, "name": msg(C.tiles[tid]["name"])} for tid in C.tile_ids]
         names += [{"id": f"septet:{x['septet_ref']}", "name": msg(x["name"])} for x in C.map["septets"]]
         names += [{"id": x["id"], "name": msg(x["name"])} for x in C.map["coast_border_pieces"]]
-        panels = [{"id": seat, "title": msg(C.panels[seat]["title"])} for seat in C.panels]
+        panels = [{"id": seat, "title": msg(C.panels[seat]["title"]), "approach": msg(C.panels[seat]["approach"]),
+                   "special_rules": [msg(r) for r in C.panels[seat].get("special_rules", [])]} for seat in C.panels]
         scenarios = [{"id": sid, "title": msg(x["title"]), "background": msg(x["background"]),
-                      "victory_conditions": msg(x["victory_conditions"])} for sid, x in C.scenarios.items()]
-        return {"cards": cards, "names": names, "panels": panels, "scenarios": scenarios, "glossary": []}
+                      "victory_conditions": msg(x["victory_conditions"]),
+                      "reasons": [msg(c["reason"]) for c in x.get("victory", [])]} for sid, x in C.scenarios.items()]
+        from engine.scenarios.tears_of_tyranny.texts import catalog_names
+        return {"cards": cards, "names": names, "panels": panels, "scenarios": scenarios, "glossary": [],
+                **catalog_names()}
 
     def victory_from(self, metrics: dict, view: dict) -> list:
         """4. Victory and defeat as progress (engine/core/victory.py), from public figures."""

@@ -13,8 +13,9 @@ from functools import lru_cache
 
 from django.utils.translation import gettext as _
 
-from engine.scenarios.tears_of_tyranny import vocab
+from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
+from facilitation.text import tr
 
 
 @lru_cache(maxsize=1)
@@ -44,13 +45,22 @@ def _speed(speed: str) -> str:
     return _("immediate") if speed == "immediate" else _("long-term")
 
 
+def _attr(a: str) -> str:
+    return tr(T.ATTRIBUTE[a]) if a in T.ATTRIBUTE else a.title()
+
+
 def _attrs(names) -> str:
     counts = Counter(names)
-    return ", ".join(f"{a.title()}{' ×' + str(n) if n > 1 else ''}" for a, n in counts.items())
+    return ", ".join(f"{_attr(a)}{' ×' + str(n) if n > 1 else ''}" for a, n in counts.items())
 
 
 def _req(req: dict) -> str:
-    return " + ".join(f"{n}× {a.title()}" for a, n in req.items())
+    return " + ".join(f"{n}× {_attr(a)}" for a, n in req.items())
+
+
+def _targets(targets) -> str:
+    """The card's target conditions in the viewer's language (the engine's messages)."""
+    return _(" and ").join(tr(T.TARGET[t]) if t in T.TARGET else t for t in targets or [])
 
 
 def _range(rng) -> str:
@@ -64,10 +74,10 @@ def card_info(cid: str) -> dict | None:
     if c is None:
         return None
     return {
-        "id": cid, "title": c["title"], "cls": c["class"], "cost": c["cost"], "speed": _speed(c["speed"]),
-        "icon": SPEED.get(c["speed"], ""), "range": _range(c["range"]),
-        "target": _(" and ").join(vocab.TARGETS.get(t, t) for t in c.get("target") or []) or _("any tile"),
-        "text": (c.get("text") or vocab.describe_cap(c.get("effect") or [])).rstrip(".") + ".",
+        "id": cid, "title": _(c["title"]), "cls": tr(T.CLASS.get(c["class"], c["class"])), "cost": c["cost"],
+        "speed": _speed(c["speed"]), "icon": SPEED.get(c["speed"], ""), "range": _range(c["range"]),
+        "target": _targets(c.get("target")) or _("any tile"),
+        "text": (_(c["text"]) if c.get("text") else tr(T.describe_cap(c.get("effect") or []))).rstrip(".") + ".",
         "attributes": _attrs(c.get("attributes") or []), "note": c.get("teaching_note", ""),
     }
 
@@ -79,12 +89,12 @@ def _organics(seat: str, attrs: dict, used: list) -> list[dict]:
         org = p[part]
         steps = org.get("steps") or org.get("tiers") or []
         out.append({
-            "id": part, "name": org.get("name") or _("Patrol"), "speed": _speed(org["speed"]),
+            "id": part, "name": tr(T.ORGANIC[(seat, part)]), "speed": _speed(org["speed"]),
             "icon": SPEED.get(org["speed"], ""), "range": _range(org["range"]),
-            "target": _(" and ").join(vocab.TARGETS.get(t, t) for t in org.get("target") or []),
+            "target": _targets(org.get("target")),
             "used": part in used,
             "steps": [{"req": _req(s["req"]), "met": all(attrs.get(a, 0) >= n for a, n in s["req"].items()),
-                       "text": vocab.describe_cap(s["ops"])} for s in steps],
+                       "text": tr(T.describe_cap(s["ops"]))} for s in steps],
         })
     return out
 
@@ -97,9 +107,14 @@ def _tiles_of_ref(view: dict, card_id: str | None) -> list[str]:
     return [tid for tid in c.tile_ids if tid in view.get("tiles", {}) and c.tiles[tid]["terrain_card_ref"] == ref]
 
 
+def _tx(text: str) -> str:
+    """A data text (a catalog msgid) in the viewer's language; empty stays empty."""
+    return _(text) if text else ""
+
+
 def tile_name(tid: str) -> str:
     t = _c().tiles[tid]
-    return f"{t['septet_name']} {t['terrain']} ({tid})"
+    return f"{_(t['septet_name'])} {tr(T.TERRAIN[t['terrain']])} ({tid})"
 
 
 def tile_info(view: dict, tid: str) -> dict | None:
@@ -145,17 +160,17 @@ def panel(view: dict, choices: list[dict], seats: list[dict]) -> dict:
             "hand_count": p.get("hand_count", 0), "presence": p.get("presence_on_map", 0),
             "quadrant": (view.get("quadrants") or {}).get(seat),
             "played": [card_info(x) for x in p.get("played") or []],
-            "spent": [c.cards[x]["title"] for x in p.get("discard") or [] if x in c.cards],
-            "used": [c.panels[seat][u].get("name") or _("Patrol") for u in p.get("used") or [] if u in c.panels[seat]],
-            "attributes": [{"name": a.title(), "n": n} for a, n in (p.get("attributes") or {}).items() if n],
+            "spent": [_(c.cards[x]["title"]) for x in p.get("discard") or [] if x in c.cards],
+            "used": [tr(T.ORGANIC[(seat, u)]) for u in p.get("used") or [] if (seat, u) in T.ORGANIC],
+            "attributes": [{"name": _attr(a), "n": n} for a, n in (p.get("attributes") or {}).items() if n],
             "hand": [card_info(x) for x in p["hand"]] if "hand" in p else None,
             "drawn": [card_info(x) for x in drawn.get(seat, [])],
         })
     mine = next((t for t in table if t["me"]), None)
     if mine is not None:
         mine["organics"] = _organics(me, players[me].get("attributes") or {}, players[me].get("used") or [])
-        mine["approach"] = c.panels[me].get("approach", "")
-        mine["special_rules"] = c.panels[me].get("special_rules", [])
+        mine["approach"] = _(c.panels[me]["approach"]) if c.panels[me].get("approach") else ""
+        mine["special_rules"] = [_(r) for r in c.panels[me].get("special_rules", [])]
     boxes = view.get("boxes") or {}
     adversary = []
     for step, label in (("dominate", _("Dominate")), ("develop", _("Develop")), ("deploy", _("Deploy"))):
@@ -167,8 +182,9 @@ def panel(view: dict, choices: list[dict], seats: list[dict]) -> dict:
     last_event = None
     if events and events[-1] in c.events:
         ev = c.events[events[-1]]
-        last_event = {"title": ev["title"], "freedom": ev["text"].get("freedom", ""), "tyranny": ev["text"].get("tyranny", ""),
-                      "bottom": " ".join(t for t in (ev["text"].get("bottom_1", ""), ev["text"].get("bottom_2", ""))
+        last_event = {"title": _(ev["title"]), "freedom": _tx(ev["text"].get("freedom", "")),
+                      "tyranny": _tx(ev["text"].get("tyranny", "")),
+                      "bottom": " ".join(_(t) for t in (ev["text"].get("bottom_1", ""), ev["text"].get("bottom_2", ""))
                                          if t and t != "No effect.")}
     inf = view.get("influence") or {}
     tyr = view.get("tyranny") or {}
@@ -191,7 +207,7 @@ def panel(view: dict, choices: list[dict], seats: list[dict]) -> dict:
                    if k != "hq" or phase == "hq"],
         "me": mine, "table": table,
         "adversary": adversary, "last_event": last_event,
-        "influence": {**inf, "played_titles": [infl_cards[x]["title"] for x in inf.get("cards_played") or [] if x in infl_cards]},
+        "influence": {**inf, "played_titles": [_(infl_cards[x]["title"]) for x in inf.get("cards_played") or [] if x in infl_cards]},
         "tyranny": tyr, "terrain_left": (view.get("decks") or {}).get("terrain"),
         "terrain_next_stage": view.get("terrain_next_stage"),
         "choice_cards": choice_cards,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engine.core.contract import IllegalChoice
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import THRESHOLD
@@ -249,7 +250,7 @@ def test_3f_escalation_consensus_any_seat_proposes_all_others_confirm(rules, C):
         rules.apply(st, "advisors", "agree")                    # a seat that answered cannot answer again
     st, facts = rules.apply(st, "liberators", "agree")
     assert st["tiles"][target]["tyr"] == 1
-    assert any(f["type"] == "deploy" and f.get("tile") == target and "Escalation" in f["text"] for f in facts)
+    assert any(f["type"] == "deploy" and f.get("tile") == target and "Escalation" in render(f["text"]) for f in facts)
     assert st["tyr_pool"] == pool - 1
     assert rules.prompt(st) is None or rules.prompt(st).kind not in ("escalate", "esc_confirm")
 
@@ -301,12 +302,12 @@ def test_3f_counterattack_fact_is_itemised(rules, C):
     f = ca[0]
     assert f["strength"] == 4 and f["defense"] == 1 and f["through"] == 3
     assert [p["source"] for p in f["defense_parts"]] == ["red_civilians"]
-    assert "A-15" in f["rule"] and "A-15" in f["text"]
+    assert "A-15" in f["rule"] and "A-15" in render(f["text"])
     assert f["units_before"] == [["cell", 0], ["cell", 0]]
     assert f["destroyed"] == ["cell", "cell"]
     assert f["collateral"] == 1
-    assert "collateral: 1 excess damage kills 1 civilian" in f["text"]
-    assert "Liberators" in f["text"] and "A-25" in f["text"]
+    assert "collateral: 1 excess damage kills 1 civilian" in render(f["text"])
+    assert "Liberators" in render(f["text"]) and "A-25" in render(f["text"])
     assert f["seat"] == "liberators"
 
 
@@ -320,7 +321,7 @@ def test_3f_counterattack_fact_when_red_civilians_absorb_it(rules, C):
     facts: list = []
     ADV.dominate_tile(st, tid, facts)
     f = next(f for f in facts if f["type"] == "counterattack")
-    assert f["through"] == 0 and f["destroyed"] == [] and "Nothing gets through" in f["text"]
+    assert f["through"] == 0 and f["destroyed"] == [] and "Nothing gets through" in render(f["text"])
     assert t["u"] == [["cell", 0], ["cell", 0]]
 
 

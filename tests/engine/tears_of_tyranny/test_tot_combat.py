@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import ADVISOR_INFLUENCE, UNIT_INFLUENCE, UNIT_VALUE
@@ -59,7 +60,7 @@ def test_combat_e3_two_damage_kills_cell_and_civilian_and_costs_influence(rules,
     assert t["u"] == [] and t["blue"] == 0
     assert st["inf"]["earned"] == 1, "general rule: 1 influence per civilian killed"
     assert st["stats"]["civilians_killed"] == 1
-    assert any(f.get("track") == "influence" and f["delta"] == -1 and "collateral" in f["cause"] for f in facts)
+    assert any(f.get("track") == "influence" and f["delta"] == -1 and "collateral" in render(f["cause"]) for f in facts)
 
 
 def test_combat_collateral_penalty_per_player_type(rules, C):
@@ -225,11 +226,11 @@ def test_attack_fact_names_each_part_of_the_defense_the_earlier_damage_and_the_r
     f, facts = _attack(st, tid, 7, "liberators")
     assert f["defense"] == 2 and f["through"] == 5
     assert [(p["source"], p["value"]) for p in f["defense_parts"]] == [("terrain", 1), ("red_civilians", 1)]
-    text = f["text"]
+    text = render(f["text"])
     for bit in ("7 damage against defense 2", "jungle terrain +1 (1.A)", "1 red civilian +1 (1.C",
                 "overcome again by every attack (1.G combat)",
                 "outpost (1 damage taken earlier this turn, 1 of 2 health left)", "cell (1 health)",
-                "destroyed: outpost, cell", "influence +1 (outpost +1",
+                "destroyed: adversary outpost, adversary cell", "influence +1 (outpost +1",
                 "collateral: 3 excess damage kills 3 civilians",
                 "the Liberators lose 2 influence per civilian killed (Liberators panel, A-25): -6 influence"):
         assert bit in text, (bit, text)
@@ -250,14 +251,14 @@ def test_attack_fact_tyranny_and_disregarded_defense(rules, C):
     assert [(p["source"], p["value"]) for p in f["defense_parts"]] == [
         ("terrain", 1), ("red_civilians", 2), ("tyranny", 5)]
     assert f["defense"] == 8 == B.tile_defense(st, tid)
-    assert "tyranny +5 (1.B; A-14: per tile)" in f["text"] and "no effect" in f["text"]
+    assert "tyranny +5 (1.B; A-14: per tile)" in render(f["text"]) and "no effect" in render(f["text"])
     f, _ = _attack(st, tid, 7, "comrades", ignore_defense=True)
-    assert f["defense"] == 5 and "disregarded by the capability" in f["text"]
-    assert "garrison 2 of 3 this turn" in f["text"], "damage that gets through is kept for the turn"
+    assert f["defense"] == 5 and "disregarded by the capability" in render(f["text"])
+    assert "garrison 2 of 3 this turn" in render(f["text"]), "damage that gets through is kept for the turn"
     f, _ = _attack(st, tid, 1, "comrades", ignore_defense=True, ignore_tyranny=True)
-    assert f["defense"] == 0 and "tyranny disregarded: the capability targets tyranny" in f["text"]
-    assert "destroyed: garrison" in f["text"], "2 earlier damage + 1: the garrison's 3 health are gone"
-    assert "influence +2" in f["text"]
+    assert f["defense"] == 0 and "tyranny disregarded: the capability targets tyranny" in render(f["text"])
+    assert "destroyed: adversary garrison" in render(f["text"]), "2 earlier damage + 1: the garrison's 3 health are gone"
+    assert "influence +2" in render(f["text"])
 
 
 def test_collateral_penalty_is_explained_per_player_type(rules, C):
@@ -274,10 +275,10 @@ def test_collateral_penalty_is_explained_per_player_type(rules, C):
         t["u"], t["blue"] = [["cell", 0]], 2
         st["inf"]["earned"] = 5
         f, facts = _attack(st, tid, 3, seat)
-        assert "collateral: 2 excess damage kills 2 civilians" in f["text"], f["text"]
-        assert words in f["text"], (seat, f["text"])
+        assert "collateral: 2 excess damage kills 2 civilians" in render(f["text"]), f["text"]
+        assert words in render(f["text"]), (seat, f["text"])
         col = next(x for x in facts if x["type"] == "collateral")
-        assert words in col["text"] and col["rule"] == "1.G combat (A-25)"
+        assert words in render(col["text"]) and col["rule"] == "1.G combat (A-25)"
 
 
 def test_advisors_attack_fact_says_they_drive_units_out(rules, C):
@@ -285,8 +286,8 @@ def test_advisors_attack_fact_says_they_drive_units_out(rules, C):
     tid = find_tile(C, st, terrain="desert")
     st["tiles"][tid]["u"] = [["outpost", 0]]
     f, _ = _attack(st, tid, 2, "advisors")
-    assert "the Advisors do no damage" in f["text"] and "A-28" in f["text"]
-    assert "driven out: outpost" in f["text"]
+    assert "the Advisors do no damage" in render(f["text"]) and "A-28" in render(f["text"])
+    assert "driven out: adversary outpost" in render(f["text"])
 
 
 def test_a_damaged_unit_reports_the_damage_accumulated_this_turn(rules, C):
@@ -300,8 +301,8 @@ def test_a_damaged_unit_reports_the_damage_accumulated_this_turn(rules, C):
     f, facts = _attack(st, tid, 1, "liberators")
     dmg = next(x for x in facts if x["type"] == "damage")
     assert (dmg["damage_this_turn"], dmg["health_left"]) == (2, 1)
-    assert "2 of 3 health lost this turn" in dmg["text"]
-    assert "garrison (1 damage taken earlier this turn, 2 of 3 health left)" in f["text"]
+    assert "2 of 3 health lost this turn" in render(dmg["text"])
+    assert "garrison (1 damage taken earlier this turn, 2 of 3 health left)" in render(f["text"])
 
 
 def test_defense_parts_add_up_to_the_tile_defense_everywhere(rules, C):
@@ -320,5 +321,5 @@ def test_an_attack_the_player_assigns_explains_the_defense(rules, C):
     tid = find_tile(C, st, terrain="jungle")
     st["tiles"][tid]["u"] = [["garrison", 0], ["cell", 0]]
     f = B.attack_fact(st, tid, 3, "liberators", "Crafted strike", assign=True)
-    assert f["defense"] == 1 and "jungle terrain +1 (1.A)" in f["text"]
-    assert "2 damage gets through: the Liberators assign it among the units (A-57)" in f["text"]
+    assert f["defense"] == 1 and "jungle terrain +1 (1.A)" in render(f["text"])
+    assert "2 damage gets through: the Liberators assign it among the units (A-57)" in render(f["text"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.bots.base import make_bot
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny import board as B
 
 from .conftest import blank, find_tile
@@ -30,7 +31,7 @@ def test_1g_collateral_victims_chosen_by_the_attacker_when_a_mixed_crowd_partly_
     assert p.kind == "collateral" or p.seat_choices
     ids = [c.id for c in p.choices_for(seat)]
     assert ids == ["civ:red", "civ:blue"]
-    assert "collateral" in p.text_for(seat)
+    assert "collateral" in render(p.text_for(seat))
     st, facts = rules.apply(st, seat, "civ:blue")
     t = st["tiles"][tid]
     assert (t["red"], t["blue"]) == (1, 1)
@@ -121,7 +122,7 @@ def test_a44_partisans_choose_the_row_a_returned_presence_token_covers(rules):
     assert [c.id for c in p.choices_for(seat)] == ["cover:resources", "cover:plays"]
     st, facts = rules.apply(st, seat, "cover:plays")
     assert st["pl"][seat]["open"] == {"resources": 3, "plays": 1}
-    assert any((f.get("cause") or {}).get("because") == "presence returned (A-44)" for f in facts)
+    assert any((f.get("cause") or {}).get("because") and render((f.get("cause") or {}).get("because")) == "presence returned (A-44)" for f in facts)
 
 
 def test_a44_one_possible_row_is_covered_without_asking(rules):
@@ -197,7 +198,7 @@ def test_a42_comrades_decide_whether_to_pay_for_base_output(rules):
     assert ids == [f"produce:{hq}", "done"]
     st, facts = rules.apply(st, seat, f"produce:{hq}")
     assert st["tiles"][hq]["gs"][seat] == 3 and st["pl"][seat]["res"] == 2
-    assert any((f.get("cause") or {}).get("because") == "base output" for f in facts)
+    assert any((f.get("cause") or {}).get("because") and render((f.get("cause") or {}).get("because")) == "base output" for f in facts)
     assert not [c for c in rules.prompt(st).choices_for(seat) if c.id.startswith("produce:")], "1 G per base per turn"
 
 

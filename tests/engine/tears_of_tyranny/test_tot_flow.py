@@ -8,6 +8,7 @@ import pytest
 
 import engine
 from engine.core.contract import IllegalChoice
+from engine.core.messages import render
 from engine.core.simulate import play_game
 from engine.scenarios.tears_of_tyranny import board as B
 
@@ -110,7 +111,7 @@ def test_1h_empty_box_at_0_resources_and_one_presence_tile_has_no_choice(rules):
 def test_4_victory_level_1_no_adversary_units(rules):
     st = blank(rules, keep_unit=False)
     rules._check_end(st, [])
-    assert st["result"]["winner"] == "players" and "level 1" in st["result"]["reason"]
+    assert st["result"]["winner"] == "players" and "level 1" in render(st["result"]["reason"])
     assert rules.prompt(st) is None
 
 
@@ -119,7 +120,7 @@ def test_4_victory_level_2_and_3(rules):
     st["tiles"][st["order"][0]]["u"] = [["cell", 0]]
     st["inf"]["level"] = 2
     rules._check_end(st, [])
-    assert st["result"]["winner"] == "players" and "level 2" in st["result"]["reason"]
+    assert st["result"]["winner"] == "players" and "level 2" in render(st["result"]["reason"])
     st = blank(rules)
     st["tiles"][st["order"][0]]["u"] = [["garrison", 0]]
     st["inf"]["level"] = 3
@@ -131,7 +132,7 @@ def test_4_defeat_total_tyranny_wins_ties(rules):
     st = blank(rules)
     st["tyr_pool"] = 0
     rules._check_end(st, [])
-    assert st["result"]["winner"] == "adversary" and "total tyranny" in st["result"]["reason"]
+    assert st["result"]["winner"] == "adversary" and "total tyranny" in render(st["result"]["reason"])
 
 
 def test_4_defeat_presence_annihilation(rules):
@@ -140,7 +141,7 @@ def test_4_defeat_presence_annihilation(rules):
     for t in st["tiles"].values():
         t["pres"].pop("advisors", None)
     rules._check_end(st, [])
-    assert "presence annihilation" in st["result"]["reason"]
+    assert "presence annihilation" in render(st["result"]["reason"])
 
 
 def test_4_defeat_time_runs_out_when_deploy_finds_the_deck_empty(rules):
@@ -153,7 +154,7 @@ def test_4_defeat_time_runs_out_when_deploy_finds_the_deck_empty(rules):
     while st["result"] is None:
         p = rules.prompt(st)
         rules.apply_inplace(st, p.seats[0], p.choices_for(p.seats[0])[0].id)
-    assert "terrain deck is exhausted" in st["result"]["reason"]
+    assert "terrain deck is exhausted" in render(st["result"]["reason"])
 
 
 def test_views_hide_hands_deck_orders_and_rng(rules):
@@ -267,7 +268,7 @@ def _window_policy(rules, st, seat):
     (the only thing two seats compete for inside one window)."""
     ch = rules.prompt(st).choices_for(seat)
     ok = [c for c in ch if not c.id.startswith("deck:")
-          and not (c.id.startswith("refit:") and "capabilit" in c.label.lower())]
+          and not (c.id.startswith("refit:") and "capabilit" in render(c.label).lower())]
     pick = ok or ch
     if st["frames"][seat][-1]["k"] == "select" and st["pl"][seat]["played"]:
         return "done"
@@ -366,7 +367,7 @@ def test_3f_no_domination_in_the_first_round_and_3i_cards_shift(rules):
     facts: list = []
     rules._advance(st, facts)
     assert not [f for f in facts if f["type"] == "dominate"]
-    assert any(f["type"] == "terrain" and f["text"].startswith("Deploy") for f in facts)
+    assert any(f["type"] == "terrain" and render(f["text"]).startswith("Deploy") for f in facts)
     assert st["boxes"]["dominate"] == develop_card
     assert st["boxes"]["develop"] is not None and st["boxes"]["deploy"] is None
     assert st["phase"] == "long"

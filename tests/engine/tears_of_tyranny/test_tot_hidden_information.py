@@ -29,6 +29,7 @@ import pytest
 
 import engine
 from engine.core.contract import facts_for_seat
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny.data import content
 
 C = content()
@@ -147,8 +148,8 @@ def test_forgetting_a_card_is_secret_to_the_other_seats():
     title = C.cards[card]["title"]
     facts = rules.apply_inplace(st, "comrades", pick.id)
     mine = [f for f in facts_for_seat(facts, "comrades") if f["type"] == "forget"]
-    assert len(mine) == 1 and title in mine[0]["text"] and mine[0]["card"] == card
+    assert len(mine) == 1 and title in render(mine[0]["text"]) and mine[0]["card"] == card
     for other in ("liberators", "advisors", "partisans"):
         theirs = [f for f in facts_for_seat(facts, other) if f["type"] == "forget"]
-        assert len(theirs) == 1 and theirs[0]["text"] == "Comrades forget a card.", theirs
+        assert len(theirs) == 1 and render(theirs[0]["text"]) == "The Comrades forget a card.", theirs
         assert card not in _named(facts_for_seat(facts, other))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny import vocab as V
@@ -31,7 +32,7 @@ def test_16_1_capped_effect_rotates_the_leading_quadrant_and_names_its_tiles(rul
         f = capped[0]
         assert sorted(f["tiles"]) == sorted(placed)
         for t in placed:
-            assert B.tname(t) in f["text"]
+            assert render(B.tname(t)) in render(f["text"])
         q = [C.tiles[t]["quadrant"] for t in f["tiles"]]
         assert q[0] == f["lead_quadrant"] and q[1] == f["lead_quadrant"] % 4 + 1, "one tile per quadrant, in turn"
         leads.append(f["lead_quadrant"])
@@ -144,7 +145,7 @@ def test_16_5_follow_on_damage_into_a_cleared_tile_is_held_back(rules, C):
     rules._settle_seat(st, seat, facts)
     assert t["u"] == [] and t["blue"] == 2
     held = [f for f in facts if f["type"] == "held_back"]
-    assert held and "held back" in held[0]["text"]
+    assert held and "held back" in render(held[0]["text"])
     assert not [f for f in facts if f["type"] == "collateral"]
     assert st["inf"]["earned"] == 2 + 2, "the garrison's +2 influence (1.B), nothing lost (1.C)"
 
@@ -155,7 +156,8 @@ def test_16_6_every_tile_has_a_unique_name_players_can_say(rules, C):
     names = [C.tiles[t]["name"] for t in C.tile_ids]
     assert len(set(names)) == 112
     for t in C.tile_ids:
-        assert t not in B.tname(t) and re.fullmatch(r"[A-Z][A-Za-z -]+ \([a-z]+\)", B.tname(t)), B.tname(t)
+        name = render(B.tname(t))
+        assert t not in name and re.fullmatch(r"[A-Z][A-Za-z -]+ \([a-z]+\)", name), name
 
 
 def test_16_6_card_and_event_texts_use_plain_grammar(rules, C):
@@ -168,6 +170,12 @@ def test_16_6_card_and_event_texts_use_plain_grammar(rules, C):
         assert not re.search(r"\ba (outpost|adversary outpost|Advisors)\b", x), x
     assert V.count(1, "resource") == "1 resource" and V.count(2, "outpost") == "2 outposts"
     assert V.article("outpost") == "an outpost"
+    # the engine's own words (messages): counted nouns agree in number, pieces carry their article
+    from engine.scenarios.tears_of_tyranny import texts as T
+
+    assert render(T.count(1, "resource")) == "1 resource" and render(T.count(2, "outpost")) == "2 outposts"
+    assert render(T.count(1, "cell")) == "1 adversary cell" and render(T.count(3, "civilian")) == "3 civilians"
+    assert render(T.A_PIECE["outpost"]) == "an adversary outpost" and render(T.A_PIECE["red"]) == "a red civilian"
 
 
 def test_16_6_cards_are_shown_with_their_text_where_they_are_chosen(rules, C):
@@ -180,4 +188,4 @@ def test_16_6_cards_are_shown_with_their_text_where_they_are_chosen(rules, C):
     assert plays
     for c in plays:
         card = C.cards[c.id[5:]]
-        assert card["text"] in str(c.label) and c.help == card["text"]
+        assert card["text"] in str(c.label) and card["text"] in render(c.help)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from engine.core.messages import render
 from engine.core.simulate import play_game
 
 from .conftest import blank
@@ -42,14 +43,14 @@ def test_5_blitz_offensive_culminates_players_win_at_level_2_when_the_deck_runs_
     assert len(st["decks"]["terrain"]) == 11, "12-card advanced deck (2.B) minus the initial deploy"
     st["inf"]["level"] = 2
     facts = _run_out_of_terrain_cards(rules, st)
-    assert st["result"]["winner"] == "players" and "offensive culminates" in st["result"]["reason"]
+    assert st["result"]["winner"] == "players" and "offensive culminates" in render(st["result"]["reason"])
     assert rules.prompt(st) is None and any(f["type"] == "end" for f in facts)
 
 
 def test_5_blitz_below_level_2_the_deck_running_out_still_loses(rules):
     st = blank(rules, players=2, scenario="blitz")
     _run_out_of_terrain_cards(rules, st)
-    assert st["result"]["winner"] == "adversary" and "terrain deck is exhausted" in st["result"]["reason"]
+    assert st["result"]["winner"] == "adversary" and "terrain deck is exhausted" in render(st["result"]["reason"])
     assert rules.prompt(st) is None
 
 
@@ -82,7 +83,7 @@ def test_5_frozen_conflict_thaw_wins_with_no_tyranny_at_level_2(rules):
     st["tiles"][st["order"][0]]["tyr"] = 0
     st["tyr_gone"] += 1
     _end_turn(rules, st)
-    assert st["result"]["winner"] == "players" and "thaw" in st["result"]["reason"]
+    assert st["result"]["winner"] == "players" and "thaw" in render(st["result"]["reason"])
 
 
 def test_5_frozen_conflict_thaw_needs_level_2(rules):
@@ -98,7 +99,7 @@ def test_5_popular_spring_collapses_after_3_civilians_killed_per_player(rules):
     assert st["result"] is None
     st["stats"]["civilians_killed"] = 6
     rules._check_end(st, [])
-    assert st["result"]["winner"] == "adversary" and "collapses" in st["result"]["reason"]
+    assert st["result"]["winner"] == "adversary" and "collapses" in render(st["result"]["reason"])
 
 
 def test_5_popular_spring_wins_with_a_blue_majority_at_level_2(rules):
@@ -107,7 +108,7 @@ def test_5_popular_spring_wins_with_a_blue_majority_at_level_2(rules):
     st["tiles"][tid].update({"blue": 4, "red": 2})
     st["inf"]["level"] = 2
     _end_turn(rules, st)
-    assert st["result"]["winner"] == "players" and "spring holds" in st["result"]["reason"]
+    assert st["result"]["winner"] == "players" and "spring holds" in render(st["result"]["reason"])
     st = blank(rules, scenario="popular_spring")
     st["tiles"][tid].update({"blue": 3, "red": 2})
     st["inf"]["level"] = 2
@@ -121,7 +122,7 @@ def test_5_rulebook_defeat_wins_ties_with_a_scenario_victory(rules):
     st["inf"]["level"] = 2
     st["tyr_pool"] = 0
     rules._check_end(st, [])
-    assert "total tyranny" in st["result"]["reason"]
+    assert "total tyranny" in render(st["result"]["reason"])
 
 
 def test_5_standard_panel_adds_no_condition(rules):

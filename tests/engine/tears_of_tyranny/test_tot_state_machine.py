@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 import engine
+from engine.core.messages import is_msg, render
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import CIVILIANS_TOTAL, SUPPLY
 
@@ -33,7 +34,7 @@ class TearsMachine(RuleBasedStateMachine):
         new, facts = RULES.apply(self.state, seat, c.id)
         assert RULES.dumps(self.state) == before, "apply must not touch the original state"
         for f in facts:
-            assert isinstance(f["text"], str) and f["type"]
+            assert is_msg(f["text"]) and render(f["text"]) and f["type"]
             if f.get("track") in ("influence", "tyranny_pool", "tyranny_map"):
                 assert "cause" in f and "delta" in f and "value" in f
         self.state = new

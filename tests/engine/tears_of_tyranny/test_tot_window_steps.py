@@ -4,6 +4,7 @@ Phase actions in the order of their choosing before advancing to the Adversary P
 from __future__ import annotations
 
 from engine.bots.base import make_bot
+from engine.core.messages import render
 from engine.scenarios.tears_of_tyranny.game import income
 
 
@@ -77,7 +78,7 @@ def test_3_done_gains_the_resources_not_yet_taken(rules):
     assert "done" in _ids(rules, st, seat)
     st, facts = rules.apply(st, seat, "done")
     assert st["pl"][seat]["res"] == res + income(st["pl"][seat], seat)
-    assert any((f.get("cause") or {}).get("because") == "gain resources (3.B)" for f in facts)
+    assert any((f.get("cause") or {}).get("because") and render((f.get("cause") or {}).get("because")) == "gain resources (3.B)" for f in facts)
     assert seat not in rules.prompt(st).seats
 
 
