@@ -137,6 +137,12 @@ def session_pace(request):
         return HttpResponseBadRequest(_("Unknown game."))
     rules = engine.load(key)
     options: dict = {}
+    preset_key = request.GET.get("preset", "")
+    if preset_key:
+        try:
+            options.update(rules.preset(preset_key).options)
+        except KeyError:
+            return HttpResponseBadRequest(_("Unknown length preset."))
     players = request.GET.get("players", "")
     if players:
         if not players.isdigit() or not rules.min_players <= int(players) <= rules.max_players:
@@ -146,7 +152,7 @@ def session_pace(request):
     from facilitation.pacing import session_estimate
 
     est = session_estimate(key, options, games=PACE_GAMES)
-    return render(request, "web/instructor/_pace.html", {"est": est, "rules": rules})
+    return render(request, "web/instructor/_pace.html", {"est": est, "rules": rules, "preset": preset_key})
 
 
 def _session_for_instructor(request, session_id: int) -> ClassSession:
