@@ -101,7 +101,9 @@ class ScheduleForm(forms.Form):
             name = f"opt_{info.key}"
             self.fields[name] = option_field(info)
             (self.advanced_option_fields if info.kind == "json" else self.option_fields).append(self[name])
-        play_choices = [(SEAT_TEAM, _("A team"))] + [(k, _("Bot: %(kind)s") % {"kind": k}) for k in bot_kinds]
+        from .templatetags.coinlab_web import bot_kind
+
+        play_choices = [(SEAT_TEAM, _("A team"))] + [(k, _("Bot: %(kind)s") % {"kind": bot_kind(k)}) for k in bot_kinds]
         self.seat_fields = []
         for i, seat in enumerate(rules.seats):
             pf = f"seat_{seat.id}_by"
