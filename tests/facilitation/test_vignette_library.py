@@ -53,7 +53,7 @@ def test_peru_example_of_play_cards_2_4_and_5():
     assert p33["current_card"] == "P33" and p33["eligibility"]["first"] == "shining_path"
     assert p33["tracks"]["shining_path_resources"] == 6 and p33["tracks"]["government_resources"] == 12
     assert p33["spaces"]["arequipa"] == {"police": 2, "support": "active_support"}
-    assert p33["spaces"]["ayacucho"]["support"] == "neutral"
+    assert "support" not in p33["spaces"]["ayacucho"]  # Civic Action shifted it to Neutral (omitted)
 
 
 def test_andean_abyss_tutorial_positions_are_the_playbooks():
@@ -93,7 +93,9 @@ def test_tears_of_tyranny_combat_examples():
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("vignette_id", sorted(library()))
-def test_each_vignette_plays_to_its_end_condition(people, vignette_id):
+def test_each_vignette_plays_to_its_end_condition(people, vignette_id, monkeypatch):
+    # the run's secret seed fixed, so the test plays the same cards every time
+    monkeypatch.setattr(vignette_runs.secrets, "token_hex", lambda n: "5eed" * (n // 2))
     v = library()[vignette_id]
     course = services.course_create(user=people.instructor, title="COIN 101")
     seat = next(iter(v.briefings))

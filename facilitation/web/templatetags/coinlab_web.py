@@ -8,7 +8,7 @@ from django import template
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from facilitation import selectors, text
 from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER
@@ -110,9 +110,9 @@ def game_title(key) -> str:
 
 #: What each kind of bot is called on the pages (never its key).
 BOT_KIND_LABELS = {
-    "heuristic": _lazy("heuristic"),
-    "random": _lazy("random legal moves"),
-    "nonplayer": _lazy("Non-player (rules section 8)"),
+    "heuristic": gettext_lazy("heuristic"),
+    "random": gettext_lazy("random legal moves"),
+    "nonplayer": gettext_lazy("Non-player (rules section 8)"),
 }
 
 
