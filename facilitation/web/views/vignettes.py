@@ -57,8 +57,9 @@ def course_vignettes(request, course_id: int):
     rows = []
     for key, v in vignette_runs.vignettes_for(course):
         rules = engine.load(v.game)
-        rows.append({"key": key, "v": v, "game": rules.title, "seats": list(seat_titles(rules).values()),
+        rows.append({"key": key, "v": v, "game": tr(rules.title), "seats": list(seat_titles(rules).values()),
                      "briefed": [s for s in rules.seat_ids() if s in v.briefings], "run": next(iter(v.run.items()))})
+    rows.sort(key=lambda r: r["game"])  # grouped by game on the page (a stable sort keeps the library's order)
     return render(request, "web/vignettes/library.html", {
         "course": course, "rows": rows, "default_teams": DEFAULT_TEAMS,
         "runs": VignetteRun.objects.filter(course=course)[:50]})
