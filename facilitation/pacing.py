@@ -35,6 +35,14 @@ def time_model(game_key: str) -> TimeModel:
     return TimeModel.observed(statistics.median(ms) / 1000.0, len(ms))
 
 
+def pace_bot_kind(rules) -> str:
+    """The bots that play the priced games: the game's heuristic bot, else random play. Never
+    Andean Abyss's section-8 Non-player bot: it makes every Faction a Non-player, which leaves
+    the seats almost nothing to decide (2 minutes for a 90-minute preset; docs/benchmarks.md
+    prices Andean Abyss with random bots for that reason)."""
+    return "heuristic" if "heuristic" in rules.bot_kinds() else "random"
+
+
 def session_estimate(game_key: str, options: dict | None = None, games: int = 12) -> dict:
     """``engine.core.pace.estimate`` with the logged time model, cached for an hour per game
     and options (the bot games are deterministic; the logged times change slowly)."""
@@ -44,11 +52,13 @@ def session_estimate(game_key: str, options: dict | None = None, games: int = 12
     import engine
     from engine.core.pace import estimate
 
+    rules = engine.load(game_key)
+    bots = pace_bot_kind(rules)
     digest = hashlib.sha256(json.dumps(options or {}, sort_keys=True).encode()).hexdigest()[:32]
-    key = f"pace:{game_key}:{games}:{digest}"
+    key = f"pace:{game_key}:{games}:{bots}:{digest}"
     hit = cache.get(key)
     if hit is not None:
         return hit
-    out = estimate(engine.load(game_key), options=options, games=games, model=time_model(game_key))
+    out = estimate(rules, options=options, games=games, model=time_model(game_key), bots=bots)
     cache.set(key, out, 3600)
     return out

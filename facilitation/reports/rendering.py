@@ -18,6 +18,7 @@ from collections.abc import Callable
 
 from django.template.loader import render_to_string
 
+from facilitation.reports.builder.charts import data_table
 from facilitation.reports.builder.report import ReportModel
 from facilitation.reports.builder.whatif import strip_svg
 
@@ -119,6 +120,7 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
             "title": c.title,
             "description": c.description,
             "figure": c.figure,
+            "table": data_table(c.figure),
             "dom_id": f"aar-figure-{i}",
             "svg": c.svg,
             "svg_uri": _svg_data_uri(c.svg) if c.svg else "",

@@ -20,6 +20,7 @@ from typing import Any
 from django.apps import apps
 from django.db.models import Q, QuerySet
 from django.urls import reverse
+from django.utils.translation import gettext
 
 import engine
 from facilitation import eventlog
@@ -207,11 +208,39 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
         "links": {"replay": reverse("web:replay", args=[session.pk]),
                   "events_csv": reverse("reports:export", args=[session.pk, "csv"])},
     }
+    if session.vignette_run_id:
+        bundle["vignette"] = vignette_prompts(session)
     if with_comparison:
         bundle["comparison"] = report_comparison(session, bundle["outcome_params"])
     if with_snapshots and rules is not None:
         bundle["snapshots"] = phase_views(session, rules, bundle)
     return bundle
+
+
+def vignette_prompts(session: ClassSession, *, decisions: int = 3) -> dict:
+    """A vignette run's part of the discussion (issue #18 deliver 4): the vignette's title,
+    objective and discussion questions in the active language, and what every team of the run
+    chose at its first ``decisions`` decisions (the comparison page's rows), so the review of
+    one team's session sets its choices beside the others'. Only finished runs of other teams
+    are shown (a review never reports a game still being played), and a secret choice (the
+    Directives Base's hiding place) is never named."""
+    from facilitation.vignettes.runs import run_comparison
+
+    run = session.vignette_run
+    doc = run.document
+    cmp = run_comparison(run)
+    rows = []
+    for i, row in enumerate(cmp["rows"][:decisions]):
+        rows.append({"number": i + 1, "choices": [
+            {"team": col["team"], "own": col["session"].pk == session.pk,
+             "label": (gettext("a secret choice") if cell["payload"].get("secret")
+                       else tr(cell["payload"].get("label") or cell["payload"].get("choice", ""))),
+             "rationale": "" if cell["payload"].get("secret") else cell["rationale"]}
+            for col, cell in zip(cmp["columns"], row, strict=True)
+            if cell is not None and (col["session"].pk == session.pk or col["status"] == "finished")]})
+    return {"title": tr(doc.get("title", "")), "objective": tr(doc.get("objective", "")),
+            "questions": [tr(q) for q in doc.get("questions", [])],
+            "teams": len(cmp["columns"]), "decisions": rows}
 
 
 def outcome_params(session: ClassSession, rules) -> dict:

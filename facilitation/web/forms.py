@@ -84,13 +84,26 @@ class ScheduleForm(forms.Form):
         # read and written in the viewer's time zone (facilitation.web.timezones): say which
         self.fields["scheduled_start"].help_text = _("In your time zone, %(zone)s.") % {
             "zone": timezone.get_current_timezone_name()}
+        # The game's classroom length presets (issue #18): each a documented variant with a
+        # rules-based end; choosing one sets its options over the fields below.
+        self.presets = {p.key: p for p in rules.presets()}
+        if self.presets:
+            self.fields["preset"] = forms.ChoiceField(
+                label=_("Length of the session"), required=False, initial="",
+                widget=forms.RadioSelect,
+                choices=[("", _("No preset: the game options below"))]
+                + [(p.key, tr(p.title)) for p in self.presets.values()],
+                help_text=_("A preset sets the game options it names (the others keep what you choose "
+                            "below) and ends the game at a natural break with a final victory check."))
         self.option_fields = []
         self.advanced_option_fields = []
         for info in rules.options():
             name = f"opt_{info.key}"
             self.fields[name] = option_field(info)
             (self.advanced_option_fields if info.kind == "json" else self.option_fields).append(self[name])
-        play_choices = [(SEAT_TEAM, _("A team"))] + [(k, _("Bot: %(kind)s") % {"kind": k}) for k in bot_kinds]
+        from .templatetags.coinlab_web import bot_kind
+
+        play_choices = [(SEAT_TEAM, _("A team"))] + [(k, _("Bot: %(kind)s") % {"kind": bot_kind(k)}) for k in bot_kinds]
         self.seat_fields = []
         for i, seat in enumerate(rules.seats):
             pf = f"seat_{seat.id}_by"
@@ -100,6 +113,13 @@ class ScheduleForm(forms.Form):
             self.fields[tf] = forms.CharField(label=_("Team name for %(seat)s") % {"seat": tr(seat.title)},
                                               max_length=100, required=False, initial=tr(seat.title))
             self.seat_fields.append({"seat": seat, "fi": i, "by": self[pf], "team": self[tf]})
+
+    @property
+    def preset_rows(self) -> list:
+        """(radio button, preset or None) for each choice of the preset field."""
+        if "preset" not in self.fields:
+            return []
+        return list(zip(self["preset"], [None, *self.presets.values()], strict=True))
 
     def clean(self):
         data = super().clean()
@@ -112,6 +132,11 @@ class ScheduleForm(forms.Form):
                 value = int(value)
             if value != info.default:
                 options[info.key] = value
+        preset = self.presets.get(data.get("preset") or "")
+        if preset is not None:
+            defaults = {info.key: info.default for info in self.rules.options()}
+            options.update(preset.options)
+            options = {k: v for k, v in options.items() if k in preset.options or v != defaults.get(k)}
         data["options"] = options
         seats = {}
         for seat in self.rules.seats:

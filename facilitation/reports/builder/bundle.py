@@ -136,4 +136,7 @@ def normalize(raw: dict) -> dict:
     b["outcome_params"] = dict(raw.get("outcome_params") or {})
     b["comparison"] = raw.get("comparison") or {}
     b["links"] = dict(raw.get("links") or {})
+    vig = raw.get("vignette")
+    b["vignette"] = ({"title": "", "objective": "", "questions": [], "teams": 0, "decisions": [], **vig}
+                     if vig else None)
     return b

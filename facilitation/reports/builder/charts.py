@@ -282,3 +282,46 @@ def outcome_comparison_charts(spec: ScenarioSpec, an: Analysis, comparison: dict
                                         "bot-only game from the same seed.", figure={"data": data, "layout": layout},
                             series=[]))
     return charts
+
+
+def data_table(figure: dict) -> dict | None:
+    """A chart's text alternative (issue #19 item 8): its data as a table.
+
+    Line charts: one row per card, one column per named line, each line's value at the end of
+    that card (``None`` before its first point). Box plots (decision time): one row per box with its count, median, lowest and
+    highest value. Unnamed traces (the key-moment labels) are left out. ``kind`` says which."""
+    import html
+    import statistics
+
+    traces = figure.get("data") or []
+    layout = figure.get("layout") or {}
+    x_label = ((layout.get("xaxis") or {}).get("title") or {}).get("text", "")
+    y_label = ((layout.get("yaxis") or {}).get("title") or {}).get("text", "")
+    boxes = [t for t in traces if t.get("type") == "box" and t.get("y")]
+    if boxes:
+        rows = [{"x": html.unescape(str(t.get("name", ""))), "values": [
+            len(t["y"]), round(statistics.median(t["y"]), 1), round(min(t["y"]), 1), round(max(t["y"]), 1)]}
+            for t in boxes]
+        return {"kind": "box", "x_label": x_label, "y_label": y_label, "columns": [], "rows": rows}
+    lines = [t for t in traces if t.get("type") == "scatter" and t.get("name") and t.get("showlegend", True)
+             and "lines" in str(t.get("mode", "lines"))]
+    if not lines:
+        return None
+    import math
+
+    columns = [html.unescape(str(t["name"])) for t in lines]
+    # a line has a point per step inside a card (x = card + fraction): one row per whole card,
+    # each line's value at the end of that card (carried over where it has no point there)
+    ends: list[dict] = []
+    for t in lines:
+        end: dict = {}
+        for x, y in sorted((x, y) for x, y in zip(t.get("x") or [], t.get("y") or [], strict=False)
+                           if isinstance(x, int | float) and y is not None):
+            end[math.floor(x)] = y
+        ends.append(end)
+    cards = sorted({k for e in ends for k in e})
+    rows, last = [], [None] * len(ends)
+    for k in cards:
+        last = [e.get(k, prev) for e, prev in zip(ends, last, strict=True)]
+        rows.append({"x": k, "values": list(last)})
+    return {"kind": "lines", "x_label": x_label, "y_label": y_label, "columns": columns, "rows": rows}

@@ -190,7 +190,24 @@ def _prompts(b: dict, an: Analysis, cover: dict, spec: ScenarioSpec) -> list[dic
             q.append(f"{t}: what one change to your approach would most improve the outcome?")
     q.append("How does what happened here map onto a real counter-insurgency campaign?")
     out.append({"stage": "5. Improve", "subtitle": "What should we do differently?", "questions": q})
+    if b.get("vignette"):
+        out.insert(0, _vignette_prompts(b["vignette"]))
     return out
+
+
+def _vignette_prompts(v: dict) -> dict:
+    """A vignette run's own questions first, then what the run's teams chose side by side at
+    their first decisions (the comparison page), each as a question to the class."""
+    q = list(v["questions"])
+    for d in v["decisions"]:
+        if len(d["choices"]) < 2:
+            continue
+        said = "; ".join(f"{c['team']}{' (this session)' if c['own'] else ''} chose {c['label']}"
+                         + (f" (\u201c{c['rationale']}\u201d)" if c["rationale"] else "") for c in d["choices"])
+        q.append(f"Decision {d['number']}, the same situation for every team: {said}. "
+                 f"What did each team see that led it there?")
+    subtitle = f"{v['title']}: {v['objective']}" if v["objective"] else v["title"]
+    return {"stage": "Vignette", "subtitle": subtitle, "questions": q, "vignette": True}
 
 
 def _comparison_rows(b: dict, spec: ScenarioSpec, an: Analysis, comp: dict, params: dict,

@@ -8,6 +8,7 @@ from django import template
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
+from django.utils.translation import gettext_lazy
 
 from facilitation import selectors, text
 from facilitation.models import ROLE_INSTRUCTOR, ROLE_REVIEWER
@@ -105,3 +106,18 @@ def game_title(key) -> str:
         return load(str(key)).title
     except UnknownScenario:
         return str(key)
+
+
+#: What each kind of bot is called on the pages (never its key).
+BOT_KIND_LABELS = {
+    "heuristic": gettext_lazy("heuristic"),
+    "random": gettext_lazy("random legal moves"),
+    "nonplayer": gettext_lazy("Non-player (rules section 8)"),
+}
+
+
+@register.filter
+def bot_kind(kind) -> str:
+    """A bot kind in words: ``heuristic``, ``random legal moves``, ``Non-player (rules section 8)``."""
+    label = BOT_KIND_LABELS.get(str(kind))
+    return str(label) if label is not None else humanize_key(kind)

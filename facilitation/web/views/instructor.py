@@ -137,6 +137,12 @@ def session_pace(request):
         return HttpResponseBadRequest(_("Unknown game."))
     rules = engine.load(key)
     options: dict = {}
+    preset_key = request.GET.get("preset", "")
+    if preset_key:
+        try:
+            options.update(rules.preset(preset_key).options)
+        except KeyError:
+            return HttpResponseBadRequest(_("Unknown length preset."))
     players = request.GET.get("players", "")
     if players:
         if not players.isdigit() or not rules.min_players <= int(players) <= rules.max_players:
@@ -146,7 +152,7 @@ def session_pace(request):
     from facilitation.pacing import session_estimate
 
     est = session_estimate(key, options, games=PACE_GAMES)
-    return render(request, "web/instructor/_pace.html", {"est": est, "rules": rules})
+    return render(request, "web/instructor/_pace.html", {"est": est, "rules": rules, "preset": preset_key})
 
 
 def _session_for_instructor(request, session_id: int) -> ClassSession:
@@ -187,7 +193,65 @@ def manage(request, session_id: int):
         "track_names": [(t["id"], t["name"]) for t in summary["board"]["tracks"]
                         if t.get("key") or not summary["board"]["has_key_tracks"]] if summary.get("board") else [],
         "receipt": receipts.receipt(session) if session.head_seq else "",
+        "seat_rows": _seat_rows(session, rules, titles) if session.status == ClassSession.Status.SCHEDULED else [],
+        "all_teams": [t["team"] for t in teams],
     })
+
+
+def _team_of(session, value) -> Team | None:
+    known = re.fullmatch(r"[0-9]{1,18}", value or "")  # a row id, not any text
+    return Team.objects.filter(session=session, pk=int(value)).first() if known else None
+
+
+def _setup_change(request, session, action: str) -> None:
+    """Teams and seats before the start (issue #19 deliver 4): rename a team, move a student
+    to another team, say which team or bot plays each seat. Bad input: an error message and
+    nothing changed (the services refuse it once the session has started)."""
+    from facilitation import seating
+
+    u = request.user
+    if action == "team_rename":
+        team = _team_of(session, request.POST.get("team"))
+        if team is None:
+            raise ValidationFailed(_("Unknown team."))
+        call_service(request, seating.team_rename, team=team, user=u, name=request.POST.get("name", ""),
+                     success=_("Team renamed."))
+    elif action == "move_member":
+        team = _team_of(session, request.POST.get("team"))
+        member = User.objects.filter(username=request.POST.get("member", ""),
+                                     teams__session=session).first()
+        if team is None or member is None:
+            raise ValidationFailed(_("Unknown team or user name."))
+        if session.status != ClassSession.Status.SCHEDULED:
+            messages.error(request, _("Teams and seats can only be changed before the session starts."))
+            return
+        call_service(request, services.team_member_add, team=team, user=u, member=member,
+                     success=_("%(name)s now plays for %(team)s.") % {"name": member.get_username(),
+                                                                      "team": team.name})
+    else:
+        rules = eventlog.rules_for(session)
+        assignments = {seat: request.POST.get(f"seat_{seat}", "") for seat in rules.seat_ids()}
+        ok, _seats = call_service(request, seating.seats_set, session=session, user=u, assignments=assignments,
+                                  success=_("Seats saved."))
+        if ok:
+            idle = [t.name for t in session.teams.all() if not t.seats.exists()]
+            if idle:
+                messages.warning(request, _("These teams play no seat now: %(teams)s.") % {"teams": ", ".join(idle)})
+
+
+def _seat_rows(session, rules, titles: dict) -> list[dict]:
+    """The seat editor of the manage page: each seat, who plays it and the possible players."""
+    from ..templatetags.coinlab_web import bot_kind
+
+    teams = list(session.teams.all())
+    rows = []
+    for s in Seat.objects.filter(session=session).order_by("id"):
+        options = [(f"team:{t.pk}", t.name) for t in teams]
+        options += [(f"bot:{k}", _("Bot: %(kind)s") % {"kind": bot_kind(k)}) for k in _bot_kinds(rules)]
+        current = f"team:{s.team_id}" if s.team_id else f"bot:{s.bot_kind}" if s.bot_kind else ""
+        rows.append({"key": s.seat_key, "seat": titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}),
+                     "options": options, "current": current})
+    return rows
 
 
 def _directable(session) -> dict | None:
@@ -271,6 +335,8 @@ def control(request, session_id: int, action: str):
             else:
                 call_service(request, services.team_member_replace, team=team, user=u, old_member=old,
                              new_member=new, success=_("Team member replaced."))
+    elif action in ("team_rename", "seats", "move_member"):
+        _setup_change(request, session, action)
     elif action == "joincode":
         team_id = request.POST.get("team", "")
         known = re.fullmatch(r"[0-9]{1,18}", team_id)  # a row id, not any text (nor a number past bigint)

@@ -19,6 +19,7 @@ from facilitation.text import tr
 from facilitation.vignettes import RUN_KINDS
 from facilitation.vignettes import runs as vignette_runs
 
+from ..templatetags.coinlab_web import humanize_key
 from .common import call_service, page_errors, seat_titles
 
 DEFAULT_TEAMS = "Team 1\nTeam 2\nTeam 3\nTeam 4"
@@ -56,8 +57,9 @@ def course_vignettes(request, course_id: int):
     rows = []
     for key, v in vignette_runs.vignettes_for(course):
         rules = engine.load(v.game)
-        rows.append({"key": key, "v": v, "game": rules.title, "seats": list(seat_titles(rules).values()),
+        rows.append({"key": key, "v": v, "game": tr(rules.title), "seats": list(seat_titles(rules).values()),
                      "briefed": [s for s in rules.seat_ids() if s in v.briefings], "run": next(iter(v.run.items()))})
+    rows.sort(key=lambda r: r["game"])  # grouped by game on the page (a stable sort keeps the library's order)
     return render(request, "web/vignettes/library.html", {
         "course": course, "rows": rows, "default_teams": DEFAULT_TEAMS,
         "runs": VignetteRun.objects.filter(course=course)[:50]})
@@ -94,7 +96,12 @@ def vignette_run(request, run_id: int):
                 cell["label"] = tr(cell["payload"].get("label") or cell["payload"].get("choice", ""))
     for c in comparison["columns"]:
         c["code"] = c["session"].teams.first().join_codes.filter(revoked=False).first() if c["session"].teams.exists() else None
-    metrics = sorted({k for c in comparison["columns"] for k in (c["result"].get("metrics") or {})})
+    keys = sorted({k for c in comparison["columns"] for k in (c["result"].get("metrics") or {})})
+    names = (rules.catalog() or {}).get("metrics") or {}
+    # the measures where each run ended, named in words (never the metric's key)
+    metrics = [{"label": tr(names[k]) if k in names else humanize_key(k),
+                "values": [(c["result"].get("metrics") or {}).get(k) for c in comparison["columns"]]}
+               for k in keys]
     return render(request, "web/vignettes/run.html", {
         "run": run, "doc": run.document, "rules": rules, "seat": titles.get(run.seat_key, {"title": run.seat_key}),
         "comparison": comparison, "metrics": metrics})
