@@ -1,5 +1,5 @@
 """The AAR's map snapshots (issue 17.4): the position at the start, at each Propaganda Round or
-adversary phase, and at the end, each drawn by the one board renderer (``mapsvg``) with the
+adversary phase, and at the end, each drawn by the one board renderer (``boardsvg``) with the
 spaces that changed since the previous snapshot ringed and listed in words.
 
 Two halves, so that the report builder stays free of the database:
@@ -21,7 +21,7 @@ import engine
 from engine.core.boardview import BoardMap, BoardView
 from engine.core.messages import render
 
-from .mapsvg import changed_spaces, map_svg
+from .boardsvg import changed_spaces, map_svg
 
 
 def snapshot_points(phases: list[dict], end_seq: int | None, *, finished: bool = True) -> list[dict]:
