@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
+from functools import lru_cache
 from html import escape
 from typing import Any
 
@@ -109,6 +110,13 @@ def _ink(color: str) -> str:
 
 def _n(v: float) -> str:
     return f"{v:.1f}".rstrip("0").rstrip(".")
+
+
+@lru_cache(maxsize=4096)
+def _hex_points(x: float, y: float, r: float) -> str:
+    """A pointy-top hex's corners."""
+    return " ".join(f"{_n(x + r * math.cos(math.radians(60 * k - 30)))},"
+                    f"{_n(y + r * math.sin(math.radians(60 * k - 30)))}" for k in range(6))
 
 
 def text_width(text: str, size: float) -> float:
@@ -246,9 +254,7 @@ class Drawing:
     def outline(self, g: SpaceGeometry, fill: str, stroke: str, width: float, extra: str = "") -> str:
         paint = f'fill="{fill}" stroke="{stroke}" stroke-width="{_n(width)}"{extra}'
         if g.shape == SpaceShape.HEX:
-            pts = " ".join(f"{_n(g.x + g.r * math.cos(math.radians(60 * k - 30)))},"
-                           f"{_n(g.y + g.r * math.sin(math.radians(60 * k - 30)))}" for k in range(6))
-            return f'<polygon points="{pts}" {paint}/>'
+            return f'<polygon points="{_hex_points(g.x, g.y, g.r)}" {paint}/>'
         if g.shape in (SpaceShape.BOX, SpaceShape.ROAD):
             x0, y0, x1, y1 = self.box(g)
             rx = (y1 - y0) / 2 if g.shape == SpaceShape.ROAD else g.r * 0.15
@@ -671,42 +677,4 @@ def message_renderer(gettext=None, ngettext=None) -> Callable[[Any], str]:
     return lambda v: render(v, gettext, ng) if isinstance(v, dict) else (gettext(v) if v else v)
 
 
-def changed_spaces(before: BoardView | None, after: BoardView, board_map: BoardMap | None = None,
-                   text: Callable[[Any], str] = render) -> dict[str, list[str]]:
-    """The spaces whose pieces, control, support or markers differ, with what changed in words."""
-    if before is None:
-        return {}
-    old = {s.id: s for s in before.spaces}
-    types = {p.id: p for p in board_map.piece_types} if board_map else {}
-    out: dict[str, list[str]] = {}
-
-    def counts(sp: SpaceView) -> dict[tuple, int]:
-        c: dict[tuple, int] = {}
-        for p in sp.pieces:
-            k = (p.type, p.owner, p.state)
-            c[k] = c.get(k, 0) + p.count
-        return c
-
-    for s in after.spaces:
-        o = old.get(s.id)
-        if o is None or o == s:
-            continue
-        notes = []
-        counts_b, counts_a = counts(o), counts(s)
-        for k in sorted(set(counts_a) | set(counts_b)):
-            d = counts_a.get(k, 0) - counts_b.get(k, 0)
-            if d:
-                name = text(types[k[0]].name) if k[0] in types else k[0].replace("_", " ")
-                notes.append(f"{d:+d} {name}" + (f" ({k[2].value})" if k[2] != PieceState.NONE else ""))
-        if o.control != s.control:
-            notes.append(f"control {o.control or '-'} -> {s.control or '-'}")
-        if o.support != s.support:
-            notes.append(f"{SUPPORT_LONG[o.support or Support.NEUTRAL]} -> {SUPPORT_LONG[s.support or Support.NEUTRAL]}")
-        if o.markers != s.markers:
-            notes.append("markers")
-        if notes:
-            out[s.id] = notes
-    return out
-
-
-__all__ = ["Drawing", "changed_spaces", "fitted_size", "map_svg", "message_renderer", "text_width"]
+__all__ = ["SUPPORT_LONG", "Drawing", "fitted_size", "map_svg", "message_renderer", "text_width"]

@@ -11,7 +11,16 @@ import pytest
 from django.utils import translation
 
 import engine
-from engine.core.boardview import BoardMap, BoardView, FactionInfo, PieceStack, SpaceGeometry, SpaceShape, SpaceView
+from engine.core.boardview import (
+    BoardMap,
+    BoardView,
+    FactionInfo,
+    Marker,
+    PieceStack,
+    SpaceGeometry,
+    SpaceShape,
+    SpaceView,
+)
 from engine.core.messages import msg
 from facilitation.rendering import board
 from facilitation.rendering.boardsvg import Drawing
@@ -87,7 +96,6 @@ def test_markup_escapes_names_labels_and_markers():
               SpaceGeometry("c", msg("C"), "C", "loc", SpaceShape.ROAD, 200, 180, 30, line=((100, 100), (300, 100))))
     m = BoardMap("t", 400, 240, (FactionInfo("gov", msg(evil), "#0072B2", "G&C"),),
                  engine.load("peru").board_map().piece_types, spaces, has_control=True)
-    from engine.core.boardview import Marker
     v = BoardView("t", None, (SpaceView("a", (PieceStack("troops", "gov", 2),), control="gov",
                                         markers=(Marker("m", msg(evil)),)), SpaceView("b"), SpaceView("c")))
     d = Drawing(m)
