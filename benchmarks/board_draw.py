@@ -2,7 +2,8 @@
 
 For positions every 20 random legal choices (seeded) and every seat: the first draw (the
 per-process memos emptied once per round, so each position profits only from the positions
-drawn before it, as after a move) and the same view drawn again. Runs on a checkout from
+drawn before it, as after a move), the same view drawn again, and a cold draw (every memo
+emptied before it: a process's first board of a game and language). Runs on a checkout from
 before issue 13.4 (board model in ``facilitation.web.board``) or after it
 (``facilitation.rendering.board``), so both can be measured in one run:
 
@@ -52,7 +53,7 @@ def main() -> None:
         for key in ("peru", "andean_abyss", "tears_of_tyranny"):
             rules, positions = _positions(engine, key)
             views = [(rules.view(s, seat), rules.metrics(s)) for s in positions for seat in rules.seat_ids()]
-            first, again = [], []
+            first, again, cold = [], [], []
             for _round in range(5):
                 board.clear_memo()
                 for view, metrics in views:
@@ -62,8 +63,14 @@ def main() -> None:
                     t = time.process_time()
                     board.markup(board.build(rules, view, metrics=metrics))
                     again.append(time.process_time() - t)
+            for view, metrics in views[::4]:
+                board.clear_memo()
+                t = time.process_time()
+                board.markup(board.build(rules, view, metrics=metrics))
+                cold.append(time.process_time() - t)
             print(f"{key:17s} regions={len(views):3d}  first draw median {statistics.median(first) * 1000:6.2f} ms"
-                  f"  same view again {statistics.median(again) * 1000:6.2f} ms")
+                  f"  same view again {statistics.median(again) * 1000:6.2f} ms"
+                  f"  cold {statistics.median(cold) * 1000:6.2f} ms")
 
 
 if __name__ == "__main__":

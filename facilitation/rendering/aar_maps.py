@@ -1,5 +1,5 @@
 """The AAR's map snapshots (issue 17.4): the position at the start, at each Propaganda Round or
-adversary phase, and at the end, each drawn by the one board renderer (``mapsvg``) with the
+adversary phase, and at the end, each drawn by the one board renderer (``boardsvg``) with the
 spaces that changed since the previous snapshot ringed and listed in words.
 
 Two halves, so that the report builder stays free of the database:
@@ -15,13 +15,14 @@ warning (a real position of any of the three games always has pieces; tests chec
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import engine
-from engine.core.boardview import BoardMap, BoardView
+from engine.core.boardview import BoardMap, BoardView, PieceState, SpaceView, Support
 from engine.core.messages import render
 
-from .mapsvg import changed_spaces, map_svg
+from .boardsvg import SUPPORT_LONG, map_svg
 
 
 def snapshot_points(phases: list[dict], end_seq: int | None, *, finished: bool = True) -> list[dict]:
@@ -42,6 +43,44 @@ def board_map_for(scenario_key: str) -> BoardMap | None:
         return engine.load(scenario_key).board_map()
     except (KeyError, NotImplementedError, ValueError):
         return None
+
+
+def changed_spaces(before: BoardView | None, after: BoardView, board_map: BoardMap | None = None,
+                   text: Callable[[Any], str] = render) -> dict[str, list[str]]:
+    """The spaces whose pieces, control, support or markers differ, with what changed in words."""
+    if before is None:
+        return {}
+    old = {s.id: s for s in before.spaces}
+    types = {p.id: p for p in board_map.piece_types} if board_map else {}
+    out: dict[str, list[str]] = {}
+
+    def counts(sp: SpaceView) -> dict[tuple, int]:
+        c: dict[tuple, int] = {}
+        for p in sp.pieces:
+            k = (p.type, p.owner, p.state)
+            c[k] = c.get(k, 0) + p.count
+        return c
+
+    for s in after.spaces:
+        o = old.get(s.id)
+        if o is None or o == s:
+            continue
+        notes = []
+        counts_b, counts_a = counts(o), counts(s)
+        for k in sorted(set(counts_a) | set(counts_b)):
+            d = counts_a.get(k, 0) - counts_b.get(k, 0)
+            if d:
+                name = text(types[k[0]].name) if k[0] in types else k[0].replace("_", " ")
+                notes.append(f"{d:+d} {name}" + (f" ({k[2].value})" if k[2] != PieceState.NONE else ""))
+        if o.control != s.control:
+            notes.append(f"control {o.control or '-'} -> {s.control or '-'}")
+        if o.support != s.support:
+            notes.append(f"{SUPPORT_LONG[o.support or Support.NEUTRAL]} -> {SUPPORT_LONG[s.support or Support.NEUTRAL]}")
+        if o.markers != s.markers:
+            notes.append("markers")
+        if notes:
+            out[s.id] = notes
+    return out
 
 
 def draw_snapshots(scenario_key: str, points: list[dict], views: dict[int, Any], *, x_label: str = "card",
@@ -76,4 +115,4 @@ def draw_snapshots(scenario_key: str, points: list[dict], views: dict[int, Any],
     return out, warnings
 
 
-__all__ = ["board_map_for", "draw_snapshots", "snapshot_points"]
+__all__ = ["board_map_for", "changed_spaces", "draw_snapshots", "snapshot_points"]

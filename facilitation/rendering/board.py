@@ -1,5 +1,6 @@
-"""The live page's board: one seat's typed board view (``engine.core.boardview``) as drawable
-primitives for the page's SVG figure (``board_markup``), the replay and the console.
+"""The live page's board: one seat's typed board view (``engine.core.boardview``) as the board
+model of the play page, the replay and the console; its figure is drawn by ``board_markup``
+with the one board renderer (``boardsvg``), which also draws the AAR's maps.
 
 Everything on the map comes from the typed view, never from guessing keys: the spaces, their
 geometry and fixed facts from the game's ``Rules.board_map()``, the pieces (owner, type,
@@ -7,8 +8,8 @@ Underground/Active, count), control, support and markers from ``Rules.board_view
 seat)``, itself built from the seat's ``view`` (so a seat's page can never show what its view
 withholds), the tracks with their ranges and thresholds from the same board view. What the
 seat holds (hands, available forces), the current card's text and a game's own side panel
-still come from the view, named per game in ``layouts/<key>.json`` (``holdings``), which also
-gives the CSS classes and legend lines of the page.
+still come from the view, named per game in ``layouts/<key>.json`` (``holdings``; also the page's CSS class of the
+map and the source of a player's home area).
 
 The result is cached per process by what it is drawn from (the map, the language, each space's
 part of the typed view), as before the typed view (issue #8): a poll redraws only what changed.
@@ -18,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -37,14 +37,13 @@ from facilitation.text import tr as text_tr
 from facilitation.web import games
 
 from .board_markup import markup, remember  # noqa: F401 - markup: the figure of a built board
+from .boardsvg import Drawing
 
 LAYOUT_DIR = Path(__file__).resolve().parent / "layouts"
 
 SUPPORT_WORDS = {Support.ACTIVE_SUPPORT: "Active Support", Support.PASSIVE_SUPPORT: "Passive Support",
                  Support.PASSIVE_OPPOSITION: "Passive Opposition", Support.ACTIVE_OPPOSITION: "Active Opposition"}
 SHAPES = {"cube": "cube", "base": "base", "cylinder": "round", "disc": "round", "token": "cube"}
-# drawing classes of pieces that belong to no faction (the page's CSS colours them)
-PIECE_CSS = {"civilian_red": "civ-red", "civilian_blue": "civ-blue", "tyranny": "tyranny", "shipment": "shipment"}
 
 
 @lru_cache(maxsize=32)
@@ -118,73 +117,22 @@ def choice_space(choice: dict) -> str | None:
     return None
 
 
-# ---- the static part: drawn once per map and language ----------------------------------------
-@lru_cache(maxsize=4096)
-def _hex_points(x: float, y: float, r: float) -> str:
-    return " ".join(f"{x + r * math.cos(math.radians(60 * k - 30)):.1f},"
-                    f"{y + r * math.sin(math.radians(60 * k - 30)):.1f}" for k in range(6))
-
-
-def _box(g: SpaceGeometry) -> dict:
-    """A city's rounded rectangle (132x112 at r=62) or a road's pill (100x60 at r=34), scaled by r."""
-    if g.shape == SpaceShape.BOX:
-        w, h, rx = 132 * g.r / 62, 112 * g.r / 62, 14
-    elif g.shape == SpaceShape.ROAD:
-        w, h, rx = 100 * g.r / 34, 60 * g.r / 34, 30 * g.r / 34
-    else:
-        return {}
-    return {"x": round(g.x - w / 2, 1), "y": round(g.y - h / 2, 1), "w": round(w, 1), "h": round(h, 1),
-            "rx": round(rx, 1)}
-
-
-def _space_geometry(g: SpaceGeometry, tr, small: bool) -> dict:
+# ---- the static part: once per map and language ----------------------------------------------
+def _space_geometry(g: SpaceGeometry, tr) -> dict:
     kind = {SpaceShape.BOX: "city", SpaceShape.ROAD: "loc", SpaceShape.HEX: "space"}.get(g.shape, g.kind)
-    sp = {
+    return {
         "id": g.id, "name": tr(g.name), "kind": kind, "short": g.label,
-        "x": round(g.x, 1), "y": round(g.y, 1), "r": round(g.r, 1), "small": small,
-        "hex": _hex_points(round(g.x, 1), round(g.y, 1), round(g.r, 1)) if g.shape == SpaceShape.HEX else "",
+        "x": round(g.x, 1), "y": round(g.y, 1), "r": round(g.r, 1), "small": g.shape == SpaceShape.HEX,
         "static": [f"{tr(f.name)}: {tr(f.value)}" for f in g.facts],
-        "adjacent": list(g.adjacent), "box": _box(g),
-        "line": " ".join(f"{a:.1f},{b:.1f}" for a, b in g.line),
-        "css": [g.css] if g.shape == SpaceShape.HEX else [],
+        "adjacent": list(g.adjacent), "line": bool(g.line),
         "group": tr(g.group) if g.group is not None else "",
     }
-    sp["name_dy"] = -10 if kind == "loc" else -round(38 * min(1.0, sp["r"] / 62 + 0.12), 1)
-    if small:
-        sp["font"] = round(max(7.0, min(13.0, sp["r"] / 2.6)), 1)
-        sp["name_dy"] = -round(sp["r"] * 0.35, 1)
-    return sp
 
 
-def _geometry(board_map: BoardMap, tr, layout: dict) -> dict:
-    """Per space its position, shape, names and fixed facts, the edges and the group labels."""
-    # hex tiles use the compact drawing (name near the top, pieces scaled to the tile)
-    spaces = [_space_geometry(g, tr, g.shape == SpaceShape.HEX) for g in board_map.spaces]
-    index = {sp["id"]: sp for sp in spaces}
-    edges, seen = [], set()
-    for sp in spaces:
-        for other in sp["adjacent"]:
-            o = index.get(other)
-            k = tuple(sorted((sp["id"], other)))
-            if o and k not in seen:
-                seen.add(k)
-                edges.append({"x1": sp["x"], "y1": sp["y"], "x2": o["x"], "y2": o["y"], "a": sp["id"], "b": other})
-    groups: dict[str, list] = {}
-    for sp in spaces:
-        if sp["group"]:
-            groups.setdefault(sp["group"], []).append(sp)
-    group_labels = []
-    for name, members in groups.items():
-        gx = sum(m["x"] for m in members) / len(members)
-        gy = sum(m["y"] for m in members) / len(members)
-        # across the middle of the space nearest the group's centre (whose own small name it
-        # replaces), between the neighbours' names and the pieces
-        centre = min(members, key=lambda m: (m["x"] - gx) ** 2 + (m["y"] - gy) ** 2)
-        size = round(max(9.0, centre["r"] * 0.42), 1)
-        group_labels.append({"text": name, "x": centre["x"], "y": round(centre["y"] - centre["r"] * 0.22, 1),
-                             "size": size, "space": centre["id"]})
-        centre["group_centre"] = True
-    return {"spaces": spaces, "edges": edges, "group_labels": group_labels}
+def _geometry(board_map: BoardMap, tr) -> dict:
+    """Per space its position, shape, names and fixed facts (for the text table and callers), and
+    the one drawing of the map in this language (``boardsvg.Drawing``)."""
+    return {"spaces": [_space_geometry(g, tr) for g in board_map.spaces], "drawing": Drawing(board_map, tr)}
 
 
 # ---- one space of a position ---------------------------------------------------------------
@@ -198,10 +146,10 @@ def _space_markers(s: SpaceView, tr, abbreviation: dict[str, str]) -> list[str]:
     return out
 
 
-def _draw_space(g: dict, s: SpaceView | None, owner: int | None, tr, types: dict, faction_index: dict[str, int],
-                abbreviation: dict[str, str], chip_k: float) -> dict:
-    """One space from its geometry ``g`` and its typed part of the view; pieces placed around
-    the centre, their names translated (choices: none)."""
+def _draw_space(g: dict, s: SpaceView | None, owner: str | None, tr, types: dict, faction_index: dict[str, int],
+                abbreviation: dict[str, str], owner_names: dict[str, str]) -> dict:
+    """One space from its geometry ``g`` and its typed part of the view: its pieces, markers and
+    owner in words (the text table; the SVG is drawn from the typed parts, ``boardsvg``)."""
     pieces = []
     for p in (s.pieces if s else ()):
         pt = types.get(p.type)
@@ -210,35 +158,14 @@ def _draw_space(g: dict, s: SpaceView | None, owner: int | None, tr, types: dict
             "state": "" if p.state == PieceState.NONE else p.state.value,
             "shape": SHAPES.get(pt.shape.value, "round") if pt else "round",
             "letter": pt.letter if pt else "?", "name": tr(pt.name) if pt else humanize(p.type),
-            "css": PIECE_CSS.get(p.type, ""), "fi": faction_index.get(p.owner, 9),
+            "fi": faction_index.get(p.owner, 9),
         })
     pieces.sort(key=lambda p: (p["fi"], p["kind"], p["state"]))
-    css = list(g["css"])
-    if owner is not None:
-        css.append(f"owner-f{owner}")
-    sp = {**g, "pieces": pieces, "markers": _space_markers(s, tr, abbreviation) if s else [],
-          "static": list(g["static"]), "choices": [], "adjacent": list(g["adjacent"]), "box": dict(g["box"]),
-          "css": " ".join(str(c) for c in css if c)}
-    per_row = 3 if sp["kind"] == "loc" else 4
-    k = chip_k
-    for j, p in enumerate(pieces):
-        p["cx"] = round(sp["x"] + (j % per_row - (min(len(pieces), per_row) - 1) / 2) * 27 * k, 1)
-        p["cy"] = round(sp["y"] + (4 if sp["kind"] == "loc" else 20 * k) + (j // per_row) * 25 * k, 1)
-        p["k"] = k
-    if sp["small"]:
-        step = sp["r"] * (0.55 if k == 1 else 0.6)
-        for j, p in enumerate(pieces):
-            p["cx"] = round(sp["x"] + (j % 3 - (min(len(pieces), 3) - 1) / 2) * step, 1)
-            p["cy"] = round(sp["y"] + sp["r"] * 0.25 + (j // 3) * sp["r"] * 0.5 * k, 1)
-            p["cr"] = round(max(4.0, sp["r"] * 0.22 * k), 1)
-            p["k"] = round(p["cr"] / 11, 3)
-    m = sp["markers"]
-    lines = m[:3] if len(m) <= 3 else m[:2] + [f"+{len(m) - 2}"]
-    base = 23 if sp["kind"] == "loc" else -22
-    sp["marker_lines"] = [{"text": t, "y": round(sp["y"] + base + i * 11, 1)} for i, t in enumerate(lines)]
-    if sp["kind"] == "loc":
-        sp["marker_lines"] = [{"text": " · ".join(m), "y": round(sp["y"] + base, 1)}] if m else []
-    return sp
+    static = list(g["static"])
+    if owner is not None:  # a player's home area, in words too (not by colour alone)
+        static.append(tr(msg("Home area of {faction}", faction=owner_names.get(owner, owner))))
+    return {**g, "pieces": pieces, "markers": _space_markers(s, tr, abbreviation) if s else [],
+            "static": static, "choices": [], "adjacent": list(g["adjacent"]), "owner": owner, "view": s}
 
 
 def _card(raw: Any, cards: dict | None = None) -> dict | None:
@@ -394,7 +321,7 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     geo_key = (key, lang, digest)
     geo = _GEOMETRY.get(geo_key)
     if geo is None:
-        geo = _geometry(board_map, tr, layout)
+        geo = _geometry(board_map, tr)
         if len(_GEOMETRY) >= 64:
             _GEOMETRY.clear()
         _GEOMETRY[geo_key] = geo
@@ -405,17 +332,17 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
             choice_by_space.setdefault(sid, []).append(c)
     # a player's home quadrant (layout ``owner``: the static field and the view's seat map)
     owner_rule = layout.get("owner") or {}
-    owner_of: dict[str, int] = {}
+    owner_of: dict[str, str] = {}
     if isinstance(view.get(owner_rule.get("view")), dict):
-        owner_of = {str(v): faction_index[k] for k, v in view[owner_rule["view"]].items() if k in faction_index}
-    owner_field = {}
+        owner_of = {str(v): k for k, v in view[owner_rule["view"]].items() if k in faction_index}
+    owner_field: dict[str, str | None] = {}
     if owner_of:
         for s in static.get("tiles") or static.get("spaces") or []:
             owner_field[s["id"]] = owner_of.get(str(s.get(owner_rule["field"])))
-    chip_k = float(layout.get("chip_scale") or 1)
+    owner_names = {f.id: tr(f.name) for f in board_map.factions}
     static_key = (geo_key, tuple(faction_index.items()))
     in_view = {s.id: s for s in bv.spaces}
-    from .board_markup import SPACES, Edges, Space, copy_space
+    from .board_markup import SPACES, Space, copy_space
 
     spaces, index = [], {}
     for g in geo["spaces"]:
@@ -427,15 +354,13 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         memo_key = (static_key, sid, s.pieces, s.control, s.support, tuple((m.id, m.count) for m in s.markers), owner)
         drawn = SPACES.get(memo_key)
         if drawn is None:
-            drawn = _draw_space(g, s, owner, tr, types, faction_index, abbreviation, chip_k)
+            drawn = _draw_space(g, s, owner, tr, types, faction_index, abbreviation, owner_names)
             remember(SPACES, memo_key, drawn)
         sp: Space = copy_space(drawn)
         sp["choices"] = choice_by_space.get(sid, [])
         sp.memo_key = memo_key
         spaces.append(sp)
         index[sid] = sp
-    edges = Edges([e.copy() for e in geo["edges"] if e["a"] in index and e["b"] in index])
-    edges.memo_key = geo_key
     cards = static.get("cards") if isinstance(static.get("cards"), dict) else None
     seat_names = {s_["id"]: s_["title"] for s_ in seats}
     holdings = _holdings(view, layout, index, cards, seat_names, tr)
@@ -445,11 +370,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     return {
         "key": key,
         "width": board_map.width, "height": board_map.height,
-        "spaces": spaces, "edges": edges if layout.get("edges", True) else [],
-        "group_labels": [dict(gl) for gl in geo["group_labels"] if gl["space"] in index],
+        "spaces": spaces, "drawing": geo["drawing"], "drawing_key": geo_key,
         "svg_class": str(layout.get("svg_class") or ""),
-        "legend": [{"label": tr(x.get("label", "")), "css": x.get("css", ""),
-                    "fi": faction_index.get(x.get("faction", ""), 9)} for x in layout.get("legend") or []],
         "tracks": tracks,
         "has_key_tracks": bool(tracks),
         "card": _shown_card(bv, "current", cards, tr),

@@ -7,6 +7,7 @@ check the rendering path, not a game's translations (tests/i18n/test_catalog.py 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 
 import pytest
@@ -112,6 +113,13 @@ class MessageToy(ToyRules):
         v = super().view(state, seat)
         v["capabilities"] = [msg("Sabotage")]
         return v
+
+    def board_map(self):
+        """The toy's map with its factions named as its seats (the board's legend names them)."""
+        m = super().board_map()
+        names = {s.id: s.title for s in self.seats}
+        return dataclasses.replace(m, factions=tuple(dataclasses.replace(f, name=names.get(f.id, f.name))
+                                                     for f in m.factions))
 
 
 @pytest.fixture

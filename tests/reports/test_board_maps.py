@@ -16,16 +16,16 @@ import pytest
 import engine
 from engine.core.boardview import BoardView
 from facilitation.rendering.aar_maps import draw_snapshots, snapshot_points
-from facilitation.rendering.mapsvg import MapDrawing, map_svg
+from facilitation.rendering.boardsvg import Drawing, map_svg
 
 GAMES = ("peru", "andean_abyss", "tears_of_tyranny")
 
 
-def _setup_drawing(game: str) -> tuple[MapDrawing, str]:
+def _setup_drawing(game: str) -> tuple[Drawing, str]:
     rules = engine.load(game)
-    d = MapDrawing(rules.board_map(), rules.board_view(rules.setup(seed=1, options={}), None),
-                   title=f"{rules.title}: setup")
-    return d, d.svg()
+    d = Drawing(rules.board_map())
+    d.v = rules.board_view(rules.setup(seed=1, options={}), None)
+    return d, d.standalone(d.v, title=f"{rules.title}: setup")
 
 
 def _png(svg: str, path) -> PIL.Image.Image:  # noqa: F821
@@ -64,7 +64,7 @@ def test_setup_map_renders_to_a_png_that_is_not_blank(game, tmp_path):
 def test_setup_map_labels_stay_inside_the_drawing_and_apart(game):
     d, _svg = _setup_drawing(game)
     m = d.m
-    boxes = d.label_boxes
+    boxes = [(*d.name_box(m.space(s.id))[:4], s.id) for s in d.v.spaces]
     assert len(boxes) == len(d.v.spaces)
     for x0, y0, x1, y1, sid in boxes:
         assert 0 <= x0 and x1 <= m.width and 0 <= y0 and y1 <= m.height, f"{game}: the label of {sid} is cut"
@@ -93,7 +93,7 @@ def test_control_and_support_are_drawn_as_tags_with_words():
     rules = engine.load("andean_abyss")
     svg = map_svg(rules.board_map(), rules.board_view(rules.setup(seed=1, options={}), None))
     bogota = svg[svg.index('data-space="bogota"'):]
-    bogota = bogota[:bogota.index("</g>")]
+    bogota = bogota[:bogota.index('<g class="space ')]
     assert ">GOV<" in bogota and ">A.Sup<" in bogota and "url(#hatch-active_support)" in bogota
 
 
@@ -141,5 +141,5 @@ def test_every_snapshot_of_a_played_game_has_pieces(game):
     assert warnings == []
     for s in snaps:
         assert s["pieces"] > 0, f"{game}: the map at {s['label']} is blank"
-        assert s["svg"].count('class="space"') >= 17
+        assert s["svg"].count('class="space ') >= 17
     assert any(s["changes"] for s in snaps[1:]), "a played game changes the map"

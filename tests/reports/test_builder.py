@@ -16,7 +16,7 @@ from engine.core.boardview import (
     SpaceView,
 )
 from engine.core.messages import msg
-from facilitation.rendering.mapsvg import map_svg
+from facilitation.rendering.boardsvg import map_svg
 from facilitation.reports.builder.report import build_report
 
 T0 = dt.datetime(2026, 11, 25, 9, 0, tzinfo=dt.UTC)
