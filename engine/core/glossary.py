@@ -52,7 +52,8 @@ class Glossary:
         """The summary of rule ``key``, or of the nearest section holding it ("3.3.1" -> "3.3"
         -> "3"); None when there is none."""
         while key:
-            hit = self._by_rule.get(key)
+            # a chapter is written "4" or "4.0": either finds the other
+            hit = self._by_rule.get(key) or (self._by_rule.get(key + ".0") if "." not in key else None)
             if hit is not None:
                 return hit
             if "." not in key:

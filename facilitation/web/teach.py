@@ -250,7 +250,7 @@ def screen(rules, game: str, prompt: dict | None, choices: list[dict], board: di
         sums = summaries(game, c.get("rule", ""))
         if sums:
             choice_rules[c["id"]] = sums[0]
-    return {"terms": terms, "rules": rules_seen, "choice_rules": choice_rules,
+    return {"terms": terms, "rules": rules_seen, "choice_rules": choice_rules, "count": len(terms) + len(rules_seen),
             "question": link_terms(game, (prompt or {}).get("text") or ""),
             "prompt_rules": summaries(game, (prompt or {}).get("rule", "")), "has_glossary": bool(glossary(game)["terms"]),
             "rule_keys": rule_keys((prompt or {}).get("rule", ""))}

@@ -162,6 +162,10 @@ RULES = (
                 msg("The card's text is carried out as written, unshaded or shaded side.")),
     RuleSummary("5.1", msg("Carrying out Events"),
                 msg("An Event does what it says, as far as it can, with Available pieces only.")),
+    RuleSummary("5.3", msg("Capabilities"),
+                msg("Some Events stay in force for the rest of the game and change how an action works.")),
+    RuleSummary("5.4", msg("Momentum"),
+                msg("Some Events stay in force only until the next Propaganda Round.")),
     RuleSummary("5.5", msg("Free Operations"),
                 msg("An Event may grant an Operation or Special Activity that costs nothing.")),
     RuleSummary("6.0", msg("Propaganda Round"),
@@ -183,6 +187,9 @@ RULES = (
     RuleSummary("7.0", msg("Victory"),
                 msg("At each Propaganda Round a Faction that meets its condition wins; after the last, the best "
                     "margin wins.")),
+    RuleSummary("8.0", msg("Non-players"),
+                msg("A Faction without a team follows a fixed procedure: it checks a list of conditions in order and "
+                    "takes the first action that fits.")),
 )
 
 GLOSSARY = Glossary(TERMS, RULES)

@@ -149,6 +149,8 @@ RULES = (
                 msg("A Limited Operation is one Operation in a single space, with no Special Activity.")),
     RuleSummary("3.1", msg("Operations"),
                 msg("Choose an Operation, then the spaces it acts in one by one, paying its cost for each.")),
+    RuleSummary("3.2", msg("Government Operations"),
+                msg("Train, Patrol, Sweep and Assault: the Government's four ways to act on the map.")),
     RuleSummary("3.2.1", msg("Train and Civic Action"),
                 msg("The Government places cubes in Lima and may then spend Resources on Civic Action in one space: "
                     "remove Terror or shift toward Support.")),
@@ -159,6 +161,8 @@ RULES = (
                 msg("Troops move into chosen spaces and Activate Underground Guerrillas there.")),
     RuleSummary("3.2.4", msg("Assault"),
                 msg("Troops remove Active Guerrillas, and Bases once no Guerrilla is left, in each chosen space.")),
+    RuleSummary("3.3", msg("Shining Path Operations"),
+                msg("Rally, March, Attack and Terror: the Shining Path's four ways to act on the map.")),
     RuleSummary("3.3.1", msg("Rally"),
                 msg("The Shining Path places Guerrillas, trades two of them for a Base, or flips its Guerrillas "
                     "Underground where it has a Base.")),
@@ -171,6 +175,9 @@ RULES = (
     RuleSummary("3.3.4", msg("Terror"),
                 msg("An Underground Guerrilla becomes Active to place Terror (or Sabotage on a road) and shift the "
                     "space toward Opposition.")),
+    RuleSummary("4.0", msg("Special Activities"),
+                msg("Each side has three Special Activities; one may go with an Operation when the side took the "
+                    "Operation & Special Activity box.")),
     RuleSummary("4.1", msg("Special Activities"),
                 msg("With an Operation & Special Activity, a side adds one Special Activity before, during or after "
                     "its Operation.")),
