@@ -297,10 +297,13 @@
       if (e && region._coinlabSetEtag) { region._coinlabSetEtag(e.getAttribute("data-etag")); }
       announceTurn(region);
       // keyboard users keep their place: after a decision, focus the next choice
-      if ((!document.activeElement || document.activeElement === document.body) &&
-          document.querySelector("[data-turn-cue=yours]")) {
-        var next = document.querySelector(".choices button");
-        if (next) { next.focus(); }
+      if (!document.activeElement || document.activeElement === document.body) {
+        var next = document.querySelector("[data-turn-cue=yours]") && document.querySelector(".choices button");
+        if (!next) {  // the turn is over: the decision panel's heading says what comes next (never the body)
+          next = document.getElementById("prompt-h");
+          if (next) { next.setAttribute("tabindex", "-1"); }
+        }
+        if (next) { next.focus({ preventScroll: true }); }
       }
     }
   });
