@@ -104,15 +104,23 @@ def link_terms(game: str, text: str) -> list[tuple[str, dict | None]]:
     return [(t, e) for t, e in out if t]
 
 
-def metric_names(rules, board: dict) -> dict[str, str]:
-    """Metric id -> its name in the active language: the board's tracks and the game's catalog."""
-    names = {t["id"]: t["name"] for t in (board or {}).get("tracks") or [] if t.get("id")}
+@lru_cache(maxsize=32)
+def _catalog_metrics(game: str, language: str) -> dict[str, str]:
+    import engine
+
     try:
-        metrics = rules.catalog().get("metrics") or {}
+        metrics = engine.load(game).catalog().get("metrics") or {}
     except Exception:  # a game without a catalog names its tracks only
         metrics = {}
-    for k, m in metrics.items():
-        names.setdefault(k, tr(m))
+    return {k: tr(m) for k, m in metrics.items()}
+
+
+def metric_names(rules, board: dict) -> dict[str, str]:
+    """Metric id -> its name in the active language: the board's tracks and the game's catalog
+    (read once per game and language)."""
+    names = {t["id"]: t["name"] for t in (board or {}).get("tracks") or [] if t.get("id")}
+    for k, m in _catalog_metrics(rules.key, get_language() or "en").items():
+        names.setdefault(k, m)
     return names
 
 

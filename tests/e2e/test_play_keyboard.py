@@ -199,3 +199,41 @@ def test_projector_mode_enlarges_the_type_and_keeps_the_decision_on_screen(new_c
         assert page.eval_on_selector(sel, "e => { const r = e.getBoundingClientRect(); "
                                           "return r.top >= 0 && r.bottom <= window.innerHeight; }"), sel
     shoot(page, "projector-mode-1920")
+
+
+def test_a_whole_andean_abyss_turn_by_keyboard_only(new_context, live_server):
+    """The AUC (1st Eligible on the first card): Operation Rally, Bogotá, place a Guerrilla, Done:
+    Tab to each choice, Enter or Space to choose; the focus never falls to the page body."""
+    import engine
+    from facilitation.models import ROLE_INSTRUCTOR, ROLE_STUDENT
+
+    inst, student = make_user("ines", ROLE_INSTRUCTOR), make_user("alma", ROLE_STUDENT)
+    course = services.course_create(user=inst, title="COIN 101")
+    seat_ids = engine.load("andean_abyss").seat_ids()
+    names = [f"Team {s}" for s in seat_ids]
+    session = services.session_create(course=course, user=inst, title="AA", scenario_key="andean_abyss", seed=5,
+                                      teams=names, seats=dict(zip(seat_ids, names, strict=True)))
+    auc_team = session.teams.get(name="Team auc")
+    services.team_member_add(team=auc_team, user=inst, member=student)
+    services.session_start(session=session, user=inst)
+    ctx = new_context(viewport=LAPTOP)
+    _login(ctx, student, live_server.url)
+    page = ctx.new_page()
+    page.goto(f"/sessions/{session.pk}/play/?seat=auc")
+    page.wait_for_selector("[data-turn-cue=yours]")
+    steps = [("op:rally", "Enter"), ("space:bogota", "Space"), ("place", "Enter"), ("done", "Space")]
+    for cid, key in steps:
+        sel = f'.choices button[data-choice="{cid}"]'
+        page.wait_for_selector(sel)
+        _tab_to(page, sel)
+        session.refresh_from_db()
+        seq = session.head_seq
+        with page.expect_response(lambda r: "/play/choose/" in r.url):
+            page.keyboard.press(key)
+        session.refresh_from_db()
+        assert session.head_seq > seq, f"{cid}: nothing was decided"
+        page.wait_for_function("seq => +document.querySelector('#live [data-seq]').getAttribute('data-seq') > seq",
+                               arg=seq)
+        assert not _focus_on_body(page), f"after {cid} the focus fell to the page body"
+    page.wait_for_selector("[data-turn-cue=waiting]")
+    assert not _focus_on_body(page)
