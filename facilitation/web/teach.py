@@ -17,7 +17,14 @@ from functools import lru_cache
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from engine.core.contract import CAUSE_BOT, CAUSE_DECISION, CAUSE_DIE, CAUSE_EVENT, CAUSE_FACILITATOR, CAUSE_RULE
+from engine.core.contract import (
+    CAUSE_BOT,
+    CAUSE_DECISION,
+    CAUSE_DIE,
+    CAUSE_EVENT,
+    CAUSE_FACILITATOR,
+    CAUSE_RULE,
+)
 from engine.core.glossary import rule_keys
 from facilitation.text import tr
 

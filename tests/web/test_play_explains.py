@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from facilitation import selectors, services
+from facilitation import services
 from tests.conftest import create_peru_game
 
 pytestmark = pytest.mark.django_db

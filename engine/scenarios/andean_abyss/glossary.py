@@ -10,6 +10,16 @@ from __future__ import annotations
 from engine.core.glossary import Glossary, RuleSummary, Term
 from engine.core.messages import msg
 
+#: the words that name a piece's state on the page (a lone "Active" is also a Spanish verb)
+UNDERGROUND_ACTIVE = (
+    msg("Underground FARC Guerrilla"),
+    msg("Active FARC Guerrilla"),
+    msg("Underground AUC Guerrilla"),
+    msg("Active AUC Guerrilla"),
+    msg("Underground Cartels Guerrilla"),
+    msg("Active Cartels Guerrilla"),
+)
+
 TERMS = (
     Term("factions", msg("Factions"),
          msg("The four sides: the Government, the FARC guerrillas, the AUC paramilitaries and the drug Cartels. "
@@ -36,7 +46,7 @@ TERMS = (
     Term("underground", msg("Underground / Active"),
          msg("Guerrillas are Underground (hidden) or Active (exposed). Government actions Activate them, and "
              "Active ones can be removed."),
-         "1.4.3", also=(msg("Underground"), msg("Active"))),
+         "1.4.3", also=UNDERGROUND_ACTIVE),
     Term("cubes", msg("Troops and Police"),
          msg("The Government's cubes: Troops move and Assault, Police hold cities and roads; both count for "
              "Control."),

@@ -10,6 +10,14 @@ from __future__ import annotations
 from engine.core.glossary import Glossary, RuleSummary, Term
 from engine.core.messages import msg
 
+#: the words that name a piece's state on the page (a lone "Active" is also a Spanish verb)
+UNDERGROUND_ACTIVE = (
+    msg("Underground Guerrilla"),
+    msg("Active Guerrilla"),
+    msg("Underground Rondas"),
+    msg("Active Rondas"),
+)
+
 TERMS = (
     Term("political-will", msg("Political Will"),
          msg("How much the country still backs the fight against the insurgency, from 0 to 20. The Government wins "
@@ -34,7 +42,7 @@ TERMS = (
     Term("underground", msg("Underground / Active"),
          msg("A Guerrilla or a Rondas is Underground (hidden, drawn with a dashed outline) or Active (exposed). "
              "Only Active Guerrillas can be removed by an Assault; Sweep and Patrol Activate them."),
-         "1.4.3", also=(msg("Underground"), msg("Active"))),
+         "1.4.3", also=UNDERGROUND_ACTIVE),
     Term("troop", msg("Troops (T)"), msg("Government army cubes: they Sweep, Assault and hold Control."), "1.4",
          also=(msg("Troop"), msg("Troops")), letters=("T",)),
     Term("police", msg("Police (P)"),
