@@ -237,3 +237,54 @@ def test_a_whole_andean_abyss_turn_by_keyboard_only(new_context, live_server):
         assert not _focus_on_body(page), f"after {cid} the focus fell to the page body"
     page.wait_for_selector("[data-turn-cue=waiting]")
     assert not _focus_on_body(page)
+
+
+def _keyboard_choose(page, cid: str, key: str, session) -> None:
+    sel = f'.choices button[data-choice="{cid}"]'
+    _tab_to(page, sel)
+    session.refresh_from_db()
+    seq = session.head_seq
+    with page.expect_response(lambda r: "/play/choose/" in r.url):
+        page.keyboard.press(key)
+    session.refresh_from_db()
+    assert session.head_seq > seq, f"{cid}: nothing was decided"
+    page.wait_for_function("seq => +document.querySelector('#live [data-seq]').getAttribute('data-seq') > seq",
+                           arg=seq)
+    assert not _focus_on_body(page), f"after {cid} the focus fell to the page body"
+
+
+def test_a_whole_tears_of_tyranny_window_by_keyboard_only(new_context, live_server, tot_four):
+    """The Liberators place their headquarters, then play their whole player window (refit,
+    the other steps, done) with Tab, Enter and Space only, choosing what the page offers: the
+    window's "done" as soon as it is offered, the resource refit options, else the first choice."""
+    session, student = tot_four.session, tot_four.users["liberators"]
+    ctx = new_context(viewport=LAPTOP)
+    _login(ctx, student, live_server.url)
+    page = ctx.new_page()
+    page.goto(f"/sessions/{session.pk}/play/")
+    page.wait_for_selector("[data-turn-cue=yours]")
+    first = page.eval_on_selector(".choices button", "b => b.dataset.choice")
+    assert first.startswith("hq:")
+    _keyboard_choose(page, first, "Enter", session)
+    for seat in ("advisors", "partisans", "comrades"):  # the other teams place theirs
+        from facilitation import selectors
+
+        session.refresh_from_db()
+        rules, state = selectors.session_state(session)
+        cid = rules.prompt(state).choices_for(seat)[0].id
+        services.choice_submit(session=session, user=tot_four.users[seat], seat=seat, choice=cid,
+                               seq=session.head_seq)
+    page.wait_for_selector("[data-turn-cue=yours]")
+    made = []
+    for n in range(25):
+        page.wait_for_selector(".choices button")
+        ids = page.eval_on_selector_all(".choices button", "bs => bs.map(b => b.dataset.choice)")
+        cid = ("done" if "done" in ids and made else
+               next((i for i in ids if i.startswith("refit:res")), None) or ids[0])
+        _keyboard_choose(page, cid, "Space" if n % 2 else "Enter", session)
+        made.append(cid)
+        if cid == "done":
+            break
+    assert made[-1] == "done" and "step:refit" in made, made
+    page.wait_for_selector("[data-turn-cue=waiting]")
+    assert not _focus_on_body(page)
