@@ -51,7 +51,7 @@ def live_log(log):
     out = []
     w = out.append
     for e in log:
-        w(f'\n        <li data-seq="{_v(e["seq"])}" data-seat="{_v(e.get("seat") or "")}"><span class="seq">#{_v(e["seq"])}</span>')
+        w(f'\n        <li data-event-seq="{_v(e["seq"])}" data-seat="{_v(e.get("seat") or "")}"><span class="seq">#{_v(e["seq"])}</span>')
         if e.get("head"):
             w(f'<strong>{_v(e["head"])}</strong> ')
         facts = e.get("facts") or []

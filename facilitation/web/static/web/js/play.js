@@ -120,13 +120,13 @@
   var lastSeq = null;
   function announceMoves(region) {
     var box = document.getElementById("announcer");
-    var meta = region.querySelector("[data-seq]");
+    var meta = region.querySelector("[data-etag][data-seq]");
     if (!box || !meta) { return; }
     var seq = parseInt(meta.getAttribute("data-seq"), 10);
     var me = meta.getAttribute("data-seat") || "";
     if (lastSeq !== null && seq > lastSeq) {
-      var items = Array.prototype.filter.call(region.querySelectorAll(".log > li[data-seq]"), function (li) {
-        return parseInt(li.getAttribute("data-seq"), 10) > lastSeq && li.getAttribute("data-seat") !== me;
+      var items = Array.prototype.filter.call(region.querySelectorAll(".log > li[data-event-seq]"), function (li) {
+        return parseInt(li.getAttribute("data-event-seq"), 10) > lastSeq && li.getAttribute("data-seat") !== me;
       }).reverse();
       items.forEach(function (li) {
         var p = document.createElement("p");
