@@ -65,15 +65,23 @@
   function disclosureKey(d, i) {
     return d.id || d.getAttribute("data-keep-open") || (d.className ? "." + d.className.split(" ")[0] + ":" + i : "#" + i);
   }
+  // Only what the reader changed is kept: a disclosure the server draws open or closed (the
+  // adversary's summary opens itself for the next window) follows the server until it is toggled.
+  function markDrawn(region) {
+    region.querySelectorAll("details").forEach(function (d) { d.setAttribute("data-drawn-open", d.open ? "1" : "0"); });
+  }
   function keepState(region) {
     var st = { open: {}, scroll: {} };
-    region.querySelectorAll("details").forEach(function (d, i) { st.open[disclosureKey(d, i)] = d.open; });
+    region.querySelectorAll("details").forEach(function (d, i) {
+      if (d.getAttribute("data-drawn-open") !== (d.open ? "1" : "0")) { st.open[disclosureKey(d, i)] = d.open; }
+    });
     region.querySelectorAll(".log, .choices, .recap-steps").forEach(function (el) {
       st.scroll[el.className.split(" ")[0]] = el.scrollTop;
     });
     return st;
   }
   function restoreState(region, st) {
+    markDrawn(region);
     region.querySelectorAll("details").forEach(function (d, i) {
       var k = disclosureKey(d, i);
       if (Object.prototype.hasOwnProperty.call(st.open, k)) { d.open = st.open[k]; }
@@ -290,7 +298,7 @@
   document.addEventListener("htmx:afterSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest("[data-poll-url]");
     if (region) {
-      if (beforeHtmx) { restoreState(region, beforeHtmx); beforeHtmx = null; }
+      if (beforeHtmx) { restoreState(region, beforeHtmx); beforeHtmx = null; } else { markDrawn(region); }
       announceMoves(region);
       fillKeys(region);
       var e = region.querySelector("[data-etag]");
@@ -370,7 +378,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     try { setProjector(window.localStorage.getItem("coinlab.projector") === "1"); } catch (e) { /* private mode */ }
-    document.querySelectorAll("[data-poll-url]").forEach(function (r) { announceMoves(r); });
+    document.querySelectorAll("[data-poll-url]").forEach(function (r) { markDrawn(r); announceMoves(r); });
     rememberTimeZone();
     document.querySelectorAll("[data-poll-url]").forEach(function (r) { fillKeys(r); startPolling(r); });
     announceTurn(document);
