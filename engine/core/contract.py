@@ -497,6 +497,23 @@ class Rules(ABC):
         "names": [...]}``. Every message in it must be in the translation catalogs."""
         return {}
 
+    def glossary(self):
+        """The game's terms and rule summaries (``engine.core.glossary.Glossary``): the
+        ``GLOSSARY`` of the game package's ``glossary`` module, an empty one without it.
+        ``catalog()["glossary"]`` holds it as messages (``Glossary.to_catalog``)."""
+        import importlib
+
+        from engine.core.glossary import EMPTY
+
+        name = type(self).__module__.rsplit(".", 1)[0] + ".glossary"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != name:
+                raise
+            return EMPTY
+        return module.GLOSSARY
+
     def seat_ids(self) -> list[str]:
         return [s.id for s in self.seats]
 

@@ -135,6 +135,12 @@ def live_contexts(session: ClassSession, seats: list[str]) -> dict[str, dict]:
     expiry = timer_expiry(session)
     etags = {seat: etag(session, seat) for seat in seats}
     older_move = []  # the latest move before the log's window, read at most once
+    state_once = []  # the state for the acting seat's previews (issue #19), read at most once
+
+    def state_for_previews():
+        if not state_once:
+            state_once.append(selectors.session_state(session)[1])
+        return state_once[0]
 
     def last_move_before_log():
         if not older_move:
@@ -178,7 +184,22 @@ def live_contexts(session: ClassSession, seats: list[str]) -> dict[str, dict]:
             "intents": intents,
             "victory": victory_panel(rules, data.get("metrics") or {}, data.get("view") or {}, seat, titles),
         }
+        out[seat].update(explain(rules, seat, prompt, choices, out[seat]["board"], events, titles,
+                                 state_for_previews if choices else None))
     return out
+
+
+def explain(rules, seat, prompt, choices, board, events, titles, state) -> dict:
+    """The play page's explanations (issue #19 deliver 1, ``facilitation.web.teach``): the terms
+    and rule summaries on the screen, each choice's preview, what happened since the seat's last
+    decision. ``state``: a callable giving the state, or None when the seat has no choice."""
+    from facilitation.web import teach
+
+    names = teach.metric_names(rules, board)
+    return {"teach": {**teach.screen(rules, rules.key, prompt, choices, board),
+                      "previews": teach.previews(rules, state(), seat, choices, names) if state else {},
+                      "game": rules.key},
+            "recap": teach.recap(events, seat, titles, names)}
 
 
 def team_panels(session: ClassSession, seats: list[str]) -> dict[str, dict]:

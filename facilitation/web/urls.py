@@ -1,6 +1,6 @@
 from django.urls import include, path
 
-from .views import course, home, instructor, plan, play, review, vignettes
+from .views import course, glossary, home, instructor, plan, play, review, vignettes
 
 app_name = "web"
 
@@ -28,5 +28,6 @@ urlpatterns = [
     path("sessions/<int:session_id>/watch/", review.watch, name="watch"),
     path("sessions/<int:session_id>/replay/", review.replay, name="replay"),
     path("sessions/<int:session_id>/replay/annotate/", review.annotate, name="annotate"),
+    path("games/<slug:game>/glossary/", glossary.glossary, name="glossary"),
     path("i18n/", include("django.conf.urls.i18n")),
 ]

@@ -72,7 +72,8 @@ def _pages(w) -> dict[str, list[str]]:
     live = w["live"]
     code = w["scheduled"].teams.first().join_codes.first().code
     return {
-        "anonymous": ["/", "/accounts/login/", "/join/", f"/join/{code}/"],
+        "anonymous": ["/", "/accounts/login/", "/join/", f"/join/{code}/",
+                      *[f"/games/{key}/glossary/" for key in live]],  # each game's glossary (issue #19)
         "student": ["/", *[f"/sessions/{s.pk}/play/" for s in live.values()], f"/sessions/{w['done'].pk}/replay/?seq=0"],
         "instructor": ["/", "/courses/", f"/courses/{w['course'].pk}/", "/sessions/new/?scenario=peru",
                        f"/courses/{w['course'].pk}/vignettes/", f"/vignettes/runs/{w['run'].pk}/",

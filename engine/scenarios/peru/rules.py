@@ -203,7 +203,8 @@ class PeruRules(Rules):
                                "rule": c[side]["rule"]}
             cards.append(d)
         return {"cards": cards, "names": catalog_names(), "victory": VICTORY, "metrics": METRIC,
-                "seats": [{"id": s.id, "title": SEAT[s.id]} for s in self.seats]}
+                "seats": [{"id": s.id, "title": SEAT[s.id]} for s in self.seats],
+                "glossary": self.glossary().to_catalog()}
 
     def prompt(self, state: dict) -> Prompt | None:
         a = FLOW.ask(state)

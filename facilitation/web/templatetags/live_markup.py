@@ -51,7 +51,7 @@ def live_log(log):
     out = []
     w = out.append
     for e in log:
-        w(f'\n        <li><span class="seq">#{_v(e["seq"])}</span>')
+        w(f'\n        <li data-event-seq="{_v(e["seq"])}" data-seat="{_v(e.get("seat") or "")}"><span class="seq">#{_v(e["seq"])}</span>')
         if e.get("head"):
             w(f'<strong>{_v(e["head"])}</strong> ')
         facts = e.get("facts") or []
@@ -71,23 +71,55 @@ def live_log(log):
 
 
 @register.simple_tag
-def live_choices(choices, board):
+def live_choices(choices, board, teach=None):
     """The items of the seat's list of legal choices, each with its game detail (a card, a tile
-    or a panel capability it would use: ``board.game_panel.choice_cards``)."""
+    or a panel capability it would use: ``board.game_panel.choice_cards``), what it would change
+    (``teach.previews``, issue #19) and, beside it, a link to the summary of its rule
+    (``teach.choice_rules``; once per run of choices under the same rule)."""
     cards = ((board or {}).get("game_panel") or {}).get("choice_cards") or {}
+    teach = teach or {}
+    previews = teach.get("previews") or {}
+    choice_rules = teach.get("choice_rules") or {}
     out = []
     w = out.append
     last_help = None
+    last_rule = None
     for n, c in enumerate(choices or [], start=1):
         cid = _v(c.get("id", ""))
         kbd = f'<span class="kbd" aria-hidden="true">{n}</span>' if n < 10 else ""
         cc = cards.get(c.get("id")) if isinstance(cards, dict) else None
         # finishing a step stays in sight at the foot of a long list (issue #19: "Finish the Rally" was 12th)
         li = '<li class="choice-end">' if c.get("kind") in ("done", "pass") else "<li>"
+        preview = previews.get(c.get("id"))
+        preview = (f'<span class="choice-preview">{_html_escape(gettext("What this changes"))}: '
+                   f'{_v(preview)}</span>') if preview else ""
+        rs = choice_rules.get(c.get("id"))
+        link = ""
+        if rs and rs["rule"] != last_rule:
+            label = gettext("Rule %(rule)s in brief: %(title)s") % {"rule": rs["rule"], "title": rs["title"]}
+            link = (f'<a class="choice-rule-link" href="#{_v(rs["id"])}" data-summary="{_v(rs["id"])}" '
+                    f'title="{_v(label)}"><span aria-hidden="true">§</span>{_v(rs["rule"])}'
+                    f'<span class="visually-hidden"> ({_v(label)})</span></a>')
+        last_rule = rs["rule"] if rs else None
         w(f'\n            {li}<button type="submit" name="choice" value="{cid}" data-choice="{cid}">{kbd} '
           f'{_v(c.get("label", ""))}{choice_cost(c.get("cost"))}{choice_detail(cc) if cc else ""}'
-          f'{choice_help(c) if c.get("help") != last_help else ""}</button></li>\n            ')
+          f'{choice_help(c) if c.get("help") != last_help else ""}{preview}</button>{link}</li>\n            ')
         last_help = c.get("help")  # a help shared by a run of choices (Rally in each space) is said once
+    return mark_safe("".join(out))
+
+
+@register.simple_tag
+def glossed_question(teach, text):
+    """The prompt's question with each glossary term linked to its entry on the page (issue #19)."""
+    runs = (teach or {}).get("question")
+    if not runs:
+        return _v(text or "")
+    out = []
+    for words, entry in runs:
+        if entry is None:
+            out.append(_v(words))
+        else:
+            out.append(f'<a class="term" href="#{_v(entry["id"])}" data-term="{_v(entry["key"])}">{_v(words)}</a>')
     return mark_safe("".join(out))
 
 

@@ -59,8 +59,105 @@
     });
   }
 
+  // What a live update must keep (issue #19.8): which disclosures are open ("Board as text", the
+  // terms, the recap), where each scrolling list stands (the log, the choices) and where the
+  // keyboard focus is, so a poll never collapses, scrolls back or drops focus to the page body.
+  function disclosureKey(d, i) {
+    return d.id || d.getAttribute("data-keep-open") || (d.className ? "." + d.className.split(" ")[0] + ":" + i : "#" + i);
+  }
+  // Only what the reader changed is kept: a disclosure the server draws open or closed (the
+  // adversary's summary opens itself for the next window) follows the server until it is toggled.
+  function markDrawn(region) {
+    region.querySelectorAll("details").forEach(function (d) { d.setAttribute("data-drawn-open", d.open ? "1" : "0"); });
+  }
+  function keepState(region) {
+    var st = { open: {}, scroll: {} };
+    region.querySelectorAll("details").forEach(function (d, i) {
+      if (d.getAttribute("data-drawn-open") !== (d.open ? "1" : "0")) { st.open[disclosureKey(d, i)] = d.open; }
+    });
+    region.querySelectorAll(".log, .choices, .recap-steps").forEach(function (el) {
+      st.scroll[el.className.split(" ")[0]] = el.scrollTop;
+    });
+    return st;
+  }
+  function restoreState(region, st) {
+    markDrawn(region);
+    region.querySelectorAll("details").forEach(function (d, i) {
+      var k = disclosureKey(d, i);
+      if (Object.prototype.hasOwnProperty.call(st.open, k)) { d.open = st.open[k]; }
+    });
+    region.querySelectorAll(".log, .choices, .recap-steps").forEach(function (el) {
+      var v = st.scroll[el.className.split(" ")[0]];
+      if (v) { el.scrollTop = v; }
+    });
+  }
+  function focusables(root) {
+    return Array.prototype.filter.call(
+      root.querySelectorAll('a[href], button, textarea, input:not([type=hidden]), select, summary, [tabindex]'),
+      function (el) { return el.tabIndex >= 0 && !el.disabled && el.offsetParent !== null; });
+  }
+  function focusKey(region, el) {
+    if (!el || !region.contains(el)) { return null; }
+    if (el.getAttribute("data-choice")) { return { choice: el.getAttribute("data-choice") }; }
+    if (el.tagName === "SUMMARY" && el.parentElement) {
+      var ds = region.querySelectorAll("details");
+      return { summaryOf: disclosureKey(el.parentElement, Array.prototype.indexOf.call(ds, el.parentElement)) };
+    }
+    if (el.id) { return { id: el.id }; }
+    return { index: focusables(region).indexOf(el) };
+  }
+  function refocus(region, key) {
+    if (!key) { return; }
+    var el = null;
+    if (key.choice) { el = region.querySelector('[data-choice="' + CSS.escape(key.choice) + '"]'); }
+    else if (key.id) { el = document.getElementById(key.id); }
+    else if (key.summaryOf) {
+      region.querySelectorAll("details").forEach(function (d, i) {
+        if (!el && disclosureKey(d, i) === key.summaryOf) { el = d.querySelector("summary"); }
+      });
+    } else if (key.index >= 0) { el = focusables(region)[key.index] || null; }
+    if (!el) {  // the element is gone (a choice made by a teammate): the decision panel, never the body
+      el = region.querySelector(".choices button") || document.getElementById("prompt-h");
+      if (el && el.tabIndex < 0 && !el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "-1"); }
+    }
+    if (el) { el.focus({ preventScroll: true }); }
+  }
+
+  // The other teams' moves, told once each in the page's polite live region (outside the
+  // region that polls, so nothing is announced again when the region is redrawn).
+  var lastSeq = null;
+  function announceMoves(region) {
+    var box = document.getElementById("announcer");
+    var meta = region.querySelector("[data-etag][data-seq]");
+    if (!box || !meta) { return; }
+    var seq = parseInt(meta.getAttribute("data-seq"), 10);
+    var me = meta.getAttribute("data-seat") || "";
+    if (lastSeq !== null && seq > lastSeq) {
+      var items = Array.prototype.filter.call(region.querySelectorAll(".log > li[data-event-seq]"), function (li) {
+        return parseInt(li.getAttribute("data-event-seq"), 10) > lastSeq && li.getAttribute("data-seat") !== me;
+      }).reverse();
+      items.forEach(function (li) {
+        var p = document.createElement("p");
+        p.textContent = li.textContent.replace(/\s+/g, " ").trim();
+        box.appendChild(p);
+      });
+      while (box.childNodes.length > 6) { box.removeChild(box.firstChild); }
+    }
+    if (!isNaN(seq)) { lastSeq = seq; }
+  }
+  function say(text) {
+    var box = document.getElementById("announcer");
+    if (!box || !text) { return; }
+    var p = document.createElement("p");
+    p.textContent = text;
+    box.appendChild(p);
+    while (box.childNodes.length > 6) { box.removeChild(box.firstChild); }
+  }
+
   function swap(region, html) {
     var active = document.activeElement;
+    var kept = keepState(region);
+    var where = focusKey(region, active);
     var activeKey = active && region.contains(active) ? (active.getAttribute("data-choice") || active.id) : null;
     var typed = {};
     region.querySelectorAll("textarea[id], input[type=text][id]").forEach(function (el) {
@@ -77,10 +174,9 @@
     if (window.htmx) { window.htmx.process(region); }
     var newEtag = region.querySelector("[data-etag]");
     if (newEtag && region._coinlabSetEtag) { region._coinlabSetEtag(newEtag.getAttribute("data-etag")); }
-    if (activeKey) {
-      var again = region.querySelector('[data-choice="' + CSS.escape(activeKey) + '"]') || document.getElementById(activeKey);
-      if (again) { again.focus(); }
-    }
+    restoreState(region, kept);
+    if (activeKey || (where && !typingId)) { refocus(region, where); }
+    announceMoves(region);
     announceTurn(region);
   }
 
@@ -89,6 +185,11 @@
     var cue = document.querySelector("[data-turn-cue]");
     if (!cue) { return; }
     var state = cue.getAttribute("data-turn-cue");
+    if (lastCue !== null && state !== lastCue) {
+      var words = cue.cloneNode(true);
+      words.querySelectorAll(".timer").forEach(function (t) { t.remove(); });  // the timer is never read out
+      say(words.textContent.replace(/\s+/g, " ").trim());
+    }
     if (state === "yours" && lastCue !== null && lastCue !== "yours") {
       document.title = "\u25B6 " + document.title.replace(/^\u25B6 /, "");
       var first = document.querySelector(".choices button");
@@ -189,18 +290,28 @@
   });
 
   // after an htmx post swapped the live region, keep polling from the new ETag
+  var beforeHtmx = null;
+  document.addEventListener("htmx:beforeSwap", function (ev) {
+    var region = ev.detail.target && ev.detail.target.closest && ev.detail.target.closest("[data-poll-url]");
+    if (region && ev.detail.shouldSwap) { beforeHtmx = keepState(region); }
+  });
   document.addEventListener("htmx:afterSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest("[data-poll-url]");
     if (region) {
+      if (beforeHtmx) { restoreState(region, beforeHtmx); beforeHtmx = null; } else { markDrawn(region); }
+      announceMoves(region);
       fillKeys(region);
       var e = region.querySelector("[data-etag]");
       if (e && region._coinlabSetEtag) { region._coinlabSetEtag(e.getAttribute("data-etag")); }
       announceTurn(region);
       // keyboard users keep their place: after a decision, focus the next choice
-      if ((!document.activeElement || document.activeElement === document.body) &&
-          document.querySelector("[data-turn-cue=yours]")) {
-        var next = document.querySelector(".choices button");
-        if (next) { next.focus(); }
+      if (!document.activeElement || document.activeElement === document.body) {
+        var next = document.querySelector("[data-turn-cue=yours]") && document.querySelector(".choices button");
+        if (!next) {  // the turn is over: the decision panel's heading says what comes next (never the body)
+          next = document.getElementById("prompt-h");
+          if (next) { next.setAttribute("tabindex", "-1"); }
+        }
+        if (next) { next.focus({ preventScroll: true }); }
       }
     }
   });
@@ -238,7 +349,36 @@
     document.cookie = "coinlab_tz=" + encodeURIComponent(tz) + "; path=/; max-age=31536000; samesite=lax";
   }
 
+  // a term or a rule summary linked from the question or a choice: open the disclosure that
+  // holds it on the page and move the focus there (issue #19: the game explains itself)
+  document.addEventListener("click", function (ev) {
+    var a = ev.target.closest && ev.target.closest('a[href^="#gl-"], a[href^="#rs-"]');
+    if (!a) { return; }
+    var target = document.getElementById(a.getAttribute("href").slice(1));
+    if (!target) { return; }
+    ev.preventDefault();
+    var d = target.closest("details");
+    if (d) { d.open = true; }
+    target.focus();
+    target.scrollIntoView({ block: "nearest" });
+  });
+
+  // projector mode: larger type for the back of a classroom, remembered by this browser
+  function setProjector(on) {
+    document.documentElement.classList.toggle("projector", on);
+    document.querySelectorAll("[data-projector]").forEach(function (b) { b.setAttribute("aria-pressed", on ? "true" : "false"); });
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("[data-projector]");
+    if (!b) { return; }
+    var on = !document.documentElement.classList.contains("projector");
+    setProjector(on);
+    try { window.localStorage.setItem("coinlab.projector", on ? "1" : ""); } catch (e) { /* private mode */ }
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
+    try { setProjector(window.localStorage.getItem("coinlab.projector") === "1"); } catch (e) { /* private mode */ }
+    document.querySelectorAll("[data-poll-url]").forEach(function (r) { markDrawn(r); announceMoves(r); });
     rememberTimeZone();
     document.querySelectorAll("[data-poll-url]").forEach(function (r) { fillKeys(r); startPolling(r); });
     announceTurn(document);
