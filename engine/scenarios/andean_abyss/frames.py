@@ -101,10 +101,20 @@ def describe(cid: str) -> tuple[str, dict]:
     return kind, tg
 
 
-def C(cid: str, label: str, **payload) -> Choice:
+def _frozen(v):
+    """A hashable form of a label (a message with nested messages) for the choice cache."""
+    if isinstance(v, dict):
+        a = v.get("args")
+        return (v.get("msg"), v.get("n"), tuple((k, _frozen(x)) for k, x in a.items())) if a else v.get("msg")
+    return v
+
+
+def C(cid: str, label, **payload) -> Choice:
     """A Choice with its kind and named targets (:func:`describe`, plus the payload's space,
-    card or amount); identical ones are shared (Choice is immutable, payloads never mutated)."""
-    key = (cid, label, tuple(payload.items())) if payload else (cid, label)
+    card or amount); identical ones are shared (Choice is immutable, payloads never mutated).
+    ``label`` is a message (engine.core.messages)."""
+    lk = _frozen(label)
+    key = (cid, lk, tuple(payload.items())) if payload else (cid, lk)
     c = _CHOICES.get(key)
     if c is None:
         if len(_CHOICES) > 50_000:

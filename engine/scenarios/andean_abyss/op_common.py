@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from engine.core.messages import msg
+
 from .board import BOARD as BD
 from .board import GOVT
-from .frames import C
+from .frames import C, _frozen
 from .state import cap, mom
+from .texts import SN
 
 IDS = BD.ids
 
@@ -30,13 +33,16 @@ def sidx(cid: str) -> int:
 _SPACE_CHOICES: dict = {}
 
 
-def space_choices(ids, verb: str) -> list:
-    """``space:<id>`` choices (cached: Choice objects are immutable)."""
+def space_choices(ids, label) -> list:
+    """``space:<id>`` choices (cached: Choice objects are immutable). ``label`` is a message
+    whose template names the space as ``{space}`` (``msg("Rally in {space}")``)."""
     out = []
+    key = _frozen(label)
     for i in ids:
-        c = _SPACE_CHOICES.get((verb, i))
+        c = _SPACE_CHOICES.get((key, i))
         if c is None:
-            c = _SPACE_CHOICES[(verb, i)] = C(f"space:{IDS[i]}", f"{verb} {NAME[i]}", space=IDS[i])
+            c = _SPACE_CHOICES[(key, i)] = C(f"space:{IDS[i]}", msg(label["msg"], **label.get("args", {}), space=SN[i]),
+                                             space=IDS[i])
         out.append(c)
     return out
 

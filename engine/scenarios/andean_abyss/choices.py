@@ -1,0 +1,217 @@
+"""Contract v2 choice details: the rule, the help sentence and the cost of every choice.
+
+The frames build their choices with an id, a label, a kind and targets (``frames.C``); this
+module adds, where the prompt is shown, what a student reads before the click:
+
+- ``rule``: the Operation's or Special Activity's own rule for ``op:`` / ``sa:`` choices, the
+  prompt's rule otherwise;
+- ``help``: one sentence saying what the choice does (``HELP`` by frame kind and verb, then
+  ``VERB_HELP`` by verb);
+- ``cost``: the Resources the choice spends at once, per Faction (``{"govt": 3}``): 3.2 / 3.3
+  Operation costs per space (``op_common.op_cost``: Train, Sweep and Assault 3, less with the
+  capabilities of cards 2 / 3; Rally, Attack 1; Terror 1, 0 on a LoC; March 1 per City or
+  Department entered, 0 for a LoC), Patrol 3 at once (3.2.2), Civic Action 3 (6.4.1), Bribe 3
+  (4.5.3), Agitation 1 (6.4.2); free Operations (Events, Shipments) cost nothing.
+
+Choices are immutable and shared (``frames.C``); the detailed ones are cached the same way.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.core.messages import msg
+
+from .board import BOARD as BD
+from .board import FACTIONS, GOVT
+from .frames import verb
+from .op_common import op_cost, opf
+
+#: the rule of each Operation (3.2, 3.3) and Special Activity (4.2-4.5)
+OP_RULE = {"train": "3.2.1", "patrol": "3.2.2", "sweep": "3.2.3", "assault": "3.2.4", "rally": "3.3.1",
+           "march": "3.3.2", "attack": "3.3.3", "terror": "3.3.4", "airlift": "4.2.1", "airstrike": "4.2.2",
+           "eradicate": "4.2.3", "extort": "4.3.1", "ambush": "4.3.2", "kidnap": "4.3.3", "assassinate": "4.4.2",
+           "cultivate": "4.5.1", "process": "4.5.2", "bribe": "4.5.3"}
+
+#: what each Operation and Special Activity does, in one sentence
+OP_HELP = {
+    "train": msg("Place Troops and Police in Cities or spaces with a Government Base, then perhaps build a Base "
+                 "or buy Civic Action."),
+    "patrol": msg("Move cubes along LoCs and into Cities, Activate Guerrillas there, then perhaps Assault on one LoC."),
+    "sweep": msg("Move Troops into the chosen spaces and Activate Guerrillas there, one per cube."),
+    "assault": msg("Remove Active Guerrillas, then Bases, in the chosen spaces, as many as your cubes allow."),
+    "rally": msg("Place Guerrillas in the chosen spaces, or replace two of them with a Base."),
+    "march": msg("Move Guerrillas into adjacent spaces; they may become Active where many move together."),
+    "attack": msg("Roll a die in each chosen space: at or under your Guerrillas there, remove two enemy pieces."),
+    "terror": msg("Activate a Guerrilla, place a Terror marker and shift the space toward Opposition."),
+    "airlift": msg("Move up to three Troops among any spaces."),
+    "airstrike": msg("Remove one Active Guerrilla or unprotected Base from a Department or LoC."),
+    "eradicate": msg("Remove Cartels pieces from a Department, giving Aid to the Government."),
+    "extort": msg("Gain 1 Resource in each space you Control with an Underground Guerrilla, Activating it."),
+    "ambush": msg("Attack with automatic success by Activating one Underground Guerrilla."),
+    "kidnap": msg("Take Resources from another Faction in a Terror space, or a Shipment, by a die roll."),
+    "assassinate": msg("Remove one enemy piece, even a Base, in a Terror space."),
+    "cultivate": msg("Place or relocate a Cartels Base in a Department where Cartels Guerrillas stand."),
+    "process": msg("Place Shipments with Guerrillas, or remove Cartels Bases for Resources."),
+    "bribe": msg("Pay 3 Resources to remove or flip enemy pieces in one space."),
+}
+
+EVENT_HELP = msg("Carry out the card's Event instead of an Operation.")
+
+#: (frame kind, verb) -> help; then ``VERB_HELP`` by verb
+HELP = {
+    ("elig", "pass"): msg("Do nothing this card and gain Resources; you stay Eligible for the next card."),
+    ("elig", "np"): msg("Let the Non-player take its turn by the section-8 flowchart."),
+    ("op", "space"): msg("Carry out the Operation in this space, paying its cost."),
+    ("op", "from"): msg("Move pieces out of this space as part of the Operation."),
+    ("op", "none"): msg("Skip the free Assault."),
+    ("trainsp", "mix"): msg("Place this many Troops and Police here."),
+    ("trainx", "base"): msg("Replace three cubes here with a Government Base."),
+    ("trainx", "civic"): msg("Buy Civic Action here: remove Terror or shift toward Support."),
+    ("civic", "space"): msg("Pay 3 Resources to remove Terror or shift this space toward Support."),
+    ("patrolmv", "space"): msg("Move the cube to this space."),
+    ("sweepsp", "from"): msg("Move one Troops cube from this space into the Sweep space."),
+    ("sweepsp", "police"): msg("Move one Police cube from this space into the Sweep space."),
+    ("marchgrp", "space"): msg("March the group into this adjacent space."),
+    ("marchgrp", "u"): msg("Move this many Underground Guerrillas."),
+    ("marchgrp", "a"): msg("Move this many Active Guerrillas."),
+    ("rallysp", "place"): msg("Place one Guerrilla here."),
+    ("rallysp", "many"): msg("Place this many Guerrillas here."),
+    ("rallysp", "base"): msg("Replace two of your Guerrillas here with a Base."),
+    ("rallysp", "regroup"): msg("Bring your Guerrillas here from anywhere and flip all of them here Underground."),
+    ("regroup", "from"): msg("Bring one Guerrilla here from that space."),
+    ("attacksp", "attack"): msg("Roll a die: at or under your Guerrillas here, remove up to two enemy pieces."),
+    ("attacksp", "ambush"): msg("Activate one Underground Guerrilla to succeed without rolling."),
+    ("give", "to"): msg("Choose the Faction that receives your transfer."),
+    ("give", "n"): msg("Give this many Resources."),
+    ("redeploy", "troops"): msg("Move the Troops of this space to a Government-Controlled City or Base."),
+    ("redeploy", "police"): msg("Move the Police of this space to a LoC or a Government-Controlled space."),
+    ("redeploy", "space"): msg("Move the cubes to this space."),
+    ("zone", "space"): msg("Place the FARC Zone here: Government forces leave and cannot return."),
+    ("zoneout", "space"): msg("Move the cube out of the FARC Zone to this space."),
+    ("elite", "space"): msg("Rally here for free."),
+    ("agitate", "space"): msg("Pay 1 Resource to remove Terror or shift this space toward Opposition."),
+    ("drugs", "base"): msg("Place a Base where the Shipment is."),
+    ("drugs", "res"): msg("Take 6 Resources for the Shipment."),
+    ("ship", "ship"): msg("Remove a Shipment to carry out a free Limited Operation."),
+    ("ship", "noship"): msg("Keep your Shipments."),
+    ("shipask", "ship"): msg("Give up this Shipment so that the other Faction gets its free Limited Operation."),
+    ("shipask", "refuse"): msg("Keep your Shipment."),
+    ("bribe", "space"): msg("Pay 3 Resources to Bribe in this space."),
+    ("bribe", "rm"): msg("Remove these pieces."),
+    ("bribe", "flip"): msg("Flip these Guerrillas."),
+    ("bribe", "base"): msg("Remove this Base."),
+    ("process", "ship"): msg("Place Shipments with Guerrillas."),
+    ("process", "bases"): msg("Remove Cartels Bases for 3 Resources each."),
+    ("evsa", "sa"): msg("Carry out this Special Activity for free."),
+    ("evchoice", "alt"): msg("Carry out this part of the Event."),
+    ("discord", "event"): msg("The Non-player executes the Event."),
+    ("discord", "ops"): msg("The Non-player conducts Operations."),
+}
+
+VERB_HELP = {
+    "space": msg("Choose this space."),
+    "from": msg("Choose this space to move from."),
+    "to": msg("Choose this Faction."),
+    "target": msg("Act against this Faction's pieces or this piece."),
+    "piece": msg("Choose this piece."),
+    "faction": msg("Choose this Faction."),
+    "place": msg("Place this piece here."),
+    "remove": msg("Remove this piece."),
+    "anywhere": msg("Remove this piece."),
+    "flip": msg("Flip this piece."),
+    "take": msg("Take this piece off the map to place it elsewhere (1.4.1)."),
+    "ask": msg("Ask this Faction to give you Resources or a Shipment."),
+    "give": msg("Give Resources or a Shipment to another Faction."),
+    "done": msg("Finish this step."),
+    "none": msg("Do nothing here."),
+    "skip": msg("Do nothing here."),
+    "stop": msg("Finish this step."),
+    "noship": msg("Keep your Shipments."),
+    "refuse": msg("Decline."),
+    "n": msg("Choose this number."),
+    "many": msg("Choose this number."),
+    "level": msg("Choose this level."),
+    "alt": msg("Choose this option."),
+    "act": msg("Choose this option."),
+    "np": msg("Let the Non-player decide by the section-8 flowchart."),
+}
+
+_CACHE: dict = {}
+
+
+def cost_of(st: dict, fr: dict, cid: str) -> dict | None:
+    """Resources ``cid`` spends at once, per Faction (None: nothing), 3.2-3.3, 4.5.3, 6.4."""
+    k, v = fr["k"], verb(cid)
+    f = fr.get("f", GOVT)
+    if k == "elig" and cid == "op:patrol":
+        return {"govt": 3}
+    if v == "space":
+        i = BD.index.get(cid.partition(":")[2])
+        if i is None:
+            return None
+        if k == "op" and fr.get("ph") != "patrol_assault" and not fr.get("free"):
+            n = op_cost(st, f, fr["op"], i)
+            return {FACTIONS[f]: n} if n else None
+        if k == "marchgrp":
+            op = opf(st, fr)
+            if op is not None and not op.get("free") and not BD.is_loc[i] and i not in op.get("paid", ()):
+                return {FACTIONS[f]: 1}
+            return None
+        if k == "civic":
+            return {"govt": 3}
+        if k == "agitate":
+            return {"farc": 1}
+        if k == "bribe" and not fr.get("free"):
+            return {"cartels": 3}
+        if k in ("kidnap", "assassinate"):
+            op = opf(st, fr)
+            if op is not None and op.get("op") == "terror" and not op.get("free") and i not in op["sel"]:
+                n = op_cost(st, op["f"], "terror", i)
+                return {FACTIONS[op["f"]]: n} if n else None
+    if k == "trainx" and v == "civic":
+        return {"govt": 3}
+    if k == "give" and v == "n" and fr.get("f") is not None:
+        n = int(cid.partition(":")[2] or 0)
+        return {FACTIONS[fr["f"]]: n} if n > 0 else None
+    return None
+
+
+def _help(k: str, cid: str):
+    v = verb(cid)
+    if v in ("op", "sa"):
+        return OP_HELP.get(cid.partition(":")[2])
+    if v == "event":
+        return EVENT_HELP
+    return HELP.get((k, v)) or VERB_HELP.get(v)
+
+
+def _rule(cid: str, rule: str) -> str:
+    v = verb(cid)
+    if v in ("op", "sa"):
+        return OP_RULE.get(cid.partition(":")[2], rule)
+    if v == "pass":
+        return "2.3.3"
+    if v == "event":
+        return "5.1"
+    return rule
+
+
+def detailed(st: dict, fr: dict, rule: str, chs: list) -> list:
+    """``chs`` with their rule, help and cost (see the module docstring)."""
+    k = fr["k"]
+    out = []
+    for c in chs:
+        cost = cost_of(st, fr, c.id)
+        key = (c.id, k, rule, tuple(cost.items()) if cost else None)
+        hit = _CACHE.get(key)
+        if hit is None or hit[0] is not c:
+            if len(_CACHE) > 50_000:
+                _CACHE.clear()
+            hit = _CACHE[key] = (c, replace(c, rule=c.rule or _rule(c.id, rule), help=c.help or _help(k, c.id),
+                                            cost=cost))
+        out.append(hit[1])
+    return out
+
+
+__all__ = ["detailed", "cost_of", "OP_RULE", "OP_HELP", "HELP", "VERB_HELP"]
