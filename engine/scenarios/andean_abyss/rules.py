@@ -62,6 +62,7 @@ class AndeanAbyss(Rules):
     seats = tuple(SeatInfo(f, FNAME[i], COLORS[f]) for i, f in enumerate(FACTIONS))
     min_players = 1
     max_players = 4
+    texts_are_messages = True  # contract v2: every prompt, label and fact text is a message (issue 15)
 
     def __init__(self) -> None:
         self._pc = None
