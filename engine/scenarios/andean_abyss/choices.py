@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from engine.core.contract import Choice
 from engine.core.messages import msg
 
 from .board import BOARD as BD
@@ -140,41 +141,81 @@ VERB_HELP = {
 _CACHE: dict = {}
 
 
-def cost_of(st: dict, fr: dict, cid: str) -> dict | None:
-    """Resources ``cid`` spends at once, per Faction (None: nothing), 3.2-3.3, 4.5.3, 6.4."""
-    k, v = fr["k"], verb(cid)
-    f = fr.get("f", GOVT)
-    if k == "elig" and cid == "op:patrol":
-        return {"govt": 3}
-    if v == "space":
-        i = BD.index.get(cid.partition(":")[2])
-        if i is None:
-            return None
-        if k == "op" and fr.get("ph") != "patrol_assault" and not fr.get("free"):
-            n = op_cost(st, f, fr["op"], i)
-            return {FACTIONS[f]: n} if n else None
-        if k == "marchgrp":
-            op = opf(st, fr)
-            if op is not None and not op.get("free") and not BD.is_loc[i] and i not in op.get("paid", ()):
-                return {FACTIONS[f]: 1}
-            return None
-        if k == "civic":
-            return {"govt": 3}
-        if k == "agitate":
-            return {"farc": 1}
-        if k == "bribe" and not fr.get("free"):
-            return {"cartels": 3}
-        if k in ("kidnap", "assassinate"):
-            op = opf(st, fr)
-            if op is not None and op.get("op") == "terror" and not op.get("free") and i not in op["sel"]:
-                n = op_cost(st, op["f"], "terror", i)
-                return {FACTIONS[op["f"]]: n} if n else None
-    if k == "trainx" and v == "civic":
-        return {"govt": 3}
-    if k == "give" and v == "n" and fr.get("f") is not None:
-        n = int(cid.partition(":")[2] or 0)
-        return {FACTIONS[fr["f"]]: n} if n > 0 else None
+def cost_of(st: dict, fr: dict, c: Choice) -> dict | None:
+    """Resources choice ``c`` spends at once, per Faction (None: nothing), 3.2-3.3, 4.5.3, 6.4."""
+    f = coster(st, fr)
+    return f(c) if f is not None else None
+
+
+def _none(c):
     return None
+
+
+def coster(st: dict, fr: dict):
+    """The cost of each choice of frame ``fr`` as a function of the Choice (its named targets),
+    worked out once per prompt; None when no choice of this frame spends anything."""
+    k = fr["k"]
+    f = fr.get("f", GOVT)
+    if k == "elig":
+        return lambda c: PATROL_COST if c.id == "op:patrol" else None
+    if k == "op":
+        if fr.get("ph") == "patrol_assault" or fr.get("free"):
+            return None
+        op, who = fr["op"], FACTIONS[f]
+
+        def op_space(c):
+            sp = c.targets.get("space") if verb(c.id) == "space" else None
+            if sp is None:
+                return None
+            n = op_cost(st, f, op, BD.index[sp])
+            return {who: n} if n else None
+        return op_space
+    if k == "marchgrp":
+        op = opf(st, fr)
+        if op is None or op.get("free"):
+            return None
+        paid, who = op.get("paid", ()), FACTIONS[f]
+
+        def march_into(c):
+            sp = c.targets.get("space") if verb(c.id) == "space" else None
+            if sp is None:
+                return None
+            i = BD.index[sp]
+            return None if BD.is_loc[i] or i in paid else {who: 1}
+        return march_into
+    if k in ("kidnap", "assassinate"):
+        op = opf(st, fr)
+        if op is None or op.get("op") != "terror" or op.get("free"):
+            return None
+        g = op["f"]
+
+        def terror_there(c):
+            sp = c.targets.get("space") if verb(c.id) == "space" else None
+            if sp is None or BD.index[sp] in op["sel"]:
+                return None
+            n = op_cost(st, g, "terror", BD.index[sp])
+            return {FACTIONS[g]: n} if n else None
+        return terror_there
+    flat = {"civic": ("space", CIVIC_COST), "agitate": ("space", AGITATE_COST), "trainx": ("civic", CIVIC_COST)}
+    if k == "bribe" and not fr.get("free"):
+        flat["bribe"] = ("space", BRIBE_COST)
+    if k in flat:
+        v, cost = flat[k]
+        return lambda c: cost if verb(c.id) == v else None
+    if k == "give" and fr.get("f") is not None:
+        who = FACTIONS[fr["f"]]
+
+        def given(c):
+            n = c.targets.get("n") if verb(c.id) == "n" else None
+            return {who: n} if n else None
+        return given
+    return None
+
+
+PATROL_COST = {"govt": 3}        # 3.2.2: Patrol costs 3 in all
+CIVIC_COST = {"govt": 3}         # 6.4.1 (and 3.2.1 Train's Civic Action)
+AGITATE_COST = {"farc": 1}       # 6.4.2
+BRIBE_COST = {"cartels": 3}      # 4.5.3
 
 
 def _help(k: str, cid: str):
@@ -197,21 +238,28 @@ def _rule(cid: str, rule: str) -> str:
     return rule
 
 
+#: the frame kinds whose choices may spend Resources (the others never cost anything)
+COST_KINDS = frozenset({"elig", "op", "marchgrp", "civic", "agitate", "bribe", "kidnap", "assassinate", "trainx",
+                        "give"})
+
+
 def detailed(st: dict, fr: dict, rule: str, chs: list) -> list:
     """``chs`` with their rule, help and cost (see the module docstring)."""
     k = fr["k"]
+    cost_fn = coster(st, fr)
+    cache = _CACHE
     out = []
     for c in chs:
-        cost = cost_of(st, fr, c.id)
-        key = (c.id, k, rule, tuple(cost.items()) if cost else None)
-        hit = _CACHE.get(key)
+        cost = cost_fn(c) if cost_fn is not None else None
+        key = (id(c), k, rule, tuple(cost.items()) if cost else None)
+        hit = cache.get(key)
         if hit is None or hit[0] is not c:
-            if len(_CACHE) > 50_000:
-                _CACHE.clear()
-            hit = _CACHE[key] = (c, replace(c, rule=c.rule or _rule(c.id, rule), help=c.help or _help(k, c.id),
-                                            cost=cost))
+            if len(cache) > 50_000:
+                cache.clear()
+            hit = cache[key] = (c, replace(c, rule=c.rule or _rule(c.id, rule), help=c.help or _help(k, c.id),
+                                           cost=cost))
         out.append(hit[1])
     return out
 
 
-__all__ = ["detailed", "cost_of", "OP_RULE", "OP_HELP", "HELP", "VERB_HELP"]
+__all__ = ["detailed", "cost_of", "coster", "OP_RULE", "OP_HELP", "HELP", "VERB_HELP"]

@@ -103,10 +103,12 @@ def describe(cid: str) -> tuple[str, dict]:
 
 def _frozen(v):
     """A hashable form of a label (a message with nested messages) for the choice cache."""
-    if isinstance(v, dict):
-        a = v.get("args")
-        return (v.get("msg"), v.get("n"), tuple((k, _frozen(x)) for k, x in a.items())) if a else v.get("msg")
-    return v
+    if not isinstance(v, dict):
+        return v
+    a = v.get("args")
+    if not a:
+        return v["msg"]
+    return (v["msg"], v.get("n"), tuple([(k, _frozen(x) if isinstance(x, dict) else x) for k, x in a.items()]))
 
 
 def C(cid: str, label, **payload) -> Choice:
