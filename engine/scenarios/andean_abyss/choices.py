@@ -27,6 +27,7 @@ from .board import BOARD as BD
 from .board import FACTIONS, GOVT
 from .frames import verb
 from .op_common import op_cost, opf
+from .state import cap
 
 #: the rule of each Operation (3.2, 3.3) and Special Activity (4.2-4.5)
 OP_RULE = {"train": "3.2.1", "patrol": "3.2.2", "sweep": "3.2.3", "assault": "3.2.4", "rally": "3.3.1",
@@ -143,24 +144,22 @@ _CACHE: dict = {}
 
 def cost_of(st: dict, fr: dict, c: Choice) -> dict | None:
     """Resources choice ``c`` spends at once, per Faction (None: nothing), 3.2-3.3, 4.5.3, 6.4."""
-    f = coster(st, fr)
-    return f(c) if f is not None else None
-
-
-def _none(c):
-    return None
+    fn = coster(st, fr)[1]
+    return fn(c) if fn is not None else None
 
 
 def coster(st: dict, fr: dict):
-    """The cost of each choice of frame ``fr`` as a function of the Choice (its named targets),
-    worked out once per prompt; None when no choice of this frame spends anything."""
+    """(context, cost function): the cost of each choice of frame ``fr`` as a function of the
+    Choice (its named targets), and everything else that function depends on (so that a prompt
+    with the same choices in the same context has the same costs); (None, None) when no choice
+    of this frame spends anything."""
     k = fr["k"]
     f = fr.get("f", GOVT)
     if k == "elig":
-        return lambda c: PATROL_COST if c.id == "op:patrol" else None
+        return "elig", _patrol
     if k == "op":
         if fr.get("ph") == "patrol_assault" or fr.get("free"):
-            return None
+            return None, None
         op, who = fr["op"], FACTIONS[f]
 
         def op_space(c):
@@ -168,12 +167,12 @@ def coster(st: dict, fr: dict):
             if sp is None:
                 return None
             n = op_cost(st, f, op, BD.index[sp])
-            return {who: n} if n else None
-        return op_space
+            return spend(who, n) if n else None
+        return ("op", f, op, cap(st, 2), cap(st, 3)), op_space     # op_cost reads cards 2 and 3
     if k == "marchgrp":
         op = opf(st, fr)
         if op is None or op.get("free"):
-            return None
+            return None, None
         paid, who = op.get("paid", ()), FACTIONS[f]
 
         def march_into(c):
@@ -181,12 +180,12 @@ def coster(st: dict, fr: dict):
             if sp is None:
                 return None
             i = BD.index[sp]
-            return None if BD.is_loc[i] or i in paid else {who: 1}
-        return march_into
+            return None if BD.is_loc[i] or i in paid else spend(who, 1)
+        return ("march", f, tuple(paid)), march_into
     if k in ("kidnap", "assassinate"):
         op = opf(st, fr)
         if op is None or op.get("op") != "terror" or op.get("free"):
-            return None
+            return None, None
         g = op["f"]
 
         def terror_there(c):
@@ -194,28 +193,44 @@ def coster(st: dict, fr: dict):
             if sp is None or BD.index[sp] in op["sel"]:
                 return None
             n = op_cost(st, g, "terror", BD.index[sp])
-            return {FACTIONS[g]: n} if n else None
-        return terror_there
-    flat = {"civic": ("space", CIVIC_COST), "agitate": ("space", AGITATE_COST), "trainx": ("civic", CIVIC_COST)}
-    if k == "bribe" and not fr.get("free"):
-        flat["bribe"] = ("space", BRIBE_COST)
-    if k in flat:
-        v, cost = flat[k]
-        return lambda c: cost if verb(c.id) == v else None
+            return spend(FACTIONS[g], n) if n else None
+        return ("terror", g, tuple(op["sel"])), terror_there
+    flat = FLAT_COSTS.get(k)
+    if flat is not None and not (k == "bribe" and fr.get("free")):
+        v, cost = flat
+        return (k, v), lambda c: cost if verb(c.id) == v else None
     if k == "give" and fr.get("f") is not None:
         who = FACTIONS[fr["f"]]
 
         def given(c):
             n = c.targets.get("n") if verb(c.id) == "n" else None
-            return {who: n} if n else None
-        return given
-    return None
+            return spend(who, n) if n else None
+        return ("give", who), given
+    return None, None
+
+
+def _patrol(c):
+    return PATROL_COST if c.id == "op:patrol" else None
+
+
+_COSTS: dict = {}
+
+
+def spend(who: str, n: int) -> dict:
+    """``{who: n}``, one shared object per value (so a prompt's costs can be compared by identity)."""
+    c = _COSTS.get((who, n))
+    if c is None:
+        c = _COSTS[(who, n)] = {who: n}
+    return c
 
 
 PATROL_COST = {"govt": 3}        # 3.2.2: Patrol costs 3 in all
 CIVIC_COST = {"govt": 3}         # 6.4.1 (and 3.2.1 Train's Civic Action)
 AGITATE_COST = {"farc": 1}       # 6.4.2
 BRIBE_COST = {"cartels": 3}      # 4.5.3
+#: frame kind -> (the verb of its paying choices, their cost)
+FLAT_COSTS = {"civic": ("space", CIVIC_COST), "agitate": ("space", AGITATE_COST), "trainx": ("civic", CIVIC_COST),
+              "bribe": ("space", BRIBE_COST)}
 
 
 def _help(k: str, cid: str):
@@ -243,23 +258,40 @@ COST_KINDS = frozenset({"elig", "op", "marchgrp", "civic", "agitate", "bribe", "
                         "give"})
 
 
+_LISTS: dict = {}
+
+
 def detailed(st: dict, fr: dict, rule: str, chs: list) -> list:
-    """``chs`` with their rule, help and cost (see the module docstring)."""
+    """``chs`` with their rule, help and cost (see the module docstring).
+
+    Cached by identity: a whole prompt's list by the identities of its shared Choices and the
+    context their costs depend on (:func:`coster`), and each Choice by its own and its (interned,
+    see :func:`spend`) cost. An entry holds the objects
+    whose identities it is keyed by, so no other object can take one of them meanwhile."""
     k = fr["k"]
-    cost_fn = coster(st, fr)
-    cache = _CACHE
+    ctx, cost_fn = coster(st, fr)
+    key = (k, rule, ctx, tuple(map(id, chs)))
+    hit = _LISTS.get(key)
+    if hit is not None:
+        return list(hit[1])
+    costs = [cost_fn(c) for c in chs] if cost_fn is not None else None
+    get = _CACHE.get
     out = []
-    for c in chs:
-        cost = cost_fn(c) if cost_fn is not None else None
-        key = (id(c), k, rule, tuple(cost.items()) if cost else None)
-        hit = cache.get(key)
-        if hit is None or hit[0] is not c:
-            if len(cache) > 50_000:
-                cache.clear()
-            hit = cache[key] = (c, replace(c, rule=c.rule or _rule(c.id, rule), help=c.help or _help(k, c.id),
-                                           cost=cost))
-        out.append(hit[1])
-    return out
+    for n, c in enumerate(chs):
+        cost = costs[n] if costs is not None else None
+        one = get(id(c))
+        if one is not None and one[0] is c and one[1] == k and one[2] == rule and one[3] is cost:
+            out.append(one[4])
+            continue
+        if len(_CACHE) > 50_000:
+            _CACHE.clear()
+        d = replace(c, rule=c.rule or _rule(c.id, rule), help=c.help or _help(k, c.id), cost=cost)
+        _CACHE[id(c)] = (c, k, rule, cost, d)
+        out.append(d)
+    if len(_LISTS) > 20_000:
+        _LISTS.clear()
+    _LISTS[key] = (tuple(chs), out)
+    return list(out)
 
 
 __all__ = ["detailed", "cost_of", "coster", "OP_RULE", "OP_HELP", "HELP", "VERB_HELP"]

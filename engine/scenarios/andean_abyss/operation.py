@@ -19,7 +19,7 @@ from .board import (
     TROOPS,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, push_child, target, wait
+from .frames import C, frame, once, pop, push, push_child, target, wait
 from .op_common import IDS, op_cost, ship_lenders, ship_owners, sidx, space_choices
 from .op_targets import space_candidates
 from .ops_govt import assault_removals, assault_targets, patrol_activate, patrol_origins
@@ -122,6 +122,10 @@ SA_FRAME = {"airlift": "airlift", "airstrike": "airstrike", "eradicate": "eradic
             "bribe": "bribe"}
 
 
+GIVE_CHOICE = C("give", msg("Transfer Resources or a Shipment to another Faction (1.5.2)"))
+ASK_CHOICE = [C(f"ask:{FACTIONS[g]}", msg("Ask {faction} for a transfer (1.5.2)", faction=FN[g])) for g in range(4)]
+
+
 @frame("op")
 class Op:
     """3.1: select spaces one at a time (paying as you go), then Done."""
@@ -139,21 +143,23 @@ class Op:
             return (msg("Patrol: free Assault in 1 LoC?"), "3.2.2", chs)
         if op == "patrol":
             for i in patrol_origins(st, fr):
-                chs.append(C(f"from:{IDS[i]}", msg("Move a cube from {space}", space=SN[i]), space=IDS[i]))
+                chs.append(once(("patrol-from", i), lambda i: C(f"from:{IDS[i]}", msg("Move a cube from {space}", space=SN[i]),
+                                                              space=IDS[i]), i))
         elif op == "march":
             for i in march_origins(st, fr):
-                chs.append(C(f"from:{IDS[i]}", msg("March Guerrillas out of {space}", space=SN[i]), space=IDS[i]))
+                chs.append(once(("march-from", i), lambda i: C(f"from:{IDS[i]}", msg("March Guerrillas out of {space}",
+                                                                                  space=SN[i]), space=IDS[i]), i))
         elif not (fr["lim"] and fr["sel"]):
             chs = space_choices(space_candidates(st, f, op, fr), msg("{operation} in {space}", operation=OP_NAME[op]))
         for sa in sa_candidates(st, f, fr):
-            chs.append(C(f"sa:{sa}", msg("Special Activity: {activity}", activity=OP_NAME[sa])))
+            chs.append(once(("sa", sa), lambda sa: C(f"sa:{sa}", msg("Special Activity: {activity}", activity=OP_NAME[sa])), sa))
         if fr["sel"] or op in ("patrol", "march") or not chs or fr.get("free"):
-            chs.append(C("done", msg("Done with {operation}", operation=OP_NAME[op])))
+            chs.append(once(("op-done", op), lambda op: C("done", msg("Done with {operation}", operation=OP_NAME[op])), op))
         if not fr.get("auto") and transfer_targets(st, f):
-            chs.append(C("give", msg("Transfer Resources or a Shipment to another Faction (1.5.2)")))
+            chs.append(GIVE_CHOICE)
         if not fr.get("auto"):
             for g in transfer_donors(st, f, fr):
-                chs.append(C(f"ask:{FACTIONS[g]}", msg("Ask {faction} for a transfer (1.5.2)", faction=FN[g])))
+                chs.append(ASK_CHOICE[g])
         text = (msg("{faction} {operation} (Limited: 1 space): choose the next space, a Special Activity, or Done",
                     faction=FN[f], operation=OP_NAME[op]) if fr["lim"] else
                 msg("{faction} {operation}: choose the next space, a Special Activity, or Done", faction=FN[f],

@@ -9,7 +9,7 @@ from engine.core.messages import msg
 from . import pieces as P
 from .board import ALL_FACTIONS, AUC, FARC, GOVT, GOVT_BASE, PIECE_KEYS, A, B, U
 from .board import BOARD as BD
-from .frames import C, frame, pop, push_child, resume_once, target, wait
+from .frames import C, frame, once, pop, push_child, resume_once, target, wait
 from .op_common import IDS, opf, sidx, space_choices
 from .state import mark_sa
 from .texts import FN, PN, SN
@@ -80,14 +80,14 @@ class RallySp:
         if pc[B(f)]:
             top = min(av, BD.pop[i] + pc[B(f)])
             for n in range(2, top + 1):
-                chs.append(C(f"many:{n}", msg("Place {count} Guerrillas", count=n), n=n))
+                chs.append(once(("many", n), lambda n: C(f"many:{n}", msg("Place {count} Guerrillas", count=n), n=n), n))
             chs.append(C("regroup", msg("Move Guerrillas here from anywhere and flip all here Underground")))
         if not st["av"][U(f)] and not fr.get("auto") and f not in st["np"]:
             # 1.4.1: a player Faction may take its own pieces off the map to make them Available
             for j in P.spaces(st):
                 if j != i and P.guerrillas(st["pc"][j], f):
-                    chs.append(C(f"take:{IDS[j]}", msg("Take a Guerrilla off {space} (Available again, 1.4.1)", space=SN[j]),
-                                 space=IDS[j]))
+                    chs.append(once(("rally-take", j), lambda j: C(f"take:{IDS[j]}", msg(
+                        "Take a Guerrilla off {space} (Available again, 1.4.1)", space=SN[j]), space=IDS[j]), j))
         if not chs:
             chs.append(C("done", msg("Nothing to do")))
         return (msg("{faction} Rally in {space}", faction=FN[f], space=SN[i]), "3.3.1", chs)
@@ -128,7 +128,8 @@ class Regroup:
     @staticmethod
     def prompt(st, fr):
         f, i = fr["f"], fr["i"]
-        chs = [C(f"from:{IDS[j]}", msg("Bring 1 Guerrilla from {space}", space=SN[j]), space=IDS[j]) for j in P.spaces(st)
+        chs = [once(("regroup-from", j), lambda j: C(f"from:{IDS[j]}", msg("Bring 1 Guerrilla from {space}", space=SN[j]),
+                                                  space=IDS[j]), j) for j in P.spaces(st)
                if j != i and P.guerrillas(st["pc"][j], f) and (i != BD.ecuador or P.fpieces(st["pc"][i], f) < 2)]
         chs.append(C("done", msg("Done: flip all Underground")))
         return (msg("Rally in {space}: bring Guerrillas from anywhere", space=SN[i]), "3.3.1", chs)
@@ -201,10 +202,11 @@ class MarchGrp:
                     space_choices(march_dests(st, f, src, opf(st, fr)), msg("March into {space}")))
         mu, ma = MarchGrp.movable(st, fr)
         if fr["nu"] is None:
-            chs = [C(f"u:{n}", msg("{count} Underground Guerrillas", count=n), n=n) for n in range(0, mu + 1)]
+            chs = [once(("u", n), lambda n: C(f"u:{n}", msg("{count} Underground Guerrillas", count=n), n=n), n)
+                   for n in range(0, mu + 1)]
             return (msg("March: how many Underground Guerrillas move?"), "3.3.2", chs)
         lo = 1 if fr["nu"] == 0 else 0
-        chs = [C(f"a:{n}", msg("{count} Active Guerrillas", count=n), n=n) for n in range(lo, ma + 1)]
+        chs = [once(("a", n), lambda n: C(f"a:{n}", msg("{count} Active Guerrillas", count=n), n=n), n) for n in range(lo, ma + 1)]
         return (msg("March: how many Active Guerrillas move?"), "3.3.2", chs)
 
     @staticmethod

@@ -9,7 +9,7 @@ from engine.core.messages import msg
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FARC, FARC_BASE, GOVT, GOVT_BASE, POLICE, TROOPS
-from .frames import C, frame, pop, push, target, verb, wait
+from .frames import C, frame, once, pop, push, target, verb, wait
 from .op_common import IDS, sidx, space_choices
 from .state import is_np
 from .texts import PN, SN
@@ -41,23 +41,27 @@ class Redeploy:
         if fr["ph"] == "must":
             src = Redeploy.must_from(st)[0]
             ds = fr["dests"]
-            chs = [C(f"space:{BD.ids[j]}", msg("1 Troops from {space} to {space2}", space=SN[src], space2=SN[j]), space=BD.ids[j]) for j in ds]
+            chs = [once(("redeploy-must", src, j), lambda src, j: C(f"space:{BD.ids[j]}", msg("1 Troops from {space} to {space2}",
+                   space=SN[src], space2=SN[j]), space=BD.ids[j]), src, j) for j in ds]
             return (msg("Redeploy: move the Troops in {space} to a Govt-Controlled City or Base", space=SN[src]), "6.5.1", chs)
         if fr["ph"] == "from":
             chs = []
             for i in P.spaces(st):
                 pc = st["pc"][i]
                 if pc[TROOPS] and any(j != i for j in fr["tdest"]):  # 6.5.2: any other Troops
-                    chs.append(C(f"troops:{BD.ids[i]}", msg("Move Troops from {space}", space=SN[i]), space=BD.ids[i]))
+                    chs.append(once(("redeploy-troops", i), lambda i: C(f"troops:{BD.ids[i]}", msg("Move Troops from {space}",
+                                                                                     space=SN[i]), space=BD.ids[i]), i))
                 if pc[POLICE] and any(j != i for j in fr["pdest"]):
-                    chs.append(C(f"police:{BD.ids[i]}", msg("Move Police from {space}", space=SN[i]), space=BD.ids[i]))
+                    chs.append(once(("redeploy-police", i), lambda i: C(f"police:{BD.ids[i]}", msg("Move Police from {space}",
+                                                                                     space=SN[i]), space=BD.ids[i]), i))
             chs.append(C("done", msg("Done redeploying")))
             return (msg("Redeploy: optionally move Troops to Govt-Controlled Cities/Bases and Police to LoCs or "
                         "Govt-Controlled spaces"),
                     "6.5.2", chs)
         src = fr["src"]
         ds = fr["tdest"] if fr["slot"] == TROOPS else fr["pdest"]
-        chs = [C(f"space:{BD.ids[j]}", msg("To {space}", space=SN[j]), space=BD.ids[j]) for j in ds if j != src]
+        chs = [once(("redeploy-to", j), lambda j: C(f"space:{BD.ids[j]}", msg("To {space}", space=SN[j]), space=BD.ids[j]), j)
+               for j in ds if j != src]
         return (msg("Redeploy: where does the cube from {space} go?", space=SN[src]), "6.5", chs)
 
     @staticmethod

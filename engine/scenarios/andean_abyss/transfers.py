@@ -36,6 +36,10 @@ def transfer_donors(st: dict, f: int, fr: dict) -> list:
     return out
 
 
+#: ``n:<n>``: give n Resources (1.7: a Faction holds 0-99), built once
+RESOURCE_CHOICES = [C(f"n:{n}", msg("{count} Resources", count=n), n=n) for n in range(100)]
+
+
 @frame("give")
 class Give:
     """1.5.2 Negotiation: voluntary transfer of Resources or a Shipment."""
@@ -48,7 +52,7 @@ class Give:
             chs.append(C("done", msg("No transfer")))
             return (msg("{faction}: transfer to which Faction?", faction=FN[f]), "1.5.2", chs)
         g = fr["to"]
-        chs = [C(f"n:{n}", msg("{count} Resources", count=n), n=n) for n in range(1, st["res"][f] + 1)]
+        chs = RESOURCE_CHOICES[1:st["res"][f] + 1]
         for k, x in enumerate(st["ship"]):
             if x[1] == f and P.guerrillas(st["pc"][x[0]], g):
                 chs.append(C(f"ship:{k}", msg("The Shipment in {space}", space=SN[x[0]]), space=IDS[x[0]]))
