@@ -26,7 +26,7 @@ from engine.core.messages import msg
 from .board import BOARD as BD
 from .board import FACTIONS, GOVT
 from .frames import verb
-from .op_common import op_cost, opf
+from .op_common import op_cost_with, opf
 from .state import cap
 
 #: the rule of each Operation (3.2, 3.3) and Special Activity (4.2-4.5)
@@ -160,41 +160,41 @@ def coster(st: dict, fr: dict):
     if k == "op":
         if fr.get("ph") == "patrol_assault" or fr.get("free"):
             return None, None
-        op, who = fr["op"], FACTIONS[f]
+        op, who, cap2, cap3 = fr["op"], FACTIONS[f], cap(st, 2), cap(st, 3)
 
         def op_space(c):
-            sp = c.targets.get("space") if verb(c.id) == "space" else None
+            sp = c.targets.get("space") if c.id.startswith("space:") else None
             if sp is None:
                 return None
-            n = op_cost(st, f, op, BD.index[sp])
+            n = op_cost_with(f, op, BD.index[sp], cap2, cap3)
             return spend(who, n) if n else None
-        return ("op", f, op, cap(st, 2), cap(st, 3)), op_space     # op_cost reads cards 2 and 3
+        return ("op", f, op, cap2, cap3), op_space     # op_cost reads capabilities 2 and 3
     if k == "marchgrp":
         op = opf(st, fr)
         if op is None or op.get("free"):
             return None, None
-        paid, who = op.get("paid", ()), FACTIONS[f]
+        paid, who = tuple(op.get("paid", ())), FACTIONS[f]
 
         def march_into(c):
-            sp = c.targets.get("space") if verb(c.id) == "space" else None
+            sp = c.targets.get("space") if c.id.startswith("space:") else None
             if sp is None:
                 return None
             i = BD.index[sp]
             return None if BD.is_loc[i] or i in paid else spend(who, 1)
-        return ("march", f, tuple(paid)), march_into
+        return ("march", f, paid), march_into
     if k in ("kidnap", "assassinate"):
         op = opf(st, fr)
         if op is None or op.get("op") != "terror" or op.get("free"):
             return None, None
-        g = op["f"]
+        g, sel = op["f"], tuple(op["sel"])
 
         def terror_there(c):
-            sp = c.targets.get("space") if verb(c.id) == "space" else None
-            if sp is None or BD.index[sp] in op["sel"]:
+            sp = c.targets.get("space") if c.id.startswith("space:") else None
+            if sp is None or BD.index[sp] in sel:
                 return None
-            n = op_cost(st, g, "terror", BD.index[sp])
+            n = op_cost_with(g, "terror", BD.index[sp], None, None)
             return spend(FACTIONS[g], n) if n else None
-        return ("terror", g, tuple(op["sel"])), terror_there
+        return ("terror", g, sel), terror_there
     flat = FLAT_COSTS.get(k)
     if flat is not None and not (k == "bribe" and fr.get("free")):
         v, cost = flat
@@ -258,40 +258,60 @@ COST_KINDS = frozenset({"elig", "op", "marchgrp", "civic", "agitate", "bribe", "
                         "give"})
 
 
-_LISTS: dict = {}
+class Detailed(list):
+    """A prompt's choices, each given its rule, help and cost when it is read (the list holds
+    the shared undetailed Choices). A bot that reads one choice details one; the pages and
+    tests that read them all get them all. Costs come from the context :func:`coster` took
+    when the prompt was made, so reading later gives the same answer.
+
+    A detailed choice is cached by the identity of the shared Choice (``frames.C``, ``once``),
+    the frame kind, the rule and the identity of its cost (None, a constant or one interned by
+    :func:`spend`): the cache entry holds the Choice, so no other object can take its identity
+    meanwhile."""
+
+    __slots__ = ("_k", "_rule", "_fn")
+
+    def __init__(self, chs, k: str, rule: str, fn):
+        super().__init__(chs)
+        self._k, self._rule, self._fn = k, rule, fn
+
+    def _one(self, c: Choice) -> Choice:
+        fn = self._fn
+        cost = fn(c) if fn is not None else None     # None, a constant or interned (spend)
+        key = (id(c), self._k, self._rule, id(cost))
+        hit = _CACHE.get(key)
+        if hit is None or hit[0] is not c:
+            if len(_CACHE) > 50_000:
+                _CACHE.clear()
+            hit = _CACHE[key] = (c, replace(c, rule=c.rule or _rule(c.id, self._rule),
+                                            help=c.help or _help(self._k, c.id), cost=cost))
+        return hit[1]
+
+    def __getitem__(self, i):
+        if isinstance(i, slice):
+            return [self._one(c) for c in list.__getitem__(self, i)]
+        return self._one(list.__getitem__(self, i))
+
+    def __iter__(self):
+        one = self._one
+        for c in list.__iter__(self):
+            yield one(c)
+
+    def __reversed__(self):
+        one = self._one
+        for c in list.__reversed__(self):
+            yield one(c)
+
+    def copy(self) -> list:
+        return list(self)
+
+    def __reduce__(self):
+        return (list, (list(self),))
 
 
 def detailed(st: dict, fr: dict, rule: str, chs: list) -> list:
-    """``chs`` with their rule, help and cost (see the module docstring).
-
-    Cached by identity: a whole prompt's list by the identities of its shared Choices and the
-    context their costs depend on (:func:`coster`), and each Choice by its own and its (interned,
-    see :func:`spend`) cost. An entry holds the objects
-    whose identities it is keyed by, so no other object can take one of them meanwhile."""
-    k = fr["k"]
-    ctx, cost_fn = coster(st, fr)
-    key = (k, rule, ctx, tuple(map(id, chs)))
-    hit = _LISTS.get(key)
-    if hit is not None:
-        return list(hit[1])
-    costs = [cost_fn(c) for c in chs] if cost_fn is not None else None
-    get = _CACHE.get
-    out = []
-    for n, c in enumerate(chs):
-        cost = costs[n] if costs is not None else None
-        one = get(id(c))
-        if one is not None and one[0] is c and one[1] == k and one[2] == rule and one[3] is cost:
-            out.append(one[4])
-            continue
-        if len(_CACHE) > 50_000:
-            _CACHE.clear()
-        d = replace(c, rule=c.rule or _rule(c.id, rule), help=c.help or _help(k, c.id), cost=cost)
-        _CACHE[id(c)] = (c, k, rule, cost, d)
-        out.append(d)
-    if len(_LISTS) > 20_000:
-        _LISTS.clear()
-    _LISTS[key] = (tuple(chs), out)
-    return list(out)
+    """``chs`` with their rule, help and cost (see the module docstring), detailed on access."""
+    return Detailed(chs, fr["k"], rule, coster(st, fr)[1])
 
 
-__all__ = ["detailed", "cost_of", "coster", "OP_RULE", "OP_HELP", "HELP", "VERB_HELP"]
+__all__ = ["Detailed", "detailed", "cost_of", "coster", "OP_RULE", "OP_HELP", "HELP", "VERB_HELP"]

@@ -49,10 +49,16 @@ def space_choices(ids, label) -> list:
 
 # ====================================================================== costs
 def op_cost(st: dict, f: int, op: str, i: int) -> int:
+    """3.2 / 3.3: what Faction ``f``'s Operation ``op`` costs in space ``i``."""
+    return op_cost_with(f, op, i, cap(st, 2), cap(st, 3))
+
+
+def op_cost_with(f: int, op: str, i: int, cap2: str | None, cap3: str | None) -> int:
+    """:func:`op_cost` given the sides of capabilities 2 (Sweep) and 3 (Assault) in force."""
     if f == GOVT:
-        if op == "sweep" and cap(st, 2) == "u":
+        if op == "sweep" and cap2 == "u":
             return 1
-        if op == "assault" and cap(st, 3) == "u":
+        if op == "assault" and cap3 == "u":
             return 1
         return 3
     if op == "terror" and BD.is_loc[i]:
