@@ -142,24 +142,30 @@ VERB_HELP = {
 _CACHE: dict = {}
 
 
+#: the frame kinds whose choices may spend Resources (the others never cost anything)
+COST_KINDS = frozenset({"elig", "op", "marchgrp", "civic", "agitate", "bribe", "kidnap", "assassinate", "trainx",
+                        "give"})
+
+
 def cost_of(st: dict, fr: dict, c: Choice) -> dict | None:
     """Resources choice ``c`` spends at once, per Faction (None: nothing), 3.2-3.3, 4.5.3, 6.4."""
-    fn = coster(st, fr)[1]
+    fn = coster(st, fr)
     return fn(c) if fn is not None else None
 
 
 def coster(st: dict, fr: dict):
-    """(context, cost function): the cost of each choice of frame ``fr`` as a function of the
-    Choice (its named targets), and everything else that function depends on (so that a prompt
-    with the same choices in the same context has the same costs); (None, None) when no choice
-    of this frame spends anything."""
+    """The cost of each choice of frame ``fr`` as a function of the Choice (its named targets),
+    with what else it depends on taken now (so that reading a choice later gives the same cost);
+    None when no choice of this frame spends anything."""
     k = fr["k"]
+    if k not in COST_KINDS:
+        return None
     f = fr.get("f", GOVT)
     if k == "elig":
-        return "elig", _patrol
+        return _patrol
     if k == "op":
         if fr.get("ph") == "patrol_assault" or fr.get("free"):
-            return None, None
+            return None
         op, who, cap2, cap3 = fr["op"], FACTIONS[f], cap(st, 2), cap(st, 3)
 
         def op_space(c):
@@ -168,11 +174,11 @@ def coster(st: dict, fr: dict):
                 return None
             n = op_cost_with(f, op, BD.index[sp], cap2, cap3)
             return spend(who, n) if n else None
-        return ("op", f, op, cap2, cap3), op_space     # op_cost reads capabilities 2 and 3
+        return op_space     # op_cost reads capabilities 2 and 3 (taken above)
     if k == "marchgrp":
         op = opf(st, fr)
         if op is None or op.get("free"):
-            return None, None
+            return None
         paid, who = tuple(op.get("paid", ())), FACTIONS[f]
 
         def march_into(c):
@@ -181,11 +187,11 @@ def coster(st: dict, fr: dict):
                 return None
             i = BD.index[sp]
             return None if BD.is_loc[i] or i in paid else spend(who, 1)
-        return ("march", f, paid), march_into
+        return march_into
     if k in ("kidnap", "assassinate"):
         op = opf(st, fr)
         if op is None or op.get("op") != "terror" or op.get("free"):
-            return None, None
+            return None
         g, sel = op["f"], tuple(op["sel"])
 
         def terror_there(c):
@@ -194,19 +200,19 @@ def coster(st: dict, fr: dict):
                 return None
             n = op_cost_with(g, "terror", BD.index[sp], None, None)
             return spend(FACTIONS[g], n) if n else None
-        return ("terror", g, sel), terror_there
+        return terror_there
     flat = FLAT_COSTS.get(k)
     if flat is not None and not (k == "bribe" and fr.get("free")):
         v, cost = flat
-        return (k, v), lambda c: cost if verb(c.id) == v else None
+        return lambda c: cost if verb(c.id) == v else None
     if k == "give" and fr.get("f") is not None:
         who = FACTIONS[fr["f"]]
 
         def given(c):
             n = c.targets.get("n") if verb(c.id) == "n" else None
             return spend(who, n) if n else None
-        return ("give", who), given
-    return None, None
+        return given
+    return None
 
 
 def _patrol(c):
@@ -253,11 +259,6 @@ def _rule(cid: str, rule: str) -> str:
     return rule
 
 
-#: the frame kinds whose choices may spend Resources (the others never cost anything)
-COST_KINDS = frozenset({"elig", "op", "marchgrp", "civic", "agitate", "bribe", "kidnap", "assassinate", "trainx",
-                        "give"})
-
-
 class Detailed(list):
     """A prompt's choices, each given its rule, help and cost when it is read (the list holds
     the shared undetailed Choices). A bot that reads one choice details one; the pages and
@@ -288,6 +289,8 @@ class Detailed(list):
         return hit[1]
 
     def __getitem__(self, i):
+        if type(i) is int:
+            return self._one(list.__getitem__(self, i))
         if isinstance(i, slice):
             return [self._one(c) for c in list.__getitem__(self, i)]
         return self._one(list.__getitem__(self, i))
@@ -311,7 +314,7 @@ class Detailed(list):
 
 def detailed(st: dict, fr: dict, rule: str, chs: list) -> list:
     """``chs`` with their rule, help and cost (see the module docstring), detailed on access."""
-    return Detailed(chs, fr["k"], rule, coster(st, fr)[1])
+    return Detailed(chs, fr["k"], rule, coster(st, fr))
 
 
 __all__ = ["Detailed", "detailed", "cost_of", "coster", "OP_RULE", "OP_HELP", "HELP", "VERB_HELP"]

@@ -22,8 +22,10 @@ CAPS = {1, 2, 3, 7, 9, 10, 11, 13}
 
 def why(st, facts, f, text, rule):
     """A Non-player's section-8 reason, as a fact with ``cause_bot(seat, branch, rule)``."""
-    facts.append(fact("np", msg("Non-player {faction}: {text} ({rule})", faction=FN[f], text=text, rule=rule), faction=FACTIONS[f], rule=rule, branch=text,
-                      cause=cause_bot(st["ctl"][f], text, rule)))
+    # ``branch``: the branch in English, a data field the bot's rationale quotes (np_bot.py);
+    # the text and the cause carry it as a message
+    facts.append(fact("np", msg("Non-player {faction}: {text} ({rule})", faction=FN[f], text=text, rule=rule),
+                      faction=FACTIONS[f], rule=rule, branch=str(text), cause=cause_bot(st["ctl"][f], text, rule)))
 
 
 def rnd(st, seq):

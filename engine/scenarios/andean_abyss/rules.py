@@ -165,7 +165,7 @@ class AndeanAbyss(Rules):
         p = self.prompt(state)
         if p is None or seat not in p.seats:
             return []
-        return directed_choices(state)
+        return list(detailed(state, state["stack"][-1], p.rule, directed_choices(state)))
 
     def apply_directed(self, state: dict, seat: str, choice_id: str, reason) -> list:
         if not self.directable(state, seat):
