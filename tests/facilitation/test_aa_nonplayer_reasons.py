@@ -47,5 +47,5 @@ def test_8_the_full_record_keeps_the_reason_and_the_replay_log_shows_the_branch(
     assert full["payload"]["reason"] == bots[0].payload["reason"]
     # the replay / AAR log lists each event's facts, where the engine's ``np`` facts name the
     # same rule and branch
-    texts = " ".join(f.get("text", "") for f in bots[0].facts or [])
+    texts = " ".join(str(f.get("text", "")) for f in bots[0].facts or [])      # messages, in English
     assert SECTION_8.search(texts)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.core.messages import msg
+
 from . import pieces as P
 from .board import (
     ACTIVE,
@@ -12,23 +14,22 @@ from .board import (
     CARTELS_BASE,
     FACTIONS,
     FARC,
-    FNAME,
     GOVT,
     INSURGENTS,
     PIECE_KEYS,
-    PIECE_NAMES,
     POLICE,
     SLOT_OWNER,
     TROOPS,
     U,
 )
 from .board import BOARD as BD
-from .events import IDS, NAME, SPECIAL, _actor, _transfer, _who, ev_cause, matching, pred_ok, slots
+from .events import IDS, SPECIAL, _actor, _transfer, _who, ev_cause, matching, pred_ok, slots
 from .frames import C, frame, pop, push_child, targets, wait
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_govt import assault_removals, assault_targets
 from .ops_insurgent import aid_cut, attack_removable, terror_in
+from .texts import CARD_TITLE, FN, PN, SN
 
 
 # ====================================================================== special card logic
@@ -50,16 +51,16 @@ class C5u:
     @staticmethod
     def prompt(st, fr):
         if fr["ph"] == "police":
-            chs = [C(f"space:{IDS[i]}", f"Police to {NAME[i]}", space=IDS[i]) for i in BD.locs if BD.pipeline[i]]
-            chs.append(C("done", "No more Police"))
-            return (f"Occidental & Ecopetrol: place Police on pipelines ({fr['left']} left)", "card 5", chs)
+            chs = [C(f"space:{IDS[i]}", msg("Police to {space}", space=SN[i]), space=IDS[i]) for i in BD.locs if BD.pipeline[i]]
+            chs.append(C("done", msg("No more Police")))
+            return (msg("Occidental & Ecopetrol: place Police on pipelines ({left} left)", left=fr['left']), "card 5", chs)
         chs = []
         for i in C5u.act_spaces(st, fr):
             for g in INSURGENTS:
                 if st["pc"][i][U(g)]:
-                    chs.append(C(f"act:{IDS[i]}:{FACTIONS[g]}", f"Activate a {FNAME[g]} Guerrilla in {NAME[i]}"))
-        chs.append(C("done", "No more"))
-        return (f"Occidental & Ecopetrol: Activate Guerrillas ({fr['act']} left)", "card 5", chs)
+                    chs.append(C(f"act:{IDS[i]}:{FACTIONS[g]}", msg("Activate a {faction} Guerrilla in {space}", faction=FN[g], space=SN[i])))
+        chs.append(C("done", msg("No more")))
+        return (msg("Occidental & Ecopetrol: Activate Guerrillas ({act} left)", act=fr['act']), "card 5", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -79,13 +80,13 @@ class C5u:
             return
         if fr["ph"] == "police":
             i = sidx(cid)
-            P.place(st, i, POLICE, 1, facts, "Event 5")
+            P.place(st, i, POLICE, 1, facts, msg("Event 5"))
             if i not in fr["used"]:
                 fr["used"].append(i)
             fr["left"] -= 1
         else:
             sid, g = targets(cid)
-            P.flip(st, BD.index[sid], FACTIONS.index(g), 1, True, facts, "Event 5")
+            P.flip(st, BD.index[sid], FACTIONS.index(g), 1, True, facts, msg("Event 5"))
             fr["act"] -= 1
         return C5u.step(st, fr, facts, None)
 
@@ -99,7 +100,7 @@ def sp_c16u(st, fr, s, facts):
         m = max(cnt)
         top = [g for g in ALL_FACTIONS if cnt[g] == m]
         g = top[0] if len(top) == 1 else 0
-        P.set_res(st, g, 5, facts, f"Event 16 Coffee Prices ({NAME[i]})")
+        P.set_res(st, g, 5, facts, msg("Event 16 Coffee Prices ({space})", space=SN[i]))
     return False
 
 
@@ -138,17 +139,17 @@ class GenOff:
         if f == GOVT:
             extra = P.guerrillas(pc, AUC) if fr["auc"] else 0
             if not BD.is_loc[i] and i not in st["zones"]:
-                chs.append(C("sweep", f"Free Sweep in place in {NAME[i]}"))
+                chs.append(C("sweep", msg("Free Sweep in place in {space}", space=SN[i])))
             fake = {"only": fr["only"], "extra_troops": extra, "event": True}
             if assault_targets(st, i, fake) and assault_removals(st, i, fake) > 0:
-                chs.append(C("assault", f"Free Assault in {NAME[i]}"))
+                chs.append(C("assault", msg("Free Assault in {space}", space=SN[i])))
         else:
             if attack_removable(st, f, i):
-                chs.append(C("attack", f"Free Attack in {NAME[i]}"))
+                chs.append(C("attack", msg("Free Attack in {space}", space=SN[i])))
             if pc[U(f)]:
-                chs.append(C("terror", f"Free Terror in {NAME[i]}"))
-        chs.append(C("skip", "Nothing here"))
-        return (f"{BD.cards[fr['v']['card']]['title']}: what happens in {NAME[i]}?", "5.5", chs)
+                chs.append(C("terror", msg("Free Terror in {space}", space=SN[i])))
+        chs.append(C("skip", msg("Nothing here")))
+        return (msg("{card}: what happens in {space}?", card=CARD_TITLE[fr['v']['card']], space=SN[i]), "5.5", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -210,11 +211,11 @@ class EvMove:
     @staticmethod
     def prompt(st, fr):
         if fr["src"] is None:
-            chs = [C(f"from:{IDS[i]}:{PIECE_KEYS[k]}", f"Move {PIECE_NAMES[k]} from {NAME[i]}", space=IDS[i])
+            chs = [C(f"from:{IDS[i]}:{PIECE_KEYS[k]}", msg("Move {piece} from {space}", piece=PN[k], space=SN[i]), space=IDS[i])
                    for i, k in EvMove.sources(st, fr)]
-            chs.append(C("done", "No more"))
-            return (f"{BD.cards[fr['v']['card']]['title']}: move pieces ({fr['left']} left)", "5.1", chs)
-        return ("Move it where?", "5.1", space_choices(EvMove.dests(st, fr), "To"))
+            chs.append(C("done", msg("No more")))
+            return (msg("{card}: move pieces ({left} left)", card=CARD_TITLE[fr['v']['card']], left=fr['left']), "5.1", chs)
+        return (msg("Move it where?"), "5.1", space_choices(EvMove.dests(st, fr), msg("To {space}")))
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -321,7 +322,7 @@ def sp_ambush_in_dests(st, fr, s, facts):
 def sp_ambush_here(st, fr, s, facts):
     i = fr["v"]["here"]
     if st["pc"][i][AUC_UNDERGROUND]:
-        P.flip(st, i, AUC, 1, True, facts, "Ambush (Event)")
+        P.flip(st, i, AUC, 1, True, facts, msg("Ambush (Event)"))
     push_child(st, fr, "attacksp", f=AUC, i=i, ph="remove", left=2, roll1=True)
     return True
 
@@ -346,10 +347,10 @@ class C40Cube:
 
     @staticmethod
     def prompt(st, fr):
-        what = "Troops" if C40Cube.slot(st, fr) == 0 else "Police"
+        what = PN[C40Cube.slot(st, fr)]
         cities = [j for j in BD.cities if j not in st["zones"]]
-        return (f"Card 40: move 1 {what} cube from {NAME[fr['i']]} to which City?", "card 40",
-                space_choices(cities, f"{what} to"))
+        return (msg("Card 40: move 1 {what} cube from {space} to which City?", what=what, space=SN[fr['i']]), "card 40",
+                space_choices(cities, msg("{what} to {space}", what=what)))
 
     @staticmethod
     def step(st, fr, facts, cid):

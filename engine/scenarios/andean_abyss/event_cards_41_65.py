@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import (
@@ -17,7 +18,6 @@ from .board import (
     CARTELS_UNDERGROUND,
     FACTIONS,
     FARC_BASE,
-    FNAME,
     GOVT,
     INSURGENT_BASES,
     INSURGENTS,
@@ -25,10 +25,11 @@ from .board import (
 )
 from .board import BOARD as BD
 from .event_cards_01_40 import sp_flip_under, sp_move_guerrillas
-from .events import IDS, NAME, SPECIAL, _res_die, ev_cause
+from .events import IDS, SPECIAL, _res_die, ev_cause
 from .frames import C, frame, pop, push_child, resume_once, target, targets, wait
 from .ops_govt import assault_removals, assault_remove_one, assault_targets
 from .ops_insurgent import aid_cut, terror_in
+from .texts import FN, SN
 
 
 def sp_c45s(st, fr, s, facts):
@@ -61,15 +62,15 @@ def sp_passive_choice(st, fr, s, facts):
 class EvLevel:
     @staticmethod
     def prompt(st, fr):
-        return ("Set the space to Passive Support or Passive Opposition?", "card 46",
-                [C("level:1", "Passive Support"), C("level:-1", "Passive Opposition")])
+        return (msg("Set the space to Passive Support or Passive Opposition?"), "card 46",
+                [C("level:1", msg("Passive Support")), C("level:-1", msg("Passive Opposition"))])
 
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
             wait(fr)
             return
-        P.set_support(st, fr["v"]["here"], int(target(cid)), facts, "Event 46 Limpieza")
+        P.set_support(st, fr["v"]["here"], int(target(cid)), facts, msg("Event 46 Limpieza"))
         pop(st, fr)
 
 
@@ -101,9 +102,9 @@ def sp_c48u(st, fr, s, facts):
     i = fr["v"]["here"]
     opts = []
     if st["sup"][i] < 0:
-        opts.append(["neutral", "Remove the Opposition (Neutral)", [{"do": "set", "level": 0}]])
+        opts.append(["neutral", msg("Remove the Opposition (Neutral)"), [{"do": "set", "level": 0}]])
     if st["pc"][i][FARC_BASE]:
-        opts.append(["base", "Remove a FARC Base", [{"do": "remove", "what": "farc_base", "n": 1, "upto": False}]])
+        opts.append(["base", msg("Remove a FARC Base"), [{"do": "remove", "what": "farc_base", "n": 1, "upto": False}]])
     if not opts:
         return False
     push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=opts)
@@ -116,7 +117,7 @@ def sp_c51u(st, fr, s, facts):
         if BD.pipeline[i] and st["sab"][i]:
             st["sab"][i] = 0
             n += 1
-            facts.append(fact("marker", f"Sabotage removed from {NAME[i]} ({ev_cause(fr)})", space=IDS[i]))
+            facts.append(fact("marker", msg("Sabotage removed from {space} ({why})", space=SN[i], why=ev_cause(fr)), space=IDS[i]))
     if not n:
         P.set_res(st, GOVT, 12, facts, ev_cause(fr))
     return False
@@ -132,9 +133,9 @@ def sp_c53(st, fr, s, facts):
 def sp_c54(st, fr, s, facts):
     """Card 54: remove up to 2 Guerrillas, or instead replace them (the executor's choice)."""
     push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=[
-        ["replace", "Replace up to 2 Guerrillas with other Factions' Available Guerrillas",
+        ["replace", msg("Replace up to 2 Guerrillas with other Factions' Available Guerrillas"),
          [{"do": "special", "fn": "c54_go", "rep": True}]],
-        ["remove", "Remove up to 2 Guerrillas", [{"do": "special", "fn": "c54_go", "rep": False}]]])
+        ["remove", msg("Remove up to 2 Guerrillas"), [{"do": "special", "fn": "c54_go", "rep": False}]]])
     return True
 
 
@@ -149,7 +150,7 @@ def sp_c55u(st, fr, s, facts):
     if len(st["ship"]) <= 2:
         for sh in list(st["ship"]):
             st["ship"].remove(sh)
-            facts.append(fact("shipment", f"Shipment in {NAME[sh[0]]} removed ({ev_cause(fr)})", space=IDS[sh[0]]))
+            facts.append(fact("shipment", msg("Shipment in {space} removed ({why})", space=SN[sh[0]], why=ev_cause(fr)), space=IDS[sh[0]]))
         return False
     push_child(st, fr, "c55ship", f=fr["f"], left=2, why=ev_cause(fr))
     return True
@@ -165,9 +166,9 @@ class C55Ship:
         for sp_, g in st["ship"]:
             if (sp_, g) not in seen:
                 seen.add((sp_, g))
-                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", f"Remove the {FNAME[g]} Shipment in {NAME[sp_]}",
+                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", msg("Remove the {faction} Shipment in {space}", faction=FN[g], space=SN[sp_]),
                              space=IDS[sp_], owner=FACTIONS[g]))
-        return (f"Card 55: remove a Shipment ({fr['left']} left)", "card 55", chs)
+        return (msg("Card 55: remove a Shipment ({left} left)", left=fr['left']), "card 55", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -183,7 +184,7 @@ class C55Ship:
             if sh[0] == i and sh[1] == g:
                 st["ship"].remove(sh)
                 break
-        facts.append(fact("shipment", f"Shipment in {NAME[i]} removed ({fr['why']})", space=IDS[i]))
+        facts.append(fact("shipment", msg("Shipment in {space} removed ({why})", space=SN[i], why=fr['why']), space=IDS[i]))
         fr["left"] -= 1
 
 
@@ -220,10 +221,10 @@ def sp_c59s(st, fr, s, facts):
 
 def sp_c60u(st, fr, s, facts):
     push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=[
-        ["cities", "Remove all Cartels pieces from 2 Cities",
+        ["cities", msg("Remove all Cartels pieces from 2 Cities"),
          [{"do": "pick", "n": 2, "where": ["city", "has:cartels_piece"], "then": [
              {"do": "remove", "what": "cartels_piece", "all": True}]}]],
-        ["dept", "Remove all Cartels pieces from 1 Department",
+        ["dept", msg("Remove all Cartels pieces from 1 Department"),
          [{"do": "pick", "n": 1, "where": ["dept", "has:cartels_piece"], "then": [
              {"do": "remove", "what": "cartels_piece", "all": True}]}]]])
     return True
@@ -240,7 +241,7 @@ class EvChoice:
 
     @staticmethod
     def prompt(st, fr):
-        return ("Which alternative?", "5.1", [C(f"alt:{o[0]}", o[1]) for o in fr["opts"]])
+        return (msg("Which alternative?"), "5.1", [C(f"alt:{o[0]}", o[1]) for o in fr["opts"]])
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -276,7 +277,7 @@ def sp_ship_farc(st, fr, s, facts):
     i = fr["v"]["here"]
     if len(st["ship"]) < 4:
         st["ship"].append([i, 1])
-        facts.append(fact("shipment", f"Shipment placed with FARC in {NAME[i]} ({ev_cause(fr)})", space=IDS[i]))
+        facts.append(fact("shipment", msg("Shipment placed with FARC in {space} ({why})", space=SN[i], why=ev_cause(fr)), space=IDS[i]))
     return False
 
 
@@ -315,7 +316,7 @@ def sp_ship_any(st, fr, s, facts):
     for g in INSURGENTS:
         if P.guerrillas(st["pc"][i], g) and len(st["ship"]) < 4:
             st["ship"].append([i, g])
-            facts.append(fact("shipment", f"Shipment placed with {FNAME[g]} in {NAME[i]} ({ev_cause(fr)})"))
+            facts.append(fact("shipment", msg("Shipment placed with {faction} in {space} ({why})", faction=FN[g], space=SN[i], why=ev_cause(fr))))
             break
     return False
 
@@ -325,7 +326,7 @@ def sp_unship_here(st, fr, s, facts):
     for x in st["ship"]:
         if x[0] == i:
             st["ship"].remove(x)
-            facts.append(fact("shipment", f"Shipment removed in {NAME[i]} ({ev_cause(fr)})"))
+            facts.append(fact("shipment", msg("Shipment removed in {space} ({why})", space=SN[i], why=ev_cause(fr))))
             break
     return False
 
@@ -345,9 +346,9 @@ def sp_c57s(st, fr, s, facts):
     room = i != BD.ecuador or P.fpieces(pc, CARTELS) < 2          # 1.3.5 Ecuador: 2 pieces a Faction
     opts = []
     if room and st["av"][CARTELS_BASE] and not BD.is_loc[i] and P.bases(pc) < 2:   # 1.4.2: 2 Bases a space
-        opts.append(["base", f"A Cartels Base in {BD.name[i]}", [{"do": "special", "fn": "c57_put", "slot": 11}]])
+        opts.append(["base", msg("A Cartels Base in {space}", space=SN[i]), [{"do": "special", "fn": "c57_put", "slot": 11}]])
     if room and st["av"][CARTELS_GUERRILLAS]:
-        opts.append(["guerrilla", f"A Cartels Guerrilla in {BD.name[i]}",
+        opts.append(["guerrilla", msg("A Cartels Guerrilla in {space}", space=SN[i]),
                      [{"do": "special", "fn": "c57_put", "slot": 9}]])
     if len(opts) == 2:
         push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=opts)
@@ -364,8 +365,8 @@ def sp_c57_put(st, fr, s, facts):
 
 def sp_c50s(st, fr, s, facts):
     push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=[
-        ["remove", "Remove 2 Police", [{"do": "remove_anywhere", "what": "police", "n": 2, "upto": False}]],
-        ["replace", "Replace 2 Police with AUC Guerrillas",
+        ["remove", msg("Remove 2 Police"), [{"do": "remove_anywhere", "what": "police", "n": 2, "upto": False}]],
+        ["replace", msg("Replace 2 Police with AUC Guerrillas"),
          [{"do": "remove_anywhere", "what": "police", "n": 2, "upto": False, "replace": "auc_guerrilla"}]]])
     return True
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import (
@@ -13,18 +14,18 @@ from .board import (
     CARTELS_UNDERGROUND,
     CUBES,
     FACTIONS,
-    FNAME,
     GOVT,
     INSURGENTS,
     A,
     U,
 )
 from .board import BOARD as BD
-from .events import NAME, SPECIAL, ev_cause
+from .events import SPECIAL, ev_cause
 from .frames import C, frame, pop, push_child, target, wait
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_insurgent import aid_cut, terror_in
+from .texts import FN, OP_NAME, SN
 
 
 def c66s_spaces(st, done=()):
@@ -50,8 +51,9 @@ class C66Pick:
 
     @staticmethod
     def prompt(st, fr):
-        return (f"Card 66: place a Cartels Base ({st['av'][CARTELS_BASE]} Available) in which Forest Department?", "card 66",
-                space_choices(c66s_spaces(st, fr["done"]), "Cartels Base in"))
+        return (msg("Card 66: place a Cartels Base ({count} Available) in which Forest Department?",
+                    count=st["av"][CARTELS_BASE]), "card 66",
+                space_choices(c66s_spaces(st, fr["done"]), msg("Cartels Base in {space}")))
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -68,9 +70,9 @@ class C66Pick:
 
 def sp_c68u(st, fr, s, facts):
     push_child(st, fr, "evchoice", f=fr["f"], v=fr["v"], opts=[
-        ["pieces", "Remove 2 Cartels pieces from coastal spaces",
+        ["pieces", msg("Remove 2 Cartels pieces from coastal spaces"),
          [{"do": "remove_anywhere", "what": "cartels_piece", "n": 2, "where": ["coastal"], "upto": False}]],
-        ["ships", "Remove up to 2 Shipments in coastal spaces", [{"do": "special", "fn": "unship_coastal"}]]])
+        ["ships", msg("Remove up to 2 Shipments in coastal spaces"), [{"do": "special", "fn": "unship_coastal"}]]])
     return True
 
 
@@ -80,7 +82,7 @@ def sp_unship_coastal(st, fr, s, facts):
         if BD.coastal[x[0]] and k < 2:
             st["ship"].remove(x)
             k += 1
-            facts.append(fact("shipment", f"Shipment removed in {NAME[x[0]]} ({ev_cause(fr)})"))
+            facts.append(fact("shipment", msg("Shipment removed in {space} ({why})", space=SN[x[0]], why=ev_cause(fr))))
     return False
 
 
@@ -118,16 +120,16 @@ class C69:
     def prompt(st, fr):
         f = fr["f"]
         if fr["ph"] == "src":
-            chs = space_choices([i for i in P.spaces(st) if C69.own(st, f, i) and dept_reach3(st, i)], "Move from")
-            chs.append(C("done", "Nothing"))
-            return ("Riverines & Fast Boats: move from which space?", "card 69", chs)
+            chs = space_choices([i for i in P.spaces(st) if C69.own(st, f, i) and dept_reach3(st, i)], msg("Move from {space}"))
+            chs.append(C("done", msg("Nothing")))
+            return (msg("Riverines & Fast Boats: move from which space?"), "card 69", chs)
         if fr["ph"] == "dst":
             ds = [j for j in dept_reach3(st, fr["src"]) if not (f == GOVT and j in st["zones"])]
-            return ("Riverines & Fast Boats: to which Department?", "card 69", space_choices(ds, "To"))
+            return (msg("Riverines & Fast Boats: to which Department?"), "card 69", space_choices(ds, msg("To {space}")))
         ops = ("train", "sweep", "assault") if f == GOVT else ("rally", "attack", "terror")
-        chs = [C(f"op:{o}", f"Free {o.capitalize()} there") for o in ops]
-        chs.append(C("done", "No Operation"))
-        return ("Riverines & Fast Boats: free Operation in the destination?", "card 69", chs)
+        chs = [C(f"op:{o}", msg("Free {operation} there", operation=OP_NAME[o])) for o in ops]
+        chs.append(C("done", msg("No Operation")))
+        return (msg("Riverines & Fast Boats: free Operation in the destination?"), "card 69", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -150,7 +152,7 @@ class C69:
             j = sidx(cid)
             fr["dst"] = j
             for k in (CUBES if f == GOVT else (U(f), A(f))):
-                P.move(st, fr["src"], j, k, 99, facts, "Event 69")
+                P.move(st, fr["src"], j, k, 99, facts, msg("Event 69"))
             fr["ph"] = "op"
             wait(fr)
             return
@@ -179,7 +181,7 @@ def sp_c71u(st, fr, s, facts):
     opts = []
     for g in INSURGENTS:
         if P.guerrillas(st["pc"][i], g):
-            opts.append([FACTIONS[g], f"Remove a {FNAME[g]} Guerrilla",
+            opts.append([FACTIONS[g], msg("Remove a {faction} Guerrilla", faction=FN[g]),
                          [{"do": "special", "fn": "c71_remove", "g": g}]])
     if not opts:
         return False
@@ -216,8 +218,8 @@ class C72Rep:
 
     @staticmethod
     def prompt(st, fr):
-        return (f"Card 72: replace a Cartels Guerrilla in {NAME[fr['i']]} with whose Guerrilla ({fr['left']} left)?",
-                "card 72", [C(f"faction:{FACTIONS[g]}", f"{FNAME[g]} Guerrilla") for g in C72Rep.opts(st)])
+        return (msg("Card 72: replace a Cartels Guerrilla in {space} with whose Guerrilla ({left} left)?", space=SN[fr['i']], left=fr['left']),
+                "card 72", [C(f"faction:{FACTIONS[g]}", msg("{faction} Guerrilla", faction=FN[g])) for g in C72Rep.opts(st)])
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -253,8 +255,9 @@ class C72Place:
     @staticmethod
     def prompt(st, fr):
         sps = [i for i in P.spaces(st) if st["pc"][i][CARTELS_BASE]]
-        return (f"Card 72: place a Cartels Guerrilla ({st['av'][CARTELS_GUERRILLAS]} left) in which Cartels Base space?", "card 72",
-                space_choices(sps, "Cartels Guerrilla to"))
+        return (msg("Card 72: place a Cartels Guerrilla ({count} left) in which Cartels Base space?",
+                    count=st["av"][CARTELS_GUERRILLAS]), "card 72",
+                space_choices(sps, msg("Cartels Guerrilla to {space}")))
 
     @staticmethod
     def step(st, fr, facts, cid):

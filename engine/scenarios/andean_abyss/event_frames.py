@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+from engine.core.messages import msg
+
 from . import pieces as P
 from .board import BOARD as BD
-from .board import FACTIONS, FARC_BASE, FNAME, GOVT, U
-from .events import IDS, NAME, matching
+from .board import FACTIONS, FARC_BASE, GOVT, U
+from .events import IDS, matching
 from .frames import C, frame, pop, push_child, target, wait
 from .op_common import sidx, space_choices
 from .redeploy import place_zone
 from .sa_govt import airlift_from, airstrike_spaces, eradicate_spaces
 from .state import mom
+from .texts import ASK, ASK_SPACE, CARD_TITLE, FN, OP_NAME, SN, card_name
 
 
 # ====================================================================== decision frames
@@ -32,11 +35,11 @@ class EvPick:
     @staticmethod
     def prompt(st, fr):
         s = fr["s"]
-        chs = space_choices(pick_cands(st, fr), "Choose")
+        chs = space_choices(pick_cands(st, fr), msg("Choose {space}"))
         if s.get("upto") or not chs:
-            chs.append(C("done", "No more"))
-        return (f"{BD.cards[fr['v']['card']]['title']}: {s.get('ask', 'choose a space')} "
-                f"({s['n'] - len(fr['chosen'])} left)", "5.1", chs)
+            chs.append(C("done", msg("No more")))
+        return (msg("{card}: {ask} ({count} left)", card=CARD_TITLE[fr["v"]["card"]], ask=ASK[s["ask"]] if s.get("ask") else ASK_SPACE,
+                    count=s["n"] - len(fr["chosen"])), "5.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -89,8 +92,8 @@ class RepPick:
 
     @staticmethod
     def prompt(st, fr):
-        return (f"Replace the removed Guerrilla in {NAME[fr['i']]} with whose Guerrilla?", "card 54",
-                [C(f"faction:{FACTIONS[g]}", f"{FNAME[g]} Guerrilla") for g in fr["gs"] if st["av"][U(g)]])
+        return (msg("Replace the removed Guerrilla in {space} with whose Guerrilla?", space=SN[fr['i']]), "card 54",
+                [C(f"faction:{FACTIONS[g]}", msg("{faction} Guerrilla", faction=FN[g])) for g in fr["gs"] if st["av"][U(g)]])
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -107,8 +110,8 @@ class EvFaction:
 
     @staticmethod
     def prompt(st, fr):
-        chs = [C(f"faction:{w}", FNAME[FACTIONS.index(w)]) for w in fr["s"]["among"]]
-        return (f"{BD.cards[fr['v']['card']]['title']}: which Faction?", "5.1", chs)
+        chs = [C(f"faction:{w}", FN[FACTIONS.index(w)]) for w in fr["s"]["among"]]
+        return (msg("{card}: which Faction?", card=CARD_TITLE[fr['v']['card']]), "5.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -130,7 +133,7 @@ class EvZone:
 
     @staticmethod
     def prompt(st, fr):
-        return ("Government: FARC Zone in which Department?", "6.4.4", space_choices(fr["cands"], "FARC Zone in"))
+        return (msg("Government: FARC Zone in which Department?"), "6.4.4", space_choices(fr["cands"], msg("FARC Zone in {space}")))
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -141,7 +144,7 @@ class EvZone:
                 wait(fr)
                 return
         i = sidx(cid)
-        why = f"Event {fr['card']} {BD.cards[fr['card']]['title']}"
+        why = msg("Event {card}", card=card_name(fr["card"]))
         place_zone(st, i, facts, why)
         if fr["s"].get("base"):
             P.place(st, i, FARC_BASE, 1, facts, why)
@@ -167,9 +170,9 @@ class EvSa:
                   "airstrike": lambda: not mom(st, 12) and bool(airstrike_spaces(st)),
                   "eradicate": lambda: bool(eradicate_spaces(st))}.get(k, lambda: False)()
             if ok:
-                chs.append(C(f"sa:{k}", f"Free {k.capitalize()}"))
-        chs.append(C("done", "No more"))
-        return (f"Free Special Activities ({fr['left']} left)", "5.5", chs)
+                chs.append(C(f"sa:{k}", msg("Free {operation}", operation=OP_NAME[k])))
+        chs.append(C("done", msg("No more")))
+        return (msg("Free Special Activities ({left} left)", left=fr['left']), "5.5", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):

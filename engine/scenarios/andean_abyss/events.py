@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.core import rng as R
 from engine.core.contract import attribute, cause_die, cause_event, fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import (
@@ -15,11 +16,9 @@ from .board import (
     CARTELS_BASE,
     FACTIONS,
     FARC,
-    FNAME,
     GOVT,
     INSURGENTS,
     PIECE_KEYS,
-    PIECE_NAMES,
     SLOT_OWNER,
     UNDERGROUND,
     A,
@@ -32,6 +31,7 @@ from .frames import C, frame, pop, push, push_child, targets, wait
 from .operation import start_op
 from .redeploy import zone_candidates
 from .state import is_np
+from .texts import CARD_TEXT, CARD_TITLE, FN, PN, SIDE_NAME, SINGLE, SN, card_name
 
 IDS, NAME = BD.ids, BD.name
 
@@ -167,21 +167,24 @@ def matching(st, where, v, exclude=()) -> list:
 
 
 # ====================================================================== start / frames
+#: how an Event's piece step words its choices and its question (capitalised, lower case)
+PIECE_VERB = {"place": (msg("Place"), msg("place")), "remove": (msg("Remove"), msg("remove")),
+              "anywhere": (msg("Remove"), msg("remove")), "flip": (msg("Flip Underground"), msg("flip Underground"))}
 def start_event(st: dict, f: int, card: int, side: str, facts: list, auto=None) -> None:
     start = len(facts)
     c = BD.cards[card]
-    txt = c[side]["text"]
-    facts.append(fact("event", f"{FNAME[f]} executes {card} {c['title']} ({'single' if c.get('single') else side}): {txt}",
+    facts.append(fact("event", msg("{faction} executes {card} ({side}): {text}", faction=FN[f], card=card_name(card),
+                                   side=SIDE_NAME.get(side) if not c.get("single") else SINGLE, text=CARD_TEXT[(card, side)]),
                       faction=FACTIONS[f], card=card, side=side))
     steps = list(c[side]["effect"])
     if c.get("capability"):
         st["caps"][str(card)] = "u" if side == "unshaded" else "s"
-        facts.append(fact("capability", f"Capability {c['title']} ({side}) now in force", card=card, side=side))
+        facts.append(fact("capability", msg("Capability {title} ({side}) now in force", title=CARD_TITLE[card], side=SIDE_NAME[side]), card=card, side=side))
     if c.get("momentum") and side == "shaded":
         st["mom"].append(card)
         if card == 42:
             st.setdefault("m42", []).append(f)
-        facts.append(fact("momentum", f"Momentum {c['title']} in force until the next Propaganda Reset", card=card))
+        facts.append(fact("momentum", msg("Momentum {title} in force until the next Propaganda Reset", title=CARD_TITLE[card]), card=card))
     attribute(facts, cause_event(card, side), start)
     push(st, {"k": "ev", "f": f, "steps": steps, "pc": 0, "v": {"f": f, "card": card, "side": side}, "auto": auto})
 
@@ -228,7 +231,7 @@ def _res(st, fr, s, facts):
 
 def ev_cause(fr):
     c = fr["v"]["card"]
-    return f"Event {c} {BD.cards[c]['title']}"
+    return msg("Event {card}", card=card_name(c))
 
 
 def _res_aid(st, fr, s, facts):
@@ -241,13 +244,13 @@ def _aid(st, fr, s, facts):
 
 def _res_die(st, fr, s, facts):
     d = R.roll(st["rng"], 6)
-    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True, cause=cause_die("5.1", d)))
+    facts.append(fact("die", msg("{why}: rolled {d}", why=ev_cause(fr), d=d), value=d, barrier=True, cause=cause_die("5.1", d)))
     P.set_res(st, _who(fr["v"], s["who"]), s.get("mult", 1) * d * s.get("sign", 1), facts, ev_cause(fr))
 
 
 def _aid_die(st, fr, s, facts):
     d = R.roll(st["rng"], 6)
-    facts.append(fact("die", f"{ev_cause(fr)}: rolled {d}", value=d, barrier=True, cause=cause_die("5.1", d)))
+    facts.append(fact("die", msg("{why}: rolled {d}", why=ev_cause(fr), d=d), value=d, barrier=True, cause=cause_die("5.1", d)))
     P.set_aid(st, d * s.get("sign", 1), facts, ev_cause(fr))
 
 
@@ -294,12 +297,12 @@ def _inel_next(st, fr, s, facts):
         g = _who(fr["v"], w)
         if g not in st["inel_next"]:
             st["inel_next"].append(g)
-        facts.append(fact("eligibility", f"{FNAME[g]} is Ineligible through the next card ({ev_cause(fr)})"))
+        facts.append(fact("eligibility", msg("{faction} is Ineligible through the next card ({why})", faction=FN[g], why=ev_cause(fr))))
 
 
 def _stay_elig(st, fr, s, facts):
     st["stay_elig"].append(fr["f"])
-    facts.append(fact("eligibility", f"{FNAME[fr['f']]} stays Eligible ({ev_cause(fr)})"))
+    facts.append(fact("eligibility", msg("{faction} stays Eligible ({why})", faction=FN[fr['f']], why=ev_cause(fr))))
 
 
 def _activate(st, fr, s, facts):
@@ -319,7 +322,8 @@ def _foreign(st, fr, s, facts):
     now = foreign_with(st["foreign"], s["which"])
     if now != st["foreign"]:
         st["foreign"] = now
-        facts.append(fact("map", f"{s['which'].capitalize()} is now a space for the rest of the game ({ev_cause(fr)})"))
+        facts.append(fact("map", msg("{space} is now a space for the rest of the game ({why})", space=SN[BD.index[s["which"]]],
+                                      why=ev_cause(fr))))
 
 
 def _oop(st, fr, s, facts):
@@ -328,14 +332,14 @@ def _oop(st, fr, s, facts):
     st["av"][slot] -= k
     st["oop"][slot] += k
     if k:
-        facts.append(fact("remove", f"{k} Available {PIECE_NAMES[slot]} removed from the game ({ev_cause(fr)})"))
+        facts.append(fact("remove", msg("{count} Available {piece} removed from the game ({why})", count=k, piece=PN[slot], why=ev_cause(fr))))
 
 
 def _unzone(st, fr, s, facts):
     i = fr["v"]["here"]
     if i in st["zones"]:
         st["zones"].remove(i)
-        facts.append(fact("zone", f"FARC Zone removed from {NAME[i]} ({ev_cause(fr)})", space=IDS[i]))
+        facts.append(fact("zone", msg("FARC Zone removed from {space} ({why})", space=SN[i], why=ev_cause(fr)), space=IDS[i]))
 
 
 def _remove_all(st, fr, s, facts):
@@ -492,16 +496,17 @@ class EvPiece:
     @staticmethod
     def prompt(st, fr):
         chs = []
-        verb = {"place": "Place", "remove": "Remove", "anywhere": "Remove", "flip": "Flip Underground"}[fr["mode"]]
+        verb = PIECE_VERB[fr["mode"]]
         for i, k in EvPiece.cands(st, fr):
-            chs.append(C(f"{fr['mode']}:{IDS[i]}:{PIECE_KEYS[k]}", f"{verb} {PIECE_NAMES[k]} in {NAME[i]}",
+            chs.append(C(f"{fr['mode']}:{IDS[i]}:{PIECE_KEYS[k]}", msg("{verb} {piece} in {space}", verb=verb[0], piece=PN[k], space=SN[i]),
                          space=IDS[i], piece=PIECE_KEYS[k]))
         for j, k in EvPiece.takes(st, fr):
-            chs.append(C(f"take:{IDS[j]}:{PIECE_KEYS[k]}", f"Take {PIECE_NAMES[k]} off {NAME[j]} (Available again, 1.4.1)",
+            chs.append(C(f"take:{IDS[j]}:{PIECE_KEYS[k]}", msg("Take {piece} off {space} (Available again, 1.4.1)", piece=PN[k], space=SN[j]),
                          space=IDS[j], piece=PIECE_KEYS[k]))
         if fr["s"].get("upto", True) or not chs:
-            chs.append(C("done", "No more"))
-        return (f"{BD.cards[fr['v']['card']]['title']}: {verb.lower()} pieces ({fr['left']} left)", "5.1", chs)
+            chs.append(C("done", msg("No more")))
+        return (msg("{card}: {verb} pieces ({count} left)", card=CARD_TITLE[fr["v"]["card"]], verb=verb[1],
+                    count=fr["left"]), "5.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -517,10 +522,11 @@ class EvPiece:
         sid, key = targets(cid)
         i, k = BD.index[sid], PIECE_KEYS.index(key)
         if cid.startswith("take:"):
-            P.remove(st, i, k, 1, facts, "taken off the map to be placed (1.4.1)")
+            P.remove(st, i, k, 1, facts, msg("taken off the map to be placed (1.4.1)"))
             wait(fr)
             return
-        why = f"Event {fr['v']['card']} {BD.cards[fr['v']['card']]['title']}"
+        why = ev_cause(fr)
+        again = msg("{why} (replacement)", why=why)
         if fr["mode"] == "place":
             P.place(st, i, k, 1, facts, why)
         elif fr["mode"] == "flip":
@@ -530,14 +536,14 @@ class EvPiece:
             rep = fr["s"].get("replace")
             if rep:
                 for rk in slots(rep, fr["v"]):
-                    if P.place(st, i, rk, 1, facts, why + " (replacement)"):
+                    if P.place(st, i, rk, 1, facts, again):
                         break
             if fr["s"].get("replace_other"):
                 gs = [g for g in INSURGENTS if g != SLOT_OWNER[k] and st["av"][U(g)]]
                 if len(gs) == 1:
-                    P.place(st, i, U(gs[0]), 1, facts, why + " (replacement)")
+                    P.place(st, i, U(gs[0]), 1, facts, again)
                 elif gs:  # the executor picks whose Guerrilla replaces it (card 54)
-                    push_child(st, fr, "reppick", f=fr["f"], i=i, gs=gs, why=why + " (replacement)")
+                    push_child(st, fr, "reppick", f=fr["f"], i=i, gs=gs, why=again)
         fr["left"] -= 1
 
 

@@ -32,7 +32,7 @@ PROMPTS: dict[str, Callable] = {}
 STEPS: dict[str, Callable] = {}
 POLICIES: dict[str, Callable] = {}
 
-__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "policy", "push", "push_child", "pop", "wait", "choices_of",
+__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "once", "policy", "push", "push_child", "pop", "wait", "choices_of",
            "auto_pick", "LOG", "logging_to", "resume_once", "verb", "target", "targets"]
 
 
@@ -101,10 +101,26 @@ def describe(cid: str) -> tuple[str, dict]:
     return kind, tg
 
 
-def C(cid: str, label: str, **payload) -> Choice:
+def _frozen(v):
+    """A hashable key of a label (a message) for the choice cache: its template and the
+    identities of its arguments. An identity is safe: the cached Choice's label holds the very
+    objects, so no other object can take one of their identities while the entry exists; an
+    equal but distinct argument only misses the cache (small ints and the name messages of
+    texts.py are shared objects, so the common labels hit)."""
+    if not isinstance(v, dict):
+        return v
+    a = v.get("args")
+    if not a:
+        return v["msg"]
+    return (v["msg"], v.get("n"), tuple(a), *map(id, a.values()))
+
+
+def C(cid: str, label, **payload) -> Choice:
     """A Choice with its kind and named targets (:func:`describe`, plus the payload's space,
-    card or amount); identical ones are shared (Choice is immutable, payloads never mutated)."""
-    key = (cid, label, tuple(payload.items())) if payload else (cid, label)
+    card or amount); identical ones are shared (Choice is immutable, payloads never mutated).
+    ``label`` is a message (engine.core.messages)."""
+    lk = _frozen(label)
+    key = (cid, lk, tuple(payload.items())) if payload else (cid, lk)
     c = _CHOICES.get(key)
     if c is None:
         if len(_CHOICES) > 50_000:
@@ -114,6 +130,19 @@ def C(cid: str, label: str, **payload) -> Choice:
             if k in payload:
                 tg[k] = payload[k]
         c = _CHOICES[key] = Choice(cid, label, payload, kind=str(kind), targets=tg)
+    return c
+
+
+_ONCE: dict = {}
+
+
+def once(key, make, *args) -> Choice:
+    """The Choice ``make(*args)`` builds, built once per ``key`` (a key that fully determines its id,
+    label and payload, such as ``("patrol-from", space)``): a prompt that offers the same
+    choices again and again builds no message for them."""
+    c = _ONCE.get(key)
+    if c is None:
+        c = _ONCE[key] = make(*args)
     return c
 
 

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from engine.core import rng as R
 from engine.core.contract import cause_bot, fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from . import random_spaces as RS
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME, B, U
+from .board import FACTIONS, B, U
 from .frames import LOG
 from .ops_insurgent import rally_space_ok
+from .texts import FN
 
 IDS, NAME = BD.ids, BD.name
 
@@ -20,8 +22,10 @@ CAPS = {1, 2, 3, 7, 9, 10, 11, 13}
 
 def why(st, facts, f, text, rule):
     """A Non-player's section-8 reason, as a fact with ``cause_bot(seat, branch, rule)``."""
-    facts.append(fact("np", f"Non-player {FNAME[f]}: {text} ({rule})", faction=FACTIONS[f], rule=rule, branch=text,
-                      cause=cause_bot(st["ctl"][f], text, rule)))
+    # ``branch``: the branch in English, a data field the bot's rationale quotes (np_bot.py);
+    # the text and the cause carry it as a message
+    facts.append(fact("np", msg("Non-player {faction}: {text} ({rule})", faction=FN[f], text=text, rule=rule),
+                      faction=FACTIONS[f], rule=rule, branch=str(text), cause=cause_bot(st["ctl"][f], text, rule)))
 
 
 def rnd(st, seq):
@@ -37,7 +41,8 @@ def rnd(st, seq):
     elif LOG.facts is not None:
         fr = st["stack"][-1] if st.get("stack") else {}
         f = fr.get("f", 0)
-        LOG.facts.append(fact("np", f"Non-player {FNAME[f]}: {fr.get('k', 'pick')} - {info['text']} ({info['rule']})",
+        LOG.facts.append(fact("np", msg("Non-player {faction}: {frame} - {text} ({rule})", faction=FN[f], frame=fr.get("k", "pick"),
+                                        text=info["text"], rule=info["rule"]),
                               faction=FACTIONS[f], rule=info["rule"], branch="random space", frame=fr.get("k"),
                               cause=cause_bot(st["ctl"][f], info["text"], info["rule"]),
                               choice=got, candidates=len(seq), **{k: v for k, v in info.items() if k not in ("text", "rule")}))
@@ -58,7 +63,7 @@ def rnd_best(st, pairs):
 
 def random_note(st, fr, cid, n):
     f = fr["f"]
-    return fact("np", f"Non-player {FNAME[f]}: {fr['k']} - {cid} picked at random among {n} equal candidates (8.2)",
+    return fact("np", msg("Non-player {faction}: {k} - {cid} picked at random among {count} equal candidates (8.2)", faction=FN[f], k=fr['k'], cid=cid, count=n),
                 faction=FACTIONS[f], rule="8.2", branch="random pick among equal candidates", frame=fr["k"],
                 choice=cid, cause=cause_bot(st["ctl"][f], "random pick among equal candidates", "8.2"))
 

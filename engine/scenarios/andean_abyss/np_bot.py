@@ -55,7 +55,7 @@ class NonPlayerBot(Bot):
             if cid in ids:
                 return BotDecision(cid, why_)
             return BotDecision("pass" if "pass" in ids else ids[0], why_ + " (not offered: Pass)")
-        head = frame_head(cp, fr, prompt.text_for(self.seat))
+        head = frame_head(cp, fr, str(prompt.text_for(self.seat)))
         if fr["k"] == "op":
             plan, _ = derive_plan(cp, fr)
             fr["plan"] = fr.get("plan") or plan
@@ -64,8 +64,8 @@ class NonPlayerBot(Bot):
         drawn: list = []
         with logging_to(drawn):      # 8.2 / 8.3 picks report their dice and walk
             cid = np_policy(cp, fr, chs)
-        label = next((c.label for c in chs if c.id == cid), cid)
-        dice = "; ".join(f["text"] for f in drawn if f.get("branch") == "random space")
+        label = next((str(c.label) for c in chs if c.id == cid), cid)
+        dice = "; ".join(str(f["text"]) for f in drawn if f.get("branch") == "random space")
         return BotDecision(cid, f"{head}: {label}" + (f" ({dice})" if dice else ""))
 
 
@@ -110,7 +110,7 @@ def short_walk(x) -> str:
 def PROMPTS_TEXT(st, fr) -> str:
     from .frames import PROMPTS
     try:
-        return PROMPTS[fr["k"]](st, fr)[0]
+        return str(PROMPTS[fr["k"]](st, fr)[0])
     except Exception:  # a prompt that cannot be shown here: the frame kind is named instead
         return ""
 
@@ -125,12 +125,12 @@ def np_act_reason(state) -> str:
     cp = pickle.loads(pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
     facts = apply_choice(cp, "", "np:act")
     notes = [x for x in facts if x.get("type") == "np"]
-    lines = [f"{x['rule']} {x.get('branch') or x['text']}" for x in notes if x.get("branch") != "random space"]
+    lines = [f"{x['rule']} {x.get('branch') or str(x['text'])}" for x in notes if x.get("branch") != "random space"]
     if fr["k"] != "elig":
         lines.insert(0, frame_head(state, fr, PROMPTS_TEXT(state, fr)))
     where = list(dict.fromkeys(m.group(1) for x in facts if x.get("type") == "track"
-                               for m in [WHERE.search(x.get("text", ""))] if m))
-    sa = [x["text"].split(": ", 1)[-1] for x in facts if x.get("type") == "sa"]
+                               for m in [WHERE.search(str(x.get("text", "")))] if m))
+    sa = [str(x["text"]).split(": ", 1)[-1] for x in facts if x.get("type") == "sa"]
     if where or sa:
         lines.append("; ".join(where[:6] + (["..."] if len(where) > 6 else [])) +
                      (f" (then {', '.join(sa)})" if sa else ""))

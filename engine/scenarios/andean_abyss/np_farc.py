@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from engine.core.messages import msg
+
 from . import pieces as P
 from .board import BOARD as BD
 from .board import CARTELS, CARTELS_BASE, FARC, FARC_BASE, GOVT
 from .frames import target
-from .np_base import IDS, NAME, rnd, rnd_best, sp_id
+from .np_base import IDS, rnd, rnd_best, sp_id
 from .np_priorities import farc_march_origin, march_keep, march_room
 from .ops_insurgent import march_dests, march_origins
 from .state import final_event_card
+from .texts import SN
 
 
 def farc_march_step(st, fr, ids):
@@ -85,11 +88,11 @@ def farc_march_next(st, op):
         if locs:
             top = max(BD.econ[j] for j in locs)
             dst = BD.index[target(rnd(st, [sp_id(j) for j in locs if BD.econ[j] == top]))]
-            return pick_origin(dst), dst, 1, f"1 Guerrilla onto the {top}-Econ LoC {NAME[dst]} (highest Econ first)"
+            return pick_origin(dst), dst, 1, msg("1 Guerrilla onto the {top}-Econ LoC {space} (highest Econ first)", top=top, space=SN[dst])
     entered = [j for j in dict.fromkeys(op["sel"]) if not BD.is_loc[j]]
     for j in entered:          # a second-bullet space takes every adjacent origin before the next
         if origins_to(j):
-            return pick_origin(j), j, 2, f"into {NAME[j]} with every adjacent origin (second bullet)"
+            return pick_origin(j), j, 2, msg("into {space} with every adjacent origin (second bullet)", space=SN[j])
     if len(entered) < 3:
         cands = [j for j in P.spaces(st) if farc_bullet2_dest(st, j) and j not in entered and origins_to(j)]
         hidden = [j for j in cands if march_room(st, FARC, j) > 0]
@@ -98,14 +101,15 @@ def farc_march_next(st, op):
             dst = BD.index[target(rnd(st, [sp_id(j) for j in pool]))]
             how = "the Guerrillas stay Underground there" if hidden else "no candidate keeps them Underground"
             return (pick_origin(dst), dst, 2,
-                    f"into {NAME[dst]}, Support or Neutral without FARC Control ({how}; space {len(entered) + 1} of up to 3)")
+                    msg("into {space}, Support or Neutral without FARC Control ({how}; space {number} of up to 3)",
+                        space=SN[dst], how=how, number=len(entered) + 1))
     most = max(spare.values())
     srcs = [i for i, n in spare.items() if n == most and any(BD.pop[j] >= 1 and not BD.is_loc[j] for j in reach[i])]
     if not srcs:
         return None
     src = BD.index[target(rnd(st, [f"from:{IDS[i]}" for i in srcs]))]
     dst = BD.index[target(rnd(st, [sp_id(j) for j in reach[src] if BD.pop[j] >= 1 and not BD.is_loc[j]]))]
-    return src, dst, 3, f"1 more space, {NAME[dst]}, from {NAME[src]} with the most Guerrillas that would move (last bullet)"
+    return src, dst, 3, msg("1 more space, {space}, from {space2} with the most Guerrillas that would move (last bullet)", space=SN[dst], space2=SN[src])
 
 
 def farc_distance(st) -> dict:

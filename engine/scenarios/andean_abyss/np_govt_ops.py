@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.core.messages import msg
+
 from . import pieces as P
 from .board import ACTIVE, GOVT, GOVT_BASE, INSURGENTS, PIECE_KEYS, POLICE, TROOPS, UNDERGROUND, B
 from .board import BOARD as BD
@@ -41,25 +43,25 @@ def govt_ops(st, fr, facts=None):
         special = special or s
     if res >= cost and (special or total >= 4):
         return begin(st, fr, facts, GOVT, "assault", {"max": max(1, 9 // cost), "sa": ["pre"]}, "8.8.3",
-                     "Assault (would remove a Shipment, a player's Base or 4+ Guerrillas)")
+                     msg("Assault (would remove a Shipment, a player's Base or 4+ Guerrillas)"))
     avail = st["av"][TROOPS] + st["av"][POLICE] + st["av"][GOVT_BASE]
     # 8.8.4 / 8.8.8: Civic Action in a space without Terror that leaves 15+ Resources after
     # paying for its Train space - judged, like the 3rd Train bullet it serves, after the Train
     # has placed its cubes where it may (a City or a Govt-Base Department, 8.1.2 mix)
     can_civic = any(civic_levels(st, i, train_placed(st, i), res - 3) for i in sps)
     if res >= 3 and (avail >= 10 or can_civic):
-        return begin(st, fr, facts, GOVT, "train", {"max": 3, "sa": ["mid"]}, "8.8.4", "Train (10+ pieces Available or Civic Action)")
+        return begin(st, fr, facts, GOVT, "train", {"max": 3, "sa": ["mid"]}, "8.8.4", msg("Train (10+ pieces Available or Civic Action)"))
     loc_threat = any(BD.is_loc[i] and (P.all_guerrillas(st["pc"][i]) and (
         sum(st["pc"][i][k] for k in UNDERGROUND) or P.all_guerrillas(st["pc"][i]) > P.cubes(st["pc"][i]))) for i in sps)
     if loc_threat and res >= 3:
-        return begin(st, fr, facts, GOVT, "patrol", {"max": 99, "sa": ["post"]}, "8.8.5", "Patrol (Guerrillas threaten LoCs)")
+        return begin(st, fr, facts, GOVT, "patrol", {"max": 99, "sa": ["post"]}, "8.8.5", msg("Patrol (Guerrillas threaten LoCs)"))
     scost = 1 if cap(st, 2) == "u" else 3
     if res >= scost and not final_event_card(st) or res >= scost:
         if any(sweep_rank(st, i) is not None for i in space_candidates(st, GOVT, "sweep", {"sel": [], "free": False})):
-            return begin(st, fr, facts, GOVT, "sweep", {"max": max(1, 12 // scost), "sa": ["pre"]}, "8.8.6", "Sweep")
+            return begin(st, fr, facts, GOVT, "sweep", {"max": max(1, 12 // scost), "sa": ["pre"]}, "8.8.6", msg("Sweep"))
     if res >= 3 and avail:
-        return begin(st, fr, facts, GOVT, "train", {"max": 4, "sa": ["mid"]}, "8.8.4", "Train ('if none' arrow)")
-    return ("pass", None, None, ("cannot afford an Operation: Pass", "8.1"))
+        return begin(st, fr, facts, GOVT, "train", {"max": 4, "sa": ["mid"]}, "8.8.4", msg("Train ('if none' arrow)"))
+    return ("pass", None, None, (msg("cannot afford an Operation: Pass"), "8.1"))
 
 
 def train_mix(st) -> tuple:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from engine.core.messages import msg
+
 from . import pieces as P
 from .board import AUC, AUC_UNDERGROUND, CARTELS, FARC, FARC_BASE, FARC_UNDERGROUND, GOVT, PIECE_KEYS, A, B, U
 from .board import BOARD as BD
@@ -9,6 +11,7 @@ from .frames import target
 from .np_base import avail_pieces, could_base, rnd
 from .np_priorities import ATTACK_ORDER, PLANS, begin, feasible, rank_space
 from .op_common import opf
+from .texts import OP_NAME
 
 FLOW_ORDER = ("rally", "march", "attack", "terror")   # the Insurgent flowcharts' boxes, top down
 
@@ -27,46 +30,47 @@ def insurgent_ops(st, fr, facts=None):
     for op in reversed(FLOW_ORDER[:FLOW_ORDER.index(d[1])]):
         if op in PLANS[f] and feasible(st, f, op):
             plan, rule = PLANS[f][op]
-            return ("op", op, plan, (f"{d[3][0]} impossible: {op.capitalize()} instead ('if none', up the chart)",
+            return ("op", op, plan, (msg("{reason} impossible: {operation} instead ('if none', up the chart)", reason=d[3][0],
+                                         operation=OP_NAME[op]),
                                      "8.1.1"))
-    return ("pass", None, None, (f"{d[3][0]} impossible and none above it on the chart: Pass", "8.1.1"))
+    return ("pass", None, None, (msg("{reason} impossible and none above it on the chart: Pass", reason=d[3][0]), "8.1.1"))
 
 
 def insurgent_flowchart(st, fr, facts=None):
     f = fr["f"]
     if st["res"][f] == 0:
-        return ("pass", None, None, ("0 Resources: Pass", "8.1"))
+        return ("pass", None, None, (msg("0 Resources: Pass"), "8.1"))
     sps = P.spaces(st)
     if f == CARTELS:
         if avail_pieces(st, CARTELS) >= 10 or could_base(st, CARTELS):
             return begin(st, fr, facts, CARTELS, "rally", {"max": 3, "sa": ["cultivate", "process"]}, "8.5.1",
-                         "Rally (10+ pieces Available or a Base possible)")
+                         msg("Rally (10+ pieces Available or a Base possible)"))
         if len(st["ship"]) < 4:
-            return begin(st, fr, facts, CARTELS, "march", {"max": 3, "sa": ["process"]}, "8.5.2", "March (Shipment available)")
-        return begin(st, fr, facts, CARTELS, "terror", {"max": 3, "sa": ["bribe"]}, "8.5.3", "Terror")
+            return begin(st, fr, facts, CARTELS, "march", {"max": 3, "sa": ["process"]}, "8.5.2", msg("March (Shipment available)"))
+        return begin(st, fr, facts, CARTELS, "terror", {"max": 3, "sa": ["bribe"]}, "8.5.3", msg("Terror"))
     if f == AUC:
         if st["av"][U(AUC)] >= 6 or could_base(st, AUC, 3):
             return begin(st, fr, facts, AUC, "rally", {"max": 3, "sa": ["extort"]}, "8.6.1",
-                         "Rally (6+ Guerrillas Available or a Base possible)")
+                         msg("Rally (6+ Guerrillas Available or a Base possible)"))
         fb = [i for i in sps if st["pc"][i][FARC_BASE]]
         with_auc = [i for i in fb if P.guerrillas(st["pc"][i], AUC)]
         if fb and len(with_auc) * 2 < len(fb):
             return begin(st, fr, facts, AUC, "march", {"max": 3, "sa": ["extort"]}, "8.6.2",
-                         "March (fewer than half of FARC Base spaces hold AUC Guerrillas)")
+                         msg("March (fewer than half of FARC Base spaces hold AUC Guerrillas)"))
         if not any(st["pc"][i][AUC_UNDERGROUND] for i in fb):
-            return begin(st, fr, facts, AUC, "attack", {"max": 3, "sa": ["ambush"]}, "8.6.3", "Attack")
-        return begin(st, fr, facts, AUC, "terror", {"max": 3, "sa": ["assassinate"]}, "8.6.4", "Terror")
+            return begin(st, fr, facts, AUC, "attack", {"max": 3, "sa": ["ambush"]}, "8.6.3", msg("Attack"))
+        return begin(st, fr, facts, AUC, "terror", {"max": 3, "sa": ["assassinate"]}, "8.6.4", msg("Terror"))
     # FARC 8.7
     if st["av"][U(FARC)] >= 9 or could_base(st, FARC):
         return begin(st, fr, facts, FARC, "rally", {"max": 99, "sa": ["extort"]}, "8.7.1",
-                     "Rally (9+ Guerrillas Available or a Base possible)")
+                     msg("Rally (9+ Guerrillas Available or a Base possible)"))
     strong = any((BD.is_loc[i] or st["sup"][i] > 0) and (st["pc"][i][FARC_UNDERGROUND] or P.fpieces(st["pc"][i], FARC) >= 3) for i in sps)
     if not strong:
         return begin(st, fr, facts, FARC, "march", {"max": 4, "sa": ["extort"]}, "8.7.2",
-                     "March (no Support space or LoC holds FARC strength)")
+                     msg("March (no Support space or LoC holds FARC strength)"))
     if st["res"][FARC] > st["res"][GOVT]:
-        return begin(st, fr, facts, FARC, "attack", {"max": 99, "sa": ["ambush"]}, "8.7.3", "Attack (more Resources than Govt)")
-    return begin(st, fr, facts, FARC, "terror", {"max": 99, "sa": ["kidnap"]}, "8.7.4", "Terror")
+        return begin(st, fr, facts, FARC, "attack", {"max": 99, "sa": ["ambush"]}, "8.7.3", msg("Attack (more Resources than Govt)"))
+    return begin(st, fr, facts, FARC, "terror", {"max": 99, "sa": ["kidnap"]}, "8.7.4", msg("Terror"))
 
 
 SA_DEFAULT = {"rally": ["extort", "cultivate", "process"], "march": ["extort", "process"],

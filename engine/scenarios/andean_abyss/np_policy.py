@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 from engine.core.contract import cause_bot, fact
+from engine.core.messages import msg
 
 from . import pieces as P
-from .board import ACTIVE, AUC, CARTELS, FACTIONS, FARC, FARC_BASE, FNAME, GOVT, INSURGENT_BASES, POLICE
+from .board import ACTIVE, AUC, CARTELS, FACTIONS, FARC, FARC_BASE, GOVT, INSURGENT_BASES, POLICE
 from .board import BOARD as BD
 from .frames import LOG, POLICIES, target
 from .np_auc import pol_assassinate
@@ -52,6 +53,7 @@ from .np_priorities import PLANS, kidnap_could, march_target, rank_space
 from .np_propaganda import pol_agitate, pol_drugs, pol_elite, pol_redeploy, pol_seventh, pol_zone, pol_zoneout
 from .ops_govt import assault_removals
 from .state import cap
+from .texts import FN
 
 
 # ====================================================================== policies
@@ -69,8 +71,8 @@ def np_policy(st, fr, chs):
     if len(real) > 1 and LOG.facts is not None:
         # section 8 sets no priority among these: 8.2 / 8.3 decide (never a silent random pick)
         f = fr["f"]
-        LOG.facts.append(fact("np", f"Non-player {FNAME[f]}: {k} - no section-8 priority among {len(real)} "
-                                    "choices; picked as 8.2 / 8.3 direct", faction=FACTIONS[f], rule="8.2",
+        LOG.facts.append(fact("np", msg("Non-player {faction}: {frame} - no section-8 priority among {count} choices; picked as "
+                                            "8.2 / 8.3 direct", faction=FN[f], frame=k, count=len(real)), faction=FACTIONS[f], rule="8.2",
                               branch="no priority: 8.2 random pick", frame=k,
                               cause=cause_bot(st["ctl"][f], "no priority: 8.2 random pick", "8.2")))
     return rnd(st, real)

@@ -5,9 +5,10 @@ from __future__ import annotations
 import pickle
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from . import pieces as P
-from .board import ALL_FACTIONS, AUC, FACTIONS, FARC, FNAME, GOVT, GOVT_PIECES, INSURGENT_PIECES, A, B, U
+from .board import ALL_FACTIONS, AUC, FACTIONS, FARC, GOVT, GOVT_PIECES, INSURGENT_PIECES, A, B, U
 from .board import BOARD as BD
 from .events import start_event
 from .frames import C, frame, logging_to, wait
@@ -16,6 +17,7 @@ from .np_govt_ops import govt_ops
 from .np_insurgent import insurgent_ops
 from .operation import start_op
 from .state import eligible_options, is_np, is_prop, record_exec
+from .texts import FN, SIDE_NAME, card_name
 
 
 # ====================================================================== 8.1 Event or Operations
@@ -107,7 +109,7 @@ def np_decide(st: dict, fr: dict) -> tuple:
     _, ev_ok, op_ok, lim, _ = eligible_options(st, fr)
     reasons = []
     if f == GOVT and is_prop(st["nxt"]) is False and st["nxt"] in CAPS and st["cur"] not in CAPS:
-        return ("pass", None, None, [("Pass to be Eligible for the Capability on the next card", "8.8.1")])
+        return ("pass", None, None, [(msg("Pass to be Eligible for the Capability on the next card"), "8.8.1")])
     side = "unshaded" if (f == GOVT or card.get("single")) else "shaded"
     if ev_ok:
         if f == GOVT:
@@ -121,19 +123,19 @@ def np_decide(st: dict, fr: dict) -> tuple:
         if want:
             eff = event_effect(st, f, side)
             if eff is None or not (eff["changed"] or eff["capability"]):
-                reasons.append((f"Event {card['n']} would have no effect: Operations instead", "8.1"))
+                reasons.append((msg("Event {n} would have no effect: Operations instead", n=card['n']), "8.1"))
             elif card.get("momentum") and side == "shaded" and is_prop(st["nxt"]) and card["n"] not in (22, 67):
-                reasons.append(("Momentum Event with Propaganda next would not matter: Operations", "8.1"))
+                reasons.append((msg("Momentum Event with Propaganda next would not matter: Operations"), "8.1"))
             elif f == GOVT and not (eff["capability"] or govt_likes(st, eff["st"])):
-                reasons.append(("Event would not help the Government (derived Event Instruction): Operations",
+                reasons.append((msg("Event would not help the Government (derived Event Instruction): Operations"),
                                 "8.8.2"))
             elif f != GOVT and is_np(st, GOVT) and not insurgent_ok_vs_np_govt(st, f, eff["st"]):
-                reasons.append(("Event fails the Non-player Government restrictions: Operations", "8.1"))
+                reasons.append((msg("Event fails the Non-player Government restrictions: Operations"), "8.1"))
             else:
-                reasons.append((f"executes Event {card['n']} {card['title']} ({side})", "8.1" if f else "8.8.2"))
+                reasons.append((msg("executes Event {card} ({side})", card=card_name(card["n"]), side=SIDE_NAME[side]), "8.1" if f else "8.8.2"))
                 return ("event", side, None, reasons)
     if not op_ok:
-        reasons.append(("no Operation allowed here: Pass", "8.1"))
+        reasons.append((msg("no Operation allowed here: Pass"), "8.1"))
         return ("pass", None, None, reasons)
     d = govt_ops(st, fr) if f == GOVT else insurgent_ops(st, fr)
     return (d[0], d[1], d[2], reasons + [d[3]])
@@ -188,9 +190,9 @@ class Discord:
         chs = []
         eff = event_effect(st, g, "unshaded" if BD.cards[st["cur"]].get("single") else "shaded")
         if eff is not None and (eff["changed"] or eff["capability"]):
-            chs.append(C("discord:event", f"{FNAME[g]} executes the Event"))
-        chs.append(C("discord:ops", f"{FNAME[g]} conducts Operations"))
-        return (f"Insurgent Discord: Non-player {FNAME[g]} is 2nd Eligible - Event or Operations?", "8.1", chs)
+            chs.append(C("discord:event", msg("{faction} executes the Event", faction=FN[g])))
+        chs.append(C("discord:ops", msg("{faction} conducts Operations", faction=FN[g])))
+        return (msg("Insurgent Discord: Non-player {faction} is 2nd Eligible - Event or Operations?", faction=FN[g]), "8.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -203,7 +205,7 @@ class Discord:
         card = BD.cards[st["cur"]]
         if cid == "discord:event":
             side = "unshaded" if card.get("single") else "shaded"
-            np_execute(st, efr, facts, "event", side, None, [(f"executes Event {card['n']} (Insurgent Discord)", "8.1")])
+            np_execute(st, efr, facts, "event", side, None, [(msg("executes Event {n} (Insurgent Discord)", n=card['n']), "8.1")])
             return
         d = insurgent_ops(st, efr)
         np_execute(st, efr, facts, d[0], d[1], d[2], [d[3]])
@@ -211,8 +213,8 @@ class Discord:
 
 def do_pass(st, fr, facts):
     f = fr["f"]
-    P.set_res(st, f, 3 if f == GOVT else 1, facts, "Pass, 2.3.3")
-    facts.append(fact("pass", f"{FNAME[f]} passes", faction=FACTIONS[f]))
+    P.set_res(st, f, 3 if f == GOVT else 1, facts, msg("Pass, 2.3.3"))
+    facts.append(fact("pass", msg("{faction} passes", faction=FN[f]), faction=FACTIONS[f]))
     fr["done"] = 0
     st["sop"]["i"] += 1
     from .frames import pop

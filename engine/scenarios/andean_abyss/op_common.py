@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from engine.core.messages import msg
+
 from .board import BOARD as BD
 from .board import GOVT
-from .frames import C
+from .frames import C, _frozen
 from .state import cap, mom
+from .texts import SN
 
 IDS = BD.ids
 
@@ -30,23 +33,32 @@ def sidx(cid: str) -> int:
 _SPACE_CHOICES: dict = {}
 
 
-def space_choices(ids, verb: str) -> list:
-    """``space:<id>`` choices (cached: Choice objects are immutable)."""
+def space_choices(ids, label) -> list:
+    """``space:<id>`` choices (cached: Choice objects are immutable). ``label`` is a message
+    whose template names the space as ``{space}`` (``msg("Rally in {space}")``)."""
     out = []
+    key = _frozen(label)
     for i in ids:
-        c = _SPACE_CHOICES.get((verb, i))
+        c = _SPACE_CHOICES.get((key, i))
         if c is None:
-            c = _SPACE_CHOICES[(verb, i)] = C(f"space:{IDS[i]}", f"{verb} {NAME[i]}", space=IDS[i])
+            c = _SPACE_CHOICES[(key, i)] = C(f"space:{IDS[i]}", msg(label["msg"], **label.get("args", {}), space=SN[i]),
+                                             space=IDS[i])
         out.append(c)
     return out
 
 
 # ====================================================================== costs
 def op_cost(st: dict, f: int, op: str, i: int) -> int:
+    """3.2 / 3.3: what Faction ``f``'s Operation ``op`` costs in space ``i``."""
+    return op_cost_with(f, op, i, cap(st, 2), cap(st, 3))
+
+
+def op_cost_with(f: int, op: str, i: int, cap2: str | None, cap3: str | None) -> int:
+    """:func:`op_cost` given the sides of capabilities 2 (Sweep) and 3 (Assault) in force."""
     if f == GOVT:
-        if op == "sweep" and cap(st, 2) == "u":
+        if op == "sweep" and cap2 == "u":
             return 1
-        if op == "assault" and cap(st, 3) == "u":
+        if op == "assault" and cap3 == "u":
             return 1
         return 3
     if op == "terror" and BD.is_loc[i]:

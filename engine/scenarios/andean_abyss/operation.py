@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import (
@@ -13,14 +14,13 @@ from .board import (
     CARTELS_UNDERGROUND,
     FACTIONS,
     FARC,
-    FNAME,
     GOVT,
     GOVT_BASE,
     TROOPS,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, push_child, target, wait
-from .op_common import IDS, NAME, op_cost, ship_lenders, ship_owners, sidx, space_choices
+from .frames import C, frame, once, pop, push, push_child, target, wait
+from .op_common import IDS, op_cost, ship_lenders, ship_owners, sidx, space_choices
 from .op_targets import space_candidates
 from .ops_govt import assault_removals, assault_targets, patrol_activate, patrol_origins
 from .ops_insurgent import aid_cut, march_origins, terror_in
@@ -29,6 +29,7 @@ from .sa_cartels import cultivate_dests
 from .sa_farc import extort_ok, kidnap_spaces
 from .sa_govt import airlift_from, airstrike_targets
 from .state import SAS, cap, is_np, mark_sa, mom
+from .texts import FN, OP_NAME, SN
 from .transfers import transfer_donors, transfer_targets
 
 
@@ -56,10 +57,16 @@ def start_op(st: dict, f: int, op: str, lim: bool, free: bool, facts: list, auto
     fr = {"k": "op", "f": f, "op": op, "lim": lim, "free": free, "sa": None, "sa_ok": not lim and not extra.get("no_sa"),
           "sel": [], "ph": "sel", "auto": auto, "terror_n": 0, "moved": {}, "dest": None}
     fr.update(extra)
-    facts.append(fact("op", f"{FNAME[f]} {'Limited ' if lim else ''}{op.capitalize()}{' (free)' if free else ''}",
+    if lim:
+        text = (msg("{faction} Limited {operation} (free)", faction=FN[f], operation=OP_NAME[op]) if free else
+                msg("{faction} Limited {operation}", faction=FN[f], operation=OP_NAME[op]))
+    else:
+        text = (msg("{faction} {operation} (free)", faction=FN[f], operation=OP_NAME[op]) if free else
+                msg("{faction} {operation}", faction=FN[f], operation=OP_NAME[op]))
+    facts.append(fact("op", text,
                       faction=FACTIONS[f], op=op, limited=lim, free=free))
     if op == "patrol" and not free:
-        P.set_res(st, f, -3, facts, "Patrol 3.2.2")
+        P.set_res(st, f, -3, facts, msg("Patrol 3.2.2"))
     push(st, fr)
     return fr
 
@@ -115,6 +122,10 @@ SA_FRAME = {"airlift": "airlift", "airstrike": "airstrike", "eradicate": "eradic
             "bribe": "bribe"}
 
 
+GIVE_CHOICE = C("give", msg("Transfer Resources or a Shipment to another Faction (1.5.2)"))
+ASK_CHOICE = [C(f"ask:{FACTIONS[g]}", msg("Ask {faction} for a transfer (1.5.2)", faction=FN[g])) for g in range(4)]
+
+
 @frame("op")
 class Op:
     """3.1: select spaces one at a time (paying as you go), then Done."""
@@ -127,29 +138,33 @@ class Op:
             locs = [i for i in BD.locs if assault_targets(st, i) and assault_removals(st, i) > 0]
             if fr["lim"] and fr["dest"] is not None:
                 locs = [i for i in locs if i == fr["dest"]]
-            chs = space_choices(locs, "Free Assault on")
-            chs.append(C("none", "No Assault"))
-            return ("Patrol: free Assault in 1 LoC?", "3.2.2", chs)
+            chs = space_choices(locs, msg("Free Assault on {space}"))
+            chs.append(C("none", msg("No Assault")))
+            return (msg("Patrol: free Assault in 1 LoC?"), "3.2.2", chs)
         if op == "patrol":
             for i in patrol_origins(st, fr):
-                chs.append(C(f"from:{IDS[i]}", f"Move a cube from {NAME[i]}", space=IDS[i]))
+                chs.append(once(("patrol-from", i), lambda i: C(f"from:{IDS[i]}", msg("Move a cube from {space}", space=SN[i]),
+                                                              space=IDS[i]), i))
         elif op == "march":
             for i in march_origins(st, fr):
-                chs.append(C(f"from:{IDS[i]}", f"March Guerrillas out of {NAME[i]}", space=IDS[i]))
+                chs.append(once(("march-from", i), lambda i: C(f"from:{IDS[i]}", msg("March Guerrillas out of {space}",
+                                                                                  space=SN[i]), space=IDS[i]), i))
         elif not (fr["lim"] and fr["sel"]):
-            chs = space_choices(space_candidates(st, f, op, fr), f"{op.capitalize()} in")
+            chs = space_choices(space_candidates(st, f, op, fr), msg("{operation} in {space}", operation=OP_NAME[op]))
         for sa in sa_candidates(st, f, fr):
-            chs.append(C(f"sa:{sa}", f"Special Activity: {sa.capitalize()}"))
+            chs.append(once(("sa", sa), lambda sa: C(f"sa:{sa}", msg("Special Activity: {activity}", activity=OP_NAME[sa])), sa))
         if fr["sel"] or op in ("patrol", "march") or not chs or fr.get("free"):
-            chs.append(C("done", f"Done with {op.capitalize()}"))
+            chs.append(once(("op-done", op), lambda op: C("done", msg("Done with {operation}", operation=OP_NAME[op])), op))
         if not fr.get("auto") and transfer_targets(st, f):
-            chs.append(C("give", "Transfer Resources or a Shipment to another Faction (1.5.2)"))
+            chs.append(GIVE_CHOICE)
         if not fr.get("auto"):
             for g in transfer_donors(st, f, fr):
-                chs.append(C(f"ask:{FACTIONS[g]}", f"Ask {FNAME[g]} for a transfer (1.5.2)"))
-        limtxt = " (Limited: 1 space)" if fr["lim"] else ""
-        return (f"{FNAME[f]} {op.capitalize()}{limtxt}: choose the next space, a Special Activity, or Done",
-                RULE_OF[op], chs)
+                chs.append(ASK_CHOICE[g])
+        text = (msg("{faction} {operation} (Limited: 1 space): choose the next space, a Special Activity, or Done",
+                    faction=FN[f], operation=OP_NAME[op]) if fr["lim"] else
+                msg("{faction} {operation}: choose the next space, a Special Activity, or Done", faction=FN[f],
+                    operation=OP_NAME[op]))
+        return (text, RULE_OF[op], chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -175,7 +190,7 @@ class Op:
             sa = target(cid)
             fr["sa"] = sa
             mark_sa(st, f)
-            facts.append(fact("sa", f"{FNAME[f]} Special Activity: {sa.capitalize()}", faction=FACTIONS[f], sa=sa))
+            facts.append(fact("sa", msg("{faction} Special Activity: {activity}", faction=FN[f], activity=OP_NAME[sa]), faction=FACTIONS[f], sa=sa))
             push_child(st, fr, SA_FRAME[sa], f=f, opi=len(st["stack"]) - 1, ph="a", n=0, done=[])
             return
         if fr["ph"] == "patrol_assault":
@@ -228,7 +243,7 @@ class Op:
         i = sidx(cid)
         fr["sel"].append(i)
         if not fr["free"]:
-            P.set_res(st, f, -op_cost(st, f, op, i), facts, f"{op.capitalize()} in {NAME[i]}")
+            P.set_res(st, f, -op_cost(st, f, op, i), facts, msg("{operation} in {space}", operation=OP_NAME[op], space=SN[i]))
         if op == "train":
             if BD.is_city[i] or st["pc"][i][GOVT_BASE]:
                 push_child(st, fr, "trainsp", f=GOVT, i=i)

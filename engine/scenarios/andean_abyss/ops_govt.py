@@ -3,17 +3,16 @@
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import BOARD as BD
 from .board import (
     FACTIONS,
-    FNAME,
     GOVT,
     GOVT_BASE,
     INSURGENTS,
     PIECE_KEYS,
-    PIECE_NAMES,
     POLICE,
     TROOPS,
     A,
@@ -21,8 +20,9 @@ from .board import (
     U,
 )
 from .frames import C, frame, pop, push_child, resume_once, target, targets, verb, wait
-from .op_common import IDS, NAME, blocked_target, opf, sidx, space_choices
+from .op_common import IDS, blocked_target, opf, sidx, space_choices
 from .state import cap, mom
+from .texts import FN, PN, SN
 
 
 def assault_removals(st: dict, i: int, fr: dict | None = None) -> int:
@@ -76,7 +76,7 @@ class TrainSp:
         chs = []
         for t in range(0, min(6, at) + 1):
             for p in range(0, min(6 - t, ap) + 1):
-                chs.append(C(f"mix:{t}-{p}", f"Place {t} Troops and {p} Police", troops=t, police=p))
+                chs.append(C(f"mix:{t}-{p}", msg("Place {t} Troops and {p} Police", t=t, p=p), troops=t, police=p))
         if at + ap < 6 and not fr.get("auto") and 0 not in st["np"]:
             # 1.4.1: a player may take its own cubes off the map to make them Available
             for j in P.spaces(st):
@@ -84,9 +84,9 @@ class TrainSp:
                     continue
                 for k, nm in ((0, "troops"), (1, "police")):
                     if st["pc"][j][k]:
-                        chs.append(C(f"take:{IDS[j]}:{nm}", f"Take 1 {PIECE_NAMES[k]} off {NAME[j]} (Available again, 1.4.1)",
+                        chs.append(C(f"take:{IDS[j]}:{nm}", msg("Take 1 {piece} off {space} (Available again, 1.4.1)", piece=PN[k], space=SN[j]),
                                      space=IDS[j]))
-        return (f"Train in {NAME[i]}: how many Troops and Police?", "3.2.1", chs)
+        return (msg("Train in {space}: how many Troops and Police?", space=SN[i]), "3.2.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -95,12 +95,12 @@ class TrainSp:
             return
         if cid.startswith("take:"):
             sid, nm = targets(cid)
-            P.remove(st, BD.index[sid], 0 if nm == "troops" else 1, 1, facts, "taken off the map to be placed (1.4.1)")
+            P.remove(st, BD.index[sid], 0 if nm == "troops" else 1, 1, facts, msg("taken off the map to be placed (1.4.1)"))
             wait(fr)
             return
         t, p = (int(x) for x in target(cid).split("-"))
-        P.place(st, fr["i"], TROOPS, t, facts, "Train")
-        P.place(st, fr["i"], POLICE, p, facts, "Train")
+        P.place(st, fr["i"], TROOPS, t, facts, msg("Train"))
+        P.place(st, fr["i"], POLICE, p, facts, msg("Train"))
         pop(st, fr)
 
 
@@ -135,11 +135,11 @@ class TrainX:
         for i in sel:
             pc = st["pc"][i]
             if P.cubes(pc) >= 3 and st["av"][GOVT_BASE] and P.can_stack_base(st, i):
-                chs.append(C(f"base:{IDS[i]}", f"Replace 3 cubes with a Govt Base in {NAME[i]}", space=IDS[i]))
+                chs.append(C(f"base:{IDS[i]}", msg("Replace 3 cubes with a Govt Base in {space}", space=SN[i]), space=IDS[i]))
             if civic_ok(st, i, False) and st["res"][GOVT] >= 3:
-                chs.append(C(f"civic:{IDS[i]}", f"Civic Action in {NAME[i]}", space=IDS[i]))
-        chs.append(C("done", "Neither"))
-        return ("Train: build a Base or buy Civic Action in one selected space?", "3.2.1", chs)
+                chs.append(C(f"civic:{IDS[i]}", msg("Civic Action in {space}", space=SN[i]), space=IDS[i]))
+        chs.append(C("done", msg("Neither")))
+        return (msg("Train: build a Base or buy Civic Action in one selected space?"), "3.2.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -165,8 +165,8 @@ class BaseCubes:
     @staticmethod
     def prompt(st, fr):
         pc = st["pc"][fr["i"]]
-        chs = [C(f"piece:{PIECE_KEYS[s]}", f"Remove {PIECE_NAMES[s]}") for s in (0, 1) if pc[s]]
-        return (f"Base in {NAME[fr['i']]}: choose the cubes to replace ({fr['left']} left)", "3.2.1", chs)
+        chs = [C(f"piece:{PIECE_KEYS[s]}", msg("Remove {piece}", piece=PN[s])) for s in (0, 1) if pc[s]]
+        return (msg("Base in {space}: choose the cubes to replace ({left} left)", space=SN[fr['i']], left=fr['left']), "3.2.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -174,19 +174,19 @@ class BaseCubes:
         if cid is None:
             pc = st["pc"][i]
             if fr["left"] <= 0:
-                P.place(st, i, GOVT_BASE, 1, facts, "Train")
+                P.place(st, i, GOVT_BASE, 1, facts, msg("Train"))
                 pop(st, fr)
             elif not (pc[TROOPS] and pc[POLICE]):
                 s = 0 if pc[TROOPS] else 1
-                P.remove(st, i, s, fr["left"], facts, "replaced by a Base (Train)")
+                P.remove(st, i, s, fr["left"], facts, msg("replaced by a Base (Train)"))
                 fr["left"] = 0
-                P.place(st, i, GOVT_BASE, 1, facts, "Train")
+                P.place(st, i, GOVT_BASE, 1, facts, msg("Train"))
                 pop(st, fr)
             else:
                 wait(fr)
             return
         s = PIECE_KEYS.index(target(cid))
-        P.remove(st, i, s, 1, facts, "replaced by a Base (Train)")
+        P.remove(st, i, s, 1, facts, msg("replaced by a Base (Train)"))
         fr["left"] -= 1
 
 
@@ -205,9 +205,9 @@ class Civic:
 
     @staticmethod
     def prompt(st, fr):
-        chs = space_choices(Civic.cands(st, fr), "Civic Action (3 Resources) in")
-        chs.append(C("done", "Done with Civic Action"))
-        return ("Government: buy Civic Action?", "6.4.1", chs)
+        chs = space_choices(Civic.cands(st, fr), msg("Civic Action (3 Resources) in {space}"))
+        chs.append(C("done", msg("Done with Civic Action")))
+        return (msg("Government: buy Civic Action?"), "6.4.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -224,12 +224,12 @@ class Civic:
         pc = st["pc"][i]
         if not (pc[TROOPS] and pc[POLICE]) and cap(st, 1) == "u":
             fr["one_cube_used"] = 1
-        P.set_res(st, GOVT, -3, facts, f"Civic Action in {NAME[i]}")
+        P.set_res(st, GOVT, -3, facts, msg("Civic Action in {space}", space=SN[i]))
         if st["ter"][i]:
             st["ter"][i] -= 1
-            facts.append(fact("marker", f"Civic Action removes a Terror marker in {NAME[i]}", space=IDS[i]))
+            facts.append(fact("marker", msg("Civic Action removes a Terror marker in {space}", space=SN[i]), space=IDS[i]))
         else:
-            P.shift(st, i, 1, facts, "Civic Action 6.4.1")
+            P.shift(st, i, 1, facts, msg("Civic Action 6.4.1"))
 
 
 # ====================================================================== 3.2.2 Patrol
@@ -275,13 +275,13 @@ class PatrolMv:
         src = fr["src"]
         if fr["slot"] is None:
             pc = st["pc"][src]
-            chs = [C(f"piece:{PIECE_KEYS[s]}", f"Move {PIECE_NAMES[s]}") for s in (0, 1) if pc[s]]
-            return (f"Patrol from {NAME[src]}: Troops or Police?", "3.2.2", chs)
+            chs = [C(f"piece:{PIECE_KEYS[s]}", msg("Move {piece}", piece=PN[s])) for s in (0, 1) if pc[s]]
+            return (msg("Patrol from {space}: Troops or Police?", space=SN[src]), "3.2.2", chs)
         r = patrol_reach(st, src)
         op = opf(st, fr)
         if op["lim"] and op["dest"] is not None:
             r = [j for j in r if j == op["dest"]]
-        return (f"Patrol: destination of the cube from {NAME[src]}", "3.2.2", space_choices(r, "Move to"))
+        return (msg("Patrol: destination of the cube from {space}", space=SN[src]), "3.2.2", space_choices(r, msg("Move to {space}")))
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -297,7 +297,7 @@ class PatrolMv:
             return
         j = sidx(cid)
         op = opf(st, fr)
-        P.move(st, fr["src"], j, fr["slot"], 1, facts, "Patrol")
+        P.move(st, fr["src"], j, fr["slot"], 1, facts, msg("Patrol"))
         op["moved"][str(j)] = op["moved"].get(str(j), 0) + 1
         if op["lim"]:
             op["dest"] = j
@@ -308,7 +308,7 @@ def patrol_activate(st: dict, fr: dict, facts: list) -> bool:
     """3.2.2: in each LoC Activate 1 Guerrilla per cube; the Government picks whose Guerrillas
     when cubes are fewer than Underground Guerrillas of several Factions (pushes a frame: True)."""
     if mom(st, 12):
-        facts.append(fact("momentum", "Plan Colombia: Patrol does not Activate Guerrillas"))
+        facts.append(fact("momentum", msg("Plan Colombia: Patrol does not Activate Guerrillas")))
         return False
     ask = []
     for i in BD.locs:
@@ -319,7 +319,7 @@ def patrol_activate(st: dict, fr: dict, facts: list) -> bool:
             continue
         if n >= sum(pc[U(g)] for g in und) or len(und) == 1:
             for g in und:
-                n -= P.flip(st, i, g, n, True, facts, "Patrol")
+                n -= P.flip(st, i, g, n, True, facts, msg("Patrol"))
         else:
             ask.append([i, n])
     if ask:
@@ -336,14 +336,14 @@ class PatrolAct:
     def prompt(st, fr):
         i, n = fr["ask"][0]
         pc = st["pc"][i]
-        chs = [C(f"target:{FACTIONS[g]}", f"Activate a {FNAME[g]} Guerrilla") for g in INSURGENTS if pc[U(g)]]
-        return (f"Patrol on {NAME[i]}: whose Guerrilla is Activated ({n} left)?", "3.2.2", chs)
+        chs = [C(f"target:{FACTIONS[g]}", msg("Activate a {faction} Guerrilla", faction=FN[g])) for g in INSURGENTS if pc[U(g)]]
+        return (msg("Patrol on {space}: whose Guerrilla is Activated ({count} left)?", space=SN[i], count=n), "3.2.2", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is not None:
             i, n = fr["ask"][0]
-            P.flip(st, i, FACTIONS.index(target(cid)), 1, True, facts, "Patrol")
+            P.flip(st, i, FACTIONS.index(target(cid)), 1, True, facts, msg("Patrol"))
             fr["ask"][0][1] = n - 1
         while fr["ask"]:
             i, n = fr["ask"][0]
@@ -354,7 +354,7 @@ class PatrolAct:
                 continue
             if len(und) == 1 or n >= sum(pc[U(g)] for g in und):
                 for g in und:
-                    n -= P.flip(st, i, g, n, True, facts, "Patrol")
+                    n -= P.flip(st, i, g, n, True, facts, msg("Patrol"))
                 fr["ask"].pop(0)
                 continue
             wait(fr)
@@ -386,16 +386,16 @@ class SweepSp:
         i = fr["i"]
         if fr["ph"] == "move":
             room = i != BD.ecuador or P.fpieces(st["pc"][i], GOVT) < 2
-            chs = [C(f"from:{IDS[j]}", f"Move 1 Troops from {NAME[j]}", space=IDS[j])
+            chs = [C(f"from:{IDS[j]}", msg("Move 1 Troops from {space}", space=SN[j]), space=IDS[j])
                    for j in (sweep_sources(st, i, opf(st, fr)) if room else [])]
             if cap(st, 11) == "u" and not fr["pol"]:
                 for j in P.adj(st, i):
                     if st["pc"][j][POLICE]:
-                        chs.append(C(f"police:{IDS[j]}", f"Move 1 Police from {NAME[j]} (NDSC)", space=IDS[j]))
-            chs.append(C("done", "Done moving; Activate"))
-            return (f"Sweep into {NAME[i]}: move Troops", "3.2.3", chs)
-        chs = [C(f"target:{FACTIONS[g]}", f"Activate a {FNAME[g]} Guerrilla") for g in SweepSp.targets(st, fr)]
-        return (f"Sweep in {NAME[i]}: whose Guerrilla is Activated?", "3.2.3", chs)
+                        chs.append(C(f"police:{IDS[j]}", msg("Move 1 Police from {space} (NDSC)", space=SN[j]), space=IDS[j]))
+            chs.append(C("done", msg("Done moving; Activate")))
+            return (msg("Sweep into {space}: move Troops", space=SN[i]), "3.2.3", chs)
+        chs = [C(f"target:{FACTIONS[g]}", msg("Activate a {faction} Guerrilla", faction=FN[g])) for g in SweepSp.targets(st, fr)]
+        return (msg("Sweep in {space}: whose Guerrilla is Activated?", space=SN[i]), "3.2.3", chs)
 
     @staticmethod
     def targets(st, fr):
@@ -413,7 +413,7 @@ class SweepSp:
                     pop(st, fr)
                     return
                 if len(ts) == 1:
-                    n = P.flip(st, i, ts[0], fr["left"], True, facts, "Sweep")
+                    n = P.flip(st, i, ts[0], fr["left"], True, facts, msg("Sweep"))
                     fr["left"] -= n
                     pop(st, fr)
                     return
@@ -426,16 +426,16 @@ class SweepSp:
             SweepSp.to_act(st, fr, facts)
             return
         if cid.startswith("from:"):
-            P.move(st, sidx(cid), i, TROOPS, 1, facts, "Sweep")
+            P.move(st, sidx(cid), i, TROOPS, 1, facts, msg("Sweep"))
             wait(fr)
             return
         if cid.startswith("police:"):
-            P.move(st, sidx(cid), i, POLICE, 1, facts, "Sweep (NDSC)")
+            P.move(st, sidx(cid), i, POLICE, 1, facts, msg("Sweep (NDSC)"))
             fr["pol"] = 1
             wait(fr)
             return
         g = FACTIONS.index(target(cid))
-        P.flip(st, i, g, 1, True, facts, "Sweep")
+        P.flip(st, i, g, 1, True, facts, msg("Sweep"))
         fr["left"] -= 1
 
     @staticmethod
@@ -458,12 +458,12 @@ def assault_remove_one(st: dict, i: int, g: int, facts: list) -> None:
     before = len(st["ship"])
     pc = st["pc"][i]
     if pc[A(g)]:
-        P.remove(st, i, A(g), 1, facts, "Assault")
+        P.remove(st, i, A(g), 1, facts, msg("Assault"))
     elif not pc[U(g)] and pc[B(g)]:
-        P.remove(st, i, B(g), 1, facts, "Assault")
+        P.remove(st, i, B(g), 1, facts, msg("Assault"))
     lost = before - len(st["ship"])
     if lost:
-        P.set_aid(st, 6 * lost, facts, "Drug Bust 3.2.5")
+        P.set_aid(st, 6 * lost, facts, msg("Drug Bust 3.2.5"))
 
 
 @frame("assaultsp")
@@ -473,8 +473,8 @@ class AssaultSp:
     @staticmethod
     def prompt(st, fr):
         ts = assault_targets(st, fr["i"], fr)
-        chs = [C(f"target:{FACTIONS[g]}", f"Remove a {FNAME[g]} piece") for g in ts]
-        return (f"Assault in {NAME[fr['i']]}: whose piece is removed ({fr['left']} left)?", "3.2.4", chs)
+        chs = [C(f"target:{FACTIONS[g]}", msg("Remove a {faction} piece", faction=FN[g])) for g in ts]
+        return (msg("Assault in {space}: whose piece is removed ({left} left)?", space=SN[fr['i']], left=fr['left']), "3.2.4", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from engine.core import rng as R
 from engine.core.contract import cause_die, fact
+from engine.core.messages import msg
 
 from . import pieces as P
-from .board import ALL_FACTIONS, AUC, FARC, FNAME, GOVT, GOVT_BASE, PIECE_KEYS, PIECE_NAMES, A, B, U
+from .board import ALL_FACTIONS, AUC, FARC, GOVT, GOVT_BASE, PIECE_KEYS, A, B, U
 from .board import BOARD as BD
-from .frames import C, frame, pop, push_child, resume_once, target, wait
-from .op_common import IDS, NAME, opf, sidx, space_choices
+from .frames import C, frame, once, pop, push_child, resume_once, target, wait
+from .op_common import IDS, opf, sidx, space_choices
 from .state import mark_sa
+from .texts import FN, PN, SN
 
 
 # ====================================================================== candidate spaces
@@ -55,7 +57,7 @@ def terror_ok(st: dict, f: int, i: int, any_g: bool = False) -> bool:
 
 
 def aid_cut(st: dict, n: int, facts: list) -> None:
-    P.set_aid(st, -3 if n == 1 else -5, facts, "AUC Terror Aid cut 3.3.4")
+    P.set_aid(st, -3 if n == 1 else -5, facts, msg("AUC Terror Aid cut 3.3.4"))
 
 
 # ====================================================================== 3.3.1 Rally
@@ -72,23 +74,23 @@ class RallySp:
         if i == BD.ecuador:
             av = min(av, 2 - P.fpieces(pc, f))
         if av:
-            chs.append(C("place", "Place 1 Guerrilla"))
+            chs.append(C("place", msg("Place 1 Guerrilla")))
         if P.guerrillas(pc, f) >= 2 and st["av"][B(f)] and P.can_stack_base(st, i):
-            chs.append(C("base", "Replace 2 Guerrillas with a Base"))
+            chs.append(C("base", msg("Replace 2 Guerrillas with a Base")))
         if pc[B(f)]:
             top = min(av, BD.pop[i] + pc[B(f)])
             for n in range(2, top + 1):
-                chs.append(C(f"many:{n}", f"Place {n} Guerrillas", n=n))
-            chs.append(C("regroup", "Move Guerrillas here from anywhere and flip all here Underground"))
+                chs.append(once(("many", n), lambda n: C(f"many:{n}", msg("Place {count} Guerrillas", count=n), n=n), n))
+            chs.append(C("regroup", msg("Move Guerrillas here from anywhere and flip all here Underground")))
         if not st["av"][U(f)] and not fr.get("auto") and f not in st["np"]:
             # 1.4.1: a player Faction may take its own pieces off the map to make them Available
             for j in P.spaces(st):
                 if j != i and P.guerrillas(st["pc"][j], f):
-                    chs.append(C(f"take:{IDS[j]}", f"Take a Guerrilla off {NAME[j]} (Available again, 1.4.1)",
-                                 space=IDS[j]))
+                    chs.append(once(("rally-take", j), lambda j: C(f"take:{IDS[j]}", msg(
+                        "Take a Guerrilla off {space} (Available again, 1.4.1)", space=SN[j]), space=IDS[j]), j))
         if not chs:
-            chs.append(C("done", "Nothing to do"))
-        return (f"{FNAME[f]} Rally in {NAME[i]}", "3.3.1", chs)
+            chs.append(C("done", msg("Nothing to do")))
+        return (msg("{faction} Rally in {space}", faction=FN[f], space=SN[i]), "3.3.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -98,20 +100,20 @@ class RallySp:
             return
         if cid.startswith("take:"):
             j = sidx(cid)
-            P.remove(st, j, A(f) if st["pc"][j][A(f)] else U(f), 1, facts, "taken off the map to be placed (1.4.1)")
+            P.remove(st, j, A(f) if st["pc"][j][A(f)] else U(f), 1, facts, msg("taken off the map to be placed (1.4.1)"))
             wait(fr)
             return
         fr["went"] = 1
         if cid == "place":
-            P.place(st, i, U(f), 1, facts, "Rally")
+            P.place(st, i, U(f), 1, facts, msg("Rally"))
         elif cid == "base":
             pc = st["pc"][i]
             k = min(2, pc[A(f)])
-            P.remove(st, i, A(f), k, facts, "replaced by a Base (Rally)")
-            P.remove(st, i, U(f), 2 - k, facts, "replaced by a Base (Rally)")
-            P.place(st, i, B(f), 1, facts, "Rally")
+            P.remove(st, i, A(f), k, facts, msg("replaced by a Base (Rally)"))
+            P.remove(st, i, U(f), 2 - k, facts, msg("replaced by a Base (Rally)"))
+            P.place(st, i, B(f), 1, facts, msg("Rally"))
         elif cid.startswith("many:"):
-            P.place(st, i, U(f), int(target(cid)), facts, "Rally")
+            P.place(st, i, U(f), int(target(cid)), facts, msg("Rally"))
         elif cid == "regroup":
             push_child(st, fr, "regroup", f=f, i=i, n=0)
 
@@ -126,10 +128,11 @@ class Regroup:
     @staticmethod
     def prompt(st, fr):
         f, i = fr["f"], fr["i"]
-        chs = [C(f"from:{IDS[j]}", f"Bring 1 Guerrilla from {NAME[j]}", space=IDS[j]) for j in P.spaces(st)
+        chs = [once(("regroup-from", j), lambda j: C(f"from:{IDS[j]}", msg("Bring 1 Guerrilla from {space}", space=SN[j]),
+                                                  space=IDS[j]), j) for j in P.spaces(st)
                if j != i and P.guerrillas(st["pc"][j], f) and (i != BD.ecuador or P.fpieces(st["pc"][i], f) < 2)]
-        chs.append(C("done", "Done: flip all Underground"))
-        return (f"Rally in {NAME[i]}: bring Guerrillas from anywhere", "3.3.1", chs)
+        chs.append(C("done", msg("Done: flip all Underground")))
+        return (msg("Rally in {space}: bring Guerrillas from anywhere", space=SN[i]), "3.3.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -138,12 +141,12 @@ class Regroup:
             wait(fr)
             return
         if cid == "done" or fr["n"] >= 40:
-            P.flip(st, i, f, 99, False, facts, "Rally")
+            P.flip(st, i, f, 99, False, facts, msg("Rally"))
             pop(st, fr)
             return
         j = sidx(cid)
         slot = A(f) if st["pc"][j][A(f)] else U(f)
-        P.move(st, j, i, slot, 1, facts, "Rally")
+        P.move(st, j, i, slot, 1, facts, msg("Rally"))
         fr["n"] += 1
         wait(fr)
 
@@ -195,15 +198,16 @@ class MarchGrp:
     def prompt(st, fr):
         f, src = fr["f"], fr["src"]
         if fr["dst"] is None:
-            return (f"March from {NAME[src]}: to which adjacent space?", "3.3.2",
-                    space_choices(march_dests(st, f, src, opf(st, fr)), "March into"))
+            return (msg("March from {space}: to which adjacent space?", space=SN[src]), "3.3.2",
+                    space_choices(march_dests(st, f, src, opf(st, fr)), msg("March into {space}")))
         mu, ma = MarchGrp.movable(st, fr)
         if fr["nu"] is None:
-            chs = [C(f"u:{n}", f"{n} Underground Guerrillas", n=n) for n in range(0, mu + 1)]
-            return ("March: how many Underground Guerrillas move?", "3.3.2", chs)
+            chs = [once(("u", n), lambda n: C(f"u:{n}", msg("{count} Underground Guerrillas", count=n), n=n), n)
+                   for n in range(0, mu + 1)]
+            return (msg("March: how many Underground Guerrillas move?"), "3.3.2", chs)
         lo = 1 if fr["nu"] == 0 else 0
-        chs = [C(f"a:{n}", f"{n} Active Guerrillas", n=n) for n in range(lo, ma + 1)]
-        return ("March: how many Active Guerrillas move?", "3.3.2", chs)
+        chs = [once(("a", n), lambda n: C(f"a:{n}", msg("{count} Active Guerrillas", count=n), n=n), n) for n in range(lo, ma + 1)]
+        return (msg("March: how many Active Guerrillas move?"), "3.3.2", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -244,13 +248,13 @@ class MarchGrp:
             pop(st, fr)
             return
         if not op["free"] and not BD.is_loc[dst] and dst not in op.setdefault("paid", []):
-            P.set_res(st, f, -1, facts, f"March into {NAME[dst]}")
+            P.set_res(st, f, -1, facts, msg("March into {space}", space=SN[dst]))
             op["paid"].append(dst)
         if op["lim"]:
             op["dest"] = dst
         op.setdefault("groups", []).append(f"{src}>{dst}")
-        P.move(st, src, dst, U(f), nu, facts, "March")
-        P.move(st, src, dst, A(f), na, facts, "March")
+        P.move(st, src, dst, U(f), nu, facts, msg("March"))
+        P.move(st, src, dst, A(f), na, facts, msg("March"))
         op["moved"][str(dst)] = op["moved"].get(str(dst), 0) + nu + na
         activate_after_march(st, f, dst, nu, na, op, facts)
         if dst not in op["sel"]:
@@ -264,7 +268,7 @@ def activate_after_march(st, f, dst, nu, na, op, facts):
     exposed = BD.is_loc[dst] or s > 0 or (f == AUC and s < 0)
     count = nu + na + P.cubes(pc) + (P.guerrillas(pc, FARC) if f == AUC else 0)
     if exposed and count > 3 and not op.get("no_activate"):
-        k = P.flip(st, dst, f, nu, True, facts, "March 3.3.2")
+        k = P.flip(st, dst, f, nu, True, facts, msg("March 3.3.2"))
         op.setdefault("moved_a", {})
         op["moved_a"][str(dst)] = op["moved_a"].get(str(dst), 0) + na + k
     else:
@@ -294,7 +298,7 @@ def capture_shipments(st, f, i, before_ships, facts):
     for s in before_ships:
         if s not in st["ship"] and len(st["ship"]) < 4 and P.guerrillas(st["pc"][i], f):
             st["ship"].append([i, f])
-            facts.append(fact("shipment", f"{FNAME[f]} captures a Shipment in {NAME[i]}", space=IDS[i], owner=f))
+            facts.append(fact("shipment", msg("{faction} captures a Shipment in {space}", faction=FN[f], space=SN[i]), space=IDS[i], owner=f))
 
 
 @frame("attacksp")
@@ -305,14 +309,14 @@ class AttackSp:
     def prompt(st, fr):
         f, i = fr["f"], fr["i"]
         if fr["ph"] == "mode":
-            chs = [C("attack", "Attack (roll a die)")]
+            chs = [C("attack", msg("Attack (roll a die)"))]
             op = opf(st, fr)
             if f in (FARC, AUC) and op and op["sa"] is None and op["sa_ok"] and st["pc"][i][U(f)]:
-                chs.append(C("ambush", "Ambush: Activate 1 Underground Guerrilla, automatic success"))
-            return (f"Attack in {NAME[i]}", "3.3.3", chs)
-        chs = [C(f"target:{PIECE_KEYS[s]}", f"Remove {PIECE_NAMES[s]}") for s in attack_removable(st, f, i, fr.get("only"))]
-        chs.append(C("done", "Remove no more"))
-        return (f"Attack in {NAME[i]}: remove up to {fr['left']} enemy pieces", "3.3.3", chs)
+                chs.append(C("ambush", msg("Ambush: Activate 1 Underground Guerrilla, automatic success")))
+            return (msg("Attack in {space}", space=SN[i]), "3.3.3", chs)
+        chs = [C(f"target:{PIECE_KEYS[s]}", msg("Remove {piece}", piece=PN[s])) for s in attack_removable(st, f, i, fr.get("only"))]
+        chs.append(C("done", msg("Remove no more")))
+        return (msg("Attack in {space}: remove up to {left} enemy pieces", space=SN[i], left=fr['left']), "3.3.3", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -338,7 +342,7 @@ class AttackSp:
                 op = opf(st, fr)
                 op["sa"] = "ambush"
                 mark_sa(st, f)
-                facts.append(fact("sa", f"{FNAME[f]} Special Activity: Ambush in {NAME[i]}", sa="ambush"))
+                facts.append(fact("sa", msg("{faction} Special Activity: Ambush in {space}", faction=FN[f], space=SN[i]), sa="ambush"))
             AttackSp.resolve(st, fr, facts, cid == "ambush")
             return
         if cid == "done":
@@ -347,7 +351,7 @@ class AttackSp:
         s = PIECE_KEYS.index(target(cid))
         before = [list(x) for x in st["ship"] if x[0] == i]
         ids_before = [id(x) for x in st["ship"]]
-        P.remove(st, i, s, 1, facts, f"{FNAME[f]} Attack")
+        P.remove(st, i, s, 1, facts, msg("{faction} Attack", faction=FN[f]))
         if len(st["ship"]) < len(ids_before):
             fr["lost_ship"] = fr.get("lost_ship", 0) + (len(ids_before) - len(st["ship"]))
         del before
@@ -359,16 +363,18 @@ class AttackSp:
         fr["ph"] = "remove"
         fr["left"] = 0
         if ambush:
-            P.flip(st, i, f, 1, True, facts, "Ambush")
+            P.flip(st, i, f, 1, True, facts, msg("Ambush"))
             fr["roll1"] = True
             fr["left"] = 2
             return
-        P.flip(st, i, f, 99, True, facts, "Attack")
+        P.flip(st, i, f, 99, True, facts, msg("Attack"))
         die = R.roll(st["rng"], 6)
         n = P.guerrillas(st["pc"][i], f) + fr.get("extra_g", 0)
         ok = die <= n
-        facts.append(fact("die", f"{FNAME[f]} Attack in {NAME[i]}: rolled {die} vs {n} Guerrillas - "
-                                 f"{'success' if ok else 'failure'}", value=die, barrier=True,
+        facts.append(fact("die", (msg("{faction} Attack in {space}: rolled {die} vs {count} Guerrillas - success", faction=FN[f],
+                                      space=SN[i], die=die, count=n) if ok else
+                                  msg("{faction} Attack in {space}: rolled {die} vs {count} Guerrillas - failure", faction=FN[f],
+                                      space=SN[i], die=die, count=n)), value=die, barrier=True,
                           cause=cause_die("3.3.3", die)))
         fr["roll1"] = die == 1
         if ok:
@@ -378,11 +384,11 @@ class AttackSp:
     def captured(st, fr, facts):
         f, i = fr["f"], fr["i"]
         if fr.get("roll1"):
-            P.place(st, i, U(f), 1, facts, "Captured Goods 3.3.3")
+            P.place(st, i, U(f), 1, facts, msg("Captured Goods 3.3.3"))
         for _ in range(fr.get("lost_ship", 0)):
             if len(st["ship"]) < 4 and P.guerrillas(st["pc"][i], f):
                 st["ship"].append([i, f])
-                facts.append(fact("shipment", f"{FNAME[f]} captures a Shipment in {NAME[i]}", space=IDS[i], owner=f))
+                facts.append(fact("shipment", msg("{faction} captures a Shipment in {space}", faction=FN[f], space=SN[i]), space=IDS[i], owner=f))
         pop(st, fr)
 
 
@@ -390,7 +396,7 @@ class AttackSp:
 def terror_in(st: dict, f: int, i: int, facts: list, any_g: bool = False, markers: int = 1) -> None:
     pc = st["pc"][i]
     if pc[U(f)]:
-        P.flip(st, i, f, 1, True, facts, "Terror")
+        P.flip(st, i, f, 1, True, facts, msg("Terror"))
     elif not any_g:
         return
     if BD.is_loc[i]:
@@ -398,8 +404,8 @@ def terror_in(st: dict, f: int, i: int, facts: list, any_g: bool = False, marker
         return
     P.add_terror(st, i, facts, markers)
     if f == FARC:
-        P.shift(st, i, -1, facts, "FARC Terror 3.3.4")
+        P.shift(st, i, -1, facts, msg("FARC Terror 3.3.4"))
     elif st["sup"][i] > 0:
-        P.shift(st, i, -1, facts, f"{FNAME[f]} Terror 3.3.4")
+        P.shift(st, i, -1, facts, msg("{faction} Terror 3.3.4", faction=FN[f]))
     elif st["sup"][i] < 0:
-        P.shift(st, i, 1, facts, f"{FNAME[f]} Terror 3.3.4")
+        P.shift(st, i, 1, facts, msg("{faction} Terror 3.3.4", faction=FN[f]))

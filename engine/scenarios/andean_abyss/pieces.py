@@ -10,6 +10,7 @@ from engine.coin.control import controller
 from engine.coin.support import shifted
 from engine.coin.tracks import clamp
 from engine.core.contract import fact
+from engine.core.messages import msg, msg_n
 
 from .board import (
     ACTIVE,
@@ -29,21 +30,19 @@ from .board import (
     FARC_ACTIVE,
     FARC_BASE,
     FARC_UNDERGROUND,
-    FNAME,
     FOREIGN_IN_PLAY,
     GOVT,
     GOVT_BASE,
     INSURGENTS,
-    PIECE_NAMES,
     POLICE,
     SLOT_OWNER,
-    SUPPORT_NAMES,
     TROOPS,
     UNDERGROUND,
     A,
     B,
     U,
 )
+from .texts import FN, PN, SN, SUPPORT_NAME, with_why
 
 BD = BOARD
 N = BD.n
@@ -150,7 +149,7 @@ def place(st: dict, i: int, slot: int, n: int, facts: list, why: str = "") -> in
         return 0
     st["av"][avail_slot] -= k
     st["pc"][i][slot] += k
-    facts.append(fact("place", f"{k} {PIECE_NAMES[slot]} placed in {BD.name[i]}" + (f" ({why})" if why else ""),
+    facts.append(fact("place", with_why(msg("{count} {piece} placed in {space}", count=k, piece=PN[slot], space=SN[i]), why),
                       space=BD.ids[i], piece=slot, n=k))
     return k
 
@@ -167,7 +166,8 @@ def remove(st: dict, i: int, slot: int, n: int, facts: list, why: str = "", oop:
         st["oop"][avail_slot] += k
     else:
         st["av"][avail_slot] += k
-    facts.append(fact("remove", f"{k} {PIECE_NAMES[slot]} removed from {BD.name[i]}" + (f" ({why})" if why else ""),
+    facts.append(fact("remove", with_why(msg("{count} {piece} removed from {space}", count=k, piece=PN[slot], space=SN[i]),
+                                         why),
                       space=BD.ids[i], piece=slot, n=k))
     if slot in UNDERGROUND or slot in ACTIVE:   # a Guerrilla left
         fix_shipments(st, i, facts)
@@ -181,8 +181,8 @@ def move(st: dict, src: int, dst: int, slot: int, n: int, facts: list, why: str 
         return 0
     pc[slot] -= k
     st["pc"][dst][slot] += k
-    facts.append(fact("move", f"{k} {PIECE_NAMES[slot]} moved {BD.name[src]} -> {BD.name[dst]}" +
-                      (f" ({why})" if why else ""), src=BD.ids[src], dst=BD.ids[dst], piece=slot, n=k))
+    facts.append(fact("move", with_why(msg("{count} {piece} moved {source} -> {destination}", count=k, piece=PN[slot],
+                                           source=SN[src], destination=SN[dst]), why), src=BD.ids[src], dst=BD.ids[dst], piece=slot, n=k))
     if SLOT_OWNER[slot] != GOVT:
         carry_shipments(st, src, dst, SLOT_OWNER[slot], k)
     return k
@@ -196,8 +196,9 @@ def flip(st: dict, i: int, f: int, n: int, to_active: bool, facts: list, why: st
         return 0
     pc[s_from] -= k
     pc[s_to] += k
-    word = "Activated" if to_active else "flipped Underground"
-    facts.append(fact("flip", f"{k} {FNAME[f]} Guerrilla(s) {word} in {BD.name[i]}" + (f" ({why})" if why else ""),
+    text = (msg("{count} {faction} Guerrilla(s) Activated in {space}", count=k, faction=FN[f], space=SN[i]) if to_active
+            else msg("{count} {faction} Guerrilla(s) flipped Underground in {space}", count=k, faction=FN[f], space=SN[i]))
+    facts.append(fact("flip", with_why(text, why),
                       space=BD.ids[i], faction=f, n=k, active=to_active))
     return k
 
@@ -245,13 +246,14 @@ def fix_shipments(st: dict, i: int, facts: list) -> None:
             continue
         for g in INSURGENTS:
             if guerrillas(pc, g):
-                facts.append(fact("shipment", f"Shipment in {BD.name[i]} passes from {FNAME[s[1]]} to {FNAME[g]}",
+                facts.append(fact("shipment", msg("Shipment in {space} passes from {faction} to {other}", space=SN[i],
+                                                      faction=FN[s[1]], other=FN[g]),
                                   space=BD.ids[i], owner=g))
                 s[1] = g
                 break
         else:
             st["ship"].remove(s)
-            facts.append(fact("shipment", f"Shipment in {BD.name[i]} removed (no Guerrilla to hold it)",
+            facts.append(fact("shipment", msg("Shipment in {space} removed (no Guerrilla to hold it)", space=SN[i]),
                               space=BD.ids[i], owner=None))
 
 
@@ -278,7 +280,7 @@ def set_res(st: dict, f: int, delta: int, facts: list, why: str) -> int:
     new = clamp(old + delta, 0, 99)
     if new != old:
         st["res"][f] = new
-        facts.append(fact("track", f"{FNAME[f]} Resources {old} -> {new} ({why})", track=f"{FACTIONS[f]}_resources",
+        facts.append(fact("track", msg("{faction} Resources {old} -> {new} ({why})", faction=FN[f], old=old, new=new, why=why), track=f"{FACTIONS[f]}_resources",
                           delta=new - old, value=new, why=why))
     return new - old
 
@@ -288,7 +290,7 @@ def set_aid(st: dict, delta: int, facts: list, why: str) -> int:
     new = clamp(old + delta, 0, 29)
     if new != old:
         st["aid"] = new
-        facts.append(fact("track", f"Aid {old} -> {new} ({why})", track="aid", delta=new - old, value=new, why=why))
+        facts.append(fact("track", msg("Aid {old} -> {new} ({why})", old=old, new=new, why=why), track="aid", delta=new - old, value=new, why=why))
     return new - old
 
 
@@ -302,7 +304,8 @@ def set_support(st: dict, i: int, level: int, facts: list, why: str) -> bool:
         return False
     st["sup"][i] = level
     ts, ob = total_support(st), opposition_plus_bases(st)
-    facts.append(fact("support", f"{BD.name[i]}: {SUPPORT_NAMES[old]} -> {SUPPORT_NAMES[level]} ({why})",
+    facts.append(fact("support", msg("{space}: {old} -> {new} ({why})", space=SN[i], old=SUPPORT_NAME[old],
+                                              new=SUPPORT_NAME[level], why=why),
                       space=BD.ids[i], old=old, new=level, why=why, track="support",
                       total_support=ts, opposition_plus_bases=ob))
     return True
@@ -331,7 +334,8 @@ def add_terror(st: dict, i: int, facts: list, n: int = 1) -> int:
         st["ter"][i] += 1
         k += 1
     if k:
-        facts.append(fact("marker", f"{k} Terror marker(s) placed in {BD.name[i]}", space=BD.ids[i], marker="terror", n=k))
+        facts.append(fact("marker", msg_n("{count} Terror marker placed in {space}", "{count} Terror markers placed in {space}", k,
+                                            space=SN[i]), space=BD.ids[i], marker="terror", n=k))
     return k
 
 
@@ -339,7 +343,7 @@ def add_sabotage(st: dict, i: int, facts: list) -> bool:
     if st["sab"][i] or markers_used(st) >= 40:
         return False
     st["sab"][i] = 1
-    facts.append(fact("marker", f"Sabotage placed on {BD.name[i]}", space=BD.ids[i], marker="sabotage", n=1))
+    facts.append(fact("marker", msg("Sabotage placed on {space}", space=SN[i]), space=BD.ids[i], marker="sabotage", n=1))
     return True
 
 

@@ -19,7 +19,6 @@ from .board import (
     FACTIONS,
     FARC,
     FARC_BASE,
-    FNAME,
     GOVT,
     INSURGENTS,
     PASTRANA,
@@ -35,6 +34,7 @@ from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
 from .redeploy import start_zone
 from .state import cap, card_title, is_np, mom, next_card
+from .texts import FN, PN, PRESIDENT_NAME, SN
 from .victory import finish_game, victory_met
 
 METRIC_TRACKS = frozenset([f"{k}_resources" for k in FACTIONS] + ["aid", "el_presidente"])
@@ -80,7 +80,7 @@ class Prop:
             fr["ph"] = "sabotage"
             if st["skip_victory_once"]:
                 st["skip_victory_once"] = False
-                facts.append(fact("propaganda", "Quick-Play: the first Victory Phase is skipped"))
+                facts.append(fact("propaganda", msg("Quick-Play: the first Victory Phase is skipped")))
             else:
                 met = victory_met(st)
                 ends = False
@@ -92,11 +92,12 @@ class Prop:
                 if len(st["np"]) == 3:  # 8.9: the solo player never wins during Propaganda
                     ends = any(met[f] for f in st["np"])
                 m = P.margins(st)  # 7.3 margins as they stand at the check (Playbook tutorial figures)
-                facts.append(fact("propaganda", "Victory Phase (6.1): " + ", ".join(
-                    f"{FNAME[f]} {'meets' if met[f] else 'does not meet'} its condition ({m[f]:+d})"
-                    for f in ALL_FACTIONS), phase="victory", margins={FACTIONS[f]: m[f] for f in ALL_FACTIONS}))
+                facts.append(fact("propaganda", msg("Victory Phase (6.1): {conditions}", conditions=[
+                    msg("{faction} meets its condition ({margin})", faction=FN[f], margin=f"{m[f]:+d}") if met[f] else
+                    msg("{faction} does not meet its condition ({margin})", faction=FN[f], margin=f"{m[f]:+d}")
+                    for f in ALL_FACTIONS]), phase="victory", margins={FACTIONS[f]: m[f] for f in ALL_FACTIONS}))
                 if ends:
-                    finish_game(st, facts, "victory check (7.2)", winner_check=True)
+                    finish_game(st, facts, msg("victory check (7.2)"), winner_check=True)
                     return
             return
         if ph == "sabotage":
@@ -109,7 +110,7 @@ class Prop:
                 farc_city = any(BD.is_city[j] and P.control(st, j) == "farc" for j in P.adj(st, i))
                 if g > c or farc_city or (cap(st, 7) == "s" and g >= 1 and g == c):
                     if P.add_sabotage(st, i, facts):
-                        facts[-1]["why"] = "Sabotage Phase 6.2"
+                        facts[-1]["why"] = msg("Sabotage Phase 6.2")
             return
         if ph == "sabotage7":
             fr["ph"] = "resources"
@@ -121,11 +122,12 @@ class Prop:
             earn = sum(BD.econ[i] for i in BD.locs if not st["sab"][i])
             if st["pres"] != SAMPER:
                 earn += st["aid"]
-            P.set_res(st, GOVT, earn, facts, "Government Earnings 6.3.1" + (" (Samper: no Aid)" if st["pres"] == SAMPER else ""))
+            P.set_res(st, GOVT, earn, facts, msg("Government Earnings 6.3.1 (Samper: no Aid)") if st["pres"] == SAMPER
+                      else msg("Government Earnings 6.3.1"))
             for f in (FARC, AUC):
-                P.set_res(st, f, P.count_on_map(st, B(f)), facts, "Insurgent Earnings 6.3.2")
+                P.set_res(st, f, P.count_on_map(st, B(f)), facts, msg("Insurgent Earnings 6.3.2"))
             mult = 4 if mom(st, 67) else 3
-            P.set_res(st, CARTELS, mult * P.count_on_map(st, CARTELS_BASE), facts, f"Cartels Earnings {mult} x Bases 6.3.2")
+            P.set_res(st, CARTELS, mult * P.count_on_map(st, CARTELS_BASE), facts, msg("Cartels Earnings {mult} x Bases 6.3.2", mult=mult))
             return
         if ph == "drugs":
             for f in INSURGENTS:
@@ -150,15 +152,16 @@ class Prop:
             ts = P.total_support(st)
             if st["pres"] < URIBE and ts <= 60:
                 st["pres"] += 1
-                names = ("Samper", "Pastrana", "Uribe")
-                facts.append(fact("track", f"Election (6.4.3): Total Support {ts} <= 60, El Presidente is now {names[st['pres']]}",
-                                  track="el_presidente", delta=1, value=st["pres"], why="Election 6.4.3"))
+                names = (PRESIDENT_NAME["samper"], PRESIDENT_NAME["pastrana"], PRESIDENT_NAME["uribe"])
+                facts.append(fact("track", msg("Election (6.4.3): Total Support {total} <= 60, El Presidente is now "
+                                               "{president}", total=ts, president=names[st["pres"]]),
+                                  track="el_presidente", delta=1, value=st["pres"], why=msg("Election 6.4.3")))
                 if st["pres"] == PASTRANA:
-                    start_zone(st, facts, None, "Election: Pastrana places a FARC Zone (6.4.3)")
+                    start_zone(st, facts, None, msg("Election: Pastrana places a FARC Zone (6.4.3)"))
                 elif st["pres"] == URIBE:
                     for z in list(st["zones"]):
                         st["zones"].remove(z)
-                        facts.append(fact("zone", f"Uribe: FARC Zone removed from {BD.name[z]}", space=BD.ids[z]))
+                        facts.append(fact("zone", msg("Uribe: FARC Zone removed from {space}", space=SN[z]), space=BD.ids[z]))
             return
         if ph == "elite":
             fr["ph"] = "redeploy"
@@ -176,19 +179,19 @@ class Prop:
         if ph == "reset":
             pop(st, fr)
             if final:
-                finish_game(st, facts, "final Propaganda Round completed (7.3)")
+                finish_game(st, facts, msg("final Propaganda Round completed (7.3)"))
                 return
             st["elig"] = [True] * 4
             st["ter"] = [0] * BD.n
             st["sab"] = [0] * BD.n
             if st["mom"]:
-                facts.append(fact("momentum", "Momentum ends: " + ", ".join(card_title(c) for c in st["mom"])))
+                facts.append(fact("momentum", msg("Momentum ends: {cards}", cards=[card_title(c) for c in st["mom"]])))
             st["mom"] = []
             for pc in st["pc"]:
                 for f in INSURGENTS:
                     pc[U(f)] += pc[A(f)]
                     pc[A(f)] = 0
-            facts.append(fact("propaganda", "Reset (6.6): all Eligible, markers removed, Guerrillas Underground"))
+            facts.append(fact("propaganda", msg("Reset (6.6): all Eligible, markers removed, Guerrillas Underground")))
             next_card(st, facts)
             return
 
@@ -219,10 +222,10 @@ class Deploy:
     @staticmethod
     def prompt(st, fr):
         slot = fr["todo"][0]
-        from .board import PIECE_NAMES
-        chs = [C(f"space:{BD.ids[i]}", f"Place {PIECE_NAMES[slot]} in {BD.name[i]}", space=BD.ids[i])
+        chs = [C(f"space:{BD.ids[i]}", msg("Place {piece} in {space}", piece=PN[slot], space=SN[i]), space=BD.ids[i])
                for i in Deploy.cands(st, fr)]
-        return (f"Open Deployment: where does a {PIECE_NAMES[slot]} go ({len(fr['todo'])} pieces left)?", "2.1", chs)
+        return (msg("Open Deployment: where does a {piece} go ({count} pieces left)?", piece=PN[slot],
+                    count=len(fr["todo"])), "2.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -234,7 +237,7 @@ class Deploy:
             return
         i = BD.index[target(cid)]
         slot = fr["todo"].pop(0)
-        P.place(st, i, slot, 1, facts, "Open Deployment 2.1")
+        P.place(st, i, slot, 1, facts, msg("Open Deployment 2.1"))
         if slot == CARTELS_BASE and BD.is_dept[i] and BD.pop[i] > 0:
             fr["pop_bases"] += 1
 
@@ -258,10 +261,10 @@ class Seventh:
 
     @staticmethod
     def prompt(st, fr):
-        chs = [C(f"space:{BD.ids[i]}", f"Remove a marker from {BD.name[i]}", space=BD.ids[i])
+        chs = [C(f"space:{BD.ids[i]}", msg("Remove a marker from {space}", space=SN[i]), space=BD.ids[i])
                for i in range(BD.n) if st["ter"][i] or st["sab"][i]]
-        chs.append(C("done", "Done"))
-        return ("7th Special Forces: remove Terror or Sabotage markers", "card 7", chs)
+        chs.append(C("done", msg("Done")))
+        return (msg("7th Special Forces: remove Terror or Sabotage markers"), "card 7", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -280,7 +283,7 @@ class Seventh:
         else:
             st["ter"][i] -= 1
         fr["left"] -= 1
-        facts.append(fact("marker", f"7th Special Forces: marker removed from {BD.name[i]}", space=BD.ids[i]))
+        facts.append(fact("marker", msg("7th Special Forces: marker removed from {space}", space=SN[i]), space=BD.ids[i]))
 
 
 @frame("drugs")
@@ -292,10 +295,10 @@ class Drugs:
         f = fr["f"]
         s = next(x for x in st["ship"] if x[1] == f)
         i = s[0]
-        chs = [C("res", "+6 Resources")]
+        chs = [C("res", msg("+6 Resources"))]
         if st["av"][B(f)] and P.can_stack_base(st, i):
-            chs.insert(0, C("base", f"Place a Base in {BD.name[i]}", space=BD.ids[i]))
-        return (f"{FNAME[f]}: Shipment in {BD.name[i]} - a Base there or +6 Resources?", "6.3.3", chs)
+            chs.insert(0, C("base", msg("Place a Base in {space}", space=SN[i]), space=BD.ids[i]))
+        return (msg("{faction}: Shipment in {space} - a Base there or +6 Resources?", faction=FN[f], space=SN[i]), "6.3.3", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -309,9 +312,9 @@ class Drugs:
         s = next(x for x in st["ship"] if x[1] == f)
         st["ship"].remove(s)
         if cid == "base":
-            P.place(st, s[0], B(f), 1, facts, "Drug Profits 6.3.3")
+            P.place(st, s[0], B(f), 1, facts, msg("Drug Profits 6.3.3"))
         else:
-            P.set_res(st, f, 6, facts, "Drug Profits 6.3.3")
+            P.set_res(st, f, 6, facts, msg("Drug Profits 6.3.3"))
 
 
 @frame("agitate")
@@ -327,9 +330,9 @@ class Agitate:
     @staticmethod
     def prompt(st, fr):
         cands, extra = Agitate.cands(st, fr)
-        chs = [C(f"space:{BD.ids[i]}", f"Agitate in {BD.name[i]} (1 Resource)", space=BD.ids[i]) for i in cands]
-        chs.append(C("done", "Done agitating"))
-        return ("FARC: spend 1 Resource per Terror removed or shift toward Active Opposition", "6.4.2", chs)
+        chs = [C(f"space:{BD.ids[i]}", msg("Agitate in {space} (1 Resource)", space=SN[i]), space=BD.ids[i]) for i in cands]
+        chs.append(C("done", msg("Done agitating")))
+        return (msg("FARC: spend 1 Resource per Terror removed or shift toward Active Opposition"), "6.4.2", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -348,12 +351,12 @@ class Agitate:
             fr["extra"] -= 1
         if i not in fr["done"]:
             fr["done"].append(i)
-        P.set_res(st, FARC, -1, facts, "Agitation 6.4.2")
+        P.set_res(st, FARC, -1, facts, msg("Agitation 6.4.2"))
         if st["ter"][i]:
             st["ter"][i] -= 1
-            facts.append(fact("marker", f"Agitation removes a Terror marker in {BD.name[i]}", space=BD.ids[i]))
+            facts.append(fact("marker", msg("Agitation removes a Terror marker in {space}", space=SN[i]), space=BD.ids[i]))
         else:
-            P.shift(st, i, -1, facts, "Agitation 6.4.2")
+            P.shift(st, i, -1, facts, msg("Agitation 6.4.2"))
 
 
 @frame("elite")
@@ -362,10 +365,10 @@ class Elite:
 
     @staticmethod
     def prompt(st, fr):
-        chs = [C(f"space:{BD.ids[i]}", f"Free Rally in {BD.name[i]}", space=BD.ids[i]) for i in P.spaces(st)
+        chs = [C(f"space:{BD.ids[i]}", msg("Free Rally in {space}", space=SN[i]), space=BD.ids[i]) for i in P.spaces(st)
                if not BD.is_loc[i] and st["sup"][i] >= 0 and P.control(st, i) == "" and rally_space_ok(st, AUC, i, elite=True)]
-        chs.append(C("none", "No Elite Backing"))
-        return ("AUC: Elite Backing - free Rally in one space without Opposition or Control?", "6.4.5", chs)
+        chs.append(C("none", msg("No Elite Backing")))
+        return (msg("AUC: Elite Backing - free Rally in one space without Opposition or Control?"), "6.4.5", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):

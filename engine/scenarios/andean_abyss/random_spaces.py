@@ -31,10 +31,12 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine.core import rng as R
+from engine.core.messages import msg
 
 from .board import BOARD as BD
 from .board import DATA
 from .frames import targets
+from .texts import SN
 
 
 def _load():
@@ -66,6 +68,14 @@ def box_label(b: int) -> str:
     return "/".join(BD.name[i] for i in BOXES[b])
 
 
+def box_name(b: int):
+    """A table box's spaces as a message (``Cali/Panamá``)."""
+    out = None
+    for i in reversed(BOXES[b]):
+        out = SN[i] if out is None else msg("{space}/{rest}", space=SN[i], rest=out)
+    return out
+
+
 def walk(start: int, ok) -> tuple[int | None, list[int]]:
     """From box ``start`` down the table (wrapping) to the first space ``ok`` accepts; returns
     (space or None after a full cycle, boxes visited)."""
@@ -85,11 +95,12 @@ def roll_table(rec: dict) -> tuple[tuple[int, int, int], int]:
 
 
 def _walk_text(dice, seen, got) -> str:
-    txt = f"red {dice[0]}, yellow {dice[1]}, green {dice[2]} -> {box_label(seen[0])}"
+    txt = msg("red {red}, yellow {yellow}, green {green} -> {box}", red=dice[0], yellow=dice[1], green=dice[2],
+              box=box_name(seen[0]))
     if len(seen) > 1:
-        txt += ", on down the table: " + ", ".join(box_label(b) for b in seen[1:])
+        txt = msg("{text}, on down the table: {boxes}", text=txt, boxes=[box_name(b) for b in seen[1:]])
     if got is not None:
-        txt += f" -> {BD.name[got]}"
+        txt = msg("{text} -> {space}", text=txt, space=SN[got])
     return txt
 
 
@@ -100,7 +111,7 @@ def random_city_or_department(rec: dict, cands: set[int]) -> tuple[int, dict]:
     assert got is not None
     return got, {"rule": "8.2", "dice": list(dice), "rolled": box_label(start),
                  "passed": [box_label(b) for b in seen[:-1]], "space": BD.ids[got],
-                 "text": "Random City or Department table: " + _walk_text(dice, seen, got)}
+                 "text": msg("Random City or Department table: {walk}", walk=_walk_text(dice, seen, got))}
 
 
 def equal_chance(rec: dict, n: int) -> tuple[int, list[int]]:
@@ -124,7 +135,7 @@ def random_loc(rec: dict, cands: list[int]) -> tuple[int, dict]:
     top = max(BD.econ[i] for i in cands)
     left = sorted(i for i in cands if BD.econ[i] == top)
     info: dict[str, Any] = {"rule": "8.3", "econ": top}
-    steps = [f"highest Econ {top}: " + ", ".join(BD.name[i] for i in left)]
+    steps = [msg("highest Econ {econ}: {spaces}", econ=top, spaces=[SN[i] for i in left])]
     if len(left) > 1:
         dice, start = roll_table(rec)
         cset = set(left)
@@ -133,14 +144,14 @@ def random_loc(rec: dict, cands: list[int]) -> tuple[int, dict]:
         if city is not None:
             left = [i for i in left if i in BD.adj_all[city]]
             info["city"] = BD.ids[city]
-            steps.append("random City " + _walk_text(dice, seen, city) + ": " + ", ".join(BD.name[i] for i in left))
+            steps.append(msg("random City {walk}: {spaces}", walk=_walk_text(dice, seen, city), spaces=[SN[i] for i in left]))
     if len(left) > 1:
         k, rolls = equal_chance(rec, len(left))
         info["die"] = rolls
-        steps.append(f"equal-chance die {rolls} among {len(left)}")
+        steps.append(msg("equal-chance die {rolls} among {count}", rolls=", ".join(map(str, rolls)), count=len(left)))
         left = [left[k]]
     info["space"] = BD.ids[left[0]]
-    info["text"] = "Random LoC: " + "; ".join(steps) + f" -> {BD.name[left[0]]}"
+    info["text"] = msg("Random LoC: {steps} -> {space}", steps=steps, space=SN[left[0]])
     return left[0], info
 
 

@@ -4,13 +4,15 @@ Election, 6.4.3, or by Events; the Government then moves its cubes out)."""
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FARC, FARC_BASE, GOVT, GOVT_BASE, POLICE, TROOPS
-from .frames import C, frame, pop, push, target, verb, wait
-from .op_common import IDS, NAME, sidx, space_choices
+from .frames import C, frame, once, pop, push, target, verb, wait
+from .op_common import IDS, sidx, space_choices
 from .state import is_np
+from .texts import PN, SN
 
 
 @frame("redeploy")
@@ -39,23 +41,28 @@ class Redeploy:
         if fr["ph"] == "must":
             src = Redeploy.must_from(st)[0]
             ds = fr["dests"]
-            chs = [C(f"space:{BD.ids[j]}", f"1 Troops from {BD.name[src]} to {BD.name[j]}", space=BD.ids[j]) for j in ds]
-            return (f"Redeploy: move the Troops in {BD.name[src]} to a Govt-Controlled City or Base", "6.5.1", chs)
+            chs = [once(("redeploy-must", src, j), lambda src, j: C(f"space:{BD.ids[j]}", msg("1 Troops from {space} to {space2}",
+                   space=SN[src], space2=SN[j]), space=BD.ids[j]), src, j) for j in ds]
+            return (msg("Redeploy: move the Troops in {space} to a Govt-Controlled City or Base", space=SN[src]), "6.5.1", chs)
         if fr["ph"] == "from":
             chs = []
             for i in P.spaces(st):
                 pc = st["pc"][i]
                 if pc[TROOPS] and any(j != i for j in fr["tdest"]):  # 6.5.2: any other Troops
-                    chs.append(C(f"troops:{BD.ids[i]}", f"Move Troops from {BD.name[i]}", space=BD.ids[i]))
+                    chs.append(once(("redeploy-troops", i), lambda i: C(f"troops:{BD.ids[i]}", msg("Move Troops from {space}",
+                                                                                     space=SN[i]), space=BD.ids[i]), i))
                 if pc[POLICE] and any(j != i for j in fr["pdest"]):
-                    chs.append(C(f"police:{BD.ids[i]}", f"Move Police from {BD.name[i]}", space=BD.ids[i]))
-            chs.append(C("done", "Done redeploying"))
-            return ("Redeploy: optionally move Troops to Govt-Controlled Cities/Bases and Police to LoCs or Govt-Controlled spaces",
+                    chs.append(once(("redeploy-police", i), lambda i: C(f"police:{BD.ids[i]}", msg("Move Police from {space}",
+                                                                                     space=SN[i]), space=BD.ids[i]), i))
+            chs.append(C("done", msg("Done redeploying")))
+            return (msg("Redeploy: optionally move Troops to Govt-Controlled Cities/Bases and Police to LoCs or "
+                        "Govt-Controlled spaces"),
                     "6.5.2", chs)
         src = fr["src"]
         ds = fr["tdest"] if fr["slot"] == TROOPS else fr["pdest"]
-        chs = [C(f"space:{BD.ids[j]}", f"To {BD.name[j]}", space=BD.ids[j]) for j in ds if j != src]
-        return (f"Redeploy: where does the cube from {BD.name[src]} go?", "6.5", chs)
+        chs = [once(("redeploy-to", j), lambda j: C(f"space:{BD.ids[j]}", msg("To {space}", space=SN[j]), space=BD.ids[j]), j)
+               for j in ds if j != src]
+        return (msg("Redeploy: where does the cube from {space} go?", space=SN[src]), "6.5", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -71,7 +78,7 @@ class Redeploy:
         if fr["ph"] == "must":
             src = Redeploy.must_from(st)[0]
             j = BD.index[target(cid)]
-            P.move(st, src, j, TROOPS, 1, facts, "Redeploy 6.5.1")
+            P.move(st, src, j, TROOPS, 1, facts, msg("Redeploy 6.5.1"))
             if not Redeploy.must_from(st):
                 fr["ph"] = "from"
             wait(fr)
@@ -88,7 +95,7 @@ class Redeploy:
             wait(fr)
             return
         j = BD.index[target(cid)]
-        P.move(st, fr["src"], j, fr["slot"], 1, facts, "Redeploy 6.5")
+        P.move(st, fr["src"], j, fr["slot"], 1, facts, msg("Redeploy 6.5"))
         if fr["slot"] == POLICE:      # Police arrivals, so a Police moves once (8.8.9; read by the bots)
             fr.setdefault("parr", {})[str(j)] = fr.get("parr", {}).get(str(j), 0) + 1
         fr["ph"] = "from" if fr["n"] < 60 else "from"
@@ -117,14 +124,14 @@ def start_zone(st: dict, facts: list, only, why: str, then_base: bool = False) -
 
 def place_zone(st: dict, i: int, facts: list, why: str) -> None:
     st["zones"].append(i)
-    facts.append(fact("zone", f"FARC Zone placed in {NAME[i]} ({why})", space=IDS[i]))
+    facts.append(fact("zone", msg("FARC Zone placed in {space} ({why})", space=SN[i], why=why), space=IDS[i]))
     pc = st["pc"][i]
     if pc[TROOPS] or pc[POLICE]:
         # 6.4.4: the Government Redeploys the cubes (6.5 destinations); Control is judged now
         td = [j for j in Redeploy.dests(st, True) if j != i] or [BD.bogota]
         pd = [j for j in Redeploy.dests(st, False) if j != i]
         push(st, {"k": "zoneout", "f": GOVT, "i": i, "td": td, "pd": pd, "auto": "np" if is_np(st, GOVT) else None})
-    P.remove(st, i, GOVT_BASE, 2, facts, "no Government Bases in a FARC Zone 6.4.4")
+    P.remove(st, i, GOVT_BASE, 2, facts, msg("no Government Bases in a FARC Zone 6.4.4"))
 
 
 @frame("zoneout")
@@ -140,10 +147,10 @@ class ZoneOut:
     @staticmethod
     def prompt(st, fr):
         slot = ZoneOut.slot(st, fr)
-        what = "Troops" if slot == TROOPS else "Police"
+        what = PN[slot]
         ds = fr["td"] if slot == TROOPS else fr["pd"]
-        return (f"Government: Redeploy 1 {what} cube out of the FARC Zone in {NAME[fr['i']]}: to where?",
-                "6.4.4", space_choices(ds, f"{what} to"))
+        return (msg("Government: Redeploy 1 {what} cube out of the FARC Zone in {space}: to where?", what=what, space=SN[fr['i']]),
+                "6.4.4", space_choices(ds, msg("{what} to {space}", what=what)))
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -156,13 +163,13 @@ class ZoneOut:
             if len(ds) <= 1:  # a single destination (or none: Police are removed to Available)
                 n = st["pc"][fr["i"]][slot]
                 if ds:
-                    P.move(st, fr["i"], ds[0], slot, n, facts, "Redeploy out of the FARC Zone 6.4.4")
+                    P.move(st, fr["i"], ds[0], slot, n, facts, msg("Redeploy out of the FARC Zone 6.4.4"))
                 else:
-                    P.remove(st, fr["i"], slot, n, facts, "no space to Redeploy to (6.4.4)")
+                    P.remove(st, fr["i"], slot, n, facts, msg("no space to Redeploy to (6.4.4)"))
                 return
             wait(fr)
             return
-        P.move(st, fr["i"], sidx(cid), slot, 1, facts, "Redeploy out of the FARC Zone 6.4.4")
+        P.move(st, fr["i"], sidx(cid), slot, 1, facts, msg("Redeploy out of the FARC Zone 6.4.4"))
 
 
 @frame("zone")
@@ -171,8 +178,8 @@ class Zone:
 
     @staticmethod
     def prompt(st, fr):
-        return ("Government: place the FARC Zone in which Department?", "6.4.4",
-                space_choices(fr["cands"], "FARC Zone in"))
+        return (msg("Government: place the FARC Zone in which Department?"), "6.4.4",
+                space_choices(fr["cands"], msg("FARC Zone in {space}")))
 
     @staticmethod
     def step(st, fr, facts, cid):

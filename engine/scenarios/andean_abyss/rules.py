@@ -47,6 +47,7 @@ from . import (  # noqa: F401
 from . import pieces as P
 from .board import ACTIVE, ALL_FACTIONS, FACTIONS, FNAME, PIECE_KEYS
 from .board import BOARD as BD
+from .choices import detailed
 from .sequence import apply_choice, apply_directed, current_prompt, directed_choices
 from .setup import setup
 from .victory import metrics
@@ -61,6 +62,7 @@ class AndeanAbyss(Rules):
     seats = tuple(SeatInfo(f, FNAME[i], COLORS[f]) for i, f in enumerate(FACTIONS))
     min_players = 1
     max_players = 4
+    texts_are_messages = True  # contract v2: every prompt, label and fact text is a message (issue 15)
 
     def __init__(self) -> None:
         self._pc = None
@@ -82,7 +84,7 @@ class AndeanAbyss(Rules):
             if not chs:
                 raise RuntimeError(f"engine error: frame {fr['k']} waits without choices")
             turn = f"{state['cards_played']}:{FACTIONS[fr['f']]}"
-            p = Prompt(seats=(seat,), text=text, rule=rule, choices=chs, kind=fr["k"], turn=turn,
+            p = Prompt(seats=(seat,), text=text, rule=rule, choices=detailed(state, fr, rule, chs), kind=fr["k"], turn=turn,
                        context={"faction": FACTIONS[fr["f"]], "card": state["cur"], "next": state["nxt"]})
         self._pc = (state, state["seq"], p)
         return p
@@ -136,6 +138,26 @@ class AndeanAbyss(Rules):
         st["ship"] = [list(s) for s in st["ship"]]
         return st
 
+    def preview(self, state: dict, seat: str, choice_id: str) -> dict | None:
+        """The metric deltas of ``choice_id`` when its immediate effect is certain and shows
+        nothing hidden (contract v2): the choice is applied to a copy, and ``None`` is returned
+        for an illegal choice or as soon as a fact reveals randomness or hidden information (a
+        card drawn, a die rolled, a Non-player's section-8 pick: a barrier or a private fact)."""
+        try:
+            self.validate(state, seat, choice_id)
+        except IllegalChoice:
+            return None
+        if choice_id == "np:act":       # a Non-player's flowchart may roll dice and draw spaces
+            return None
+        trial = self.copy(state)
+        before = self.metrics(trial)
+        facts = self.apply_unchecked(trial, seat, choice_id)
+        if any(f.get("barrier") or f.get("visible_to") is not None for f in facts):
+            return None
+        after = self.metrics(trial)
+        return {m: after[m] - before[m] for m in after
+                if isinstance(after[m], (int, float)) and not isinstance(after[m], bool) and after[m] != before.get(m)}
+
     # ------------------------------------------------------------------ directing a Non-player
     def directable(self, state: dict, seat: str) -> list:
         """Section 8 set aside by the facilitator: the legal decisions ``seat``'s Non-player
@@ -143,7 +165,7 @@ class AndeanAbyss(Rules):
         p = self.prompt(state)
         if p is None or seat not in p.seats:
             return []
-        return directed_choices(state)
+        return list(detailed(state, state["stack"][-1], p.rule, directed_choices(state)))
 
     def apply_directed(self, state: dict, seat: str, choice_id: str, reason) -> list:
         if not self.directable(state, seat):

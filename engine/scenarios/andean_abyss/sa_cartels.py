@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import BOARD as BD
@@ -11,16 +12,15 @@ from .board import (
     CARTELS_BASE,
     CUBES,
     FACTIONS,
-    FNAME,
     INSURGENTS,
     PIECE_KEYS,
-    PIECE_NAMES,
     POLICE,
     SLOT_OWNER,
     U,
 )
 from .frames import C, frame, pop, target, targets, verb, wait
-from .op_common import IDS, NAME, opf, sidx, space_choices
+from .op_common import IDS, opf, sidx, space_choices
+from .texts import FN, PN, SN
 
 
 # ====================================================================== 4.5 Cartels SAs
@@ -45,15 +45,15 @@ class Cultivate:
     @staticmethod
     def prompt(st, fr):
         if fr["ph"] == "a":
-            return ("Cultivate: destination?", "4.5.1", space_choices(cultivate_dests(st, fr), "Cultivate in"))
+            return (msg("Cultivate: destination?"), "4.5.1", space_choices(cultivate_dests(st, fr), msg("Cultivate in {space}")))
         i = fr["i"]
         op = opf(st, fr) or fr
         chs = []
         if BD.is_dept[i] and op.get("op") == "rally" and i in op["sel"] and st["av"][CARTELS_BASE]:
-            chs.append(C("place", "Place a new Cartels Base"))
-        chs += [C(f"from:{IDS[j]}", f"Relocate the Base from {NAME[j]}", space=IDS[j]) for j in P.spaces(st)
+            chs.append(C("place", msg("Place a new Cartels Base")))
+        chs += [C(f"from:{IDS[j]}", msg("Relocate the Base from {space}", space=SN[j]), space=IDS[j]) for j in P.spaces(st)
                 if j != i and st["pc"][j][CARTELS_BASE]]
-        return ("Cultivate: place or relocate a Base?", "4.5.1", chs)
+        return (msg("Cultivate: place or relocate a Base?"), "4.5.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -70,9 +70,9 @@ class Cultivate:
             return
         i = fr["i"]
         if cid == "place":
-            P.place(st, i, CARTELS_BASE, 1, facts, "Cultivate")
+            P.place(st, i, CARTELS_BASE, 1, facts, msg("Cultivate"))
         else:
-            P.move(st, sidx(cid), i, CARTELS_BASE, 1, facts, "Cultivate")
+            P.move(st, sidx(cid), i, CARTELS_BASE, 1, facts, msg("Cultivate"))
         pop(st, fr)
 
 
@@ -89,23 +89,23 @@ class Process:
         if fr["ph"] == "a":
             chs = []
             if len(st["ship"]) < 4 and Process.ship_spaces(st):
-                chs.append(C("ship", "Place Shipments"))
-            chs.append(C("bases", "Remove Cartels Bases for +3 Resources each"))
-            return ("Process: Shipments or Bases?", "4.5.2", chs)
+                chs.append(C("ship", msg("Place Shipments")))
+            chs.append(C("bases", msg("Remove Cartels Bases for +3 Resources each")))
+            return (msg("Process: Shipments or Bases?"), "4.5.2", chs)
         if fr["ph"] == "ship":
             chs = []
             for i in Process.ship_spaces(st):
                 for g in INSURGENTS:
                     if P.guerrillas(st["pc"][i], g):
-                        chs.append(C(f"ship:{IDS[i]}:{FACTIONS[g]}", f"Shipment under a {FNAME[g]} Guerrilla in {NAME[i]}",
+                        chs.append(C(f"ship:{IDS[i]}:{FACTIONS[g]}", msg("Shipment under a {faction} Guerrilla in {space}", faction=FN[g], space=SN[i]),
                                      space=IDS[i], owner=FACTIONS[g]))
             if fr["n"]:
-                chs.append(C("done", "Done"))
-            return ("Process: where does the Shipment go?", "4.5.2", chs)
-        chs = [C(f"space:{IDS[i]}", f"Remove a Cartels Base in {NAME[i]}", space=IDS[i]) for i in P.spaces(st)
+                chs.append(C("done", msg("Done")))
+            return (msg("Process: where does the Shipment go?"), "4.5.2", chs)
+        chs = [C(f"space:{IDS[i]}", msg("Remove a Cartels Base in {space}", space=SN[i]), space=IDS[i]) for i in P.spaces(st)
                if st["pc"][i][CARTELS_BASE]]
-        chs.append(C("done", "Done"))
-        return ("Process: remove which Bases?", "4.5.2", chs)
+        chs.append(C("done", msg("Done")))
+        return (msg("Process: remove which Bases?"), "4.5.2", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -125,13 +125,13 @@ class Process:
             sid, g = targets(cid)
             i = BD.index[sid]
             st["ship"].append([i, FACTIONS.index(g)])
-            facts.append(fact("shipment", f"Process: Shipment placed in {NAME[i]} under a {FNAME[FACTIONS.index(g)]} Guerrilla",
+            facts.append(fact("shipment", msg("Process: Shipment placed in {space} under a {faction} Guerrilla", space=SN[i], faction=FN[FACTIONS.index(g)]),
                               space=sid, owner=g))
             fr["n"] += 1
             return Process.step(st, fr, facts, None)
         i = sidx(cid)
-        P.remove(st, i, CARTELS_BASE, 1, facts, "Process")
-        P.set_res(st, CARTELS, 3, facts, "Process 4.5.2")
+        P.remove(st, i, CARTELS_BASE, 1, facts, msg("Process"))
+        P.set_res(st, CARTELS, 3, facts, msg("Process 4.5.2"))
         fr["n"] += 1
         if any(st["pc"][j][CARTELS_BASE] for j in P.spaces(st)):
             wait(fr)
@@ -157,23 +157,23 @@ class Bribe:
     @staticmethod
     def prompt(st, fr):
         if fr["ph"] == "a":
-            chs = (space_choices(bribe_spaces(st, fr["done"]), "Bribe in")
+            chs = (space_choices(bribe_spaces(st, fr["done"]), msg("Bribe in {space}"))
                    if st["res"][CARTELS] >= 3 or fr.get("free") else [])
-            chs.append(C("done", "Done bribing"))
-            return ("Cartels Bribe: which space (3 Resources)?", "4.5.4", chs)
+            chs.append(C("done", msg("Done bribing")))
+            return (msg("Cartels Bribe: which space (3 Resources)?"), "4.5.4", chs)
         pc = st["pc"][fr["i"]]
         cat = fr.get("cat")
         chs = []
         if cat in (None, "cube"):
-            chs += [C(f"rm:{PIECE_KEYS[s]}", f"Remove {PIECE_NAMES[s]}") for s in (0, 1) if pc[s]]
+            chs += [C(f"rm:{PIECE_KEYS[s]}", msg("Remove {piece}", piece=PN[s])) for s in (0, 1) if pc[s]]
         if cat in (None, "guer"):
-            chs += [C(f"rm:{PIECE_KEYS[s]}", f"Remove {PIECE_NAMES[s]}") for s in (3, 4, 6, 7) if pc[s]]
-            chs += [C(f"flip:{PIECE_KEYS[s]}", f"Flip {PIECE_NAMES[s]}") for s in (3, 4, 6, 7) if pc[s]]
+            chs += [C(f"rm:{PIECE_KEYS[s]}", msg("Remove {piece}", piece=PN[s])) for s in (3, 4, 6, 7) if pc[s]]
+            chs += [C(f"flip:{PIECE_KEYS[s]}", msg("Flip {piece}", piece=PN[s])) for s in (3, 4, 6, 7) if pc[s]]
         if cat is None:
-            chs += [C(f"base:{PIECE_KEYS[s]}", f"Remove {PIECE_NAMES[s]}") for s in (2, 5, 8) if pc[s]]
+            chs += [C(f"base:{PIECE_KEYS[s]}", msg("Remove {piece}", piece=PN[s])) for s in (2, 5, 8) if pc[s]]
         if cat is not None or not chs:
-            chs.append(C("done", "Done in this space"))
-        return (f"Bribe in {NAME[fr['i']]}", "4.5.4", chs)
+            chs.append(C("done", msg("Done in this space")))
+        return (msg("Bribe in {space}", space=SN[fr['i']]), "4.5.4", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -196,7 +196,7 @@ class Bribe:
             fr["units"] = 0
             fr["ph"] = "b"
             if not fr.get("free"):
-                P.set_res(st, CARTELS, -3, facts, f"Bribe in {NAME[i]}")
+                P.set_res(st, CARTELS, -3, facts, msg("Bribe in {space}", space=SN[i]))
             wait(fr)
             return
         i = fr["i"]
@@ -206,15 +206,15 @@ class Bribe:
         kind, key = verb(cid), target(cid)
         s = PIECE_KEYS.index(key)
         if kind == "base":
-            P.remove(st, i, s, 1, facts, "Bribe")
+            P.remove(st, i, s, 1, facts, msg("Bribe"))
             fr["ph"] = "a"
             return Bribe.step(st, fr, facts, None)
         fr["cat"] = "cube" if s in CUBES else "guer"
         if kind == "rm":
-            P.remove(st, i, s, 1, facts, "Bribe")
+            P.remove(st, i, s, 1, facts, msg("Bribe"))
         else:
             g = SLOT_OWNER[s]
-            P.flip(st, i, g, 1, s == U(g), facts, "Bribe")
+            P.flip(st, i, g, 1, s == U(g), facts, msg("Bribe"))
         fr["units"] += 1
         if fr["units"] >= 2:
             fr["ph"] = "a"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine.core import rng as R
 from engine.core.contract import cause_die, fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import (
@@ -14,18 +15,17 @@ from .board import (
     CARTELS_BASE,
     FACTIONS,
     FARC,
-    FNAME,
     PIECE_KEYS,
-    PIECE_NAMES,
     POLICE,
     U,
 )
 from .board import BOARD as BD
 from .frames import C, frame, pop, push, target, wait
-from .op_common import IDS, NAME, op_cost, opf, sidx, space_choices
+from .op_common import IDS, op_cost, opf, sidx, space_choices
 from .op_targets import space_candidates
 from .ops_insurgent import terror_in
 from .state import is_np
+from .texts import FN, PN, SN
 
 
 def extort_ok(st: dict, f: int, i: int) -> bool:
@@ -45,9 +45,9 @@ class Extort:
     def prompt(st, fr):
         f = fr["f"]
         ids = [i for i in P.spaces(st) if i not in fr["done"] and extort_ok(st, f, i)]
-        chs = space_choices(ids, "Extort in")
-        chs.append(C("done", "Done extorting"))
-        return (f"{FNAME[f]} Extort", "4.3.1", chs)
+        chs = space_choices(ids, msg("Extort in {space}"))
+        chs.append(C("done", msg("Done extorting")))
+        return (msg("{faction} Extort", faction=FN[f]), "4.3.1", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -63,8 +63,8 @@ class Extort:
             return
         i = sidx(cid)
         fr["done"].append(i)
-        P.flip(st, i, f, 1, True, facts, "Extort")
-        P.set_res(st, f, 1, facts, f"Extort in {NAME[i]}")
+        P.flip(st, i, f, 1, True, facts, msg("Extort"))
+        P.set_res(st, f, 1, facts, msg("Extort in {space}", space=SN[i]))
 
 
 def terror_spaces_now_or_later(st: dict, op: dict) -> list:
@@ -82,7 +82,7 @@ def ensure_terror(st: dict, fr: dict, i: int, facts: list) -> None:
         return
     op["sel"].append(i)
     if not op["free"]:
-        P.set_res(st, op["f"], -op_cost(st, op["f"], "terror", i), facts, f"Terror in {NAME[i]}")
+        P.set_res(st, op["f"], -op_cost(st, op["f"], "terror", i), facts, msg("Terror in {space}", space=SN[i]))
     terror_in(st, op["f"], i, facts)
     op["terror_n"] += 1
 
@@ -142,13 +142,14 @@ class TerrorSA:
 class Kidnap(TerrorSA):
     """4.3.3: in up to 3 Terror spaces, take a die roll of Resources (or a Shipment) from Govt or Cartels."""
 
-    title, verb, done_label, rule = "FARC Kidnap: which Terror space?", "Kidnap in", "Done kidnapping", "4.3.3"
+    title, verb, done_label, rule = (msg("FARC Kidnap: which Terror space?"), msg("Kidnap in {space}"),
+                                     msg("Done kidnapping"), "4.3.3")
     end_in_any_phase = True
     spaces = staticmethod(kidnap_spaces)
 
     @staticmethod
     def target_prompt(st, fr):
-        return ("Kidnap: target?", "4.3.3", [C(f"target:{FACTIONS[g]}", FNAME[g]) for g in fr["ts"]])
+        return (msg("Kidnap: target?"), "4.3.3", [C(f"target:{FACTIONS[g]}", FN[g]) for g in fr["ts"]])
 
     @staticmethod
     def space_picked(st, fr, facts):
@@ -176,20 +177,20 @@ class Kidnap(TerrorSA):
         held = [s for s in st["ship"] if s[0] == i and s[1] == CARTELS]
         if g == CARTELS and held:
             held[0][1] = 1
-            facts.append(fact("shipment", f"Drug Ransom: FARC takes a Cartels Shipment in {NAME[i]}", space=IDS[i]))
+            facts.append(fact("shipment", msg("Drug Ransom: FARC takes a Cartels Shipment in {space}", space=SN[i]), space=IDS[i]))
             return
         die = R.roll(st["rng"], 6)
-        facts.append(fact("die", f"Kidnap in {NAME[i]}: rolled {die}", value=die, barrier=True,
+        facts.append(fact("die", msg("Kidnap in {space}: rolled {die}", space=SN[i], die=die), value=die, barrier=True,
                           cause=cause_die("4.3.3", die)))
         take = min(die, st["res"][g])
-        P.set_res(st, g, -take, facts, f"Kidnap in {NAME[i]}")
-        P.set_res(st, FARC, take, facts, f"Kidnap in {NAME[i]}")
+        P.set_res(st, g, -take, facts, msg("Kidnap in {space}", space=SN[i]))
+        P.set_res(st, FARC, take, facts, msg("Kidnap in {space}", space=SN[i]))
         if die == 6:
             opts = kidnap6_options(st, i)
             if len(opts) > 1:  # 4.3.3: AUC places the piece, so the AUC seat picks which
                 push(st, {"k": "kidnap6", "f": AUC, "i": i, "auto": "np" if is_np(st, AUC) else None})
             elif opts:
-                P.place(st, i, opts[0], 1, facts, "Kidnap roll of 6: AUC grows")
+                P.place(st, i, opts[0], 1, facts, msg("Kidnap roll of 6: AUC grows"))
 
 
 def kidnap6_options(st: dict, i: int) -> list:
@@ -205,13 +206,13 @@ class Kidnap6:
 
     @staticmethod
     def prompt(st, fr):
-        return (f"AUC: a Kidnap roll of 6 in {NAME[fr['i']]} - place which AUC piece?", "4.3.3",
-                [C(f"piece:{PIECE_KEYS[k]}", f"Place {PIECE_NAMES[k]}") for k in kidnap6_options(st, fr["i"])])
+        return (msg("AUC: a Kidnap roll of 6 in {space} - place which AUC piece?", space=SN[fr['i']]), "4.3.3",
+                [C(f"piece:{PIECE_KEYS[k]}", msg("Place {piece}", piece=PN[k])) for k in kidnap6_options(st, fr["i"])])
 
     @staticmethod
     def step(st, fr, facts, cid):
         if cid is None:
             wait(fr)
             return
-        P.place(st, fr["i"], PIECE_KEYS.index(target(cid)), 1, facts, "Kidnap roll of 6: AUC grows")
+        P.place(st, fr["i"], PIECE_KEYS.index(target(cid)), 1, facts, msg("Kidnap roll of 6: AUC grows"))
         pop(st, fr)

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from engine.core.messages import msg
+
 from . import pieces as P
 from .board import BOARD as BD
-from .board import CARTELS, CARTELS_BASE, FACTIONS, FARC_UNDERGROUND, FNAME, GOVT, INSURGENTS, TROOPS, A, B
+from .board import CARTELS, CARTELS_BASE, FACTIONS, FARC_UNDERGROUND, GOVT, INSURGENTS, TROOPS, A, B
 from .frames import C, frame, pop, target, wait
 from .op_common import sidx, space_choices
 from .state import cap, mom
+from .texts import FN
 
 
 # ====================================================================== 4.2 Government SAs
@@ -23,17 +26,17 @@ class AirLift:
     @staticmethod
     def prompt(st, fr):
         if fr["ph"] == "a":
-            return ("Air Lift: from which space?", "4.2.1", space_choices(airlift_from(st), "Air Lift from"))
+            return (msg("Air Lift: from which space?"), "4.2.1", space_choices(airlift_from(st), msg("Air Lift from {space}")))
         if fr["ph"] == "b":
             ds = [j for j in P.spaces(st) if j != fr["src"] and not P.is_zone(st, j)
                   and not (mom(st, 27) and P.all_guerrillas(st["pc"][j]))
                   and P.ecuador_room(st, j, GOVT)]
-            return ("Air Lift: to which space?", "4.2.1", space_choices(ds, "Air Lift to"))
+            return (msg("Air Lift: to which space?"), "4.2.1", space_choices(ds, msg("Air Lift to {space}")))
         mx = st["pc"][fr["src"]][TROOPS]
         mx = mx if cap(st, 10) == "u" else 1 if cap(st, 10) == "s" else min(3, mx)
         if fr["dst"] == BD.ecuador:  # card 33: at most 2 pieces per Faction in Ecuador
             mx = min(mx, 2 - P.fpieces(st["pc"][BD.ecuador], GOVT))
-        return ("Air Lift: how many Troops?", "4.2.1", [C(f"n:{n}", f"{n} Troops", n=n) for n in range(1, mx + 1)])
+        return (msg("Air Lift: how many Troops?"), "4.2.1", [C(f"n:{n}", msg("{count} Troops", count=n), n=n) for n in range(1, mx + 1)])
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -47,7 +50,7 @@ class AirLift:
             fr["dst"] = sidx(cid)
             fr["ph"] = "c"
         else:
-            P.move(st, fr["src"], fr["dst"], TROOPS, int(target(cid)), facts, "Air Lift")
+            P.move(st, fr["src"], fr["dst"], TROOPS, int(target(cid)), facts, msg("Air Lift"))
             pop(st, fr)
             return
         wait(fr)
@@ -74,9 +77,9 @@ class AirStrike:
     @staticmethod
     def prompt(st, fr):
         if fr["ph"] == "a":
-            return ("Air Strike: which Department or LoC?", "4.2.2", space_choices(airstrike_spaces(st), "Air Strike in"))
-        return ("Air Strike: whose piece?", "4.2.2",
-                [C(f"target:{FACTIONS[g]}", FNAME[g]) for g in airstrike_targets(st, fr["i"])])
+            return (msg("Air Strike: which Department or LoC?"), "4.2.2", space_choices(airstrike_spaces(st), msg("Air Strike in {space}")))
+        return (msg("Air Strike: whose piece?"), "4.2.2",
+                [C(f"target:{FACTIONS[g]}", FN[g]) for g in airstrike_targets(st, fr["i"])])
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -101,7 +104,7 @@ class AirStrike:
     def hit(st, fr, g, facts):
         i = fr["i"]
         pc = st["pc"][i]
-        P.remove(st, i, A(g) if pc[A(g)] else B(g), 1, facts, "Air Strike")
+        P.remove(st, i, A(g) if pc[A(g)] else B(g), 1, facts, msg("Air Strike"))
         fr["n"] = fr.get("n", 0) + 1
         if fr.get("times", 1) > fr["n"] and airstrike_spaces(st):
             fr["ph"] = "a"
@@ -122,10 +125,10 @@ class Eradicate:
     @staticmethod
     def prompt(st, fr):
         if fr["ph"] == "a":
-            return ("Eradicate: which Department with Cartels pieces?", "4.2.3",
-                    space_choices(eradicate_spaces(st), "Eradicate in"))
-        return ("Eradicate: shift which Department toward Active Opposition?", "4.2.3",
-                space_choices(fr["opts"], "Shift"))
+            return (msg("Eradicate: which Department with Cartels pieces?"), "4.2.3",
+                    space_choices(eradicate_spaces(st), msg("Eradicate in {space}")))
+        return (msg("Eradicate: shift which Department toward Active Opposition?"), "4.2.3",
+                space_choices(fr["opts"], msg("Shift {space}")))
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -138,16 +141,16 @@ class Eradicate:
         if fr["ph"] == "a":
             i = sidx(cid)
             fr["i"] = i
-            P.set_aid(st, 4, facts, "Eradicate 4.2.3")
-            P.remove(st, i, CARTELS_BASE, 2, facts, "Eradicate")
+            P.set_aid(st, 4, facts, msg("Eradicate 4.2.3"))
+            P.remove(st, i, CARTELS_BASE, 2, facts, msg("Eradicate"))
             opts = [j for j in (i, *P.adj(st, i)) if BD.is_dept[j] and P.can_shift(st, j, -1)]
             if not opts:
-                P.place(st, i, FARC_UNDERGROUND, 1, facts, "Eradicate: no shift possible")
+                P.place(st, i, FARC_UNDERGROUND, 1, facts, msg("Eradicate: no shift possible"))
                 pop(st, fr)
                 return
             fr["opts"] = opts
             fr["ph"] = "b"
             wait(fr)
             return
-        P.shift(st, sidx(cid), -1, facts, "Eradicate 4.2.3")
+        P.shift(st, sidx(cid), -1, facts, msg("Eradicate 4.2.3"))
         pop(st, fr)

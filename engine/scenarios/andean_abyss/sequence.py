@@ -5,15 +5,17 @@ from __future__ import annotations
 from engine.coin.cylinders import adjust, eligible_order
 from engine.core import rng as R
 from engine.core.contract import IllegalChoice, attribute, cause_bot, cause_decision, cause_facilitator, fact
+from engine.core.messages import msg
 
 from . import pieces as P
-from .board import ALL_FACTIONS, FACTIONS, FNAME, GOVT
+from .board import ALL_FACTIONS, FACTIONS, GOVT
 from .board import BOARD as BD
 from .events import start_event
 from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, target, wait
 from .np_turn import np_turn
 from .operation import op_possible, start_op
 from .state import OPS, card_title, eligible_options, is_np, is_prop, next_card, record_exec
+from .texts import CARD_TEXT, FN, OP_NAME, card_name
 from .victory import finish_game
 
 
@@ -39,7 +41,7 @@ def current_prompt(st: dict):
     return fr, text, rule, chs
 
 
-NP_CHOICE = C("np:act", "Let the section-8 Non-player rules decide")
+NP_CHOICE = C("np:act", msg("Let the section-8 Non-player rules decide"))
 
 
 def apply_choice(st: dict, seat: str, cid: str) -> list:
@@ -81,7 +83,8 @@ def apply_directed(st: dict, cid: str, reason) -> list:
     fr = st["stack"][-1]
     f = fr["f"]
     cause = cause_facilitator(reason)
-    facts: list = [fact("directed", f"The facilitator directs the Non-player {FNAME[f]}: {cid} ({reason})",
+    facts: list = [fact("directed", msg("The facilitator directs the Non-player {faction}: {choice} ({reason})",
+                                            faction=FN[f], choice=cid, reason=reason),
                         faction=FACTIONS[f], choice=cid, cause=cause)]
     st["seq"] += 1
     with logging_to(facts):
@@ -105,16 +108,17 @@ def sop_advance(st: dict, facts: list) -> None:
 def start_card(st: dict, facts: list) -> None:
     card = st["cur"]
     if card is None:
-        finish_game(st, facts, "deck exhausted")
+        finish_game(st, facts, msg("deck exhausted"))
         return
     if is_prop(card):
-        facts.append(fact("card", f"Propaganda card revealed ({st['props_done'] + 1} of {st['props_total']})",
+        facts.append(fact("card", msg("Propaganda card revealed ({number} of {total})", number=st["props_done"] + 1,
+                                              total=st["props_total"]),
                           card="propaganda", barrier=True))
         st["props_done"] += 1
         if st["last_prop"]:
-            facts.append(fact("propaganda", "Two Propaganda cards in a row: no Propaganda Round (6.0)"))
+            facts.append(fact("propaganda", msg("Two Propaganda cards in a row: no Propaganda Round (6.0)")))
             if st["props_done"] >= st["props_total"]:
-                finish_game(st, facts, "final Propaganda card")
+                finish_game(st, facts, msg("final Propaganda card"))
                 return
             next_card(st, facts)
             return
@@ -127,7 +131,8 @@ def start_card(st: dict, facts: list) -> None:
     order = [FACTIONS.index(x) for x in c["order"]]
     st["sop"] = {"cand": eligible_order(order, dict(enumerate(st["elig"]))), "i": 0, "first": None, "second": None,
                  "executed": [], "shipped": []}
-    facts.append(fact("card", f"Card {card} {c['title']} is played; next card: {card_title(st['nxt'])}",
+    facts.append(fact("card", msg("Card {card} is played; next card: {next}", card=card_name(card),
+                                      next=card_title(st["nxt"])),
                       card=card, next=st["nxt"], barrier=True))
 
 
@@ -148,8 +153,8 @@ class Elig:
     @staticmethod
     def prompt(st, fr):
         if is_np(st, fr["f"]):
-            return (f"{FNAME[fr['f']]} (Non-player) acts per section 8", "8.1",
-                    [C("np:act", "Resolve the Non-player flowchart")])
+            return (msg("{faction} (Non-player) acts per section 8", faction=FN[fr["f"]]), "8.1",
+                    [C("np:act", msg("Resolve the Non-player flowchart"))])
         return Elig.options_prompt(st, fr)
 
     @staticmethod
@@ -159,23 +164,28 @@ class Elig:
         f = fr["f"]
         card, ev, op, lim, final = eligible_options(st, fr)
         chs = []
-        chs.append(C("pass", f"Pass (+{3 if f == GOVT else 1} Resources)"))
+        chs.append(C("pass", msg("Pass (+{count} Resources)", count=3 if f == GOVT else 1)))
         if ev:
             if card.get("single"):
-                chs.append(C("event", f"Event: {card['unshaded']['text']}", card=card["n"]))
+                chs.append(C("event", msg("Event: {text}", text=CARD_TEXT[(card["n"], "unshaded")]), card=card["n"]))
             else:
-                chs.append(C("event:unshaded", f"Unshaded Event: {card['unshaded']['text']}", card=card["n"]))
-                chs.append(C("event:shaded", f"Shaded Event: {card['shaded']['text']}", card=card["n"]))
+                chs.append(C("event:unshaded", msg("Unshaded Event: {text}", text=CARD_TEXT[(card["n"], "unshaded")]),
+                             card=card["n"]))
+                chs.append(C("event:shaded", msg("Shaded Event: {text}", text=CARD_TEXT[(card["n"], "shaded")]),
+                             card=card["n"]))
         if op:
             for o in OPS[f]:
                 if final and o in ("sweep", "march"):
                     continue
                 if op_possible(st, f, o, lim):
-                    chs.append(C(f"op:{o}", ("Limited Operation: " if lim else "Operation: ") + o.capitalize(),
+                    chs.append(C(f"op:{o}", msg("Limited Operation: {operation}", operation=OP_NAME[o]) if lim
+                                 else msg("Operation: {operation}", operation=OP_NAME[o]),
                                  limited=lim))
-        pos = "1st" if fr["pos"] == 1 else "2nd"
-        return (f"{FNAME[f]}, you are {pos} Eligible on card {card['n']} {card['title']}: Pass, Event or Operation?",
-                "2.3.4", chs)
+        text = (msg("{faction}, you are 1st Eligible on card {card}: Pass, Event or Operation?", faction=FN[f],
+                    card=card_name(card["n"])) if fr["pos"] == 1 else
+                msg("{faction}, you are 2nd Eligible on card {card}: Pass, Event or Operation?", faction=FN[f],
+                    card=card_name(card["n"])))
+        return text, "2.3.4", chs
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -189,8 +199,8 @@ class Elig:
             wait(fr)
             return
         if cid == "pass":
-            P.set_res(st, f, 3 if f == GOVT else 1, facts, "Pass, 2.3.3")
-            facts.append(fact("pass", f"{FNAME[f]} passes", faction=FACTIONS[f]))
+            P.set_res(st, f, 3 if f == GOVT else 1, facts, msg("Pass, 2.3.3"))
+            facts.append(fact("pass", msg("{faction} passes", faction=FN[f]), faction=FACTIONS[f]))
             st["sop"]["i"] += 1
             pop(st, fr)
             return

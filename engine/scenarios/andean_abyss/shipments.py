@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from .board import BOARD as BD
-from .board import FACTIONS, FNAME
+from .board import FACTIONS
 from .frames import C, frame, pop, push, target, targets, wait
-from .op_common import IDS, NAME, ship_lenders, ship_owners
+from .op_common import IDS, ship_lenders, ship_owners
 from .op_targets import space_candidates
 from .operation import start_op
 from .state import OPS, final_event_card
+from .texts import FN, OP_NAME, SN
 
 
 @frame("ship")
@@ -38,22 +40,22 @@ class Ship:
             chs = []
             for k in Ship.distinct(st, f):
                 sp_, g = st["ship"][k]
-                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", f"Remove the {FNAME[g]} Shipment in {NAME[sp_]}",
+                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", msg("Remove the {faction} Shipment in {space}", faction=FN[g], space=SN[sp_]),
                              space=IDS[sp_], owner=FACTIONS[g]))
             for g in ship_lenders(st, f, fr.get("refused", ())):
-                chs.append(C(f"ask:{FACTIONS[g]}", f"Ask {FNAME[g]} to remove one of its Shipments"))
+                chs.append(C(f"ask:{FACTIONS[g]}", msg("Ask {faction} to remove one of its Shipments", faction=FN[g])))
             if not Ship.distinct(st, f):
-                chs.append(C("noship", "Do not Ship"))
-            return (f"{FNAME[f]}: which Shipment is removed?", "2.3.6", chs)
-        chs = [C("noship", "Do not Ship")]
+                chs.append(C("noship", msg("Do not Ship")))
+            return (msg("{faction}: which Shipment is removed?", faction=FN[f]), "2.3.6", chs)
+        chs = [C("noship", msg("Do not Ship"))]
         if ship_owners(st, f) or ship_lenders(st, f, fr.get("refused", ())):
             for o in OPS[f]:
                 if final_event_card(st) and o in ("sweep", "march"):
                     continue
                 fake = {"sel": [], "free": True}
                 if o in ("patrol", "march") or space_candidates(st, f, o, fake):
-                    chs.append(C(f"ship:{o}", f"Remove a Shipment: free Limited {o.capitalize()}"))
-        return (f"{FNAME[f]}: remove a Shipment for a free Limited Operation?", "2.3.6", chs)
+                    chs.append(C(f"ship:{o}", msg("Remove a Shipment: free Limited {operation}", operation=OP_NAME[o])))
+        return (msg("{faction}: remove a Shipment for a free Limited Operation?", faction=FN[f]), "2.3.6", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -92,9 +94,11 @@ class Ship:
     def go(st, fr, facts, k):
         f = fr["f"]
         s = st["ship"].pop(k)
-        by = "" if s[1] == f else f" (removed by its owner, {FNAME[s[1]]})"
-        facts.append(fact("shipment", f"{FNAME[f]} Ships: Shipment in {NAME[s[0]]} removed for a free Limited "
-                          f"Operation{by}", space=IDS[s[0]], owner=FACTIONS[s[1]]))
+        text = (msg("{faction} Ships: Shipment in {space} removed for a free Limited Operation", faction=FN[f],
+                    space=SN[s[0]]) if s[1] == f else
+                msg("{faction} Ships: Shipment in {space} removed for a free Limited Operation (removed by its owner, "
+                    "{owner})", faction=FN[f], space=SN[s[0]], owner=FN[s[1]]))
+        facts.append(fact("shipment", text, space=IDS[s[0]], owner=FACTIONS[s[1]]))
         st["sop"].setdefault("shipped", []).append(f)
         fr["went"] = 1
         start_op(st, f, fr["op"], lim=True, free=True, facts=facts)
@@ -112,10 +116,10 @@ class ShipAsk:
         for sp_, o in st["ship"]:
             if o == g and sp_ not in seen:
                 seen.add(sp_)
-                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", f"Remove your Shipment in {NAME[sp_]}", space=IDS[sp_]))
-        chs.append(C("refuse", "Refuse"))
-        return (f"{FNAME[g]}: remove one of your Shipments so that {FNAME[f]} gets a free Limited "
-                f"{fr['op'].capitalize()}?", "2.3.6", chs)
+                chs.append(C(f"ship:{IDS[sp_]}:{FACTIONS[g]}", msg("Remove your Shipment in {space}", space=SN[sp_]), space=IDS[sp_]))
+        chs.append(C("refuse", msg("Refuse")))
+        return (msg("{faction}: remove one of your Shipments so that {faction2} gets a free Limited {operation}?",
+                    faction=FN[g], faction2=FN[f], operation=OP_NAME[fr["op"]]), "2.3.6", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -126,7 +130,7 @@ class ShipAsk:
         parent = st["stack"][-1]
         if cid == "refuse":
             parent.setdefault("refused", []).append(fr["f"])
-            facts.append(fact("shipment", f"{FNAME[fr['f']]} refuses to remove a Shipment for {FNAME[fr['to']]}"))
+            facts.append(fact("shipment", msg("{faction} refuses to remove a Shipment for {faction2}", faction=FN[fr['f']], faction2=FN[fr['to']])))
             return
         sid = target(cid)
         parent["lent"] = next(k for k, s_ in enumerate(st["ship"]) if s_[0] == BD.index[sid] and s_[1] == fr["f"])

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from engine.core.messages import msg
+
 from .board import AUC, CARTELS, FARC, GOVT
 from .board import BOARD as BD
+from .texts import PROPAGANDA, card_name
 
 PROP = 73  # Propaganda cards are 73..76
 
@@ -48,12 +51,16 @@ def card_info(n):
     return BD.cards.get(n)
 
 
-def card_title(n) -> str:
+def card_title(n):
+    """The name of card ``n`` as a message (``12 Peace Commission``, ``Propaganda!``, ``none``)."""
     if n is None:
-        return "none"
+        return NO_CARD
     if is_prop(n):
-        return "Propaganda!"
-    return f"{n} {BD.cards[n]['title']}"
+        return PROPAGANDA
+    return card_name(n)
+
+
+NO_CARD = msg("none")
 
 
 def record_exec(st: dict, f: int, did: str) -> None:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from . import pieces as P
-from .board import ALL_FACTIONS, FACTIONS, FNAME
+from .board import ALL_FACTIONS, FACTIONS
 from .frames import C, frame, pop, target, wait
-from .op_common import IDS, NAME
+from .op_common import IDS
+from .texts import FN, SN
 
 
 def transfer_targets(st: dict, f: int) -> list:
@@ -34,6 +36,10 @@ def transfer_donors(st: dict, f: int, fr: dict) -> list:
     return out
 
 
+#: ``n:<n>``: give n Resources (1.7: a Faction holds 0-99), built once
+RESOURCE_CHOICES = [C(f"n:{n}", msg("{count} Resources", count=n), n=n) for n in range(100)]
+
+
 @frame("give")
 class Give:
     """1.5.2 Negotiation: voluntary transfer of Resources or a Shipment."""
@@ -42,18 +48,18 @@ class Give:
     def prompt(st, fr):
         f = fr["f"]
         if fr["to"] is None:
-            chs = [C(f"to:{FACTIONS[g]}", f"Give to {FNAME[g]}") for g in transfer_targets(st, f)]
-            chs.append(C("done", "No transfer"))
-            return (f"{FNAME[f]}: transfer to which Faction?", "1.5.2", chs)
+            chs = [C(f"to:{FACTIONS[g]}", msg("Give to {faction}", faction=FN[g])) for g in transfer_targets(st, f)]
+            chs.append(C("done", msg("No transfer")))
+            return (msg("{faction}: transfer to which Faction?", faction=FN[f]), "1.5.2", chs)
         g = fr["to"]
-        chs = [C(f"n:{n}", f"{n} Resources", n=n) for n in range(1, st["res"][f] + 1)]
+        chs = RESOURCE_CHOICES[1:st["res"][f] + 1]
         for k, x in enumerate(st["ship"]):
             if x[1] == f and P.guerrillas(st["pc"][x[0]], g):
-                chs.append(C(f"ship:{k}", f"The Shipment in {NAME[x[0]]}", space=IDS[x[0]]))
-        chs.append(C("done", "Nothing"))
+                chs.append(C(f"ship:{k}", msg("The Shipment in {space}", space=SN[x[0]]), space=IDS[x[0]]))
+        chs.append(C("done", msg("Nothing")))
         if fr.get("asked"):
-            return (f"{FNAME[g]} asks {FNAME[f]} for a transfer: what do you give?", "1.5.2", chs)
-        return (f"{FNAME[f]}: what goes to {FNAME[g]}?", "1.5.2", chs)
+            return (msg("{faction} asks {faction2} for a transfer: what do you give?", faction=FN[g], faction2=FN[f]), "1.5.2", chs)
+        return (msg("{faction}: what goes to {faction2}?", faction=FN[f], faction2=FN[g]), "1.5.2", chs)
 
     @staticmethod
     def step(st, fr, facts, cid):
@@ -71,11 +77,11 @@ class Give:
         g = fr["to"]
         if cid.startswith("n:"):
             n = int(target(cid))
-            P.set_res(st, f, -n, facts, f"transfer to {FNAME[g]} (1.5.2)")
-            P.set_res(st, g, n, facts, f"transfer from {FNAME[f]} (1.5.2)")
+            P.set_res(st, f, -n, facts, msg("transfer to {faction} (1.5.2)", faction=FN[g]))
+            P.set_res(st, g, n, facts, msg("transfer from {faction} (1.5.2)", faction=FN[f]))
         else:
             x = st["ship"][int(target(cid))]
             x[1] = g
-            facts.append(fact("shipment", f"{FNAME[f]} gives the Shipment in {NAME[x[0]]} to {FNAME[g]} (1.5.2)",
+            facts.append(fact("shipment", msg("{faction} gives the Shipment in {space} to {faction2} (1.5.2)", faction=FN[f], space=SN[x[0]], faction2=FN[g]),
                               space=IDS[x[0]], owner=FACTIONS[g]))
         pop(st, fr)

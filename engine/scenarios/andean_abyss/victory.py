@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine.core.contract import fact
+from engine.core.messages import msg
 
 from . import pieces as P
 from .board import ALL_FACTIONS, FACTIONS, GOVT, GOVT_BASE, POLICE, TROOPS, A, B, U
@@ -48,7 +49,7 @@ def finish_game(st: dict, facts: list, why: str, winner_check: bool = False) -> 
                               "Progress" if deg <= 8 else "Triumph")
     st["over"] = res
     st["stack"] = []
-    facts.append(fact("game_over", f"Game over ({why}): {res['winner']} ranks first", result=res))
+    facts.append(fact("game_over", msg("Game over ({why}): {winner} ranks first", why=why, winner=res['winner']), result=res))
 
 
 def metrics(state: dict) -> dict:

@@ -25,7 +25,7 @@ def test_8_facilitator_directs_a_nonplayer_at_its_eligibility():
     res = st["res"][3]
     facts = RULES.apply_directed(st, seat, "pass", "Show the class what passing does")
     assert st["res"][3] == res + 1                          # 2.3.3 an Insurgent Pass: +1 Resource
-    assert facts[0]["type"] == "directed" and "Show the class" in facts[0]["text"]
+    assert facts[0]["type"] == "directed" and "Show the class" in str(facts[0]["text"])
     assert all(f["cause"] == {"kind": "facilitator", "reason": "Show the class what passing does"} for f in facts)
     assert RULES.prompt(st).seats != (seat,) or RULES.prompt(st).kind != "elig"
 

@@ -88,7 +88,7 @@ def replay(monkeypatch, position=example_position):
             monkeypatch.setattr(mod, "rnd", published)
     st = position()
     op, facts, groups = march(st)
-    moved = [f["text"] for f in facts if f["type"] == "move" or "(March into" in f["text"]]
+    moved = [str(f["text"]) for f in facts if f["type"] == "move" or "(March into" in str(f["text"])]
     return st, op, groups, rolls, moved
 
 
@@ -172,6 +172,6 @@ def test_8_7_2_playbook_farc_march_example_with_real_dice():
     assert econ == sorted(econ, reverse=True)            # highest Econ first (8.3)
     assert groups[8:] == [("meta_west", "neiva"), ("arauca", "santander"), ("meta_east", "santander"),
                           ("guaviare", "meta_east")]
-    assert [f["text"] for f in facts if "(March into" in f["text"]][-1].startswith("FARC Resources 8 -> 7")
+    assert [str(f["text"]) for f in facts if "(March into" in str(f["text"])][-1].startswith("FARC Resources 8 -> 7")
     walks = [f for f in facts if f["type"] == "np" and f.get("branch") == "random space"]
     assert walks and all(f["rule"] in ("8.2", "8.3") for f in walks)

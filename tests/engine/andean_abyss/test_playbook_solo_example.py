@@ -146,7 +146,7 @@ def c10_propaganda(st):
     dests = ["space:medellin", "space:cali"] + ["space:bogota"] * 9
     for d in dests:
         p = RULES.prompt(st)
-        assert p.kind == "redeploy" and "move the Troops in" in p.text, p.text
+        assert p.kind == "redeploy" and "move the Troops in" in str(p.text), p.text
         go(st, d)
     go(st, "police:cali", "space:narino", "police:cali", "space:narino", "police:medellin", "space:choco",
        "police:medellin", "space:choco", "police:santander", "space:guaviare", "police:santander", "space:guaviare",

@@ -122,7 +122,7 @@ def p16_oil_spill(st):
     st["rng"].setdefault("script", {})["die"] = [2, 2, 4, 6]
     f = npact(st, "farc", (2, 3, 3))
     assert table_walks(f) == [([2, 3, 3], ["Bucaramanga"], "santander")]
-    assert any(x["type"] == "sa" and "Ambush in Santander" in x["text"] for x in f)
+    assert any(x["type"] == "sa" and "Ambush in Santander" in str(x["text"]) for x in f)
     k16_farc(st)
     f = npact(st, "auc", (6, 6, 3, 6, 6, 6))
     loc = [x for x in f if x.get("rule") == "8.3"]

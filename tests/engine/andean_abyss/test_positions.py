@@ -55,7 +55,7 @@ def test_position_sets_pieces_markers_tracks_and_cards():
     assert st["cur"] == 23 and st["nxt"] >= 73 and st["deck"] == [5, 6]
     assert st["av"][0] == 30 - 4 and P.count_on_map(st, 0) == 4
     p = RULES.prompt(st)
-    assert "23" in p.text                      # the card in play is the position's
+    assert "23" in str(p.text)                      # the card in play is the position's
     assert "farc" not in p.seats               # FARC Ineligible (2.3.1)
 
 

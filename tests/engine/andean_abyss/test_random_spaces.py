@@ -118,7 +118,7 @@ def test_8_2_nonplayer_pick_uses_the_table_and_reports_dice():
     assert got == "space:putumayo"
     f = [x for x in facts if x.get("branch") == "random space"]
     assert f and f[0]["dice"] == [6, 1, 3] and f[0]["space"] == "putumayo" and f[0]["rule"] == "8.2"
-    assert "red 6, yellow 1, green 3" in f[0]["text"]
+    assert "red 6, yellow 1, green 3" in str(f[0]["text"])
     # non-space candidates keep the uniform pick (8.2 Play Note)
     assert rnd(st, ["level:1", "level:-1"]) in ("level:1", "level:-1")
 
