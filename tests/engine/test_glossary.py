@@ -1,6 +1,6 @@
 """Each game's glossary and rule summaries (issue #19 deliver 1, ``Rules.glossary``): every
 text a message, keys unique, every rule a prompt or a choice cites summarised (the nearest
-section at least) over bot-played games, and Peru's ``catalog()`` holding it."""
+section at least) over bot-played games, and every game's ``catalog()`` holding it."""
 
 import random
 
@@ -69,12 +69,17 @@ def test_every_rule_cited_in_play_has_a_summary(game):
     assert not missing, f"{game}: no summary for {missing}"
 
 
-def test_peru_serves_its_glossary_from_the_catalog():
-    cat = engine.load("peru").catalog()["glossary"]
-    g = engine.load("peru").glossary()
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_serves_its_glossary_from_the_catalog(game):
+    cat = engine.load(game).catalog()["glossary"]
+    g = engine.load(game).glossary()
+    assert g.terms and g.rules, f"{game}: empty glossary"
     assert [t["key"] for t in cat["terms"]] == [t.key for t in g.terms]
     assert [r["rule"] for r in cat["rules"]] == [r.rule for r in g.rules]
     assert all(is_msg(t["text"]) for t in cat["terms"])
-    # the piece letters of the map are explained
+
+
+def test_peru_glossary_explains_the_piece_letters_of_its_map():
+    g = engine.load("peru").glossary()
     letters = {x for t in g.terms for x in t.letters}
     assert {"P", "T", "B", "G", "R"} <= letters

@@ -182,7 +182,7 @@ class AndeanAbyss(Rules):
 
     def catalog(self) -> dict:
         """The 72 cards (both sides), spaces, Factions, pieces and other names as messages."""
-        return texts.catalog(self.seats)
+        return {**texts.catalog(self.seats), "glossary": self.glossary().to_catalog()}
 
     # ------------------------------------------------------------------ extras
     def options(self) -> list:

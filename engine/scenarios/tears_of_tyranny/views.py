@@ -131,7 +131,8 @@ class ViewsMixin:
                       "victory_conditions": msg(x["victory_conditions"]),
                       "reasons": [msg(c["reason"]) for c in x.get("victory", [])]} for sid, x in C.scenarios.items()]
         from engine.scenarios.tears_of_tyranny.texts import catalog_names
-        return {"cards": cards, "names": names, "panels": panels, "scenarios": scenarios, "glossary": [],
+        return {"cards": cards, "names": names, "panels": panels, "scenarios": scenarios,
+                "glossary": self.glossary().to_catalog(),
                 **catalog_names()}
 
     def victory_from(self, metrics: dict, view: dict) -> list:
