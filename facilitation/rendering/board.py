@@ -121,7 +121,7 @@ def choice_space(choice: dict) -> str | None:
 def _space_geometry(g: SpaceGeometry, tr) -> dict:
     kind = {SpaceShape.BOX: "city", SpaceShape.ROAD: "loc", SpaceShape.HEX: "space"}.get(g.shape, g.kind)
     return {
-        "id": g.id, "name": tr(g.name), "kind": kind, "short": g.label,
+        "id": g.id, "name": tr(g.name), "kind": kind, "short": tr(g.label),
         "x": round(g.x, 1), "y": round(g.y, 1), "r": round(g.r, 1), "small": g.shape == SpaceShape.HEX,
         "static": [f"{tr(f.name)}: {tr(f.value)}" for f in g.facts],
         "adjacent": list(g.adjacent), "line": bool(g.line),

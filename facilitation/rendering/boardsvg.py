@@ -266,7 +266,7 @@ class Drawing:
         """The bounds of the space's outline (a road: its label's pill, grown with its text)."""
         if g.shape == SpaceShape.ROAD:
             size = self.unit * 0.8
-            w = max(g.r * 2.6, text_width(g.label, size) + size)
+            w = max(g.r * 2.6, text_width(self.t(g.label), size) + size)
             h = size * 1.7
             return (g.x - w / 2, g.y - h / 2, g.x + w / 2, g.y + h / 2)
         if g.shape == SpaceShape.HEX:
@@ -282,14 +282,14 @@ class Drawing:
         else:
             k = u * 0.75 if g.shape == SpaceShape.HEX else max(u * 1.05, g.r * 0.3)
             room = g.r * (1.45 if g.shape == SpaceShape.HEX else 1.8)
-            size = fitted_size(g.label, k, room, u * (0.5 if g.shape == SpaceShape.HEX else 0.62))
+            size = fitted_size(self.t(g.label), k, room, u * (0.5 if g.shape == SpaceShape.HEX else 0.62))
             ny = g.y - g.half_height * 0.5
-        w = text_width(g.label, size)
+        w = text_width(self.t(g.label), size)
         return (g.x - w / 2, ny - size, g.x + w / 2, ny + size * 0.25, size)
 
     def accessible_name(self, g: SpaceGeometry, label: str) -> str:
         """A choice's label on the map, holding the space's visible name (WCAG 2.5.3)."""
-        visible = g.label
+        visible = self.t(g.label)
         if visible.lower() in label.lower():
             return label
         return f"{visible}: {label}"
@@ -355,7 +355,7 @@ class Drawing:
         ny = y1 - size * 0.25
         if g.id not in self.group_centres:  # there the group's name stands instead
             out.append(f'<text x="{_n(g.x)}" y="{_n(ny)}" font-size="{_n(size)}" font-weight="bold" '
-                       f'text-anchor="middle" fill="#111111" class="space-name">{escape(g.label)}</text>')
+                       f'text-anchor="middle" fill="#111111" class="space-name">{escape(self.t(g.label))}</text>')
         words = [self.t(mk.name) + (f" {mk.count}" if mk.count > 1 else "") for mk in (s.markers if s else ())]
         if changed:
             words.insert(0, "\u2605")
