@@ -127,7 +127,34 @@ SLOWEST_FILES = (
 )
 
 
+def _unique_node_ids(items) -> None:
+    """Give every item a node id of its own, and refuse a run where two items share one.
+
+    pytest-xdist hands tests to its workers by node id: with ``--dist loadfile`` it keeps the
+    tests of a file in a dict keyed by node id, so items that share one run once and the others
+    are silently dropped (no "deselected", no "skipped": the run just reports fewer passed). Under
+    pytest 9 every item of schemathesis's ``schema.parametrize()`` (one per API operation) has the
+    node id of the bare function, because pytest builds it from ``originalname``, which
+    schemathesis sets to the function's name: the 39 operations of tests/fuzz/test_api_fuzz.py
+    were one test under xdist (1,590 of 1,628 items ran). Such an item gets its full name (with the
+    operation, e.g. ``test_api_never_answers_a_server_error[GET /api/courses/]``) as its node id.
+    """
+    from collections import Counter
+
+    for item in items:
+        if item.nodeid.rsplit("::", 1)[-1] != item.name:
+            # Node.nodeid is str(Node._id), built as pytest builds a parametrized item's id (there
+            # is no public setter)
+            base, _, params = item.name.partition("[")
+            item._id = item.parent.id.child(base).with_params(params.removesuffix("]") if params else None)
+    dupes = sorted(nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1)
+    if dupes:
+        raise pytest.UsageError(f"{len(dupes)} node ids name more than one test (pytest-xdist would run only "
+                                f"one of each): {dupes[:5]}")
+
+
 def pytest_collection_modifyitems(config, items):
+    _unique_node_ids(items)
     rank = {path: i for i, path in enumerate(SLOWEST_FILES)}
     # a stable sort: the other files, and the tests of every file, keep their order
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
@@ -209,6 +236,11 @@ ROLES = ["instructor", "other_instructor", "student_a", "student_b", "reviewer",
 
 @pytest.fixture
 def people(db) -> People:
+    return make_people()
+
+
+def make_people() -> People:
+    """The ``people`` of a test (also for a module's shared data: tests/fuzz/test_api_fuzz.py)."""
     p = People(instructor=make_user("instructor1", "instructor"),
                other_instructor=make_user("instructor2", "instructor"),
                student_a=make_user("student_a", "student"), student_b=make_user("student_b", "student"),

@@ -90,3 +90,22 @@ class PageWatch:
     def assert_clean(self, where: str) -> None:
         found = self.problems()
         assert not found, f"{where}: {found}"
+
+
+def settle(page, *, timeout_ms: float = 15_000) -> None:
+    """Wait until a page just opened has run its scripts and, if it polls, has had a poll answered.
+
+    Events rather than a fixed pause: Playwright's "networkidle" (no request for 500 ms after the
+    load: the scripts have run and fetched what they fetch when the page opens, e.g. the API docs'
+    schema), then, on a live page (a ``[data-poll-url]`` region: the play page every 1.5 s, the
+    console and the watch page every 2 s), one answered poll of that region and 200 ms for its answer
+    to be swapped in. (A fixed pause was either longer than needed or, on the watch page, shorter
+    than its polling interval, so its poll was never checked.)
+    """
+    page.wait_for_load_state("networkidle", timeout=timeout_ms)
+    region = page.locator("[data-poll-url]")
+    if region.count():
+        url = region.first.get_attribute("data-poll-url")
+        with page.expect_event("requestfinished", lambda r: url in r.url, timeout=timeout_ms):
+            pass
+        page.wait_for_timeout(200)
