@@ -99,13 +99,15 @@ def settle(page, *, timeout_ms: float = 15_000) -> None:
     load: the scripts have run and fetched what they fetch when the page opens, e.g. the API docs'
     schema), then, on a live page (a ``[data-poll-url]`` region: the play page every 1.5 s, the
     console and the watch page every 2 s), one answered poll of that region and 200 ms for its answer
-    to be swapped in. (A fixed pause was either longer than needed or, on the watch page, shorter
+    to be read and swapped in. (A fixed pause was either longer than needed or, on the watch page, shorter
     than its polling interval, so its poll was never checked.)
     """
     page.wait_for_load_state("networkidle", timeout=timeout_ms)
     region = page.locator("[data-poll-url]")
     if region.count():
         url = region.first.get_attribute("data-poll-url")
-        with page.expect_event("requestfinished", lambda r: url in r.url, timeout=timeout_ms):
+        # the answer's headers: a 304 (nothing changed since the page was drawn) never reaches
+        # "requestfinished" in Chromium (it ends as an aborted request), a 200 is swapped in once read
+        with page.expect_response(lambda r: url in r.url, timeout=timeout_ms):
             pass
         page.wait_for_timeout(200)
