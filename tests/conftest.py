@@ -107,23 +107,29 @@ _final_aar_setting()
 # scripts/test gives each xdist worker whole files (--dist loadfile). By default pytest-xdist
 # queues the files with the most tests first, which puts the single-test browser and process
 # tests, the longest of all, at the very end: the run then waits minutes for one of them while
-# the other worker has nothing left to do. So the files measured slowest (--durations, 2026-11-27,
-# in that order) go first, the longest one first, and scripts/test keeps this order
-# (--no-loadscope-reorder); the short files fill the gaps after them, in the usual order. Refresh
-# the list from a full run's --durations when it no longer matches.
+# the other worker has nothing left to do. So the files measured slowest go first, the longest
+# one first, and scripts/test keeps this order (--no-loadscope-reorder); the short files fill the
+# gaps after them, in the usual order. Measured: --durations of full runs on 2026-11-27 (the
+# morning's runs, and the lead's baseline at 0486f31, stopped after its first 291 tests, which
+# are these files), plus tests/fuzz/test_api_fuzz.py, whose 39 tests all run since node ids are
+# unique (_unique_node_ids). Refresh the list from a full run's --durations when it no longer
+# matches.
 SLOWEST_FILES = (
     "tests/e2e/test_tot_four_teams.py",
     "tests/e2e/test_page_csp.py",
+    "tests/hardening/test_scale_out.py",
     "tests/facilitation/test_embedded.py",
+    "tests/fuzz/test_api_fuzz.py",
+    "tests/reports/test_report_files.py",
     "tests/engine/tears_of_tyranny/test_tot_hidden_information.py",
+    "tests/hardening/test_faults.py",
+    "tests/engine/tears_of_tyranny/test_tot_state_machine.py",
     "tests/engine/test_key_order.py",
     "tests/facilitation/test_demo.py",
-    "tests/hardening/test_faults.py",
     "tests/e2e/test_no_outside_requests.py",
     "tests/e2e/test_classroom.py",
-    "tests/hardening/test_scale_out.py",
+    "tests/reports/test_report_csp.py",
     "tests/reports/test_worker_integration.py",
-    "tests/engine/tears_of_tyranny/test_tot_state_machine.py",
 )
 
 
