@@ -170,20 +170,21 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     """Count what ran against what was collected, and fail a complete run that lost a test.
 
     Printed as "tests: N collected, N deselected, N to run, N reported" (benchmarks/suite_runs.sh
-    reads it). A test that is collected but never reported (neither passed, failed, skipped nor
+    reads it; under xdist the workers deselect, so the controller counts what they kept). A test that is collected but never reported (neither passed, failed, skipped nor
     errored: see _unique_node_ids) turns a green run red instead of shrinking the passed count
-    unnoticed. Not checked in an xdist worker, nor when the run stopped early (-x, --maxfail,
-    Ctrl-C, an internal error)."""
+    unnoticed. Not checked in an xdist worker, nor with --collect-only, nor when the run stopped
+    early (-x, --maxfail, --stepwise, Ctrl-C, an internal error)."""
     session = _RUN.get("session")
-    if session is None or hasattr(config, "workerinput"):
+    if session is None or hasattr(config, "workerinput") or config.option.collectonly:
         return
     deselected = len(terminalreporter.stats.get("deselected", []))
-    expected = session.testscollected - deselected
+    expected = session.testscollected  # what is left after deselection (-k, -m, --lf)
     reported = {r.nodeid for key, reps in terminalreporter.stats.items() if key != "deselected"
                 for r in reps if isinstance(r, pytest.TestReport)}
-    terminalreporter.write_line(f"tests: {session.testscollected} collected, {deselected} deselected, "
+    terminalreporter.write_line(f"tests: {expected + deselected} collected, {deselected} deselected, "
                                 f"{expected} to run, {len(reported)} reported")
-    complete = exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not config.option.maxfail
+    complete = (exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not config.option.maxfail
+                and not session.shouldstop and not session.shouldfail)
     if complete and len(reported) != expected:
         terminalreporter.write_line(f"{expected - len(reported)} collected tests were never run", red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
