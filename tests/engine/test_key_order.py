@@ -21,7 +21,7 @@ import engine
 GAMES = ("peru", "andean_abyss", "tears_of_tyranny")
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _jsonb_key(k: str) -> tuple[int, bytes]:
     """jsonb's order of object keys: shorter (in bytes) first, then bytewise. A state has a few
     hundred distinct keys, met millions of times in this test: each is worked out once."""
