@@ -20,8 +20,8 @@
 # checkout of REV (git clean -xdf, keeping only .venv), then `CI=true bash .ci/run` runs in it.
 # TEST_DATABASE_URL / TEST_REDIS_URL are passed through (scripts/test's defaults otherwise), so
 # runs on a machine shared with other test runs can use databases of their own.
-# Prints one line per run (result, passed/failed counts, pytest's seconds, wall seconds) and a
-# summary; exits 0 only if every run was green.
+# Prints one line per run (result, pytest's passed/failed counts and seconds, the collected/run
+# count of tests/conftest.py, wall seconds) and a summary; exits 0 only if every run was green.
 set -uo pipefail
 
 runs=10 busy=0 rev="" venv="" out=""
@@ -95,9 +95,14 @@ for i in $(seq 1 "$runs"); do
   wall=$(( $(date +%s) - start ))
   # pytest's last line, e.g. "==== 2 failed, 1187 passed in 393.21s (0:06:33) ====" (-q: no "=")
   last="$(grep -E '^=* ?[0-9]+ (passed|failed|error).* in [0-9.]+s' "$log" | tail -1 | tr -d '=' | sed 's/^ *//; s/ *$//')"
+  # tests/conftest.py's count, "tests: N collected, N deselected, N to run, N reported": a collected
+  # test that never ran makes pytest exit 1, and the run is red
+  counted="$(grep -E '^tests: [0-9]+ collected' "$log" | tail -1 | sed 's/^tests: //')"
   if [ $rc -eq 0 ]; then green=$((green + 1)); result=green; else red=$((red + 1)); result="red (exit $rc)"; fi
-  printf 'run %d/%d: %s; %s; wall %ds; load average at start %s; log %s\n' \
-    "$i" "$runs" "$result" "${last:-no pytest summary}" "$wall" "$load" "$log" | tee -a "$summary"
+  printf 'run %d/%d: %s; %s; %s; wall %ds; load average at start %s; log %s\n' \
+    "$i" "$runs" "$result" "${last:-no pytest summary}" "${counted:-no test count}" "$wall" "$load" "$log" \
+    | tee -a "$summary"
+  grep -E 'collected tests were never run' "$log" | sed 's/^/    /' | tee -a "$summary"
   grep -E '^(FAILED|ERROR) ' "$log" | sed 's/^/    /' | tee -a "$summary"
 done
 echo "done $(date -u +%FT%TZ): $green green, $red red of $runs runs at $commit" | tee -a "$summary"

@@ -107,27 +107,91 @@ _final_aar_setting()
 # scripts/test gives each xdist worker whole files (--dist loadfile). By default pytest-xdist
 # queues the files with the most tests first, which puts the single-test browser and process
 # tests, the longest of all, at the very end: the run then waits minutes for one of them while
-# the other worker has nothing left to do. So the files measured slowest (--durations, 2026-11-27,
-# in that order) go first, the longest one first, and scripts/test keeps this order
-# (--no-loadscope-reorder); the short files fill the gaps after them, in the usual order. Refresh
-# the list from a full run's --durations when it no longer matches.
+# the other worker has nothing left to do. So the files measured slowest go first, the longest
+# one first, and scripts/test keeps this order (--no-loadscope-reorder); the short files fill the
+# gaps after them, in the usual order. Measured: --durations of full runs on 2026-11-27 (the
+# morning's runs, and the lead's baseline at 0486f31, stopped after its first 291 tests, which
+# are these files), plus tests/fuzz/test_api_fuzz.py, whose 39 tests all run since node ids are
+# unique (_unique_node_ids). Refresh the list from a full run's --durations when it no longer
+# matches.
 SLOWEST_FILES = (
     "tests/e2e/test_tot_four_teams.py",
     "tests/e2e/test_page_csp.py",
+    "tests/hardening/test_scale_out.py",
     "tests/facilitation/test_embedded.py",
+    "tests/fuzz/test_api_fuzz.py",
+    "tests/reports/test_report_files.py",
     "tests/engine/tears_of_tyranny/test_tot_hidden_information.py",
+    "tests/hardening/test_faults.py",
+    "tests/engine/tears_of_tyranny/test_tot_state_machine.py",
     "tests/engine/test_key_order.py",
     "tests/facilitation/test_demo.py",
-    "tests/hardening/test_faults.py",
     "tests/e2e/test_no_outside_requests.py",
     "tests/e2e/test_classroom.py",
-    "tests/hardening/test_scale_out.py",
+    "tests/reports/test_report_csp.py",
     "tests/reports/test_worker_integration.py",
-    "tests/engine/tears_of_tyranny/test_tot_state_machine.py",
 )
 
 
+def _unique_node_ids(items) -> None:
+    """Give every item a node id of its own, and refuse a run where two items share one.
+
+    pytest-xdist hands tests to its workers by node id: with ``--dist loadfile`` it keeps the
+    tests of a file in a dict keyed by node id, so items that share one run once and the others
+    are silently dropped (no "deselected", no "skipped": the run just reports fewer passed). Under
+    pytest 9 every item of schemathesis's ``schema.parametrize()`` (one per API operation) has the
+    node id of the bare function, because pytest builds it from ``originalname``, which
+    schemathesis sets to the function's name: the 39 operations of tests/fuzz/test_api_fuzz.py
+    were one test under xdist (1,590 of 1,628 items ran). Such an item gets its full name (with the
+    operation, e.g. ``test_api_never_answers_a_server_error[GET /api/courses/]``) as its node id.
+    """
+    from collections import Counter
+
+    for item in items:
+        if item.nodeid.rsplit("::", 1)[-1] != item.name:
+            # Node.nodeid is str(Node._id), built as pytest builds a parametrized item's id (there
+            # is no public setter)
+            base, _, params = item.name.partition("[")
+            item._id = item.parent.id.child(base).with_params(params.removesuffix("]") if params else None)
+    dupes = sorted(nodeid for nodeid, n in Counter(item.nodeid for item in items).items() if n > 1)
+    if dupes:
+        raise pytest.UsageError(f"{len(dupes)} node ids name more than one test (pytest-xdist would run only "
+                                f"one of each): {dupes[:5]}")
+
+
+_RUN = {}
+
+
+def pytest_sessionstart(session):
+    _RUN["session"] = session
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    """Count what ran against what was collected, and fail a complete run that lost a test.
+
+    Printed as "tests: N collected, N deselected, N to run, N reported" (benchmarks/suite_runs.sh
+    reads it; under xdist the workers deselect, so the controller counts what they kept). A test that is collected but never reported (neither passed, failed, skipped nor
+    errored: see _unique_node_ids) turns a green run red instead of shrinking the passed count
+    unnoticed. Not checked in an xdist worker, nor with --collect-only, nor when the run stopped
+    early (-x, --maxfail, --stepwise, Ctrl-C, an internal error)."""
+    session = _RUN.get("session")
+    if session is None or hasattr(config, "workerinput") or config.option.collectonly:
+        return
+    deselected = len(terminalreporter.stats.get("deselected", []))
+    expected = session.testscollected  # what is left after deselection (-k, -m, --lf)
+    reported = {r.nodeid for key, reps in terminalreporter.stats.items() if key != "deselected"
+                for r in reps if isinstance(r, pytest.TestReport)}
+    terminalreporter.write_line(f"tests: {expected + deselected} collected, {deselected} deselected, "
+                                f"{expected} to run, {len(reported)} reported")
+    complete = (exitstatus in (pytest.ExitCode.OK, pytest.ExitCode.TESTS_FAILED) and not config.option.maxfail
+                and not session.shouldstop and not session.shouldfail)
+    if complete and len(reported) != expected:
+        terminalreporter.write_line(f"{expected - len(reported)} collected tests were never run", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 def pytest_collection_modifyitems(config, items):
+    _unique_node_ids(items)
     rank = {path: i for i, path in enumerate(SLOWEST_FILES)}
     # a stable sort: the other files, and the tests of every file, keep their order
     items.sort(key=lambda item: rank.get(item.nodeid.split("::", 1)[0], len(rank)))
@@ -209,6 +273,11 @@ ROLES = ["instructor", "other_instructor", "student_a", "student_b", "reviewer",
 
 @pytest.fixture
 def people(db) -> People:
+    return make_people()
+
+
+def make_people() -> People:
+    """The ``people`` of a test (also for a module's shared data: tests/fuzz/test_api_fuzz.py)."""
     p = People(instructor=make_user("instructor1", "instructor"),
                other_instructor=make_user("instructor2", "instructor"),
                student_a=make_user("student_a", "student"), student_b=make_user("student_b", "student"),

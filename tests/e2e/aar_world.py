@@ -90,3 +90,28 @@ class PageWatch:
     def assert_clean(self, where: str) -> None:
         found = self.problems()
         assert not found, f"{where}: {found}"
+
+
+def settle(page, *, timeout_ms: float = 15_000, idle_timeout_ms: float = 60_000) -> None:
+    """Wait until a page just opened has run its scripts and, if it polls, has had a poll answered.
+
+    Events rather than a fixed pause: Playwright's "networkidle" (no request for 500 ms after the
+    load: the scripts have run and fetched what they fetch when the page opens, e.g. the API docs'
+    schema), then, on a live page (a ``[data-poll-url]`` region: the play page every 1.5 s, the
+    console and the watch page every 2 s), one answered poll of that region and 200 ms for its answer
+    to be read and swapped in. (A fixed pause was either longer than needed or, on the watch page, shorter
+    than its polling interval, so its poll was never checked; and the scheduling page's estimate,
+    fetched on load, was not awaited, so its swapped-in fragment was not checked either.)
+    """
+    # a minute: the scheduling page fetches its session-length estimate on load, six bot-played
+    # games the first time (cached afterwards: 0.4 s of CPU, 3.5 s at load average 20 on 2 cores),
+    # and a settle must not fail a page that is slow rather than broken
+    page.wait_for_load_state("networkidle", timeout=idle_timeout_ms)
+    region = page.locator("[data-poll-url]")
+    if region.count():
+        url = region.first.get_attribute("data-poll-url")
+        # the answer's headers: a 304 (nothing changed since the page was drawn) never reaches
+        # "requestfinished" in Chromium (it ends as an aborted request), a 200 is swapped in once read
+        with page.expect_response(lambda r: url in r.url, timeout=timeout_ms):
+            pass
+        page.wait_for_timeout(200)

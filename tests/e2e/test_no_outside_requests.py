@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from .aar_world import build_world, login
+from .aar_world import build_world, login, settle
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -51,12 +51,11 @@ class Recorder:
             route.abort()
 
 
-def visit(page, url: str, *, settle_ms: int = 1200) -> None:
-    """Open ``url`` and stay long enough for its scripts to run and its live regions to poll."""
+def visit(page, url: str) -> None:
+    """Open ``url`` and stay until its scripts have run and its live region (if any) has polled."""
     resp = page.goto(url)
     assert resp is not None and resp.status == 200, (url, resp and resp.status)
-    page.wait_for_load_state("load")
-    page.wait_for_timeout(settle_ms)
+    settle(page)
 
 
 def test_main_pages_request_nothing_from_other_hosts(new_context, live_server):
@@ -67,8 +66,8 @@ def test_main_pages_request_nothing_from_other_hosts(new_context, live_server):
     # anonymous: the login page (and the join page a student reaches first)
     page = new_context().new_page()
     seen["anonymous"] = rec = Recorder(page, live_server.url)
-    visit(page, "/accounts/login/", settle_ms=500)
-    visit(page, "/join/", settle_ms=500)
+    visit(page, "/accounts/login/")
+    visit(page, "/join/")
 
     # the instructor: home, live console, session management, watch, replay, reports, an AAR
     page = new_context().new_page()
@@ -86,7 +85,7 @@ def test_main_pages_request_nothing_from_other_hosts(new_context, live_server):
     page = new_context().new_page()
     seen["student"] = rec = Recorder(page, live_server.url)
     login(page, world.student_a.username)
-    visit(page, f"/sessions/{lid}/play/", settle_ms=4000)  # the live region polls every few seconds
+    visit(page, f"/sessions/{lid}/play/")
     visit(page, f"/sessions/{fid}/replay/?seq=0")
 
     # a reviewer: watches the live session, reads the finished one's reports

@@ -15,7 +15,7 @@ import pytest
 
 from facilitation import demo
 
-from .aar_world import CSP_LISTENER, PageWatch, login
+from .aar_world import CSP_LISTENER, PageWatch, login, settle
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -36,15 +36,14 @@ class Browser:
         if username:
             login(self.page, username, demo.PASSWORD)
 
-    def open(self, url: str, settle_ms: int = 800) -> None:
+    def open(self, url: str) -> None:
         resp = self.page.goto(url)
         assert resp is not None and resp.status == 200, (url, resp and resp.status)
         header = resp.headers.get("content-security-policy", "")
         p = _policy(header)
         assert "'unsafe-inline'" not in header and p.get("style-src-attr") == ["'none'"], (url, header)
         assert p.get("script-src") == ["'self'"] and p.get("style-src") == ["'self'"], (url, header)
-        self.page.wait_for_load_state("load")
-        self.page.wait_for_timeout(settle_ms)
+        settle(self.page)  # its scripts ran; a live page (console, watch, play) polled once
         self.visited.append(url)
         self.watch.assert_clean(url)
 
@@ -57,14 +56,14 @@ def test_every_page_of_every_game_runs_under_the_strict_policy(new_context, live
 
     teacher = Browser(new_context, "instructor")
     teacher.open("/")
-    teacher.open("/console/", settle_ms=2500)  # the console polls every 2 s
+    teacher.open("/console/")
     teacher.open("/sessions/new/")
-    teacher.open("/api/docs/", settle_ms=1500)
+    teacher.open("/api/docs/")
     for g in games.values():
         live, fin, nxt = g["live"].pk, g["finished"].pk, g["upcoming"].pk
         teacher.open(f"/sessions/{live}/manage/")
         teacher.open(f"/sessions/{nxt}/manage/")
-        teacher.open(f"/sessions/{live}/watch/", settle_ms=1500)
+        teacher.open(f"/sessions/{live}/watch/")
         teacher.open(f"/sessions/{fin}/replay/?seq=0")
         teacher.open(f"/sessions/{fin}/replay/?seq={max(1, g['finished'].head_seq // 2)}")
 
@@ -73,7 +72,7 @@ def test_every_page_of_every_game_runs_under_the_strict_policy(new_context, live
         for team, members in g["members"].items():
             student = Browser(new_context, members[0])
             student.open("/")
-            student.open(f"/sessions/{live}/play/", settle_ms=3000)  # the live region polls every 1.5 s
+            student.open(f"/sessions/{live}/play/")
             page = student.page
             space = page.locator("[data-space]").first
             if space.count():

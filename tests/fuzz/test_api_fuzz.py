@@ -28,7 +28,7 @@ from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, settings
 from schemathesis.config import SchemathesisConfig
 
-from tests.conftest import create_peru_game, make_user
+from tests.conftest import create_peru_game, make_people, make_user
 
 EXAMPLES = int(os.environ.get("COINLAB_FUZZ_EXAMPLES", "6"))
 # CI: the fuzzing phase only; the long run adds the schema's examples and the coverage phase.
@@ -115,14 +115,50 @@ def _decide(session, owners, n):
                                rationale="fuzz")
 
 
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup, django_db_blocker):
+    """The world, built once for the module's tests (one per API operation) instead of once per test.
+
+    It is built inside a transaction that stays open for the whole module and is rolled back at its
+    end: each test's own transaction (pytest-django's, ``transaction=False``) is a savepoint inside
+    it, so whatever a fuzzed request changes is undone after that test, as before, and no test sees
+    another's changes. (pytest-django leaves the connection open between such tests for this.)
+    """
+    from django.db import transaction
+
+    with django_db_blocker.unblock():
+        outer = transaction.atomic()
+        outer.__enter__()
+        try:
+            data = _build_world()
+        except BaseException:
+            transaction.set_rollback(True)
+            outer.__exit__(None, None, None)
+            raise
+    yield data
+    with django_db_blocker.unblock():
+        transaction.set_rollback(True)
+        outer.__exit__(None, None, None)
+
+
 @pytest.fixture
-def world(people, in_process_requests):
+def world(shared_world, in_process_requests):
+    """The module's world, with an empty cache: the session versions and access lists cached in Redis
+    by an earlier test's requests belong to rows its rollback undid (this worker's own Redis database)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    return shared_world
+
+
+def _build_world():
     """Live, finished and scheduled sessions of each of the three games, and a token per role."""
     from django.contrib.auth import get_user_model
     from rest_framework.authtoken.models import Token
 
     from facilitation import services
 
+    people = make_people()
     extra = {name: make_user(name, "student") for name in ("student_c", "student_d")}
     sessions = []  # (session, its seat keys)
     for i, scenario in enumerate(("peru", "andean_abyss", "tears_of_tyranny")):

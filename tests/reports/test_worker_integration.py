@@ -60,14 +60,25 @@ def _kill_all(proc: subprocess.Popen, sig=signal.SIGKILL) -> None:
 
 
 def _wait(report, predicate, timeout: float, what: str):
+    """Wait until ``predicate(report)``; fail when the build has made no progress (its status,
+    progress and stage unchanged) for ``timeout`` seconds.
+
+    A stalled build, not a slow one, is the failure: on a machine shared with other test runs
+    (load average 20 on 2 cores) drawing the charts alone took more than a minute, and a fixed
+    deadline failed a build that was still advancing ("Drawing charts (3/6)"). The test's own
+    time limit (pytest-timeout) still bounds the whole wait."""
+    seen = None
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         report.refresh_from_db()
         if predicate(report):
             return report
+        now = (report.status, report.progress, report.stage)
+        if now != seen:
+            seen, deadline = now, time.monotonic() + timeout
         time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}: status={report.status} progress={report.progress} "
-                         f"stage={report.stage!r} error={report.error!r}")
+    raise AssertionError(f"no progress for {timeout}s waiting for {what}: status={report.status} "
+                         f"progress={report.progress} stage={report.stage!r} error={report.error!r}")
 
 
 @pytest.mark.integration
