@@ -21,7 +21,7 @@ from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.crypto import salted_hmac
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext_noop
 from django.utils.translation import gettext as _
 
 from facilitation import eventlog, live, selectors
@@ -311,17 +311,17 @@ def cached_fragment(session_id: int, etag: str) -> str | None:
     return None if raw is None else gzip.decompress(raw).decode()
 
 
-# Decision kinds (Prompt.kind_for) in words for the console; an unknown kind is shown as its own
+# Decision kinds (Prompt.kind_for) in words for the console (marked for the catalogs, translated when shown); an unknown kind is shown as its own
 # name ("force_management" -> "Force management").
 STEP_NAMES = {
-    "hq": "Headquarters", "steps": "Choosing a step", "refit": "Refit", "presence": "Add presence", "deck": "Refit: choose deck",
-    "keep": "Refit: keep a card", "bottom": "Refit: order returned cards", "forget": "Refit: forget a card",
-    "reclaim": "Reclaim", "base_g": "Refit: gain 1 at base", "produce": "Base output",
-    "force_management": "Force management", "recruit_pull": "Force management: pull", "select": "Select capabilities",
-    "execute": "Execute", "target": "Execute: choose target", "allocate": "Execute: assign damage",
-    "collateral": "Execute: collateral", "drive": "Execute: drive out", "burden": "Stacking upkeep",
-    "counterattack": "Counterattack: assign hits",
-    "influence_debt": "Influence owed: pay", "event_recruit": "Event: recruit at which HQ",
+    "hq": gettext_noop("Headquarters"), "steps": gettext_noop("Choosing a step"), "refit": gettext_noop("Refit"), "presence": gettext_noop("Add presence"), "deck": gettext_noop("Refit: choose deck"),
+    "keep": gettext_noop("Refit: keep a card"), "bottom": gettext_noop("Refit: order returned cards"), "forget": gettext_noop("Refit: forget a card"),
+    "reclaim": gettext_noop("Reclaim"), "base_g": gettext_noop("Refit: gain 1 at base"), "produce": gettext_noop("Base output"),
+    "force_management": gettext_noop("Force management"), "recruit_pull": gettext_noop("Force management: pull"), "select": gettext_noop("Select capabilities"),
+    "execute": gettext_noop("Execute"), "target": gettext_noop("Execute: choose target"), "allocate": gettext_noop("Execute: assign damage"),
+    "collateral": gettext_noop("Execute: collateral"), "drive": gettext_noop("Execute: drive out"), "burden": gettext_noop("Stacking upkeep"),
+    "counterattack": gettext_noop("Counterattack: assign hits"),
+    "influence_debt": gettext_noop("Influence owed: pay"), "event_recruit": gettext_noop("Event: recruit at which HQ"),
 }
 
 

@@ -88,6 +88,10 @@ def engine_texts(rules, state, seat: str, session) -> set[str]:
 
 
 def english_on(page_text: str, candidates: set[str]) -> list[str]:
+    # names the Spanish catalog keeps as they are (the title "Tears of Tyranny", "FARC") are not
+    # English leaking through: blank them first, so a word inside them ("Tyranny") is not counted
+    for same in sorted((m for m in SAME if " " in m), key=len, reverse=True):
+        page_text = page_text.replace(same, " ")
     return sorted(t for t in candidates if _found(t, page_text))
 
 

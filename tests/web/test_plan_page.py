@@ -55,7 +55,7 @@ def test_picking_steps_stores_nothing_and_submitting_records_one_decision(client
     html = client.get(_url(session, "step:refit")).content.decode()
     assert "Step 2:" in html and 'value="refit:res3"' in html
     html = client.get(_url(session, "step:refit", "refit:res3")).content.decode()
-    assert "<li>Refit (3.A)" in html and "Gain 3 resources" in html
+    assert "<li>Refit (3.A)" in html and "gain 3 resources" in html
     assert "Submit the plan (2 steps) as one decision" in html
     session.refresh_from_db()
     assert (SessionEvent.objects.filter(session=session).count(), session.head_seq) == (n, head)

@@ -12,9 +12,10 @@ from collections import Counter
 from functools import lru_cache
 
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine.scenarios.tears_of_tyranny import texts as T
-from engine.scenarios.tears_of_tyranny.data import content
+from engine.scenarios.tears_of_tyranny.data import UNIT_VALUE, content
 from facilitation.text import tr
 
 
@@ -128,15 +129,15 @@ def tile_info(view: dict, tid: str) -> dict | None:
     red, blue, tyr = t.get("red", 0), t.get("blue", 0), t.get("tyranny", 0)
     parts = [_("terrain %(n)s") % {"n": terrain}]
     if red:
-        parts.append(_("%(n)s red civilian(s)") % {"n": red})
+        parts.append(ngettext("%(n)s red civilian", "%(n)s red civilians", red) % {"n": red})
     if tyr:
         parts.append(_("tyranny 5"))
     units = Counter(u[0] for u in t.get("units") or [])
-    health = {"cell": 1, "outpost": 2, "garrison": 3}
     return {
         "tile": tid, "defense": terrain + red + (5 if tyr else 0), "defense_parts": " + ".join(parts),
-        "units": ", ".join(f"{n} {k}" for k, n in units.items()) or _("no adversary units"),
-        "health": sum(health.get(k, 0) * n for k, n in units.items()),
+        # the units in words and numbers of the viewer's language ("1 adversary cell"), never the keys
+        "units": ", ".join(tr(T.count(n, k)) for k, n in units.items() if k in UNIT_VALUE) or _("no adversary units"),
+        "health": sum(UNIT_VALUE[k] * n for k, n in units.items() if k in UNIT_VALUE),
         "red": red, "blue": blue, "tyranny": tyr,
     }
 
