@@ -43,9 +43,40 @@ def pace_bot_kind(rules) -> str:
     return "heuristic" if "heuristic" in rules.bot_kinds() else "random"
 
 
+def _played_key(game_key: str, options: dict | None, games: int, bots: str) -> str:
+    import hashlib
+    import json
+
+    from .eventlog import rules_fingerprint
+
+    digest = hashlib.sha256(json.dumps(options or {}, sort_keys=True).encode()).hexdigest()[:32]
+    return f"pace-games:{rules_fingerprint(game_key)}:{game_key}:{games}:{bots}:{digest}"
+
+
+def played_games(game_key: str, options: dict | None = None, games: int = 12) -> list:
+    """The bot-played games a session estimate counts (``engine.core.pace.game_decisions``),
+    kept in the cache with no expiry under the engine's rules fingerprint: they depend only on
+    the rules, the options and the seeds, so they are played once per engine version (a
+    four-player Tears of Tyranny game is about 4.5 s of CPU: six of them are too slow for a
+    request, see ``warm_estimates``)."""
+    import engine
+    from engine.core.pace import game_decisions
+
+    rules = engine.load(game_key)
+    bots = pace_bot_kind(rules)
+    key = _played_key(game_key, options, games, bots)
+    hit = cache.get(key)
+    if hit is not None:
+        return hit
+    played = [game_decisions(rules, 1 + g, options, bots) for g in range(games)]
+    cache.set(key, played, None)
+    return played
+
+
 def session_estimate(game_key: str, options: dict | None = None, games: int = 12) -> dict:
     """``engine.core.pace.estimate`` with the logged time model, cached for an hour per game
-    and options (the bot games are deterministic; the logged times change slowly)."""
+    and options (the logged times change slowly); the bot games under it are kept for the
+    engine version (:func:`played_games`)."""
     import hashlib
     import json
 
@@ -59,6 +90,31 @@ def session_estimate(game_key: str, options: dict | None = None, games: int = 12
     hit = cache.get(key)
     if hit is not None:
         return hit
-    out = estimate(rules, options=options, games=games, model=time_model(game_key), bots=bots)
+    out = estimate(rules, options=options, games=games, model=time_model(game_key), bots=bots,
+                   decisions=played_games(game_key, options, games))
     cache.set(key, out, 3600)
     return out
+
+
+def estimate_options(game_key: str) -> list[dict]:
+    """The option sets the scheduling page prices for ``game_key``: its defaults and each
+    length preset's options."""
+    import engine
+
+    rules = engine.load(game_key)
+    return [{}] + [dict(p.options) for p in rules.presets()]
+
+
+def warm_estimates(games: int, game_keys: list[str] | None = None) -> int:
+    """Play and keep the bot games of every estimate the scheduling page shows (each game's
+    defaults and length presets), so no instructor waits for them; returns how many option
+    sets were warmed. Run by ``manage.py pace_warm`` (deploy step, ``./scripts/run``) and by a
+    Celery worker when it starts (``facilitation.tasks.pace_warm``)."""
+    from engine.core import registry
+
+    n = 0
+    for key in game_keys or registry.keys():
+        for options in estimate_options(key):
+            played_games(key, options, games)
+            n += 1
+    return n

@@ -53,3 +53,44 @@ def test_schedule_page_fragment_shows_the_estimate(client, people):
 def test_students_get_no_estimate(client, people):
     client.force_login(people.student_a)
     assert client.get(reverse("web:session_pace"), {"scenario": "peru"}).status_code == 403
+
+
+def test_bot_games_behind_an_estimate_are_played_once_per_engine_version(monkeypatch):
+    """``played_games`` keeps the bot games (they depend only on the rules, options and seeds):
+    a second estimate replays none; a new engine version (rules fingerprint) plays them again."""
+    from django.core.cache import cache
+
+    import engine.core.pace as pace
+    from facilitation import pacing
+
+    cache.clear()
+    calls = []
+    real = pace.game_decisions
+
+    def counting(rules, seed, options=None, bots=None, **kw):
+        calls.append(seed)
+        return real(rules, seed, options, bots, **kw)
+
+    monkeypatch.setattr(pace, "game_decisions", counting)
+    first = pacing.played_games("peru", {}, 2)
+    assert calls == [1, 2] and len(first) == 2 and all(first)
+    assert pacing.played_games("peru", {}, 2) == first and calls == [1, 2]
+    monkeypatch.setattr("facilitation.eventlog.rules_fingerprint", lambda key: "another-engine")
+    pacing.played_games("peru", {}, 2)
+    assert calls == [1, 2, 1, 2]
+
+
+def test_pace_warm_plays_every_estimate_of_a_game_and_refuses_unknown_games(monkeypatch):
+    from django.core.management import CommandError, call_command
+
+    from facilitation import pacing
+
+    seen = []
+    monkeypatch.setattr(pacing, "played_games", lambda key, options, games: seen.append((key, options, games)))
+    call_command("pace_warm", "peru")
+    import engine
+    presets = engine.load("peru").presets()
+    assert seen[0] == ("peru", {}, 6) and len(seen) == 1 + len(presets)
+    assert [o for _k, o, _g in seen[1:]] == [dict(p.options) for p in presets]
+    with pytest.raises(CommandError, match="unknown game"):
+        call_command("pace_warm", "chess")
