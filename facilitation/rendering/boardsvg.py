@@ -207,7 +207,8 @@ class Drawing:
         w = max(size, text_width(label, size * 0.62) + size * 0.35)
         h = size
         x0, y0 = x - w / 2, y - h / 2
-        common = f'fill="{fill}" stroke="#222222" stroke-width="{sw}"{dash}'
+        # class names for the page's CSS (projector mode) and the contrast test: chip, chip-text
+        common = f'class="chip" fill="{fill}" stroke="#222222" stroke-width="{sw}"{dash}'
         if shape == Shape.CUBE:
             body = f'<rect x="{_n(x0)}" y="{_n(y0)}" width="{_n(w)}" height="{_n(h)}" rx="{_n(h * 0.08)}" {common}/>'
         elif shape == Shape.BASE:
@@ -223,7 +224,7 @@ class Drawing:
             body = f'<rect x="{_n(x0)}" y="{_n(y0)}" width="{_n(w)}" height="{_n(h)}" rx="{_n(h / 2)}" {common}/>'
         state = f" {p.state.value}" if p.state != PieceState.NONE else ""
         text = (f'<text x="{_n(x)}" y="{_n(y + size * 0.22)}" font-size="{_n(size * 0.62)}" font-weight="bold" '
-                f'text-anchor="middle" fill="{ink}">{escape(label)}</text>')
+                f'text-anchor="middle" fill="{ink}" class="chip-text">{escape(label)}</text>')
         return f'<g class="piece{state}">{body}{text}</g>', w
 
     def chips(self, pieces: tuple[PieceStack, ...], cx: float, top: float, room: float,

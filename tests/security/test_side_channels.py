@@ -63,9 +63,11 @@ def _first_secret_decision_undone(game) -> tuple[str, str]:
 
 
 def _texts(obj) -> str:
+    """``obj`` as JSON text with sorted keys, so that a message (a dict) is found inside a stored
+    payload whatever order PostgreSQL's jsonb gave its keys."""
     import json
 
-    return json.dumps(obj, ensure_ascii=False)
+    return json.dumps(obj, ensure_ascii=False, sort_keys=True)
 
 
 def test_a_students_undo_of_a_secret_decision_stays_secret(tot_four):

@@ -33,5 +33,5 @@ def test_apply_plan_reports_each_steps_choice_and_facts(rules):
     chosen, per_step = [], []
     ids = ["step:refit", "refit:res3"]
     _new, facts = apply_plan(rules, st, "liberators", ids, chosen, per_step)
-    assert [c.id for c in chosen] == ids and str(chosen[1].label) == "Gain 3 resources"
+    assert [c.id for c in chosen] == ids and str(chosen[1].label) == "Refit: gain 3 resources"
     assert len(per_step) == 2 and sum(len(f) for f in per_step) == len(facts)
