@@ -40,15 +40,11 @@ from facilitation.models import ClassSession, SubmissionKey
 from facilitation.services import (
     _MOVE_FIELDS,
     _check_seat_owner,
-    _check_seq,
-    _decision_ms,
-    _lock_for_move,
     _metrics,
-    _rebased_seq,
     _require_live,
     _run_bots,
-    _state,
     clean_text,
+    open_move,
 )
 
 #: the most steps one plan may hold (a seat's whole player window is about 20)
@@ -154,23 +150,11 @@ def plan_submit(*, session: ClassSession, user, seat: str, plan: Any, seq: int, 
                    "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
     try:
         with transaction.atomic():
-            session, seats, prior = _lock_for_move(session.pk, user, idempotency_key)
-            _check_seat_owner(user, session, seat, seats)
-            if prior is not None:
-                prior_user, prior_request, prior_response = prior
-                if prior_user != user.pk or prior_request != request_sig:
-                    raise Conflict("This idempotency key was already used for a different request.",
-                                   code="idempotency_key_reused")
-                return {**prior_response, "replayed": True}
-            _require_live(session)
-            seq = _rebased_seq(session, seat, seq)
-            _check_seq(session, seq)
-            if session.require_rationale and not rationale:
-                raise ValidationFailed("This session asks for a rationale with every decision.",
-                                       code="rationale_required")
-            ms = _decision_ms(session, decision_ms)
-            rules = eventlog.rules_for(session)
-            state = _state(session, rules)
+            move = open_move(session_id=session.pk, user=user, seat=seat, seq=seq, idempotency_key=idempotency_key,
+                             request_sig=request_sig, rationale=rationale, decision_ms=decision_ms)
+            if move.replayed is not None:
+                return move.replayed
+            session, seats, ms, rules, state = move.session, move.seats, move.ms, move.rules, move.state
             p = rules.prompt(state)
             if p is None:
                 raise ValidationFailed("The game is over: no more choices can be made.", code="game_over")

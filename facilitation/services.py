@@ -12,6 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import secrets
+from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
@@ -898,6 +899,45 @@ def _rebased_seq(session: ClassSession, seat: str, seq: Any) -> Any:
     return head if now == then else seq
 
 
+@dataclass
+class OpenMove:
+    """A move's checks passed under the session row lock (:func:`open_move`): the locked session,
+    its seats, the decision's thinking time and the rules and state it applies to; or, for a
+    repeated idempotency key, the first answer (``replayed``) and nothing else."""
+
+    session: ClassSession
+    seats: dict
+    replayed: dict | None = None
+    ms: int | None = None
+    rules: Any = None
+    state: Any = None
+
+
+def open_move(*, session_id: int, user, seat: str, seq: Any, idempotency_key: str, request_sig: dict,
+              rationale: str, decision_ms: Any) -> OpenMove:
+    """The checks every submission makes first, in order, inside its transaction (a decision,
+    ``choice_submit``; a plan, ``facilitation.plans.plan_submit``): the row lock and the key's
+    earlier answer (the same key for another request is 409), the seat's owner, the session
+    live, ``seq`` (rebased in a simultaneous phase), the rationale if required."""
+    session, seats, prior = _lock_for_move(session_id, user, idempotency_key)
+    _check_seat_owner(user, session, seat, seats)
+    if prior is not None:
+        prior_user, prior_request, prior_response = prior
+        # a key recorded before the rationale was part of the request has no "rationale"
+        if prior_user != user.pk or prior_request != {k: v for k, v in request_sig.items()
+                                                      if k in prior_request or k != "rationale"}:
+            raise Conflict("This idempotency key was already used for a different request.",
+                           code="idempotency_key_reused")
+        return OpenMove(session, seats, replayed={**prior_response, "replayed": True})
+    _require_live(session)
+    _check_seq(session, _rebased_seq(session, seat, seq))
+    if session.require_rationale and not rationale:
+        raise ValidationFailed("This session asks for a rationale with every decision.", code="rationale_required")
+    ms = _decision_ms(session, decision_ms)
+    rules = eventlog.rules_for(session)
+    return OpenMove(session, seats, ms=ms, rules=rules, state=_state(session, rules))  # a replay's canonical form
+
+
 def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: int,
                   idempotency_key: str = "", rationale: str = "", decision_ms: int | None = None) -> dict:
     """A team's decision. Returns ``{"seq", "events", "status", "replayed"}``.
@@ -922,24 +962,11 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
                    "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
     try:
         with transaction.atomic():
-            session, seats, prior = _lock_for_move(session.pk, user, idempotency_key)
-            _check_seat_owner(user, session, seat, seats)
-            if prior is not None:
-                prior_user, prior_request, prior_response = prior
-                if prior_user != user.pk or prior_request != {k: v for k, v in request_sig.items()
-                                                              if k in prior_request or k != "rationale"}:
-                    raise Conflict("This idempotency key was already used for a different request.",
-                                   code="idempotency_key_reused")
-                return {**prior_response, "replayed": True}
-            _require_live(session)
-            seq = _rebased_seq(session, seat, seq)
-            _check_seq(session, seq)
-            if session.require_rationale and not rationale:
-                raise ValidationFailed("This session asks for a rationale with every decision.",
-                                       code="rationale_required")
-            ms = _decision_ms(session, decision_ms)
-            rules = eventlog.rules_for(session)
-            state = _state(session, rules)  # the canonical form a replay starts from
+            move = open_move(session_id=session.pk, user=user, seat=seat, seq=seq, idempotency_key=idempotency_key,
+                             request_sig=request_sig, rationale=rationale, decision_ms=decision_ms)
+            if move.replayed is not None:
+                return move.replayed
+            session, seats, ms, rules, state = move.session, move.seats, move.ms, move.rules, move.state
             p = rules.prompt(state)
             try:
                 if p is None:
