@@ -148,10 +148,13 @@ _cheap_password_hashes()
 # gaps after them, in the usual order. Measured: --durations of full runs on 2026-11-27 (the
 # morning's runs, and the lead's baseline at 0486f31, stopped after its first 291 tests, which
 # are these files), plus tests/fuzz/test_api_fuzz.py, whose 39 tests all run since node ids are
-# unique (_unique_node_ids). Refresh the list from a full run's --durations when it no longer
-# matches.
+# unique (_unique_node_ids), and tests/e2e/test_accessibility.py (97 s) and tests/e2e/test_report_csp.py
+# (24 s), two of the ten slowest of the clean-clone run of 90ff1e2 that were missing here (one of
+# them queued last could keep one worker busy alone for its whole length). Refresh the list from a
+# full run's --durations when it no longer matches.
 SLOWEST_FILES = (
     "tests/e2e/test_tot_four_teams.py",
+    "tests/e2e/test_accessibility.py",
     "tests/e2e/test_page_csp.py",
     "tests/hardening/test_scale_out.py",
     "tests/facilitation/test_embedded.py",
@@ -166,6 +169,7 @@ SLOWEST_FILES = (
     "tests/e2e/test_classroom.py",
     "tests/reports/test_report_csp.py",
     "tests/reports/test_worker_integration.py",
+    "tests/e2e/test_report_csp.py",
 )
 
 
