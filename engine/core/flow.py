@@ -79,13 +79,8 @@ class FrameKind:
     static_cause: dict | None = None   # set from rule/title (one shared dict: facts never mutate a cause)
 
     def __post_init__(self) -> None:
-        if self.auto is not None and self.cause is None:
+        if self.auto is not None and self.cause is None and self.rule:
             self.static_cause = cause_rule(self.rule, step=self.title)
-
-    def auto_cause(self, state: dict, frame: dict) -> dict:
-        if self.cause is not None:
-            return self.cause(state, frame)
-        return self.static_cause
 
 
 class Flow:
@@ -131,19 +126,50 @@ class Flow:
         self.settle(state, facts)
 
     def settle(self, state: dict, facts: list) -> None:
-        """Run automatic frames until a decision is needed or the stack is empty."""
-        for _ in range(self.max_auto):
+        """Run automatic steps until a decision is needed, the stack is empty or ``done``.
+
+        With ``idle`` an empty stack calls it (the sequence of play deals the next card); a
+        decision frame that ``auto_ok`` accepts is answered by ``pick`` (a Non-player)."""
+        kinds = self.kinds
+        done, idle, auto_ok, pick = self.done, self.idle, self.auto_ok, self.pick
+        steps = 0
+        while not (done is not None and done(state)):
             st = state["stack"]
             if not st:
-                return
+                if idle is None:
+                    return
+                idle(state, facts)
+                steps = 0
+                continue
             fr = st[-1]
-            kind = self.kinds[fr["k"]]
+            kind = kinds[fr["k"]]
+            if kind.step is not None:        # step-driven kind (being migrated)
+                if fr.get("w"):
+                    if pick is not None and fr.get("auto") and (auto_ok is None or auto_ok(state, fr)):
+                        cid = pick(state, fr)
+                        fr["w"] = 0
+                        kind.step(state, fr, facts, cid)
+                        steps = 0
+                        continue
+                    return
+                kind.step(state, fr, facts, None)
+                continue
+            steps += 1
+            if steps > self.max_auto:
+                raise RuntimeError("flow did not settle (automatic frames loop)")
             if kind.auto is not None:
-                start = len(facts)
-                cause = kind.static_cause or kind.cause(state, fr)
-                kind.auto(state, fr, facts)
-                if len(facts) > start:
-                    attribute(facts, cause, start)
+                if kind.ask is None:
+                    start = len(facts)
+                    cause = kind.static_cause if kind.cause is None else kind.cause(state, fr)
+                    kind.auto(state, fr, facts)
+                    if cause is not None and len(facts) > start:
+                        attribute(facts, cause, start)
+                    continue
+                if kind.auto(state, fr, facts):
+                    continue
+            if pick is not None and (auto_ok is None or auto_ok(state, fr)):
+                kind.act(state, fr, pick(state, fr), facts)
+                steps = 0
                 continue
             if kind.never_empty:
                 return
@@ -154,45 +180,21 @@ class Flow:
             st.pop()
             facts.append(fact("note", msg("{step}: nothing further is possible.", step=a.text), rule=a.rule,
                               cause=cause_rule(a.rule, step=a.text)))
-        raise RuntimeError("flow did not settle (automatic frames loop)")
 
     # ---------------------------------------------------------------- step-driven protocol
     def run(self, state: dict, facts: list) -> None:
-        """Drive step-driven frames (and ``idle``) until a decision is needed or ``done``.
-
-        Unlike :meth:`settle` there is no step cap: every step either waits, pops, pushes or
-        advances the frame's own phase, and the sequence of play ends the game."""
-        kinds = self.kinds
-        done, idle, auto_ok, pick = self.done, self.idle, self.auto_ok, self.pick
-        while not (done is not None and done(state)):
-            stack = state["stack"]
-            if not stack:
-                if idle is None:
-                    return
-                idle(state, facts)
-                continue
-            fr = stack[-1]
-            kind = kinds[fr["k"]]
-            if kind.step is None:
-                if kind.auto is not None:
-                    kind.auto(state, fr, facts)
-                    continue
-                return
-            if fr.get("w"):
-                if fr.get("auto") and pick is not None and (auto_ok is None or auto_ok(state, fr)):
-                    cid = pick(state, fr)
-                    fr["w"] = 0
-                    kind.step(state, fr, facts, cid)
-                    continue
-                return
-            kind.step(state, fr, facts, None)
+        self.settle(state, facts)
 
     def answer(self, state: dict, choice_id: str, facts: list) -> None:
-        """Apply a choice to the waiting step-driven frame on top, then :meth:`run`."""
+        """Apply a choice to the frame on top, then :meth:`settle`."""
         fr = state["stack"][-1]
-        fr["w"] = 0
-        self.kinds[fr["k"]].step(state, fr, facts, choice_id)
-        self.run(state, facts)
+        kind = self.kinds[fr["k"]]
+        if kind.step is not None:
+            fr["w"] = 0
+            kind.step(state, fr, facts, choice_id)
+        else:
+            kind.act(state, fr, choice_id, facts)
+        self.settle(state, facts)
 
 
 def pop(state: dict, frame: dict) -> None:

@@ -22,7 +22,7 @@ import threading
 from collections.abc import Callable
 
 from engine.core.contract import Choice, ChoiceKind, IllegalChoice
-from engine.core.flow import Flow, FrameKind, push, wait
+from engine.core.flow import Ask, Flow, FrameKind, push, wait
 from engine.core.flow import pop_same as pop
 
 from .board import BOARD, FACTIONS, PIECE_KEYS
@@ -36,13 +36,47 @@ __all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "once", "policy
            "auto_pick", "LOG", "logging_to", "resume_once", "verb", "target", "targets"]
 
 
+def _asker(prompt: Callable) -> Callable:
+    def ask(st: dict, fr: dict) -> Ask:
+        text, rule, chs = prompt(st, fr)
+        return Ask(st["ctl"][fr["f"]], text, rule, chs)
+    return ask
+
+
 def frame(kind: str):
     def deco(cls):
-        PROMPTS[kind] = cls.prompt
-        STEPS[kind] = cls.step
-        FLOW.add(FrameKind(kind, prompt=cls.prompt, step=cls.step))
+        if hasattr(cls, "prompt"):
+            PROMPTS[kind] = cls.prompt
+        if hasattr(cls, "act"):
+            FLOW.add(FrameKind(kind, ask=_asker(cls.prompt), act=cls.act, auto=getattr(cls, "auto", None),
+                               never_empty=True))
+        elif hasattr(cls, "auto"):
+            FLOW.add(FrameKind(kind, auto=cls.auto))
+        else:
+            STEPS[kind] = cls.step
+            FLOW.add(FrameKind(kind, prompt=cls.prompt, step=cls.step))
         return cls
     return deco
+
+
+def run_one(st: dict, facts: list) -> None:
+    """One step of the frame on top, every decision taken by the section-8 policies (an
+    Event tried on a copy, 8.1): its entry part, or else its choice picked and applied."""
+    fr = st["stack"][-1]
+    kind = FLOW.kinds[fr["k"]]
+    if kind.step is not None:
+        if fr.get("w"):
+            fr["auto"] = fr.get("auto") or "np"
+            cid = auto_pick(st, fr)
+            fr["w"] = 0
+            kind.step(st, fr, facts, cid)
+        else:
+            kind.step(st, fr, facts, None)
+        return
+    if kind.auto is not None and (kind.auto(st, fr, facts) or kind.ask is None):
+        return
+    fr["auto"] = fr.get("auto") or "np"
+    kind.act(st, fr, auto_pick(st, fr), facts)
 
 
 def policy(name: str):

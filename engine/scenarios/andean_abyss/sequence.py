@@ -28,7 +28,7 @@ def run(st: dict, facts: list) -> None:
 def _auto_ok(st: dict, fr: dict) -> bool:
     # 5.1: a frame inherits "auto" from a Non-player's Event or Operation; where the card
     # names a player Faction to act (fr["f"]), that player's seat decides instead
-    return fr["f"] in st["np"] or fr["k"] == "elig"
+    return bool(fr.get("auto")) and (fr["f"] in st["np"] or fr["k"] == "elig")
 
 
 def current_prompt(st: dict):
@@ -67,7 +67,7 @@ def directed_choices(st: dict) -> list:
     if st["over"] is not None or not st["stack"]:
         return []
     fr = st["stack"][-1]
-    if fr["f"] not in st["np"] or not fr.get("w"):
+    if fr["f"] not in st["np"]:
         return []
     if fr["k"] == "elig":
         return Elig.options_prompt(st, fr)[2]
