@@ -208,13 +208,13 @@ def push_child(st: dict, parent: dict, kind: str, **fields) -> dict:
     return push(st, fr)
 
 
-def resume_once(st: dict, fr: dict) -> None:
-    """Step with ``cid is None`` of a frame that decides once and then pushes at most one child
-    (marked ``fr["went"]``): wait for the decision, or pop once the child has finished."""
+def resume_once(st: dict, fr: dict, facts: list) -> bool:
+    """The entry step (``auto``) of a frame that decides once and then pushes at most one child
+    (marked ``fr["went"]``): it ends once the child has finished, else it asks."""
     if fr.get("went"):
         pop(st, fr)
-    else:
-        wait(fr)
+        return True
+    return False
 
 
 def choices_of(st: dict, fr: dict) -> list:
