@@ -220,22 +220,24 @@ class EvMove:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["src"] is None and (fr["left"] <= 0 or not EvMove.sources(st, fr)):
+        if fr["src"] is None and not fr.get("stuck") and (fr["left"] <= 0 or not EvMove.sources(st, fr)):
             pop(st, fr)
             return True
         return False
 
     @staticmethod
     def act(st, fr, cid, facts):
+        fr.pop("stuck", None)
         if cid == "done":
             pop(st, fr)
             return
         if cid.startswith("from:"):
             sid, key = targets(cid)
             fr["src"], fr["slot"] = BD.index[sid], PIECE_KEYS.index(key)
-            if not EvMove.dests(st, fr):     # nowhere to go: that piece's move is spent
+            if not EvMove.dests(st, fr):     # nowhere to go: that piece's move is spent, ask again
                 fr["src"] = None
                 fr["left"] -= 1
+                fr["stuck"] = 1
             return
         j = sidx(cid)
         k = fr["slot"]

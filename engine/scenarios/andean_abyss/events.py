@@ -506,13 +506,14 @@ class EvPiece:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["left"] <= 0 or not (EvPiece.cands(st, fr) or EvPiece.takes(st, fr)):
+        if not fr.get("took") and (fr["left"] <= 0 or not (EvPiece.cands(st, fr) or EvPiece.takes(st, fr))):
             pop(st, fr)
             return True
         return False
 
     @staticmethod
     def act(st, fr, cid, facts):
+        fr.pop("took", None)
         if cid == "done":
             pop(st, fr)
             return
@@ -520,6 +521,7 @@ class EvPiece:
         i, k = BD.index[sid], PIECE_KEYS.index(key)
         if cid.startswith("take:"):
             P.remove(st, i, k, 1, facts, msg("taken off the map to be placed (1.4.1)"))
+            fr["took"] = 1          # 1.4.1: then place it (asked even if nothing fits now)
             return
         why = ev_cause(fr)
         again = msg("{why} (replacement)", why=why)
