@@ -9,7 +9,13 @@ declaration is the one place where the step is defined:
   prompt a player reads and the legality check are the same code: ``Rules.apply`` accepts
   exactly the choices ``ask`` lists;
 - an *automatic* kind has ``auto(state, frame, facts)`` (reveal a card, score a phase): it
-  does its work and pops itself or pushes other frames.
+  does its work and pops itself or pushes other frames;
+- a decision kind may also have an ``auto`` entry step, for frames that sometimes need no
+  decision (a forced pick, a phase that ends, a parent resumed after its child finished): it
+  runs each time the frame comes on top and returns True when it moved play on (popped,
+  pushed, changed the frame), or False when the frame now waits for its decision. Returning
+  False it must change nothing that a second call would change again (it runs again after an
+  answer that leaves the frame waiting).
 
 Nesting is pushing: an Event that grants a free Operation pushes an operation frame, the
 operation may push a Special Activity frame; when each finishes it pops itself and control
@@ -25,15 +31,12 @@ fact already carries one (a die roll's ``cause_die``, an event effect's ``cause_
 - facts of a decision get ``cause_decision(seat, choice_id)`` (the game's
   ``Rules.apply_unchecked`` passes the deciding seat to :meth:`Flow.act`).
 
-Step-driven kinds (Andean Abyss). A kind may instead declare
-``prompt(state, frame) -> (text, rule, [Choice])`` and
-``step(state, frame, facts, choice_id_or_None)``: the flow calls ``step(..., None)`` whenever
-the frame is on top and not waiting (on entry and when a child frame has finished); the step
-then pops the frame, pushes a child or marks the frame waiting (:func:`wait`). A waiting frame
-that carries ``"auto"`` (a policy name) is answered by ``Flow.pick`` when ``Flow.auto_ok``
-allows it (e.g. only for Non-player factions). ``Flow(idle=...)`` is called when the stack is
-empty (the sequence of play deals the next card) and ``Flow(done=...)`` stops the loop (game
-over). Both protocols can live in one Flow.
+Hooks (Andean Abyss's sequence of play and Non-players). ``Flow(idle=...)`` is called when the
+stack is empty (the sequence of play deals the next card), ``Flow(done=...)`` stops the loop
+(game over), and a decision frame that ``Flow(auto_ok=...)`` accepts is answered by
+``Flow(pick=...)`` at once (a Non-player's section-8 policy picks among exactly the choices
+``ask`` lists). Facts of an automatic kind without a rule or a cause keep no cause from the flow
+(the decision that led there attributes them).
 
 ``engine.coin.flow`` re-exports this module for code written before it moved here.
 """
@@ -73,9 +76,6 @@ class FrameKind:
     rule: str = ""
     title: Any = None
     cause: Callable[[dict, dict], dict] | None = None
-    # step-driven kinds (see the module docstring)
-    prompt: Callable[[dict, dict], tuple] | None = None
-    step: Callable[[dict, dict, list, str | None], None] | None = None
     static_cause: dict | None = None   # set from rule/title (one shared dict: facts never mutate a cause)
 
     def __post_init__(self) -> None:
@@ -143,17 +143,6 @@ class Flow:
                 continue
             fr = st[-1]
             kind = kinds[fr["k"]]
-            if kind.step is not None:        # step-driven kind (being migrated)
-                if fr.get("w"):
-                    if pick is not None and fr.get("auto") and (auto_ok is None or auto_ok(state, fr)):
-                        cid = pick(state, fr)
-                        fr["w"] = 0
-                        kind.step(state, fr, facts, cid)
-                        steps = 0
-                        continue
-                    return
-                kind.step(state, fr, facts, None)
-                continue
             steps += 1
             if steps > self.max_auto:
                 raise RuntimeError("flow did not settle (automatic frames loop)")
@@ -181,21 +170,6 @@ class Flow:
             facts.append(fact("note", msg("{step}: nothing further is possible.", step=a.text), rule=a.rule,
                               cause=cause_rule(a.rule, step=a.text)))
 
-    # ---------------------------------------------------------------- step-driven protocol
-    def run(self, state: dict, facts: list) -> None:
-        self.settle(state, facts)
-
-    def answer(self, state: dict, choice_id: str, facts: list) -> None:
-        """Apply a choice to the frame on top, then :meth:`settle`."""
-        fr = state["stack"][-1]
-        kind = self.kinds[fr["k"]]
-        if kind.step is not None:
-            fr["w"] = 0
-            kind.step(state, fr, facts, choice_id)
-        else:
-            kind.act(state, fr, choice_id, facts)
-        self.settle(state, facts)
-
 
 def pop(state: dict, frame: dict) -> None:
     """Remove ``frame`` (normally the top one) from the stack."""
@@ -221,8 +195,3 @@ def pop_same(state: dict, frame: dict) -> None:
         if st[i] is frame:
             del st[i]
             return
-
-
-def wait(frame: dict) -> None:
-    """A step-driven frame waits for a choice."""
-    frame["w"] = 1
