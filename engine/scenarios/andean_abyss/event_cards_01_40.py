@@ -24,7 +24,7 @@ from .board import (
 )
 from .board import BOARD as BD
 from .events import IDS, SPECIAL, _actor, _transfer, _who, ev_cause, matching, pred_ok, slots
-from .frames import C, frame, pop, push_child, targets
+from .frames import C, frame, pop, pop_if, push_child, targets
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_govt import assault_removals, assault_targets
@@ -153,10 +153,7 @@ class GenOff:
 
     @staticmethod
     def auto(st, fr, facts):
-        if not fr["left"]:
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, not fr["left"])
 
     @staticmethod
     def act(st, fr, cid, facts):
@@ -220,10 +217,7 @@ class EvMove:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["src"] is None and not fr.get("stuck") and (fr["left"] <= 0 or not EvMove.sources(st, fr)):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["src"] is None and not fr.get("stuck") and (fr["left"] <= 0 or not EvMove.sources(st, fr)))
 
     @staticmethod
     def act(st, fr, cid, facts):
@@ -356,10 +350,7 @@ class C40Cube:
 
     @staticmethod
     def auto(st, fr, facts):
-        if C40Cube.slot(st, fr) is None:
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, C40Cube.slot(st, fr) is None)
 
     @staticmethod
     def act(st, fr, cid, facts):

@@ -26,7 +26,7 @@ from .board import (
 from .board import BOARD as BD
 from .event_cards_01_40 import sp_flip_under, sp_move_guerrillas
 from .events import IDS, SPECIAL, _res_die, ev_cause
-from .frames import C, frame, pop, push_child, resume_once, target, targets
+from .frames import C, frame, pop, pop_if, push_child, resume_once, target, targets
 from .ops_govt import assault_removals, assault_remove_one, assault_targets
 from .ops_insurgent import aid_cut, terror_in
 from .texts import FN, SN
@@ -169,10 +169,7 @@ class C55Ship:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["left"] <= 0 or not st["ship"]:
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["left"] <= 0 or not st["ship"])
 
     @staticmethod
     def act(st, fr, cid, facts):

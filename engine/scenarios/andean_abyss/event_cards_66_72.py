@@ -21,7 +21,7 @@ from .board import (
 )
 from .board import BOARD as BD
 from .events import SPECIAL, ev_cause
-from .frames import C, frame, pop, push_child, target
+from .frames import C, frame, pop, pop_if, push_child, target
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_insurgent import aid_cut, terror_in
@@ -57,10 +57,7 @@ class C66Pick:
 
     @staticmethod
     def auto(st, fr, facts):
-        if not st["av"][CARTELS_BASE] or not c66s_spaces(st, fr["done"]):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, not st["av"][CARTELS_BASE] or not c66s_spaces(st, fr["done"]))
 
     @staticmethod
     def act(st, fr, cid, facts):
@@ -134,10 +131,7 @@ class C69:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["ph"] == "end":
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["ph"] == "end")
 
     @staticmethod
     def act(st, fr, cid, facts):

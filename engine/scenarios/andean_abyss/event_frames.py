@@ -8,7 +8,7 @@ from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FARC_BASE, GOVT, U
 from .events import IDS, matching
-from .frames import C, frame, pop, push_child, target
+from .frames import C, frame, pop, pop_if, push_child, target
 from .op_common import sidx, space_choices
 from .redeploy import place_zone
 from .sa_govt import airlift_from, airstrike_spaces, eradicate_spaces
@@ -169,10 +169,7 @@ class EvSa:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["left"] <= 0:
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["left"] <= 0)
 
     @staticmethod
     def act(st, fr, cid, facts):

@@ -27,7 +27,7 @@ from .board import (
     foreign_with,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, push_child, targets
+from .frames import C, frame, pop, pop_if, push, push_child, targets
 from .operation import start_op
 from .redeploy import zone_candidates
 from .state import is_np
@@ -506,10 +506,7 @@ class EvPiece:
 
     @staticmethod
     def auto(st, fr, facts):
-        if not fr.get("took") and (fr["left"] <= 0 or not (EvPiece.cands(st, fr) or EvPiece.takes(st, fr))):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, not fr.get("took") and (fr["left"] <= 0 or not (EvPiece.cands(st, fr) or EvPiece.takes(st, fr))))
 
     @staticmethod
     def act(st, fr, cid, facts):

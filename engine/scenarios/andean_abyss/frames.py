@@ -37,7 +37,7 @@ PROMPTS: dict[str, Callable] = {}
 POLICIES: dict[str, Callable] = {}
 
 __all__ = ["FLOW", "PROMPTS", "POLICIES", "C", "frame", "once", "policy", "push", "push_child", "pop", "choices_of",
-           "auto_pick", "LOG", "logging_to", "resume_once", "verb", "target", "targets"]
+           "auto_pick", "LOG", "logging_to", "pop_if", "resume_once", "verb", "target", "targets"]
 
 
 def _asker(prompt: Callable) -> Callable:
@@ -197,6 +197,15 @@ def push_child(st: dict, parent: dict, kind: str, **fields) -> dict:
     fr = {"k": kind, **fields}
     fr["auto"] = parent.get("auto")
     return push(st, fr)
+
+
+def pop_if(st: dict, fr: dict, ended: bool) -> bool:
+    """The usual entry step (``auto``): the frame ends (popped: True) when ``ended``, else it
+    asks (False)."""
+    if ended:
+        pop(st, fr)
+        return True
+    return False
 
 
 def resume_once(st: dict, fr: dict, facts: list) -> bool:

@@ -19,7 +19,7 @@ from .board import (
     B,
     U,
 )
-from .frames import C, frame, pop, push_child, resume_once, target, targets, verb
+from .frames import C, frame, pop, pop_if, push_child, resume_once, target, targets, verb
 from .op_common import IDS, blocked_target, opf, sidx, space_choices
 from .state import cap, mom
 from .texts import FN, PN, SN
@@ -209,10 +209,7 @@ class Civic:
 
     @staticmethod
     def auto(st, fr, facts):
-        if Civic.cands(st, fr):
-            return False
-        pop(st, fr)
-        return True
+        return pop_if(st, fr, not Civic.cands(st, fr))
 
     @staticmethod
     def act(st, fr, cid, facts):

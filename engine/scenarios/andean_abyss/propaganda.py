@@ -29,7 +29,7 @@ from .board import (
     U,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, push_child, resume_once, target
+from .frames import C, frame, pop, pop_if, push, push_child, resume_once, target
 from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
 from .redeploy import start_zone
@@ -225,10 +225,7 @@ class Deploy:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["todo"]:
-            return False
-        pop(st, fr)
-        return True
+        return pop_if(st, fr, not fr["todo"])
 
     @staticmethod
     def act(st, fr, cid, facts):
@@ -265,10 +262,7 @@ class Seventh:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["left"] <= 0 or not (sum(st["ter"]) or sum(st["sab"])):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["left"] <= 0 or not (sum(st["ter"]) or sum(st["sab"])))
 
     @staticmethod
     def act(st, fr, cid, facts):
@@ -300,10 +294,7 @@ class Drugs:
 
     @staticmethod
     def auto(st, fr, facts):
-        if any(x[1] == fr["f"] for x in st["ship"]):
-            return False
-        pop(st, fr)
-        return True
+        return pop_if(st, fr, not any(x[1] == fr["f"] for x in st["ship"]))
 
     @staticmethod
     def act(st, fr, cid, facts):
@@ -335,10 +326,7 @@ class Agitate:
 
     @staticmethod
     def auto(st, fr, facts):
-        if st["res"][FARC] >= 1 and Agitate.cands(st, fr)[0]:
-            return False
-        pop(st, fr)
-        return True
+        return pop_if(st, fr, not (st["res"][FARC] >= 1 and Agitate.cands(st, fr)[0]))
 
     @staticmethod
     def act(st, fr, cid, facts):

@@ -7,7 +7,7 @@ from engine.core.messages import msg
 
 from . import pieces as P
 from .board import AUC, PIECE_KEYS, POLICE
-from .frames import C, frame, pop, target
+from .frames import C, frame, pop_if, target
 from .op_common import IDS
 from .ops_insurgent import attack_targets
 from .sa_farc import TerrorSA, terror_sa_spaces
@@ -30,10 +30,7 @@ class Assassinate(TerrorSA):
     @staticmethod
     def auto(st, fr, facts):
         """It ends on entry without a space; after each target it asks again (Done, or another space)."""
-        if fr["ph"] == "a" and not fr["done"] and not assassinate_spaces(st, fr):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["ph"] == "a" and not fr["done"] and not assassinate_spaces(st, fr))
 
     @staticmethod
     def target_prompt(st, fr):

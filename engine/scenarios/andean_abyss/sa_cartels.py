@@ -18,7 +18,7 @@ from .board import (
     SLOT_OWNER,
     U,
 )
-from .frames import C, frame, pop, target, targets, verb
+from .frames import C, frame, pop, pop_if, target, targets, verb
 from .op_common import IDS, opf, sidx, space_choices
 from .texts import FN, PN, SN
 
@@ -57,10 +57,7 @@ class Cultivate:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["ph"] == "a" and not cultivate_dests(st, fr):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["ph"] == "a" and not cultivate_dests(st, fr))
 
     @staticmethod
     def act(st, fr, cid, facts):
@@ -109,10 +106,7 @@ class Process:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["ph"] == "ship" and (fr["n"] >= 2 or len(st["ship"]) >= 4 or not Process.ship_spaces(st)):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["ph"] == "ship" and (fr["n"] >= 2 or len(st["ship"]) >= 4 or not Process.ship_spaces(st)))
 
     @staticmethod
     def act(st, fr, cid, facts):

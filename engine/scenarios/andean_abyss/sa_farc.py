@@ -20,7 +20,7 @@ from .board import (
     U,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, target
+from .frames import C, frame, pop, pop_if, push, target
 from .op_common import IDS, op_cost, opf, sidx, space_choices
 from .op_targets import space_candidates
 from .ops_insurgent import terror_in
@@ -52,10 +52,7 @@ class Extort:
     @staticmethod
     def auto(st, fr, facts):
         f = fr["f"]
-        if any(i not in fr["done"] and extort_ok(st, f, i) for i in P.spaces(st)):
-            return False
-        pop(st, fr)
-        return True
+        return pop_if(st, fr, not any(i not in fr["done"] and extort_ok(st, f, i) for i in P.spaces(st)))
 
     @staticmethod
     def act(st, fr, cid, facts):
@@ -122,10 +119,7 @@ class TerrorSA:
     @classmethod
     def auto(cls, st, fr, facts):
         """Choosing spaces (phase "a"): it ends after 3 spaces or when no space is left."""
-        if fr["ph"] == "a" and (len(fr["done"]) >= 3 or not cls.spaces(st, fr)):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["ph"] == "a" and (len(fr["done"]) >= 3 or not cls.spaces(st, fr)))
 
     @classmethod
     def act(cls, st, fr, cid, facts):

@@ -7,7 +7,7 @@ from engine.core.messages import msg
 from . import pieces as P
 from .board import BOARD as BD
 from .board import CARTELS, CARTELS_BASE, FACTIONS, FARC_UNDERGROUND, GOVT, INSURGENTS, TROOPS, A, B
-from .frames import C, frame, pop, target
+from .frames import C, frame, pop, pop_if, target
 from .op_common import sidx, space_choices
 from .state import cap, mom
 from .texts import FN
@@ -78,10 +78,7 @@ class AirStrike:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["ph"] == "a" and not airstrike_spaces(st):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["ph"] == "a" and not airstrike_spaces(st))
 
     @staticmethod
     def act(st, fr, cid, facts):
@@ -126,10 +123,7 @@ class Eradicate:
 
     @staticmethod
     def auto(st, fr, facts):
-        if fr["ph"] == "a" and not eradicate_spaces(st):
-            pop(st, fr)
-            return True
-        return False
+        return pop_if(st, fr, fr["ph"] == "a" and not eradicate_spaces(st))
 
     @staticmethod
     def act(st, fr, cid, facts):
