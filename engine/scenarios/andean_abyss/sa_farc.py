@@ -91,6 +91,8 @@ def terror_sa_spaces(st: dict, fr: dict, ok) -> list:
     where ``ok(pc, i)`` holds (4.3.3 / 4.4.2)."""
     op = opf(st, fr) or fr
     done = fr.get("done", [])
+    if len(done) >= 3:      # "any of up to 3 spaces" (4.3.3, 4.4.2): after the third only Done is left
+        return []
     return [i for i in terror_spaces_now_or_later(st, op) if i not in done and ok(st["pc"][i], i)]
 
 
