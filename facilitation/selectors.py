@@ -273,7 +273,7 @@ def _redact_payload(ev_seat: str, payload: dict | None, facts, seat_key: str | N
                 **{k: payload[k] for k in _PUBLIC_UNDO_KEYS if k in payload}}
     # The prompt a seat read may be private to it (seat_text), and a bot's reason may rest on
     # what only that seat knows (its lookahead sees its own secrets): keep the public parts.
-    return {k: v for k, v in payload.items() if k not in ("prompt", "reason")}
+    return {k: v for k, v in payload.items() if k not in ("prompt", "reason", "reason_message")}
 
 
 def _seat_parts(ev_seat: str, payload, facts, rationale: str, seat_key: str | None) -> tuple[dict, list, str]:

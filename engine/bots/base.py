@@ -12,8 +12,13 @@ from engine.core.rng import Rng
 
 @dataclass(frozen=True, slots=True)
 class BotDecision:
+    """A bot's choice and its reason: ``reason`` in English; ``message``, when the bot gives
+    one, the same reason as a message (engine.core.messages) that the platform logs so that it
+    is shown in the viewer's language."""
+
     choice_id: str
     reason: str = ""
+    message: Any = None
 
 
 class Bot(ABC):

@@ -9,7 +9,13 @@ declaration is the one place where the step is defined:
   prompt a player reads and the legality check are the same code: ``Rules.apply`` accepts
   exactly the choices ``ask`` lists;
 - an *automatic* kind has ``auto(state, frame, facts)`` (reveal a card, score a phase): it
-  does its work and pops itself or pushes other frames.
+  does its work and pops itself or pushes other frames;
+- a decision kind may also have an ``auto`` entry step, for frames that sometimes need no
+  decision (a forced pick, a phase that ends, a parent resumed after its child finished): it
+  runs each time the frame comes on top and returns True when it moved play on (popped,
+  pushed, changed the frame), or False when the frame now waits for its decision. Returning
+  False it must change nothing that a second call would change again (it runs again after an
+  answer that leaves the frame waiting).
 
 Nesting is pushing: an Event that grants a free Operation pushes an operation frame, the
 operation may push a Special Activity frame; when each finishes it pops itself and control
@@ -25,15 +31,12 @@ fact already carries one (a die roll's ``cause_die``, an event effect's ``cause_
 - facts of a decision get ``cause_decision(seat, choice_id)`` (the game's
   ``Rules.apply_unchecked`` passes the deciding seat to :meth:`Flow.act`).
 
-Step-driven kinds (Andean Abyss). A kind may instead declare
-``prompt(state, frame) -> (text, rule, [Choice])`` and
-``step(state, frame, facts, choice_id_or_None)``: the flow calls ``step(..., None)`` whenever
-the frame is on top and not waiting (on entry and when a child frame has finished); the step
-then pops the frame, pushes a child or marks the frame waiting (:func:`wait`). A waiting frame
-that carries ``"auto"`` (a policy name) is answered by ``Flow.pick`` when ``Flow.auto_ok``
-allows it (e.g. only for Non-player factions). ``Flow(idle=...)`` is called when the stack is
-empty (the sequence of play deals the next card) and ``Flow(done=...)`` stops the loop (game
-over). Both protocols can live in one Flow.
+Hooks (Andean Abyss's sequence of play and Non-players). ``Flow(idle=...)`` is called when the
+stack is empty (the sequence of play deals the next card), ``Flow(done=...)`` stops the loop
+(game over), and a decision frame that ``Flow(auto_ok=...)`` accepts is answered by
+``Flow(pick=...)`` at once (a Non-player's section-8 policy picks among exactly the choices
+``ask`` lists). Facts of an automatic kind without a rule or a cause keep no cause from the flow
+(the decision that led there attributes them).
 
 ``engine.coin.flow`` re-exports this module for code written before it moved here.
 """
@@ -73,19 +76,11 @@ class FrameKind:
     rule: str = ""
     title: Any = None
     cause: Callable[[dict, dict], dict] | None = None
-    # step-driven kinds (see the module docstring)
-    prompt: Callable[[dict, dict], tuple] | None = None
-    step: Callable[[dict, dict, list, str | None], None] | None = None
     static_cause: dict | None = None   # set from rule/title (one shared dict: facts never mutate a cause)
 
     def __post_init__(self) -> None:
-        if self.auto is not None and self.cause is None:
+        if self.auto is not None and self.cause is None and self.rule:
             self.static_cause = cause_rule(self.rule, step=self.title)
-
-    def auto_cause(self, state: dict, frame: dict) -> dict:
-        if self.cause is not None:
-            return self.cause(state, frame)
-        return self.static_cause
 
 
 class Flow:
@@ -131,19 +126,39 @@ class Flow:
         self.settle(state, facts)
 
     def settle(self, state: dict, facts: list) -> None:
-        """Run automatic frames until a decision is needed or the stack is empty."""
-        for _ in range(self.max_auto):
+        """Run automatic steps until a decision is needed, the stack is empty or ``done``.
+
+        With ``idle`` an empty stack calls it (the sequence of play deals the next card); a
+        decision frame that ``auto_ok`` accepts is answered by ``pick`` (a Non-player)."""
+        kinds = self.kinds
+        done, idle, auto_ok, pick = self.done, self.idle, self.auto_ok, self.pick
+        steps = 0
+        while not (done is not None and done(state)):
             st = state["stack"]
             if not st:
-                return
+                if idle is None:
+                    return
+                idle(state, facts)
+                steps = 0
+                continue
             fr = st[-1]
-            kind = self.kinds[fr["k"]]
+            kind = kinds[fr["k"]]
+            steps += 1
+            if steps > self.max_auto:
+                raise RuntimeError("flow did not settle (automatic frames loop)")
             if kind.auto is not None:
-                start = len(facts)
-                cause = kind.static_cause or kind.cause(state, fr)
-                kind.auto(state, fr, facts)
-                if len(facts) > start:
-                    attribute(facts, cause, start)
+                if kind.ask is None:
+                    start = len(facts)
+                    cause = kind.static_cause if kind.cause is None else kind.cause(state, fr)
+                    kind.auto(state, fr, facts)
+                    if cause is not None and len(facts) > start:
+                        attribute(facts, cause, start)
+                    continue
+                if kind.auto(state, fr, facts):
+                    continue
+            if pick is not None and (auto_ok is None or auto_ok(state, fr)):
+                kind.act(state, fr, pick(state, fr), facts)
+                steps = 0
                 continue
             if kind.never_empty:
                 return
@@ -154,45 +169,6 @@ class Flow:
             st.pop()
             facts.append(fact("note", msg("{step}: nothing further is possible.", step=a.text), rule=a.rule,
                               cause=cause_rule(a.rule, step=a.text)))
-        raise RuntimeError("flow did not settle (automatic frames loop)")
-
-    # ---------------------------------------------------------------- step-driven protocol
-    def run(self, state: dict, facts: list) -> None:
-        """Drive step-driven frames (and ``idle``) until a decision is needed or ``done``.
-
-        Unlike :meth:`settle` there is no step cap: every step either waits, pops, pushes or
-        advances the frame's own phase, and the sequence of play ends the game."""
-        kinds = self.kinds
-        done, idle, auto_ok, pick = self.done, self.idle, self.auto_ok, self.pick
-        while not (done is not None and done(state)):
-            stack = state["stack"]
-            if not stack:
-                if idle is None:
-                    return
-                idle(state, facts)
-                continue
-            fr = stack[-1]
-            kind = kinds[fr["k"]]
-            if kind.step is None:
-                if kind.auto is not None:
-                    kind.auto(state, fr, facts)
-                    continue
-                return
-            if fr.get("w"):
-                if fr.get("auto") and pick is not None and (auto_ok is None or auto_ok(state, fr)):
-                    cid = pick(state, fr)
-                    fr["w"] = 0
-                    kind.step(state, fr, facts, cid)
-                    continue
-                return
-            kind.step(state, fr, facts, None)
-
-    def answer(self, state: dict, choice_id: str, facts: list) -> None:
-        """Apply a choice to the waiting step-driven frame on top, then :meth:`run`."""
-        fr = state["stack"][-1]
-        fr["w"] = 0
-        self.kinds[fr["k"]].step(state, fr, facts, choice_id)
-        self.run(state, facts)
 
 
 def pop(state: dict, frame: dict) -> None:
@@ -219,8 +195,3 @@ def pop_same(state: dict, frame: dict) -> None:
         if st[i] is frame:
             del st[i]
             return
-
-
-def wait(frame: dict) -> None:
-    """A step-driven frame waits for a choice."""
-    frame["w"] = 1

@@ -130,12 +130,21 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
         choice = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, choice.id)
         ev = eventlog.append(session, kind="bot", seat=seat, payload={
-            **_decision_payload(p, seat, choice), "bot": bots[seat], "reason": decision.reason,
+            **_decision_payload(p, seat, choice), "bot": bots[seat], **_bot_reason(decision),
         }, facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
         appended.append(ev.seq)
     else:
         raise Conflict("The bots did not reach a human decision.", code="bots_stuck")
     return appended
+
+
+def _bot_reason(decision) -> dict:
+    """A bot decision's reason for the event payload: ``reason`` in English and, when the bot
+    gives one, ``reason_message``, the same reason as a message (shown in the viewer's language)."""
+    out = {"reason": decision.reason}
+    if decision.message is not None:
+        out["reason_message"] = decision.message
+    return out
 
 
 def _seat_title(rules, seat: str):

@@ -26,6 +26,7 @@ from facilitation.models import (
 )
 from facilitation.services.accounts import _require_course_instructor
 from facilitation.services.bots import (
+    _bot_reason,
     _decision_payload,
     _finish_if_over,
     _metrics,
@@ -240,7 +241,7 @@ def session_autoplay(*, session: ClassSession, user, max_events: int | None = No
         c = p.find(seat, decision.choice_id)
         facts = rules.apply_inplace(state, seat, c.id)
         eventlog.append(session, kind="bot", seat=seat, payload={
-            **_decision_payload(p, seat, c), "bot": seats[seat], "reason": decision.reason,
+            **_decision_payload(p, seat, c), "bot": seats[seat], **_bot_reason(decision),
         }, facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
         n += 1
     session.save()

@@ -49,3 +49,18 @@ def test_8_the_full_record_keeps_the_reason_and_the_replay_log_shows_the_branch(
     # same rule and branch
     texts = " ".join(str(f.get("text", "")) for f in bots[0].facts or [])      # messages, in English
     assert SECTION_8.search(texts)
+
+
+def test_15_the_reason_is_also_logged_as_a_message_and_hidden_like_the_reason(people):
+    """Issue 15: the bot event carries the reason as a message too (``reason_message``, shown in
+    the viewer's language), reading in English exactly as ``reason``; a seat that may not read
+    another seat's reason does not get the message either."""
+    from engine.core.messages import is_msg, render
+    session = aa_session(people, seed=9)
+    human_moves(session, people, 10)
+    bots = list(SessionEvent.objects.filter(session=session, kind="bot").order_by("seq"))
+    assert bots
+    for e in bots:
+        assert is_msg(e.payload["reason_message"]) and render(e.payload["reason_message"]) == e.payload["reason"]
+    other = selectors.event_to_dict(bots[0], "govt")
+    assert "reason" not in other["payload"] and "reason_message" not in other["payload"]

@@ -24,7 +24,7 @@ from .board import (
 )
 from .board import BOARD as BD
 from .events import IDS, SPECIAL, _actor, _transfer, _who, ev_cause, matching, pred_ok, slots
-from .frames import C, frame, pop, push_child, targets, wait
+from .frames import C, frame, pop, pop_if, push_child, targets
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_govt import assault_removals, assault_targets
@@ -63,19 +63,20 @@ class C5u:
         return (msg("Occidental & Ecopetrol: Activate Guerrillas ({act} left)", act=fr['act']), "card 5", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["ph"] == "police" and (fr["left"] <= 0 or not st["av"][POLICE]):
-                fr["ph"] = "act"
-            if fr["ph"] == "act" and (fr["act"] <= 0 or not C5u.act_spaces(st, fr)):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        if fr["ph"] == "police" and (fr["left"] <= 0 or not st["av"][POLICE]):
+            fr["ph"] = "act"
+        if fr["ph"] == "act" and (fr["act"] <= 0 or not C5u.act_spaces(st, fr)):
+            pop(st, fr)
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if cid == "done":
             if fr["ph"] == "police":
                 fr["ph"] = "act"
-                return C5u.step(st, fr, facts, None)
+                return
             pop(st, fr)
             return
         if fr["ph"] == "police":
@@ -88,7 +89,6 @@ class C5u:
             sid, g = targets(cid)
             P.flip(st, BD.index[sid], FACTIONS.index(g), 1, True, facts, msg("Event 5"))
             fr["act"] -= 1
-        return C5u.step(st, fr, facts, None)
 
 
 def sp_c16u(st, fr, s, facts):
@@ -152,13 +152,11 @@ class GenOff:
         return (msg("{card}: what happens in {space}?", card=CARD_TITLE[fr['v']['card']], space=SN[i]), "5.5", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if not fr["left"]:
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, not fr["left"])
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         i = fr["left"].pop(0)
         f = fr["f"]
         extra = P.guerrillas(st["pc"][i], AUC) if fr["auc"] else 0
@@ -218,23 +216,22 @@ class EvMove:
         return (msg("Move it where?"), "5.1", space_choices(EvMove.dests(st, fr), msg("To {space}")))
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["left"] <= 0 or not EvMove.sources(st, fr):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, fr["src"] is None and not fr.get("stuck") and (fr["left"] <= 0 or not EvMove.sources(st, fr)))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        fr.pop("stuck", None)
         if cid == "done":
             pop(st, fr)
             return
         if cid.startswith("from:"):
             sid, key = targets(cid)
             fr["src"], fr["slot"] = BD.index[sid], PIECE_KEYS.index(key)
-            if not EvMove.dests(st, fr):
+            if not EvMove.dests(st, fr):     # nowhere to go: that piece's move is spent, ask again
                 fr["src"] = None
                 fr["left"] -= 1
-            wait(fr)
+                fr["stuck"] = 1
             return
         j = sidx(cid)
         k = fr["slot"]
@@ -243,7 +240,6 @@ class EvMove:
             P.flip(st, j, SLOT_OWNER[k], 1, False, facts, ev_cause(fr))
         fr["src"] = None
         fr["left"] -= 1
-        wait(fr) if fr["left"] > 0 and EvMove.sources(st, fr) else pop(st, fr)
 
 
 def sp_flip_under(st, fr, s, facts):
@@ -353,15 +349,12 @@ class C40Cube:
                 space_choices(cities, msg("{what} to {space}", what=what)))
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        k = C40Cube.slot(st, fr)
-        if cid is None:
-            if k is None:
-                pop(st, fr)
-            else:
-                wait(fr)
-            return
-        P.move(st, fr["i"], sidx(cid), k, 1, facts, fr["why"])
+    def auto(st, fr, facts):
+        return pop_if(st, fr, C40Cube.slot(st, fr) is None)
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        P.move(st, fr["i"], sidx(cid), C40Cube.slot(st, fr), 1, facts, fr["why"])
 
 
 def sp_c30u(st, fr, s, facts):

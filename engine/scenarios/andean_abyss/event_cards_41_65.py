@@ -26,7 +26,7 @@ from .board import (
 from .board import BOARD as BD
 from .event_cards_01_40 import sp_flip_under, sp_move_guerrillas
 from .events import IDS, SPECIAL, _res_die, ev_cause
-from .frames import C, frame, pop, push_child, resume_once, target, targets, wait
+from .frames import C, frame, pop, pop_if, push_child, resume_once, target, targets
 from .ops_govt import assault_removals, assault_remove_one, assault_targets
 from .ops_insurgent import aid_cut, terror_in
 from .texts import FN, SN
@@ -66,10 +66,7 @@ class EvLevel:
                 [C("level:1", msg("Passive Support")), C("level:-1", msg("Passive Opposition"))])
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            wait(fr)
-            return
+    def act(st, fr, cid, facts):
         P.set_support(st, fr["v"]["here"], int(target(cid)), facts, msg("Event 46 Limpieza"))
         pop(st, fr)
 
@@ -171,13 +168,11 @@ class C55Ship:
         return (msg("Card 55: remove a Shipment ({left} left)", left=fr['left']), "card 55", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["left"] <= 0 or not st["ship"]:
-                pop(st, fr)
-            else:
-                wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, fr["left"] <= 0 or not st["ship"])
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         sid, g = targets(cid)
         i, g = BD.index[sid], FACTIONS.index(g)
         for sh in st["ship"]:
@@ -243,11 +238,10 @@ class EvChoice:
     def prompt(st, fr):
         return (msg("Which alternative?"), "5.1", [C(f"alt:{o[0]}", o[1]) for o in fr["opts"]])
 
+    auto = staticmethod(resume_once)
+
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            resume_once(st, fr)
-            return
+    def act(st, fr, cid, facts):
         fr["went"] = 1
         alt = next(o for o in fr["opts"] if o[0] == target(cid))
         push_child(st, fr, "ev", f=fr["f"], steps=alt[2], pc=0, v=fr["v"])

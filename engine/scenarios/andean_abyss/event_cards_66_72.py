@@ -21,7 +21,7 @@ from .board import (
 )
 from .board import BOARD as BD
 from .events import SPECIAL, ev_cause
-from .frames import C, frame, pop, push_child, target, wait
+from .frames import C, frame, pop, pop_if, push_child, target
 from .op_common import sidx, space_choices
 from .operation import start_op
 from .ops_insurgent import aid_cut, terror_in
@@ -56,13 +56,11 @@ class C66Pick:
                 space_choices(c66s_spaces(st, fr["done"]), msg("Cartels Base in {space}")))
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if not st["av"][CARTELS_BASE] or not c66s_spaces(st, fr["done"]):
-                pop(st, fr)
-            else:
-                wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, not st["av"][CARTELS_BASE] or not c66s_spaces(st, fr["done"]))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         i = sidx(cid)
         fr["done"].append(i)
         P.place(st, i, CARTELS_BASE, 1, facts, fr["why"])
@@ -132,21 +130,18 @@ class C69:
         return (msg("Riverines & Fast Boats: free Operation in the destination?"), "card 69", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
+        return pop_if(st, fr, fr["ph"] == "end")
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         f = fr["f"]
-        if cid is None:
-            if fr["ph"] == "end":
-                pop(st, fr)
-                return
-            wait(fr)
-            return
         if cid == "done":
             pop(st, fr)
             return
         if fr["ph"] == "src":
             fr["src"] = sidx(cid)
             fr["ph"] = "dst"
-            wait(fr)
             return
         if fr["ph"] == "dst":
             j = sidx(cid)
@@ -154,7 +149,6 @@ class C69:
             for k in (CUBES if f == GOVT else (U(f), A(f))):
                 P.move(st, fr["src"], j, k, 99, facts, msg("Event 69"))
             fr["ph"] = "op"
-            wait(fr)
             return
         fr["ph"] = "end"
         start_op(st, f, target(cid), lim=False, free=True, facts=facts, auto=fr.get("auto"), no_sa=True,
@@ -222,19 +216,20 @@ class C72Rep:
                 "card 72", [C(f"faction:{FACTIONS[g]}", msg("{faction} Guerrilla", faction=FN[g])) for g in C72Rep.opts(st)])
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            os_ = C72Rep.opts(st)
-            if fr["left"] <= 0 or not os_:
-                pop(st, fr)
-                return
-            if len(os_) == 1:
-                n = min(fr["left"], st["av"][U(os_[0])])
-                P.place(st, fr["i"], U(os_[0]), n, facts, fr["why"])
-                fr["left"] -= n
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        os_ = C72Rep.opts(st)
+        if fr["left"] <= 0 or not os_:
+            pop(st, fr)
+            return True
+        if len(os_) == 1:
+            n = min(fr["left"], st["av"][U(os_[0])])
+            P.place(st, fr["i"], U(os_[0]), n, facts, fr["why"])
+            fr["left"] -= n
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         P.place(st, fr["i"], U(FACTIONS.index(target(cid))), 1, facts, fr["why"])
         fr["left"] -= 1
 
@@ -260,16 +255,18 @@ class C72Place:
                 space_choices(sps, msg("Cartels Guerrilla to {space}")))
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            sps = [i for i in P.spaces(st) if st["pc"][i][CARTELS_BASE]]
-            if not st["av"][CARTELS_GUERRILLAS] or not sps:
-                pop(st, fr)
-            elif len(sps) == 1:
-                P.place(st, sps[0], CARTELS_UNDERGROUND, st["av"][CARTELS_GUERRILLAS], facts, fr["why"])
-            else:
-                wait(fr)
-            return
+    def auto(st, fr, facts):
+        sps = [i for i in P.spaces(st) if st["pc"][i][CARTELS_BASE]]
+        if not st["av"][CARTELS_GUERRILLAS] or not sps:
+            pop(st, fr)
+            return True
+        if len(sps) == 1:
+            P.place(st, sps[0], CARTELS_UNDERGROUND, st["av"][CARTELS_GUERRILLAS], facts, fr["why"])
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         P.place(st, sidx(cid), CARTELS_UNDERGROUND, 1, facts, fr["why"])
 
 

@@ -8,7 +8,7 @@ from . import pieces as P
 from .board import BOARD as BD
 from .board import FACTIONS, FARC_BASE, GOVT, U
 from .events import IDS, matching
-from .frames import C, frame, pop, push_child, target, wait
+from .frames import C, frame, pop, pop_if, push_child, target
 from .op_common import sidx, space_choices
 from .redeploy import place_zone
 from .sa_govt import airlift_from, airstrike_spaces, eradicate_spaces
@@ -42,16 +42,18 @@ class EvPick:
                     count=s["n"] - len(fr["chosen"])), "5.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            cands = pick_cands(st, fr)
-            if len(fr["chosen"]) >= fr["s"]["n"] or not cands:
-                pop(st, fr)
-                return
-            if len(cands) > 1 or fr["s"].get("upto"):
-                wait(fr)
-                return
-            cid = f"space:{IDS[cands[0]]}"  # a forced selection needs no prompt
+    def auto(st, fr, facts):
+        cands = pick_cands(st, fr)
+        if len(fr["chosen"]) >= fr["s"]["n"] or not cands:
+            pop(st, fr)
+            return True
+        if len(cands) > 1 or fr["s"].get("upto"):
+            return False
+        EvPick.act(st, fr, f"space:{IDS[cands[0]]}", facts)  # a forced selection needs no prompt
+        return True
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if cid == "done":
             pop(st, fr)
             return
@@ -72,11 +74,7 @@ class EvEach:
     """Apply the ``then`` steps in every matching space (listed when the step started)."""
 
     @staticmethod
-    def prompt(st, fr):
-        return ("", "5.1", [])
-
-    @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
         if not fr["left"]:
             pop(st, fr)
             return
@@ -96,10 +94,7 @@ class RepPick:
                 [C(f"faction:{FACTIONS[g]}", msg("{faction} Guerrilla", faction=FN[g])) for g in fr["gs"] if st["av"][U(g)]])
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            wait(fr)
-            return
+    def act(st, fr, cid, facts):
         P.place(st, fr["i"], U(FACTIONS.index(target(cid))), 1, facts, fr["why"])
         pop(st, fr)
 
@@ -114,10 +109,7 @@ class EvFaction:
         return (msg("{card}: which Faction?", card=CARD_TITLE[fr['v']['card']]), "5.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            wait(fr)
-            return
+    def act(st, fr, cid, facts):
         fr["v"]["x"] = FACTIONS.index(target(cid))
         # propagate to the parent script frame
         for f2 in reversed(st["stack"][:-1]):
@@ -136,13 +128,14 @@ class EvZone:
         return (msg("Government: FARC Zone in which Department?"), "6.4.4", space_choices(fr["cands"], msg("FARC Zone in {space}")))
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if len(fr["cands"]) == 1:
-                cid = f"space:{IDS[fr['cands'][0]]}"
-            else:
-                wait(fr)
-                return
+    def auto(st, fr, facts):
+        if len(fr["cands"]) != 1:
+            return False
+        EvZone.act(st, fr, f"space:{IDS[fr['cands'][0]]}", facts)   # a forced selection needs no prompt
+        return True
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         i = sidx(cid)
         why = msg("Event {card}", card=card_name(fr["card"]))
         place_zone(st, i, facts, why)
@@ -175,13 +168,11 @@ class EvSa:
         return (msg("Free Special Activities ({left} left)", left=fr['left']), "5.5", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["left"] <= 0:
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, fr["left"] <= 0)
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if cid == "done":
             pop(st, fr)
             return

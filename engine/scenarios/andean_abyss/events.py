@@ -27,7 +27,7 @@ from .board import (
     foreign_with,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, push_child, targets, wait
+from .frames import C, frame, pop, pop_if, push, push_child, targets
 from .operation import start_op
 from .redeploy import zone_candidates
 from .state import is_np
@@ -205,11 +205,7 @@ class Ev:
     """A running effect script."""
 
     @staticmethod
-    def prompt(st, fr):
-        return ("", "5.1", [])
-
-    @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
         start = len(facts)
         run_steps(st, fr, facts)
         v = fr["v"]
@@ -509,13 +505,12 @@ class EvPiece:
                     count=fr["left"]), "5.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["left"] <= 0 or not (EvPiece.cands(st, fr) or EvPiece.takes(st, fr)):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, not fr.get("took") and (fr["left"] <= 0 or not (EvPiece.cands(st, fr) or EvPiece.takes(st, fr))))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        fr.pop("took", None)
         if cid == "done":
             pop(st, fr)
             return
@@ -523,7 +518,7 @@ class EvPiece:
         i, k = BD.index[sid], PIECE_KEYS.index(key)
         if cid.startswith("take:"):
             P.remove(st, i, k, 1, facts, msg("taken off the map to be placed (1.4.1)"))
-            wait(fr)
+            fr["took"] = 1          # 1.4.1: then place it (asked even if nothing fits now)
             return
         why = ev_cause(fr)
         again = msg("{why} (replacement)", why=why)

@@ -1,19 +1,24 @@
 """Flow as a stack of frames (STYLE.md 2): event -> free Operation -> Special Activity nest.
 
-The mechanism is the core :class:`engine.core.flow.Flow` (its step-driven protocol); this
-module holds the game's one ``FLOW`` and the helpers the rules modules use.
+The mechanism is the core :class:`engine.core.flow.Flow` (ask/act/auto); this module holds the
+game's one ``FLOW`` and the helpers the rules modules use.
 
-A frame is a JSON dict with ``k`` (its kind) and ``f`` (the acting Faction). Each kind
-registers two functions (``@frame("kind")`` on a class with static methods):
+A frame is a JSON dict with ``k`` (its kind) and ``f`` (the acting Faction). Each kind is a
+class with static methods registered by ``@frame("kind")``:
 
-``prompt(st, fr) -> (text, rule, [Choice])``  the legal choices while the frame waits;
-``step(st, fr, facts, cid)``                   ``cid is None`` when the frame is entered or
-                                               resumed after a child frame finished; the
-                                               step must then pop the frame, push a child
-                                               or set ``fr["w"] = 1`` (wait for a choice).
+``prompt(st, fr) -> (text, rule, [Choice])``  the question and its legal choices (the core
+                                               ``ask``; the seat is the Faction's);
+``act(st, fr, cid, facts)``                    how an answer applies (it may pop the frame,
+                                               push a child or change the frame's phase);
+``auto(st, fr, facts) -> bool``                optional entry step, run whenever the frame is
+                                               on top (entered, answered, or resumed after a
+                                               child frame finished): True when it moved play
+                                               on, False when the frame waits for its answer.
 
-Frames carrying ``auto`` are resolved by the engine (Non-player factions, section 8):
-a policy picks among exactly the same legal choices a player would see.
+A class with ``auto`` only is an automatic kind (an Event's script, a Propaganda phase).
+
+Frames carrying ``auto`` (a policy name) are answered by the engine for Non-player factions
+(section 8): the policy picks among exactly the same legal choices a player would see.
 """
 
 from __future__ import annotations
@@ -22,27 +27,47 @@ import threading
 from collections.abc import Callable
 
 from engine.core.contract import Choice, ChoiceKind, IllegalChoice
-from engine.core.flow import Flow, FrameKind, push, wait
+from engine.core.flow import Ask, Flow, FrameKind, push
 from engine.core.flow import pop_same as pop
 
 from .board import BOARD, FACTIONS, PIECE_KEYS
 
 FLOW = Flow([])
 PROMPTS: dict[str, Callable] = {}
-STEPS: dict[str, Callable] = {}
 POLICIES: dict[str, Callable] = {}
 
-__all__ = ["FLOW", "PROMPTS", "STEPS", "POLICIES", "C", "frame", "once", "policy", "push", "push_child", "pop", "wait", "choices_of",
-           "auto_pick", "LOG", "logging_to", "resume_once", "verb", "target", "targets"]
+__all__ = ["FLOW", "PROMPTS", "POLICIES", "C", "frame", "once", "policy", "push", "push_child", "pop", "choices_of",
+           "auto_pick", "LOG", "logging_to", "pop_if", "resume_once", "verb", "target", "targets"]
+
+
+def _asker(prompt: Callable) -> Callable:
+    def ask(st: dict, fr: dict) -> Ask:
+        text, rule, chs = prompt(st, fr)
+        return Ask(st["ctl"][fr["f"]], text, rule, chs)
+    return ask
 
 
 def frame(kind: str):
     def deco(cls):
-        PROMPTS[kind] = cls.prompt
-        STEPS[kind] = cls.step
-        FLOW.add(FrameKind(kind, prompt=cls.prompt, step=cls.step))
+        if hasattr(cls, "act"):
+            PROMPTS[kind] = cls.prompt
+            FLOW.add(FrameKind(kind, ask=_asker(cls.prompt), act=cls.act, auto=getattr(cls, "auto", None),
+                               never_empty=True))
+        else:
+            FLOW.add(FrameKind(kind, auto=cls.auto))
         return cls
     return deco
+
+
+def run_one(st: dict, facts: list) -> None:
+    """One step of the frame on top, every decision taken by the section-8 policies (an
+    Event tried on a copy, 8.1): its entry step, or else its choice picked and applied."""
+    fr = st["stack"][-1]
+    kind = FLOW.kinds[fr["k"]]
+    if kind.auto is not None and (kind.auto(st, fr, facts) or kind.ask is None):
+        return
+    fr["auto"] = fr.get("auto") or "np"
+    kind.act(st, fr, auto_pick(st, fr), facts)
 
 
 def policy(name: str):
@@ -174,13 +199,22 @@ def push_child(st: dict, parent: dict, kind: str, **fields) -> dict:
     return push(st, fr)
 
 
-def resume_once(st: dict, fr: dict) -> None:
-    """Step with ``cid is None`` of a frame that decides once and then pushes at most one child
-    (marked ``fr["went"]``): wait for the decision, or pop once the child has finished."""
+def pop_if(st: dict, fr: dict, ended: bool) -> bool:
+    """The usual entry step (``auto``): the frame ends (popped: True) when ``ended``, else it
+    asks (False)."""
+    if ended:
+        pop(st, fr)
+        return True
+    return False
+
+
+def resume_once(st: dict, fr: dict, facts: list) -> bool:
+    """The entry step (``auto``) of a frame that decides once and then pushes at most one child
+    (marked ``fr["went"]``): it ends once the child has finished, else it asks."""
     if fr.get("went"):
         pop(st, fr)
-    else:
-        wait(fr)
+        return True
+    return False
 
 
 def choices_of(st: dict, fr: dict) -> list:

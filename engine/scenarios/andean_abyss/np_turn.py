@@ -11,7 +11,7 @@ from . import pieces as P
 from .board import ALL_FACTIONS, AUC, FACTIONS, FARC, GOVT, GOVT_PIECES, INSURGENT_PIECES, A, B, U
 from .board import BOARD as BD
 from .events import start_event
-from .frames import C, frame, logging_to, wait
+from .frames import C, frame, logging_to, run_one
 from .np_base import CAPS, why
 from .np_govt_ops import govt_ops
 from .np_insurgent import insurgent_ops
@@ -48,18 +48,6 @@ def newly_ineligible(st, f, after) -> set:
     Events) or as making a player Ineligible (8.1 restrictions)."""
     acted = set((st.get("sop") or {}).get("executed", ())) | {f}
     return set(after["inel_next"]) - set(st["inel_next"]) - acted
-
-
-def run_one(st, facts):
-    from .frames import STEPS, auto_pick
-    fr = st["stack"][-1]
-    if fr.get("w"):
-        fr["auto"] = fr.get("auto") or "np"
-        cid = auto_pick(st, fr)
-        fr["w"] = 0
-        STEPS[fr["k"]](st, fr, facts, cid)
-    else:
-        STEPS[fr["k"]](st, fr, facts, None)
 
 
 def govt_likes(st, after) -> bool:
@@ -195,10 +183,7 @@ class Discord:
         return (msg("Insurgent Discord: Non-player {faction} is 2nd Eligible - Event or Operations?", faction=FN[g]), "8.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            wait(fr)
-            return
+    def act(st, fr, cid, facts):
         from .frames import pop
         pop(st, fr)
         efr = st["stack"][fr["elig"]]

@@ -19,7 +19,7 @@ from .board import (
     TROOPS,
 )
 from .board import BOARD as BD
-from .frames import C, frame, once, pop, push, push_child, target, wait
+from .frames import C, frame, once, pop, push, push_child, target
 from .op_common import IDS, op_cost, ship_lenders, ship_owners, sidx, space_choices
 from .op_targets import space_candidates
 from .ops_govt import assault_removals, assault_targets, patrol_activate, patrol_origins
@@ -167,17 +167,20 @@ class Op:
         return (text, RULE_OF[op], chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
+        """Once the spaces are done: Patrol's Activation and free Assault (3.2.2), then the
+        Operation ends (finish_op: 2.3.6 Ship may follow)."""
+        if fr["ph"] == "finish":
+            finish_op(st, fr, facts)
+            return True
+        if fr["ph"] == "patrol_act":
+            Op.patrol_assault(st, fr, facts)
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         f, op = fr["f"], fr["op"]
-        if cid is None:
-            if fr["ph"] == "finish":
-                finish_op(st, fr, facts)
-                return
-            if fr["ph"] == "patrol_act":
-                Op.patrol_assault(st, fr, facts)
-                return
-            wait(fr)
-            return
         if cid == "give":
             push(st, {"k": "give", "f": f, "to": None})
             return
@@ -203,10 +206,8 @@ class Op:
             return
         if cid == "done":
             if op == "patrol":
-                fr["ph"] = "patrol_act"
-                if patrol_activate(st, fr, facts):
-                    return
-                Op.patrol_assault(st, fr, facts)
+                fr["ph"] = "patrol_act"      # then the free Assault (auto), once any Activation is decided
+                patrol_activate(st, fr, facts)
                 return
             elif op == "train":
                 fr["ph"] = "finish"
@@ -232,7 +233,6 @@ class Op:
                     push_child(st, fr, "assaultsp", f=GOVT, i=i, left=assault_removals(st, i))
         else:
             fr["ph"] = "patrol_assault"
-            wait(fr)
 
     @staticmethod
     def select(st, fr, facts, cid):
@@ -247,8 +247,6 @@ class Op:
         if op == "train":
             if BD.is_city[i] or st["pc"][i][GOVT_BASE]:
                 push_child(st, fr, "trainsp", f=GOVT, i=i)
-            else:
-                wait(fr)
         elif op == "sweep":
             push_child(st, fr, "sweepsp", f=GOVT, i=i, opi=len(st["stack"]) - 1, ph="move", pol=0)
         elif op == "assault":
@@ -260,7 +258,6 @@ class Op:
         elif op == "terror":
             terror_in(st, f, i, facts, any_g=fr.get("any_g", False))
             fr["terror_n"] += 1
-            wait(fr)
 
 
 RULE_OF = {"train": "3.2.1", "patrol": "3.2.2", "sweep": "3.2.3", "assault": "3.2.4", "rally": "3.3.1",

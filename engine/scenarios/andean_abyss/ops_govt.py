@@ -19,7 +19,7 @@ from .board import (
     B,
     U,
 )
-from .frames import C, frame, pop, push_child, resume_once, target, targets, verb, wait
+from .frames import C, frame, pop, pop_if, push_child, resume_once, target, targets, verb
 from .op_common import IDS, blocked_target, opf, sidx, space_choices
 from .state import cap, mom
 from .texts import FN, PN, SN
@@ -89,14 +89,10 @@ class TrainSp:
         return (msg("Train in {space}: how many Troops and Police?", space=SN[i]), "3.2.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            wait(fr)
-            return
+    def act(st, fr, cid, facts):
         if cid.startswith("take:"):
             sid, nm = targets(cid)
             P.remove(st, BD.index[sid], 0 if nm == "troops" else 1, 1, facts, msg("taken off the map to be placed (1.4.1)"))
-            wait(fr)
             return
         t, p = (int(x) for x in target(cid).split("-"))
         P.place(st, fr["i"], TROOPS, t, facts, msg("Train"))
@@ -141,11 +137,10 @@ class TrainX:
         chs.append(C("done", msg("Neither")))
         return (msg("Train: build a Base or buy Civic Action in one selected space?"), "3.2.1", chs)
 
+    auto = staticmethod(resume_once)
+
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            resume_once(st, fr)
-            return
+    def act(st, fr, cid, facts):
         if cid == "done":
             pop(st, fr)
             return
@@ -169,22 +164,25 @@ class BaseCubes:
         return (msg("Base in {space}: choose the cubes to replace ({left} left)", space=SN[fr['i']], left=fr['left']), "3.2.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
         i = fr["i"]
-        if cid is None:
-            pc = st["pc"][i]
-            if fr["left"] <= 0:
-                P.place(st, i, GOVT_BASE, 1, facts, msg("Train"))
-                pop(st, fr)
-            elif not (pc[TROOPS] and pc[POLICE]):
-                s = 0 if pc[TROOPS] else 1
-                P.remove(st, i, s, fr["left"], facts, msg("replaced by a Base (Train)"))
-                fr["left"] = 0
-                P.place(st, i, GOVT_BASE, 1, facts, msg("Train"))
-                pop(st, fr)
-            else:
-                wait(fr)
-            return
+        pc = st["pc"][i]
+        if fr["left"] <= 0:
+            P.place(st, i, GOVT_BASE, 1, facts, msg("Train"))
+            pop(st, fr)
+            return True
+        if not (pc[TROOPS] and pc[POLICE]):
+            s = 0 if pc[TROOPS] else 1
+            P.remove(st, i, s, fr["left"], facts, msg("replaced by a Base (Train)"))
+            fr["left"] = 0
+            P.place(st, i, GOVT_BASE, 1, facts, msg("Train"))
+            pop(st, fr)
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        i = fr["i"]
         s = PIECE_KEYS.index(target(cid))
         P.remove(st, i, s, 1, facts, msg("replaced by a Base (Train)"))
         fr["left"] -= 1
@@ -210,13 +208,11 @@ class Civic:
         return (msg("Government: buy Civic Action?"), "6.4.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if Civic.cands(st, fr):
-                wait(fr)
-            else:
-                pop(st, fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, not Civic.cands(st, fr))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if cid == "done":
             pop(st, fr)
             return
@@ -284,16 +280,17 @@ class PatrolMv:
         return (msg("Patrol: destination of the cube from {space}", space=SN[src]), "3.2.2", space_choices(r, msg("Move to {space}")))
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            pc = st["pc"][fr["src"]]
-            if fr["slot"] is None and not (pc[TROOPS] and pc[POLICE]):
-                fr["slot"] = TROOPS if pc[TROOPS] else POLICE
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        """Only one kind of cube to move: that one, without asking."""
+        pc = st["pc"][fr["src"]]
+        if fr["slot"] is None and not (pc[TROOPS] and pc[POLICE]):
+            fr["slot"] = TROOPS if pc[TROOPS] else POLICE
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if cid.startswith("piece:"):
             fr["slot"] = PIECE_KEYS.index(target(cid))
-            wait(fr)
             return
         j = sidx(cid)
         op = opf(st, fr)
@@ -340,11 +337,14 @@ class PatrolAct:
         return (msg("Patrol on {space}: whose Guerrilla is Activated ({count} left)?", space=SN[i], count=n), "3.2.2", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is not None:
-            i, n = fr["ask"][0]
-            P.flip(st, i, FACTIONS.index(target(cid)), 1, True, facts, msg("Patrol"))
-            fr["ask"][0][1] = n - 1
+    def act(st, fr, cid, facts):
+        i, n = fr["ask"][0]
+        P.flip(st, i, FACTIONS.index(target(cid)), 1, True, facts, msg("Patrol"))
+        fr["ask"][0][1] = n - 1
+
+    @staticmethod
+    def auto(st, fr, facts):
+        """Activate without asking where the Government has no choice; ask at the first LoC where it has."""
         while fr["ask"]:
             i, n = fr["ask"][0]
             pc = st["pc"][i]
@@ -357,9 +357,9 @@ class PatrolAct:
                     n -= P.flip(st, i, g, n, True, facts, msg("Patrol"))
                 fr["ask"].pop(0)
                 continue
-            wait(fr)
-            return
+            return False
         pop(st, fr)
+        return True
 
 
 # ====================================================================== 3.2.3 Sweep
@@ -404,35 +404,35 @@ class SweepSp:
                 and (fr.get("only") is None or g == fr["only"])]
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
         i = fr["i"]
-        if cid is None:
-            if fr["ph"] == "act":
-                ts = SweepSp.targets(st, fr)
-                if fr["left"] <= 0 or not ts:
-                    pop(st, fr)
-                    return
-                if len(ts) == 1:
-                    n = P.flip(st, i, ts[0], fr["left"], True, facts, msg("Sweep"))
-                    fr["left"] -= n
-                    pop(st, fr)
-                    return
-            if fr["ph"] == "move" and fr.get("nomove"):
-                SweepSp.to_act(st, fr, facts)
-                return
-            wait(fr)
-            return
+        if fr["ph"] == "act":
+            ts = SweepSp.targets(st, fr)
+            if fr["left"] <= 0 or not ts:
+                pop(st, fr)
+                return True
+            if len(ts) == 1:
+                n = P.flip(st, i, ts[0], fr["left"], True, facts, msg("Sweep"))
+                fr["left"] -= n
+                pop(st, fr)
+                return True
+        if fr["ph"] == "move" and fr.get("nomove"):
+            SweepSp.to_act(st, fr, facts)
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        i = fr["i"]
         if cid == "done":
             SweepSp.to_act(st, fr, facts)
             return
         if cid.startswith("from:"):
             P.move(st, sidx(cid), i, TROOPS, 1, facts, msg("Sweep"))
-            wait(fr)
             return
         if cid.startswith("police:"):
             P.move(st, sidx(cid), i, POLICE, 1, facts, msg("Sweep (NDSC)"))
             fr["pol"] = 1
-            wait(fr)
             return
         g = FACTIONS.index(target(cid))
         P.flip(st, i, g, 1, True, facts, msg("Sweep"))
@@ -477,18 +477,19 @@ class AssaultSp:
         return (msg("Assault in {space}: whose piece is removed ({left} left)?", space=SN[fr['i']], left=fr['left']), "3.2.4", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
         i = fr["i"]
-        if cid is None:
-            ts = assault_targets(st, i, fr)
-            if fr["left"] <= 0 or not ts:
-                pop(st, fr)
-                return
-            if len(ts) == 1:
-                assault_remove_one(st, i, ts[0], facts)
-                fr["left"] -= 1
-                return
-            wait(fr)
-            return
-        assault_remove_one(st, i, FACTIONS.index(target(cid)), facts)
+        ts = assault_targets(st, i, fr)
+        if fr["left"] <= 0 or not ts:
+            pop(st, fr)
+            return True
+        if len(ts) == 1:
+            assault_remove_one(st, i, ts[0], facts)
+            fr["left"] -= 1
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        assault_remove_one(st, fr["i"], FACTIONS.index(target(cid)), facts)
         fr["left"] -= 1

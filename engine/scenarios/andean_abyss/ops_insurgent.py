@@ -9,7 +9,7 @@ from engine.core.messages import msg
 from . import pieces as P
 from .board import ALL_FACTIONS, AUC, FARC, GOVT, GOVT_BASE, PIECE_KEYS, A, B, U
 from .board import BOARD as BD
-from .frames import C, frame, once, pop, push_child, resume_once, target, wait
+from .frames import C, frame, once, pop, push_child, resume_once, target
 from .op_common import IDS, opf, sidx, space_choices
 from .state import mark_sa
 from .texts import FN, PN, SN
@@ -92,16 +92,14 @@ class RallySp:
             chs.append(C("done", msg("Nothing to do")))
         return (msg("{faction} Rally in {space}", faction=FN[f], space=SN[i]), "3.3.1", chs)
 
+    auto = staticmethod(resume_once)
+
     @staticmethod
-    def step(st, fr, facts, cid):
+    def act(st, fr, cid, facts):
         f, i = fr["f"], fr["i"]
-        if cid is None:
-            resume_once(st, fr)
-            return
         if cid.startswith("take:"):
             j = sidx(cid)
             P.remove(st, j, A(f) if st["pc"][j][A(f)] else U(f), 1, facts, msg("taken off the map to be placed (1.4.1)"))
-            wait(fr)
             return
         fr["went"] = 1
         if cid == "place":
@@ -135,11 +133,8 @@ class Regroup:
         return (msg("Rally in {space}: bring Guerrillas from anywhere", space=SN[i]), "3.3.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def act(st, fr, cid, facts):
         f, i = fr["f"], fr["i"]
-        if cid is None:
-            wait(fr)
-            return
         if cid == "done" or fr["n"] >= 40:
             P.flip(st, i, f, 99, False, facts, msg("Rally"))
             pop(st, fr)
@@ -148,7 +143,6 @@ class Regroup:
         slot = A(f) if st["pc"][j][A(f)] else U(f)
         P.move(st, j, i, slot, 1, facts, msg("Rally"))
         fr["n"] += 1
-        wait(fr)
 
 
 # ====================================================================== 3.3.2 March
@@ -210,29 +204,23 @@ class MarchGrp:
         return (msg("March: how many Active Guerrillas move?"), "3.3.2", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["nu"] is not None:
-                mu, ma = MarchGrp.movable(st, fr)
-                if ma == 0 or (fr["nu"] > 0 and ma == 0):
-                    MarchGrp.go(st, fr, facts, fr["nu"], 0)
-                    return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        """With the Underground count chosen and no Active Guerrilla to add, the group goes."""
+        if fr["nu"] is not None and MarchGrp.movable(st, fr)[1] == 0:
+            MarchGrp.go(st, fr, facts, fr["nu"], 0)
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if cid.startswith("space:"):
             fr["dst"] = sidx(cid)
             mu, ma = MarchGrp.movable(st, fr)
             if mu == 0:
                 fr["nu"] = 0
-            wait(fr)
             return
         if cid.startswith("u:"):
             fr["nu"] = int(target(cid))
-            mu, ma = MarchGrp.movable(st, fr)
-            if ma == 0:
-                MarchGrp.go(st, fr, facts, fr["nu"], 0)
-                return
-            wait(fr)
             return
         MarchGrp.go(st, fr, facts, fr["nu"], int(target(cid)))
 
@@ -319,24 +307,25 @@ class AttackSp:
         return (msg("Attack in {space}: remove up to {left} enemy pieces", space=SN[i], left=fr['left']), "3.3.3", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
         f, i = fr["f"], fr["i"]
-        if cid is None:
-            if fr["ph"] == "mode":
-                op = opf(st, fr)
-                if not (f in (FARC, AUC) and op and op["sa"] is None and op["sa_ok"] and st["pc"][i][U(f)]) and not fr.get("ambush"):
-                    AttackSp.resolve(st, fr, facts, False)
-                    return
-                if fr.get("ambush"):
-                    AttackSp.resolve(st, fr, facts, True)
-                    return
-                wait(fr)
-                return
-            if fr["left"] <= 0 or not attack_removable(st, f, i, fr.get("only")):
-                AttackSp.captured(st, fr, facts)
-                return
-            wait(fr)
-            return
+        if fr["ph"] == "mode":
+            op = opf(st, fr)
+            if not (f in (FARC, AUC) and op and op["sa"] is None and op["sa_ok"] and st["pc"][i][U(f)]) and not fr.get("ambush"):
+                AttackSp.resolve(st, fr, facts, False)
+                return True
+            if fr.get("ambush"):
+                AttackSp.resolve(st, fr, facts, True)
+                return True
+            return False
+        if fr["left"] <= 0 or not attack_removable(st, f, i, fr.get("only")):
+            AttackSp.captured(st, fr, facts)
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        f, i = fr["f"], fr["i"]
         if cid in ("attack", "ambush"):
             if cid == "ambush":
                 op = opf(st, fr)

@@ -29,7 +29,7 @@ from .board import (
     U,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, push_child, resume_once, target, wait
+from .frames import C, frame, pop, pop_if, push, push_child, resume_once, target
 from .ops_govt import civic_spaces
 from .ops_insurgent import rally_space_ok
 from .redeploy import start_zone
@@ -54,11 +54,7 @@ class Prop:
     """6.1-6.6 Propaganda Round phases; decisions are pushed as child frames."""
 
     @staticmethod
-    def prompt(st, fr):
-        return ("", "6.0", [])
-
-    @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
         ph = fr["ph"]
         rule, name = PHASES[ph]
         start = len(facts)
@@ -228,13 +224,11 @@ class Deploy:
                     count=len(fr["todo"])), "2.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if not fr["todo"]:
-                pop(st, fr)
-            else:
-                wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, not fr["todo"])
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         i = BD.index[target(cid)]
         slot = fr["todo"].pop(0)
         P.place(st, i, slot, 1, facts, msg("Open Deployment 2.1"))
@@ -267,13 +261,11 @@ class Seventh:
         return (msg("7th Special Forces: remove Terror or Sabotage markers"), "card 7", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["left"] <= 0 or not (sum(st["ter"]) or sum(st["sab"])):
-                pop(st, fr)
-            else:
-                wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, fr["left"] <= 0 or not (sum(st["ter"]) or sum(st["sab"])))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if cid == "done":
             pop(st, fr)
             return
@@ -301,13 +293,11 @@ class Drugs:
         return (msg("{faction}: Shipment in {space} - a Base there or +6 Resources?", faction=FN[f], space=SN[i]), "6.3.3", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if any(x[1] == fr["f"] for x in st["ship"]):
-                wait(fr)
-            else:
-                pop(st, fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, not any(x[1] == fr["f"] for x in st["ship"]))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         f = fr["f"]
         s = next(x for x in st["ship"] if x[1] == f)
         st["ship"].remove(s)
@@ -335,13 +325,11 @@ class Agitate:
         return (msg("FARC: spend 1 Resource per Terror removed or shift toward Active Opposition"), "6.4.2", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if st["res"][FARC] >= 1 and Agitate.cands(st, fr)[0]:
-                wait(fr)
-            else:
-                pop(st, fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, not (st["res"][FARC] >= 1 and Agitate.cands(st, fr)[0]))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if cid == "done":
             pop(st, fr)
             return
@@ -370,11 +358,10 @@ class Elite:
         chs.append(C("none", msg("No Elite Backing")))
         return (msg("AUC: Elite Backing - free Rally in one space without Opposition or Control?"), "6.4.5", chs)
 
+    auto = staticmethod(resume_once)
+
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            resume_once(st, fr)
-            return
+    def act(st, fr, cid, facts):
         if cid == "none":
             pop(st, fr)
             return

@@ -9,7 +9,7 @@ from engine.core.messages import msg
 from . import pieces as P
 from .board import BOARD as BD
 from .board import FARC, FARC_BASE, GOVT, GOVT_BASE, POLICE, TROOPS
-from .frames import C, frame, once, pop, push, target, verb, wait
+from .frames import C, frame, once, pop, push, target, verb
 from .op_common import IDS, sidx, space_choices
 from .state import is_np
 from .texts import PN, SN
@@ -65,23 +65,23 @@ class Redeploy:
         return (msg("Redeploy: where does the cube from {space} go?", space=SN[src]), "6.5", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if "dests" not in fr:  # control is judged before any movement (6.5)
-                fr["dests"] = Redeploy.dests(st, True) or [BD.bogota]
-                fr["tdest"] = Redeploy.dests(st, True)
-                fr["pdest"] = Redeploy.dests(st, False)
-            if fr["ph"] == "must" and not Redeploy.must_from(st):
-                fr["ph"] = "from"
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        """On entry, the destinations (control is judged before any movement, 6.5); the
+        optional moves once no Troops must leave."""
+        if "dests" not in fr:
+            fr["dests"] = Redeploy.dests(st, True) or [BD.bogota]
+            fr["tdest"] = Redeploy.dests(st, True)
+            fr["pdest"] = Redeploy.dests(st, False)
+        if fr["ph"] == "must" and not Redeploy.must_from(st):
+            fr["ph"] = "from"
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if fr["ph"] == "must":
             src = Redeploy.must_from(st)[0]
             j = BD.index[target(cid)]
             P.move(st, src, j, TROOPS, 1, facts, msg("Redeploy 6.5.1"))
-            if not Redeploy.must_from(st):
-                fr["ph"] = "from"
-            wait(fr)
             return
         if fr["ph"] == "from":
             if cid == "done":
@@ -92,17 +92,14 @@ class Redeploy:
             fr["slot"] = TROOPS if kind == "troops" else POLICE
             fr["ph"] = "to"
             fr["n"] = fr.get("n", 0) + 1
-            wait(fr)
             return
         j = BD.index[target(cid)]
         P.move(st, fr["src"], j, fr["slot"], 1, facts, msg("Redeploy 6.5"))
         if fr["slot"] == POLICE:      # Police arrivals, so a Police moves once (8.8.9; read by the bots)
             fr.setdefault("parr", {})[str(j)] = fr.get("parr", {}).get(str(j), 0) + 1
-        fr["ph"] = "from" if fr["n"] < 60 else "from"
+        fr["ph"] = "from"
         if fr["n"] >= 60:
             pop(st, fr)
-            return
-        wait(fr)
 
 
 # ====================================================================== 6.4.4 FARC Zones
@@ -153,23 +150,24 @@ class ZoneOut:
                 "6.4.4", space_choices(ds, msg("{what} to {space}", what=what)))
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
         slot = ZoneOut.slot(st, fr)
-        if cid is None:
-            if slot is None:
-                pop(st, fr)
-                return
-            ds = fr["td"] if slot == TROOPS else fr["pd"]
-            if len(ds) <= 1:  # a single destination (or none: Police are removed to Available)
-                n = st["pc"][fr["i"]][slot]
-                if ds:
-                    P.move(st, fr["i"], ds[0], slot, n, facts, msg("Redeploy out of the FARC Zone 6.4.4"))
-                else:
-                    P.remove(st, fr["i"], slot, n, facts, msg("no space to Redeploy to (6.4.4)"))
-                return
-            wait(fr)
-            return
-        P.move(st, fr["i"], sidx(cid), slot, 1, facts, msg("Redeploy out of the FARC Zone 6.4.4"))
+        if slot is None:
+            pop(st, fr)
+            return True
+        ds = fr["td"] if slot == TROOPS else fr["pd"]
+        if len(ds) <= 1:  # a single destination (or none: Police are removed to Available)
+            n = st["pc"][fr["i"]][slot]
+            if ds:
+                P.move(st, fr["i"], ds[0], slot, n, facts, msg("Redeploy out of the FARC Zone 6.4.4"))
+            else:
+                P.remove(st, fr["i"], slot, n, facts, msg("no space to Redeploy to (6.4.4)"))
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        P.move(st, fr["i"], sidx(cid), ZoneOut.slot(st, fr), 1, facts, msg("Redeploy out of the FARC Zone 6.4.4"))
 
 
 @frame("zone")
@@ -182,13 +180,14 @@ class Zone:
                 space_choices(fr["cands"], msg("FARC Zone in {space}")))
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if len(fr["cands"]) == 1:
-                Zone.do(st, fr, fr["cands"][0], facts)
-            else:
-                wait(fr)
-            return
+    def auto(st, fr, facts):
+        if len(fr["cands"]) != 1:
+            return False
+        Zone.do(st, fr, fr["cands"][0], facts)
+        return True
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         Zone.do(st, fr, sidx(cid), facts)
 
     @staticmethod

@@ -7,7 +7,7 @@ from engine.core.messages import msg
 
 from . import pieces as P
 from .board import AUC, PIECE_KEYS, POLICE
-from .frames import C, frame, target, wait
+from .frames import C, frame, pop_if, target
 from .op_common import IDS
 from .ops_insurgent import attack_targets
 from .sa_farc import TerrorSA, terror_sa_spaces
@@ -28,6 +28,11 @@ class Assassinate(TerrorSA):
     spaces = staticmethod(assassinate_spaces)
 
     @staticmethod
+    def auto(st, fr, facts):
+        """It ends on entry without a space; after each target it asks again (Done, or another space)."""
+        return pop_if(st, fr, fr["ph"] == "a" and not fr["done"] and not assassinate_spaces(st, fr))
+
+    @staticmethod
     def target_prompt(st, fr):
         pc = st["pc"][fr["i"]]
         chs = [C(f"target:{PIECE_KEYS[s]}", msg("Remove {piece}", piece=PN[s])) for s in range(12)
@@ -37,7 +42,6 @@ class Assassinate(TerrorSA):
     @staticmethod
     def space_picked(st, fr, facts):
         fr["ph"] = "b"
-        wait(fr)
 
     @staticmethod
     def target_picked(st, fr, facts, cid):
@@ -49,4 +53,3 @@ class Assassinate(TerrorSA):
                 st["ship"].append([i, 2])
                 facts.append(fact("shipment", msg("Commandeer: AUC takes a Shipment in {space}", space=SN[i]), space=IDS[i]))
         fr["ph"] = "a"
-        wait(fr)

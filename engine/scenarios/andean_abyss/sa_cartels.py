@@ -18,7 +18,7 @@ from .board import (
     SLOT_OWNER,
     U,
 )
-from .frames import C, frame, pop, target, targets, verb, wait
+from .frames import C, frame, pop, pop_if, target, targets, verb
 from .op_common import IDS, opf, sidx, space_choices
 from .texts import FN, PN, SN
 
@@ -56,17 +56,14 @@ class Cultivate:
         return (msg("Cultivate: place or relocate a Base?"), "4.5.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["ph"] == "a" and not cultivate_dests(st, fr):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, fr["ph"] == "a" and not cultivate_dests(st, fr))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if fr["ph"] == "a":
             fr["i"] = sidx(cid)
             fr["ph"] = "b"
-            wait(fr)
             return
         i = fr["i"]
         if cid == "place":
@@ -108,19 +105,17 @@ class Process:
         return (msg("Process: remove which Bases?"), "4.5.2", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["ph"] == "ship" and (fr["n"] >= 2 or len(st["ship"]) >= 4 or not Process.ship_spaces(st)):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, fr["ph"] == "ship" and (fr["n"] >= 2 or len(st["ship"]) >= 4 or not Process.ship_spaces(st)))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if cid == "done":
             pop(st, fr)
             return
         if fr["ph"] == "a":
             fr["ph"] = cid
-            return Process.step(st, fr, facts, None)
+            return
         if fr["ph"] == "ship":
             sid, g = targets(cid)
             i = BD.index[sid]
@@ -128,14 +123,12 @@ class Process:
             facts.append(fact("shipment", msg("Process: Shipment placed in {space} under a {faction} Guerrilla", space=SN[i], faction=FN[FACTIONS.index(g)]),
                               space=sid, owner=g))
             fr["n"] += 1
-            return Process.step(st, fr, facts, None)
+            return
         i = sidx(cid)
         P.remove(st, i, CARTELS_BASE, 1, facts, msg("Process"))
         P.set_res(st, CARTELS, 3, facts, msg("Process 4.5.2"))
         fr["n"] += 1
-        if any(st["pc"][j][CARTELS_BASE] for j in P.spaces(st)):
-            wait(fr)
-        else:
+        if not any(st["pc"][j][CARTELS_BASE] for j in P.spaces(st)):
             pop(st, fr)
 
 
@@ -176,14 +169,15 @@ class Bribe:
         return (msg("Bribe in {space}", space=SN[fr['i']]), "4.5.4", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["ph"] == "a" and (len(fr["done"]) >= (1 if fr.get("one") else 3)
-                                    or (st["res"][CARTELS] < 3 and not fr.get("free")) or not bribe_spaces(st, fr["done"])):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        if fr["ph"] == "a" and (len(fr["done"]) >= (1 if fr.get("one") else 3)
+                                or (st["res"][CARTELS] < 3 and not fr.get("free")) or not bribe_spaces(st, fr["done"])):
+            pop(st, fr)
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if fr["ph"] == "a":
             if cid == "done":
                 pop(st, fr)
@@ -197,18 +191,17 @@ class Bribe:
             fr["ph"] = "b"
             if not fr.get("free"):
                 P.set_res(st, CARTELS, -3, facts, msg("Bribe in {space}", space=SN[i]))
-            wait(fr)
             return
         i = fr["i"]
         if cid == "done":
             fr["ph"] = "a"
-            return Bribe.step(st, fr, facts, None)
+            return
         kind, key = verb(cid), target(cid)
         s = PIECE_KEYS.index(key)
         if kind == "base":
             P.remove(st, i, s, 1, facts, msg("Bribe"))
             fr["ph"] = "a"
-            return Bribe.step(st, fr, facts, None)
+            return
         fr["cat"] = "cube" if s in CUBES else "guer"
         if kind == "rm":
             P.remove(st, i, s, 1, facts, msg("Bribe"))
@@ -218,5 +211,3 @@ class Bribe:
         fr["units"] += 1
         if fr["units"] >= 2:
             fr["ph"] = "a"
-            return Bribe.step(st, fr, facts, None)
-        wait(fr)

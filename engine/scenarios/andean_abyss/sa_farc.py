@@ -20,7 +20,7 @@ from .board import (
     U,
 )
 from .board import BOARD as BD
-from .frames import C, frame, pop, push, target, wait
+from .frames import C, frame, pop, pop_if, push, target
 from .op_common import IDS, op_cost, opf, sidx, space_choices
 from .op_targets import space_candidates
 from .ops_insurgent import terror_in
@@ -50,14 +50,13 @@ class Extort:
         return (msg("{faction} Extort", faction=FN[f]), "4.3.1", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
         f = fr["f"]
-        if cid is None:
-            if any(i not in fr["done"] and extort_ok(st, f, i) for i in P.spaces(st)):
-                wait(fr)
-            else:
-                pop(st, fr)
-            return
+        return pop_if(st, fr, not any(i not in fr["done"] and extort_ok(st, f, i) for i in P.spaces(st)))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        f = fr["f"]
         if cid == "done":
             pop(st, fr)
             return
@@ -92,6 +91,8 @@ def terror_sa_spaces(st: dict, fr: dict, ok) -> list:
     where ``ok(pc, i)`` holds (4.3.3 / 4.4.2)."""
     op = opf(st, fr) or fr
     done = fr.get("done", [])
+    if len(done) >= 3:      # "any of up to 3 spaces" (4.3.3, 4.4.2): after the third only Done is left
+        return []
     return [i for i in terror_spaces_now_or_later(st, op) if i not in done and ok(st["pc"][i], i)]
 
 
@@ -107,7 +108,6 @@ class TerrorSA:
     target in each space. Subclasses name the spaces, the words, and what a space's pick does."""
 
     title = verb = done_label = rule = ""
-    end_in_any_phase = False      # Kidnap ends at 3 spaces whatever its phase (as it always did)
     spaces: staticmethod          # (st, fr) -> eligible space indexes; set by each subclass
 
     @classmethod
@@ -119,13 +119,12 @@ class TerrorSA:
         return cls.target_prompt(st, fr)
 
     @classmethod
-    def step(cls, st, fr, facts, cid):
-        if cid is None:
-            if (fr["ph"] == "a" or cls.end_in_any_phase) and (len(fr["done"]) >= 3 or not cls.spaces(st, fr)):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(cls, st, fr, facts):
+        """Choosing spaces (phase "a"): it ends after 3 spaces or when no space is left."""
+        return pop_if(st, fr, fr["ph"] == "a" and (len(fr["done"]) >= 3 or not cls.spaces(st, fr)))
+
+    @classmethod
+    def act(cls, st, fr, cid, facts):
         if cid == "done":
             pop(st, fr)
             return
@@ -144,7 +143,6 @@ class Kidnap(TerrorSA):
 
     title, verb, done_label, rule = (msg("FARC Kidnap: which Terror space?"), msg("Kidnap in {space}"),
                                      msg("Done kidnapping"), "4.3.3")
-    end_in_any_phase = True
     spaces = staticmethod(kidnap_spaces)
 
     @staticmethod
@@ -162,7 +160,6 @@ class Kidnap(TerrorSA):
         if len(ts) > 1:
             fr["ts"] = ts
             fr["ph"] = "b"
-            wait(fr)
             return
         Kidnap.hit(st, fr, ts[0], facts)
 
@@ -210,9 +207,6 @@ class Kidnap6:
                 [C(f"piece:{PIECE_KEYS[k]}", msg("Place {piece}", piece=PN[k])) for k in kidnap6_options(st, fr["i"])])
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            wait(fr)
-            return
+    def act(st, fr, cid, facts):
         P.place(st, fr["i"], PIECE_KEYS.index(target(cid)), 1, facts, msg("Kidnap roll of 6: AUC grows"))
         pop(st, fr)

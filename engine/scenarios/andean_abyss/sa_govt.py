@@ -7,7 +7,7 @@ from engine.core.messages import msg
 from . import pieces as P
 from .board import BOARD as BD
 from .board import CARTELS, CARTELS_BASE, FACTIONS, FARC_UNDERGROUND, GOVT, INSURGENTS, TROOPS, A, B
-from .frames import C, frame, pop, target, wait
+from .frames import C, frame, pop, pop_if, target
 from .op_common import sidx, space_choices
 from .state import cap, mom
 from .texts import FN
@@ -39,10 +39,7 @@ class AirLift:
         return (msg("Air Lift: how many Troops?"), "4.2.1", [C(f"n:{n}", msg("{count} Troops", count=n), n=n) for n in range(1, mx + 1)])
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            wait(fr)
-            return
+    def act(st, fr, cid, facts):
         if fr["ph"] == "a":
             fr["src"] = sidx(cid)
             fr["ph"] = "b"
@@ -52,8 +49,6 @@ class AirLift:
         else:
             P.move(st, fr["src"], fr["dst"], TROOPS, int(target(cid)), facts, msg("Air Lift"))
             pop(st, fr)
-            return
-        wait(fr)
 
 
 def airstrike_targets(st: dict, i: int) -> list:
@@ -82,13 +77,11 @@ class AirStrike:
                 [C(f"target:{FACTIONS[g]}", FN[g]) for g in airstrike_targets(st, fr["i"])])
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["ph"] == "a" and not airstrike_spaces(st):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, fr["ph"] == "a" and not airstrike_spaces(st))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if fr["ph"] == "a":
             fr["i"] = sidx(cid)
             ts = airstrike_targets(st, fr["i"])
@@ -96,7 +89,6 @@ class AirStrike:
                 AirStrike.hit(st, fr, ts[0], facts)
                 return
             fr["ph"] = "b"
-            wait(fr)
             return
         AirStrike.hit(st, fr, FACTIONS.index(target(cid)), facts)
 
@@ -108,7 +100,6 @@ class AirStrike:
         fr["n"] = fr.get("n", 0) + 1
         if fr.get("times", 1) > fr["n"] and airstrike_spaces(st):
             fr["ph"] = "a"
-            wait(fr)
             return
         pop(st, fr)
 
@@ -131,13 +122,11 @@ class Eradicate:
                 space_choices(fr["opts"], msg("Shift {space}")))
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            if fr["ph"] == "a" and not eradicate_spaces(st):
-                pop(st, fr)
-                return
-            wait(fr)
-            return
+    def auto(st, fr, facts):
+        return pop_if(st, fr, fr["ph"] == "a" and not eradicate_spaces(st))
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         if fr["ph"] == "a":
             i = sidx(cid)
             fr["i"] = i
@@ -150,7 +139,6 @@ class Eradicate:
                 return
             fr["opts"] = opts
             fr["ph"] = "b"
-            wait(fr)
             return
         P.shift(st, sidx(cid), -1, facts, msg("Eradicate 4.2.3"))
         pop(st, fr)

@@ -11,7 +11,7 @@ from . import pieces as P
 from .board import ALL_FACTIONS, FACTIONS, GOVT
 from .board import BOARD as BD
 from .events import start_event
-from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, target, wait
+from .frames import FLOW, POLICIES, PROMPTS, C, frame, logging_to, pop, push, target
 from .np_turn import np_turn
 from .operation import op_possible, start_op
 from .state import OPS, card_title, eligible_options, is_np, is_prop, next_card, record_exec
@@ -21,14 +21,14 @@ from .victory import finish_game
 
 # ====================================================================== main loop
 def run(st: dict, facts: list) -> None:
-    """Advance through every step that needs no decision (engine.coin.flow.Flow.run)."""
-    FLOW.run(st, facts)
+    """Advance through every step that needs no decision (engine.core.flow.Flow.settle)."""
+    FLOW.settle(st, facts)
 
 
 def _auto_ok(st: dict, fr: dict) -> bool:
     # 5.1: a frame inherits "auto" from a Non-player's Event or Operation; where the card
     # names a player Faction to act (fr["f"]), that player's seat decides instead
-    return fr["f"] in st["np"] or fr["k"] == "elig"
+    return bool(fr.get("auto")) and (fr["f"] in st["np"] or fr["k"] == "elig")
 
 
 def current_prompt(st: dict):
@@ -51,9 +51,9 @@ def apply_choice(st: dict, seat: str, cid: str) -> list:
     with logging_to(facts):
         if cid == "np:act" and fr["k"] != "elig":
             fr["auto"] = "np"
-            FLOW.run(st, facts)
+            FLOW.settle(st, facts)
         else:
-            FLOW.answer(st, cid, facts)
+            FLOW.act(st, cid, facts)
     # facts without a cause of their own (a rule step, a die, an event, a Non-player's branch)
     # come from this decision
     return attribute(facts, cause_bot(seat, None, "8.1") if cid == "np:act" else cause_decision(seat, cid))
@@ -67,7 +67,7 @@ def directed_choices(st: dict) -> list:
     if st["over"] is not None or not st["stack"]:
         return []
     fr = st["stack"][-1]
-    if fr["f"] not in st["np"] or not fr.get("w"):
+    if fr["f"] not in st["np"]:
         return []
     if fr["k"] == "elig":
         return Elig.options_prompt(st, fr)[2]
@@ -88,7 +88,7 @@ def apply_directed(st: dict, cid: str, reason) -> list:
                         faction=FACTIONS[f], choice=cid, cause=cause)]
     st["seq"] += 1
     with logging_to(facts):
-        FLOW.answer(st, cid, facts)
+        FLOW.act(st, cid, facts)
     return attribute(facts, cause)
 
 
@@ -188,16 +188,17 @@ class Elig:
         return text, "2.3.4", chs
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
+        """Once the Faction's Event or Operation has finished, the next candidate's turn (2.3.2)."""
+        if fr.get("done"):
+            st["sop"]["i"] += 1
+            pop(st, fr)
+            return True
+        return False
+
+    @staticmethod
+    def act(st, fr, cid, facts):
         f = fr["f"]
-        if cid is None:
-            if fr.get("done"):
-                s = st["sop"]
-                s["i"] += 1
-                pop(st, fr)
-                return
-            wait(fr)
-            return
         if cid == "pass":
             P.set_res(st, f, 3 if f == GOVT else 1, facts, msg("Pass, 2.3.3"))
             facts.append(fact("pass", msg("{faction} passes", faction=FN[f]), faction=FACTIONS[f]))

@@ -7,7 +7,7 @@ from engine.core.messages import msg
 
 from .board import BOARD as BD
 from .board import FACTIONS
-from .frames import C, frame, pop, push, target, targets, wait
+from .frames import C, frame, pop, push, target, targets
 from .op_common import IDS, ship_lenders, ship_owners
 from .op_targets import space_candidates
 from .operation import start_op
@@ -58,18 +58,23 @@ class Ship:
         return (msg("{faction}: remove a Shipment for a free Limited Operation?", faction=FN[f]), "2.3.6", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
+    def auto(st, fr, facts):
+        """After the free Operation it ends; a Shipment lent by an asked Faction (shipask) is
+        used at once; when every asked Faction refused, it ends."""
         f = fr["f"]
-        if cid is None:
-            if fr.get("went"):
-                pop(st, fr)
-            elif fr.get("lent") is not None:
-                Ship.go(st, fr, facts, fr.pop("lent"))
-            elif fr.get("op") and not (Ship.distinct(st, f) or ship_lenders(st, f, fr.get("refused", ()))):
-                pop(st, fr)   # every asked Faction refused
-            else:
-                wait(fr)
-            return
+        if fr.get("went"):
+            pop(st, fr)
+        elif fr.get("lent") is not None:
+            Ship.go(st, fr, facts, fr.pop("lent"))
+        elif fr.get("op") and not (Ship.distinct(st, f) or ship_lenders(st, f, fr.get("refused", ()))):
+            pop(st, fr)
+        else:
+            return False
+        return True
+
+    @staticmethod
+    def act(st, fr, cid, facts):
+        f = fr["f"]
         if cid == "noship":
             pop(st, fr)
             return
@@ -81,8 +86,7 @@ class Ship:
             fr["op"] = target(cid)
             ks = Ship.distinct(st, f)
             if len(ks) != 1 or ship_lenders(st, f, fr.get("refused", ())):
-                wait(fr)  # 2.3.6 / 4.5.3: the owner picks which Shipment, or asks another Faction
-                return
+                return  # 2.3.6 / 4.5.3: the owner picks which Shipment, or asks another Faction
             k = ks[0]
         else:
             sid, g = targets(cid)
@@ -122,10 +126,7 @@ class ShipAsk:
                     faction=FN[g], faction2=FN[f], operation=OP_NAME[fr["op"]]), "2.3.6", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            wait(fr)
-            return
+    def act(st, fr, cid, facts):
         pop(st, fr)
         parent = st["stack"][-1]
         if cid == "refuse":

@@ -7,7 +7,7 @@ from engine.core.messages import msg
 
 from . import pieces as P
 from .board import ALL_FACTIONS, FACTIONS
-from .frames import C, frame, pop, target, wait
+from .frames import C, frame, pop, target
 from .op_common import IDS
 from .texts import FN, SN
 
@@ -62,17 +62,13 @@ class Give:
         return (msg("{faction}: what goes to {faction2}?", faction=FN[f], faction2=FN[g]), "1.5.2", chs)
 
     @staticmethod
-    def step(st, fr, facts, cid):
-        if cid is None:
-            wait(fr)
-            return
+    def act(st, fr, cid, facts):
         if cid == "done":
             pop(st, fr)
             return
         f = fr["f"]
         if cid.startswith("to:"):
             fr["to"] = FACTIONS.index(target(cid))
-            wait(fr)
             return
         g = fr["to"]
         if cid.startswith("n:"):

@@ -281,6 +281,21 @@ def test_4_4_2_assassinate_removes_even_a_base():
     assert pc(st, "huila") == {"auc_u": 1, "auc_a": 1, "farc_u": 1}
 
 
+def test_4_4_2_assassinate_stops_after_three_spaces_even_when_a_fourth_qualifies():
+    """4.4.2: Assassinate "in any of up to 3 spaces selected for AUC Terror": with four Terror
+    spaces that qualify, the fourth is not offered once three have been used (only Done is)."""
+    st = blank(AUC_FIRST)
+    spaces = ("huila", "guaviare", "putumayo", "narino")
+    for s in spaces:
+        put(st, s, auc_u=2, farc_u=1)
+    play(st, "op:terror", *(f"space:{s}" for s in spaces), "sa:assassinate")
+    assert {f"space:{s}" for s in spaces} <= set(ids(st))
+    for s in spaces[:3]:
+        play(st, f"space:{s}", "target:farc_underground")
+    assert ids(st) == ["done"]
+    assert pc(st, "narino")["farc_u"] == 1
+
+
 # ---------------------------------------------------------------- 4.5 Cartels SAs
 def test_4_5_1_cultivate_places_base_in_rally_department():
     st = blank(CARTELS_FIRST)

@@ -1,0 +1,61 @@
+"""engine/core/flow.py: a decision kind's ``auto`` entry step (True: it moved play on, False: the
+frame asks), the ``idle`` and ``done`` hooks and the ``pick`` answer for frames ``auto_ok``
+accepts (the protocol Andean Abyss's frames run on, issue 15)."""
+
+from __future__ import annotations
+
+from engine.core.contract import Choice, fact
+from engine.core.flow import Ask, Flow, FrameKind, pop, push
+from engine.core.messages import msg
+
+
+def _flow(log):
+    def ask(state, fr):
+        return Ask("blue", msg("How many?"), "1.1", [Choice("one", msg("One")), Choice("two", msg("Two"))])
+
+    def act(state, fr, cid, facts):
+        fr["n"] += 1 if cid == "one" else 2
+        facts.append(fact("note", msg("Counted.")))
+
+    def auto(state, fr, facts):
+        log.append(("auto", fr["n"]))
+        if fr["n"] >= 3:
+            pop(state, fr)
+            state["rounds"] += 1
+            return True
+        return False
+
+    def idle(state, facts):
+        push(state, {"k": "count", "n": 0, "np": state["rounds"] == 1})
+
+    return Flow([FrameKind("count", ask=ask, act=act, auto=auto, never_empty=True)], idle=idle,
+                done=lambda state: state["rounds"] >= 2, auto_ok=lambda state, fr: fr["np"],
+                pick=lambda state, fr: "two")
+
+
+def test_entry_step_runs_on_entry_and_after_each_answer_and_ends_the_frame():
+    log: list = []
+    flow = _flow(log)
+    state, facts = {"stack": [], "rounds": 0}, []
+    flow.settle(state, facts)                         # idle pushes a frame; its entry step asks
+    assert state["stack"][-1]["n"] == 0 and log == [("auto", 0)]
+    assert [c.id for c in flow.ask(state).choices] == ["one", "two"]
+    flow.act(state, "one", facts, "blue")             # still below 3: it asks again
+    assert state["stack"][-1]["n"] == 1 and log[-1] == ("auto", 1)
+    flow.act(state, "two", facts, "blue")             # 3: the entry step ends it; idle pushes the
+    # next frame, which auto_ok hands to pick ("two", "two": 4), until done stops the loop
+    assert state["rounds"] == 2 and log[-3:] == [("auto", 0), ("auto", 2), ("auto", 4)]
+    # the seat's answers are its decisions; the picked ones are left to the game to attribute
+    assert [f.get("cause", {}).get("kind") for f in facts] == ["decision", "decision", None, None]
+
+
+def test_a_kind_without_a_rule_leaves_its_automatic_facts_uncaused():
+    def auto(state, fr, facts):
+        pop(state, fr)
+        facts.append(fact("note", msg("Counted.")))
+
+    flow = Flow([FrameKind("tally", auto=auto), FrameKind("scored", auto=auto, rule="6.1", title=msg("Score"))])
+    state, facts = {"stack": [{"k": "tally"}, {"k": "scored"}]}, []
+    flow.settle(state, facts)
+    assert facts[0]["cause"] == {"kind": "rule", "rule": "6.1", "step": msg("Score")}
+    assert not facts[1].get("cause")
