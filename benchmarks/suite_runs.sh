@@ -36,7 +36,7 @@ while [ $# -gt 0 ]; do
     --venv) venv="$2"; shift 2 ;;
     --out) out="$2"; shift 2 ;;
     --) shift; pytest_args=("$@"); break ;;
-    -h|--help) sed -n '2,26p' "$0"; exit 0 ;;
+    -h|--help) awk 'NR == 1 { next } /^#/ { sub(/^# ?/, ""); print; next } { exit }' "$0"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
   esac
 done

@@ -37,15 +37,9 @@ from engine.core.rng import ScriptedValueError
 from facilitation import eventlog, selectors
 from facilitation.errors import Conflict, ValidationFailed
 from facilitation.models import ClassSession, SubmissionKey
-from facilitation.services import (
-    _MOVE_FIELDS,
-    _check_seat_owner,
-    _metrics,
-    _require_live,
-    _run_bots,
-    clean_text,
-    open_move,
-)
+from facilitation.services.bots import _metrics, _run_bots
+from facilitation.services.moves import _MOVE_FIELDS, _check_seat_owner, _require_live, open_move
+from facilitation.services.text import clean_text
 
 #: the most steps one plan may hold (a seat's whole player window is about 20)
 MAX_PLAN_STEPS = 200

@@ -103,6 +103,42 @@ def _final_aar_setting() -> None:
 _final_aar_setting()
 
 
+# ---- password hashes cheap to make ----------------------------------------------------------
+# The site hashes passwords with PBKDF2-SHA256 at Django's 1,000,000 iterations: about 0.2 s of
+# CPU for every account made with a password and every login (a refused one too), in the test
+# process and in the live server it runs. The tests check who may log in, never how long a hash
+# takes, so the test process hashes with the same algorithm at 1,000 iterations. A PBKDF2 hash
+# names its iteration count ("pbkdf2_sha256$1000$salt$hash"), so the site's own hasher, in a
+# gunicorn or Celery subprocess, checks these hashes unchanged (and upgrades one on a login, as it
+# would an old hash); what the subprocesses hash keeps the full count.
+
+
+def _cheap_password_hashes() -> None:
+    from django.conf import settings
+    from django.contrib.auth import hashers
+
+    if not settings.configured:
+        return
+    mine = f"{__name__}.CheapPBKDF2PasswordHasher"
+    rest = [h for h in settings.PASSWORD_HASHERS if not h.endswith(".CheapPBKDF2PasswordHasher")]
+    settings.PASSWORD_HASHERS = [mine, *rest]
+    hashers.get_hashers.cache_clear()
+    hashers.get_hashers_by_algorithm.cache_clear()
+
+
+def _cheap_hasher_class():
+    from django.contrib.auth.hashers import PBKDF2PasswordHasher
+
+    class CheapPBKDF2PasswordHasher(PBKDF2PasswordHasher):
+        iterations = 1000
+
+    return CheapPBKDF2PasswordHasher
+
+
+CheapPBKDF2PasswordHasher = _cheap_hasher_class()
+_cheap_password_hashes()
+
+
 # ---- the longest files first ----------------------------------------------------------------
 # scripts/test gives each xdist worker whole files (--dist loadfile). By default pytest-xdist
 # queues the files with the most tests first, which puts the single-test browser and process
@@ -112,10 +148,13 @@ _final_aar_setting()
 # gaps after them, in the usual order. Measured: --durations of full runs on 2026-11-27 (the
 # morning's runs, and the lead's baseline at 0486f31, stopped after its first 291 tests, which
 # are these files), plus tests/fuzz/test_api_fuzz.py, whose 39 tests all run since node ids are
-# unique (_unique_node_ids). Refresh the list from a full run's --durations when it no longer
-# matches.
+# unique (_unique_node_ids), and tests/e2e/test_accessibility.py (97 s) and tests/e2e/test_report_csp.py
+# (24 s), two of the ten slowest of the clean-clone run of 90ff1e2 that were missing here (one of
+# them queued last could keep one worker busy alone for its whole length). Refresh the list from a
+# full run's --durations when it no longer matches.
 SLOWEST_FILES = (
     "tests/e2e/test_tot_four_teams.py",
+    "tests/e2e/test_accessibility.py",
     "tests/e2e/test_page_csp.py",
     "tests/hardening/test_scale_out.py",
     "tests/facilitation/test_embedded.py",
@@ -130,6 +169,7 @@ SLOWEST_FILES = (
     "tests/e2e/test_classroom.py",
     "tests/reports/test_report_csp.py",
     "tests/reports/test_worker_integration.py",
+    "tests/e2e/test_report_csp.py",
 )
 
 

@@ -144,3 +144,13 @@ def test_live_tasks_and_views_form_no_import_circle():
 
 def test_the_circle_check_finds_a_circle():
     assert _cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [{"a", "b", "c"}]
+
+
+def test_the_use_case_modules_form_no_import_circle():
+    """``facilitation/services/`` is one package of modules by topic that import each other one
+    way (docs/architecture.md); a circle among them would break at import time or hide a mixed
+    topic."""
+    graph = _facilitation_graph()
+    modules = {m for m in graph if m.startswith("facilitation.services.")}
+    assert len(modules) >= 8, sorted(modules)
+    assert [c for c in _cycles(graph) if c & modules] == []
