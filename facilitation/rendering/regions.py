@@ -314,6 +314,11 @@ def claim(session_id: int, etag: str) -> bool:
     return bool(cache.add(live.claim_key(session_id, etag), 1, timeout=live.CLAIM_TTL))
 
 
+def claim_free(session_id: int, etag: str) -> bool:
+    """Nobody is drawing that ETag's region now."""
+    return cache.get(live.claim_key(session_id, etag)) is None
+
+
 def wait_stored(session_id: int, etag: str, seconds: float) -> bytes | None:
     """The region of that ETag once the process that claimed it has stored it: None after
     ``seconds``, or at once when the claim is gone with nothing stored (its drawer died, or

@@ -23,6 +23,7 @@ from facilitation import eventlog, live, selectors, services, tasks
 from facilitation.errors import NotAllowed, NotFound, ServiceError
 from facilitation.models import ClassSession, Seat, Team, TeamIntent
 from facilitation.rendering.regions import (
+    claim_free,
     etag,
     etag_of,
     live_context,
@@ -32,11 +33,18 @@ from facilitation.rendering.regions import (
     shared_region,
     stored,
     timer_expiry,
+    wait_stored,
 )
 
 from ..forms import IntentForm
 from ..models import SessionUISettings
 from .common import login_of, no_store, page_errors
+
+# How long a poll waits for a region another process is drawing, and how long the page's
+# decision, undo and intent (whose answer is the region) wait before drawing it themselves.
+POLL_WAIT = 0.05
+ANSWER_WAIT = 2.0
+_ETAG_FORM = re.compile(r'W/"[0-9a-f]{20}"')
 
 
 def _seat_for(request, session) -> str:
@@ -68,7 +76,15 @@ def _from_cache(request, session_id: int):
     if len(messages.get_messages(request)):
         return None
     raw = stored(session_id, tag)
-    return None if raw is None else _packed_response(request, raw, tag)
+    if raw is None:
+        # being drawn by another process (the pre-draw worker): wait a moment for it, else the
+        # page keeps what it shows until its next poll; nobody draws it twice (issue 20)
+        shown = request.headers.get("If-None-Match", "")
+        if _ETAG_FORM.fullmatch(shown) and not claim_free(session_id, tag):
+            raw = wait_stored(session_id, tag, POLL_WAIT)
+            return _304(shown) if raw is None else _packed_response(request, raw, tag)
+        return None
+    return _packed_response(request, raw, tag)
 
 
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
@@ -214,13 +230,6 @@ def _play_live(request, session_id: int):
     # drawing the region a second time (issue 20).
     return _live_response(request, session, seat, wait=POLL_WAIT,
                           keep=shown if _ETAG_FORM.fullmatch(shown) else "")
-
-
-# How long a poll waits for a region another process is drawing, and how long the page's
-# decision, undo and intent (whose answer is the region) wait before drawing it themselves.
-POLL_WAIT = 0.25
-ANSWER_WAIT = 2.0
-_ETAG_FORM = re.compile(r'W/"[0-9a-f]{20}"')
 
 
 def _live_response(request, session: ClassSession, seat: str, status: int = 200, wait: float = ANSWER_WAIT,
