@@ -23,11 +23,11 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language, gettext_noop
-from django.utils.translation import gettext as _
 
 from facilitation import eventlog, live, selectors
 from facilitation.models import ClassSession, Seat, SessionEvent, TeamIntent
 from facilitation.rendering import board as board_model
+from facilitation.text import gettext_once as _  # looked up once per process and language (issue 20)
 from facilitation.text import rendered, tr
 from facilitation.web.forms import IntentForm
 from facilitation.web.models import SessionUISettings
@@ -406,7 +406,7 @@ def session_summary(session: ClassSession) -> dict:
         return out
     p = rules.prompt(state)
     acting = set(p.seats) if p else set()
-    b = board_model.build(rules, rules.view(state, None), metrics=rules.metrics(state))
+    b = board_model.summary(rules, rules.view(state, None))  # tracks and card: no spaces drawn
     out["board"] = b
     out["card"] = b["card"]
     key_tracks = [t for t in b["tracks"] if t.get("key")]
