@@ -19,6 +19,7 @@ import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 import time
 import uuid
@@ -36,6 +37,9 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--by-game", action="store_true", help="one row per request kind and game (a mixed classroom)")
     ap.add_argument("--profile", help="write a cProfile (CPU time) of each kind's requests to this folder")
+    ap.add_argument("--callgrind", metavar="OUT", help="running under valgrind --tool=callgrind "
+                    "--callgrind-out-file=OUT: count each request's instructions (millions, noise-free) "
+                    "instead of its CPU time")
     ap.add_argument("--json", help="append the figures (per kind: n, CPU ms p50 and mean, queries) as one JSON line")
     args = ap.parse_args()
     import django
@@ -57,12 +61,15 @@ def main() -> None:
     game_of = {t["session"]: t.get("game", people.get("scenario", "")) for t in people["teams"]}
     current: dict = {"game": ""}
     profiles: dict[str, cProfile.Profile] = {}
+    dumps = {"n": 0}
 
     def measure(kind, fn):
         if args.by_game and current["game"] and not kind.startswith("console"):
             kind = f"{current['game']}: {kind}"
         prof = profiles.setdefault(kind, cProfile.Profile(time.process_time)) if args.profile else None
         with CaptureQueriesContext(connection) as q:
+            if args.callgrind:
+                subprocess.run(["callgrind_control", "-z", str(os.getpid())], check=True, capture_output=True)
             w, c = time.perf_counter(), time.process_time()
             if prof:
                 prof.enable()
@@ -70,6 +77,11 @@ def main() -> None:
             if prof:
                 prof.disable()
             c, w = time.process_time() - c, time.perf_counter() - w
+            if args.callgrind:  # the instructions since the zeroing, in millions, in place of CPU ms
+                subprocess.run(["callgrind_control", "-d", str(os.getpid())], check=True, capture_output=True)
+                dumps["n"] += 1
+                text = Path(f"{args.callgrind}.{dumps['n']}").read_text()
+                c = int(re.search(r"^totals: (\d+)", text, re.M).group(1)) / 1e9  # shown x1000: millions
         rows.setdefault(kind, []).append((w * 1000, c * 1000, len(q.captured_queries)))
         if "move" in current:
             current["move"] += c * 1000

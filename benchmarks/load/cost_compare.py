@@ -6,10 +6,13 @@ alternately (base, head, base, head, ...), each time on a fresh copy of the same
 PostgreSQL database made from ``--template``, created once with ``setup_load.py --scenario mix``)
 and an emptied Redis database, so both sides see the same positions and the machine's load hits
 both alike. CPU time (``time.process_time``), not wall time: other work on a shared machine
-does not count. Prints the median of each kind's per-run median CPU ms and the ratio head/base.
+does not count, but it still slows the CPU a process gets (caches, the core's other thread):
+``--callgrind`` counts instructions instead (valgrind), which no other work changes. Prints the median of each kind's per-run median CPU ms and the ratio head/base.
 
     .venv/bin/python benchmarks/load/cost_compare.py --base b8ce099 --head HEAD --rounds 3 \\
-        --pg postgres://postgres@127.0.0.1:5432 --db coinlab_capacity --redis redis://127.0.0.1:6379/6 -- --n 8
+        --pg postgres://postgres@127.0.0.1:5432 --db coinlab_cost --redis redis://127.0.0.1:6379/6 -- --n 8
+    # instruction counts (noise-free; one round)
+    .venv/bin/python benchmarks/load/cost_compare.py --base b8ce099 --rounds 1 --callgrind -- --n 3
 
 The classroom: ``--sessions`` mixed sessions (default 24: 8 of each game), made in the template
 database ``<db>_tpl`` if it does not exist (``--fresh-template`` makes it again).
@@ -61,6 +64,9 @@ def main() -> None:
     ap.add_argument("--redis", default="redis://127.0.0.1:6379/6")
     ap.add_argument("--sessions", type=int, default=24)
     ap.add_argument("--fresh-template", action="store_true")
+    ap.add_argument("--callgrind", action="store_true",
+                    help="count instructions under valgrind (callgrind) instead of CPU time: noise-free, "
+                    "so one round is enough; about fifty times slower")
     ap.add_argument("--out", help="write the JSON of every run here")
     ap.add_argument("cost_args", nargs="*", help="after --: arguments of cost.py (e.g. --n 8)")
     args = ap.parse_args()
@@ -88,8 +94,12 @@ def main() -> None:
             psql(args.pg, f"DROP DATABASE IF EXISTS {args.db} WITH (FORCE)", f"CREATE DATABASE {args.db} TEMPLATE {tpl}")
             redis.Redis.from_url(args.redis).flushdb()
             out = work / f"{side}-{r}.json"
-            subprocess.run([sys.executable, "benchmarks/load/cost.py", "--people", str(people), "--by-game",
-                            "--json", str(out), *args.cost_args],
+            cmd = [sys.executable, "benchmarks/load/cost.py", "--people", str(people), "--by-game",
+                   "--json", str(out), *args.cost_args]
+            if args.callgrind:
+                cg = work / f"callgrind-{side}-{r}.out"
+                cmd = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={cg}", *cmd, "--callgrind", str(cg)]
+            subprocess.run(cmd,
                            cwd=trees[side], env=dict(env, PYTHONPATH=str(trees[side])), check=True,
                            capture_output=True)
             runs[side].append(json.loads(out.read_text().splitlines()[-1]))
@@ -97,7 +107,8 @@ def main() -> None:
     if args.out:
         Path(args.out).write_text(json.dumps(runs, indent=1))
     kinds = list(dict.fromkeys(k for side in runs.values() for run in side for k in run))
-    print(f"| kind | base {args.base} CPU ms p50 (queries) | head {args.head} CPU ms p50 (queries) | head / base |")
+    unit = "million instructions" if args.callgrind else "CPU ms"
+    print(f"| kind | base {args.base} {unit} p50 (queries) | head {args.head} {unit} p50 (queries) | head / base |")
     print("|---|---|---|---|")
     for k in kinds:
         cells = []
