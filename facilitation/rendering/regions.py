@@ -291,14 +291,19 @@ def predraw_regions(session_id: int) -> int:
         todo = [seat for seat, tag in tags.items()
                 if live.fragment_key(session.pk, tag) not in have and claim(session.pk, tag)]
         # the seats' contexts together: what they share is read and computed once (live_contexts)
-        contexts = live_contexts(session, todo) if todo else {}
-        for seat in todo:
-            request = HttpRequest()
-            request.method = "GET"
-            request.user = AnonymousUser()
-            html = shared_region(request, session, seat, contexts[seat])
-            if cache.add(live.fragment_key(session.pk, tags[seat]), pack(html), timeout=live.FRAGMENT_TTL):
-                stored += 1
+        try:
+            contexts = live_contexts(session, todo) if todo else {}
+            for seat in list(todo):
+                request = HttpRequest()
+                request.method = "GET"
+                request.user = AnonymousUser()
+                html = shared_region(request, session, seat, contexts[seat])
+                if cache.add(live.fragment_key(session.pk, tags[seat]), pack(html), timeout=live.FRAGMENT_TTL):
+                    stored += 1
+                todo.remove(seat)
+        finally:  # a drawing that failed: its seats' polls draw them without waiting for the claims to lapse
+            if todo:
+                cache.delete_many([live.claim_key(session.pk, tags[seat]) for seat in todo])
     return stored
 
 
@@ -349,9 +354,11 @@ def region_once(session_id: int, etag: str, draw, wait: float) -> bytes | None:
         raw = wait_stored(session_id, etag, wait)
         if raw is not None or not claim(session_id, etag):
             return raw
-    raw = draw()
-    cache.set(live.fragment_key(session_id, etag), raw, timeout=live.FRAGMENT_TTL)
-    cache.delete(live.claim_key(session_id, etag))
+    try:
+        raw = draw()
+        cache.set(live.fragment_key(session_id, etag), raw, timeout=live.FRAGMENT_TTL)
+    finally:
+        cache.delete(live.claim_key(session_id, etag))  # drawn, or failed: the others need not wait
     return raw
 
 
