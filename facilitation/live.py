@@ -78,6 +78,14 @@ def session_versions(session_ids) -> dict[int, dict]:
     return out
 
 
+def remember_version(session: ClassSession) -> None:
+    """A reader's fill of the session's version when the cache has none (after its TTL, a
+    flush or a restart of Redis): without it every poll of a session that has not moved for
+    TTL seconds took the checked path (three queries) until its next move. ``cache.add``
+    never overwrites a writer's newer value (the writer publishes before it commits)."""
+    cache.add(_key(session.pk), version_of(session), timeout=TTL)
+
+
 @receiver(post_save, sender=ClassSession, dispatch_uid="coinlab-session-version")
 def _publish(sender, instance: ClassSession, **kwargs) -> None:
     cache.set(_key(instance.pk), version_of(instance), timeout=TTL)
@@ -291,6 +299,16 @@ def fragment_key(session_id: int, etag: str) -> str:
     """``etag`` is the region's ETag, made of the session id, head seq, status, updated_at,
     the seat and the language: a fragment is only ever served for the seat it was drawn for."""
     return f"fragz:{session_id}:{etag}"
+
+
+# Who draws a region: the first of the pre-draw worker, a poll or the page's decision to add
+# this key draws it, the others wait for its drawing instead of drawing the same region again
+# (issue 20). It holds no content; it lapses after CLAIM_TTL seconds (a drawer killed midway).
+CLAIM_TTL = 5
+
+
+def claim_key(session_id: int, etag: str) -> str:
+    return f"fragdraw:{session_id}:{etag}"
 
 
 m2m_changed.connect(_console_groups_changed, sender=get_user_model().groups.through,

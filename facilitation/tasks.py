@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
 
@@ -88,10 +89,35 @@ def _predraw_on_commit(session_id: int) -> None:
         return
 
     def send() -> None:
-        _send_predraw(session_id)
+        ids = getattr(_deferred, "ids", None)
+        if ids is not None:
+            ids.append(session_id)
+        else:
+            _send_predraw(session_id)
 
     send._coinlab_predraw = session_id
     transaction.on_commit(send)
+
+
+# The page's decision answers with the deciding seat's new region. It draws that region before
+# the pre-draw of the other seats is queued (``predraw_deferred``), so the worker finds it drawn
+# and does not draw it again, and does not take the CPU from the decision's own answer.
+_deferred = threading.local()
+
+
+@contextlib.contextmanager
+def predraw_deferred():
+    """Pre-draws of the commits made in this block (this thread) are queued when it ends,
+    whatever way it ends, once per session."""
+    outer = getattr(_deferred, "ids", None)
+    _deferred.ids = ids = [] if outer is None else outer
+    try:
+        yield
+    finally:
+        if outer is None:
+            _deferred.ids = None
+            for sid in dict.fromkeys(ids):
+                _send_predraw(sid)
 
 
 # Each process keeps ONE producer of Celery's pool for its pre-draw messages instead of taking

@@ -25,13 +25,49 @@ holds the language) and ``facilitation.web.board`` (geometry and static board pe
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from django.core.signals import setting_changed
 from django.utils.translation import get_language, gettext, ngettext
 
 from engine.core.messages import TEMPLATE, render
 
 MSG_SUFFIX = "_msg"
+
+
+# Django's gettext walks the active catalog and its fallbacks on every call (10-20 us; a live
+# region asks for several hundred words, the same ones at every drawing: issue 20). The words
+# are the same for every request of a language, so each is looked up once per process and
+# language, as facilitation.rendering.board does for the board's words.
+@lru_cache(maxsize=16384)
+def _catalog_word(language: str | None, message: str) -> str:
+    return str.__str__(gettext(message))  # plain text, whatever the caller's string type
+
+
+@lru_cache(maxsize=4096)
+def _catalog_plural(language: str | None, singular: str, plural: str, n: int) -> str:
+    return str.__str__(ngettext(singular, plural, n))
+
+
+def gettext_once(message: str) -> str:
+    """Django's ``gettext``, looked up once per process and language (plain text: never marked
+    safe, unlike Django's for a safe message)."""
+    return _catalog_word(get_language(), str.__str__(message))
+
+
+def ngettext_once(singular: str, plural: str, n: int) -> str:
+    """Django's ``ngettext``, looked up once per process, language and count."""
+    return _catalog_plural(get_language(), str.__str__(singular), str.__str__(plural), n)
+
+
+def _catalogs_changed(setting: str, **kwargs) -> None:
+    if setting in ("LANGUAGES", "LANGUAGE_CODE", "LOCALE_PATHS", "INSTALLED_APPS", "USE_I18N"):
+        _catalog_word.cache_clear()
+        _catalog_plural.cache_clear()
+
+
+setting_changed.connect(_catalogs_changed, dispatch_uid="coinlab-text-catalogs")
 
 
 def is_message(value: Any) -> bool:
@@ -41,15 +77,15 @@ def is_message(value: Any) -> bool:
 def tr(value: Any) -> str:
     """``value`` as text in the active language (see the module docstring)."""
     if isinstance(value, str):
-        return gettext(value) if value else value
-    return render(value, gettext, ngettext)
+        return gettext_once(value) if value else value
+    return render(value, gettext_once, ngettext_once)
 
 
 def rendered(value: Any) -> Any:
     """A copy of ``value`` with every message (at any depth) replaced by its text."""
     if isinstance(value, dict):
         if is_message(value):
-            return render(value, gettext, ngettext)
+            return render(value, gettext_once, ngettext_once)
         return {k: rendered(v) for k, v in value.items()}
     if isinstance(value, list):
         return [rendered(v) for v in value]
@@ -67,7 +103,7 @@ def with_texts(value: Any) -> Any:
     and is kept, as the structured message, under ``k_msg`` (a list of messages likewise)."""
     if isinstance(value, dict):
         if is_message(value):
-            return render(value, gettext, ngettext)
+            return render(value, gettext_once, ngettext_once)
         out = {}
         for k, v in value.items():
             if isinstance(k, str) and _has_message(v):

@@ -19,6 +19,7 @@ import json
 import os
 import re
 import statistics
+import subprocess
 import sys
 import time
 import uuid
@@ -36,6 +37,10 @@ def main() -> None:
     ap.add_argument("--n", type=int, default=100)
     ap.add_argument("--by-game", action="store_true", help="one row per request kind and game (a mixed classroom)")
     ap.add_argument("--profile", help="write a cProfile (CPU time) of each kind's requests to this folder")
+    ap.add_argument("--callgrind", metavar="OUT", help="running under valgrind --tool=callgrind "
+                    "--callgrind-out-file=OUT: count each request's instructions (millions, noise-free) "
+                    "instead of its CPU time")
+    ap.add_argument("--json", help="append the figures (per kind: n, CPU ms p50 and mean, queries) as one JSON line")
     args = ap.parse_args()
     import django
 
@@ -54,14 +59,17 @@ def main() -> None:
     sizes: list[tuple[int, str]] = []
 
     game_of = {t["session"]: t.get("game", people.get("scenario", "")) for t in people["teams"]}
-    current = {"game": ""}
+    current: dict = {"game": ""}
     profiles: dict[str, cProfile.Profile] = {}
+    dumps = {"n": 0}
 
     def measure(kind, fn):
         if args.by_game and current["game"] and not kind.startswith("console"):
             kind = f"{current['game']}: {kind}"
         prof = profiles.setdefault(kind, cProfile.Profile(time.process_time)) if args.profile else None
         with CaptureQueriesContext(connection) as q:
+            if args.callgrind:
+                subprocess.run(["callgrind_control", "-z", str(os.getpid())], check=True, capture_output=True)
             w, c = time.perf_counter(), time.process_time()
             if prof:
                 prof.enable()
@@ -69,7 +77,14 @@ def main() -> None:
             if prof:
                 prof.disable()
             c, w = time.process_time() - c, time.perf_counter() - w
+            if args.callgrind:  # the instructions since the zeroing, in millions, in place of CPU ms
+                subprocess.run(["callgrind_control", "-d", str(os.getpid())], check=True, capture_output=True)
+                dumps["n"] += 1
+                text = Path(f"{args.callgrind}.{dumps['n']}").read_text()
+                c = int(re.search(r"^totals: (\d+)", text, re.M).group(1)) / 1e9  # shown x1000: millions
         rows.setdefault(kind, []).append((w * 1000, c * 1000, len(q.captured_queries)))
+        if "move" in current:
+            current["move"] += c * 1000
         return resp
 
     # One request handler (middleware chain) for every client, loaded before measuring, as in
@@ -87,6 +102,17 @@ def main() -> None:
     clients = {}
     for t in people["teams"]:
         clients[(t["session"], t["seat"])] = client_for(t["cookie"])
+    # Every team's browser has polled before (its seats are remembered for the fast path, as
+    # in a running classroom); the regions those polls drew are then dropped from the cache.
+    for t in people["teams"]:
+        clients[(t["session"], t["seat"])].get(f"/sessions/{t['session']}/play/live/?seat={t['seat']}")
+    from django.core.cache import cache
+
+    raw = cache._cache.get_client(write=True) if hasattr(cache, "_cache") else None
+    if raw is not None:
+        for pattern in ("*fragz:*", "*fragdraw:*"):
+            for k in raw.scan_iter(pattern):
+                raw.delete(k)
     done = 0
     per_game: dict[str, int] = {}
     for t in people["teams"]:
@@ -111,6 +137,9 @@ def main() -> None:
             choices = re.findall(r'data-choice="([^"]+)"', html)
             seq = re.search(r'name="seq" value="(\d+)"', html).group(1)
             sid, seat = t["session"], t["seat"]
+            # the CPU one move costs the server, every process: the decision, the pre-draw and
+            # each seat's first poll of the new version
+            current["move"] = 0.0
             if done % 2:
                 measure("submit (page, htmx, re-renders the region)", functools.partial(
                     c.post, f"/sessions/{sid}/play/choose/?seat={seat}",
@@ -124,11 +153,16 @@ def main() -> None:
             done += 1
             per_game[game] = per_game.get(game, 0) + 1
             # what the "live" queue's worker does after the move (facilitation.tasks.live_predraw),
-            # then this seat's page polling with its old ETag: served from the drawn region
+            # then every seat's page polling with its old ETag: served from the drawn region
             if predraw is not None:
                 measure("pre-draw task, all seats (worker, not web)", functools.partial(predraw, sid))
-                measure("poll 200 after a move, pre-drawn", functools.partial(
-                    c.get, url, HTTP_IF_NONE_MATCH=tag, HTTP_ACCEPT_ENCODING=GZIP))
+                for other in [x for x in people["teams"] if x["session"] == sid]:
+                    oc = clients[(sid, other["seat"])]
+                    measure("poll 200 after a move, pre-drawn", functools.partial(
+                        oc.get, f"/sessions/{sid}/play/live/?seat={other['seat']}", HTTP_IF_NONE_MATCH='W/"0"',
+                        HTTP_ACCEPT_ENCODING=GZIP))
+            move_kind = f"{game}: one move, every process (CPU)" if args.by_game else "one move, every process (CPU)"
+            rows.setdefault(move_kind, []).append((0.0, current.pop("move"), 0))
     current["game"] = ""
     for i in people["instructors"]:
         c = client_for(i["cookie"])
@@ -144,6 +178,11 @@ def main() -> None:
         Path(args.profile).mkdir(parents=True, exist_ok=True)
         for kind, prof in profiles.items():
             prof.dump_stats(str(Path(args.profile) / (re.sub(r"[^a-z0-9]+", "_", kind.lower()).strip("_") + ".prof")))
+    if args.json:
+        with open(args.json, "a") as f:
+            f.write(json.dumps({k: {"n": len(v), "cpu_p50": statistics.median(x[1] for x in v),
+                                    "cpu_mean": statistics.fmean(x[1] for x in v),
+                                    "queries": statistics.median(x[2] for x in v)} for k, v in rows.items()}) + "\n")
     print(f"{'kind':60} {'n':>4} {'wall p50':>9} {'CPU p50':>8} {'CPU mean':>9} {'queries':>8}")
     for kind, v in rows.items():
         print(f"{kind:60} {len(v):4d} {statistics.median(x[0] for x in v):9.1f} "

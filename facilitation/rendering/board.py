@@ -299,6 +299,20 @@ def _holdings(view: dict, layout: dict, index: dict, cards: dict | None, seat_na
     return rows
 
 
+def summary(rules: Any, view: dict | None) -> dict:
+    """What the instructors' console and manage page show of a board: its tracks and current
+    card, as ``build`` gives them, without drawing the spaces (issue 20: the console section is
+    drawn after every move)."""
+    if not view:
+        return {"tracks": [], "has_key_tracks": False, "card": None}
+    _board_map, static, _digest = _static(rules)
+    bv = rules.board_view_of(view, view.get("seat") if isinstance(view.get("seat"), str) else None)
+    tr = _translator(getattr(rules, "key", ""), _language())
+    tracks = _tracks(bv, tr)
+    cards = static.get("cards") if isinstance(static.get("cards"), dict) else None
+    return {"tracks": tracks, "has_key_tracks": bool(tracks), "card": _shown_card(bv, "current", cards, tr)}
+
+
 def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[dict] | None = None,
           seats: list[dict] | None = None) -> dict:
     """The drawable board for one seat's ``view`` (``view(state, seat)`` of ``rules``; its seat is

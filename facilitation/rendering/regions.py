@@ -15,6 +15,7 @@ import contextlib
 import gzip
 import hashlib
 import hmac
+import time
 import uuid
 
 from django.conf import settings
@@ -22,11 +23,11 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language, gettext_noop
-from django.utils.translation import gettext as _
 
 from facilitation import eventlog, live, selectors
 from facilitation.models import ClassSession, Seat, SessionEvent, TeamIntent
 from facilitation.rendering import board as board_model
+from facilitation.text import gettext_once as _  # looked up once per process and language (issue 20)
 from facilitation.text import rendered, tr
 from facilitation.web.forms import IntentForm
 from facilitation.web.models import SessionUISettings
@@ -286,16 +287,23 @@ def predraw_regions(session_id: int) -> int:
                      .values_list("seat_key", flat=True))
         tags = {seat: etag(session, seat) for seat in seats}
         have = cache.get_many([live.fragment_key(session.pk, t) for t in tags.values()])
-        todo = [seat for seat, tag in tags.items() if live.fragment_key(session.pk, tag) not in have]
+        # only the seats nobody else is drawing (a poll or the page's decision came first)
+        todo = [seat for seat, tag in tags.items()
+                if live.fragment_key(session.pk, tag) not in have and claim(session.pk, tag)]
         # the seats' contexts together: what they share is read and computed once (live_contexts)
-        contexts = live_contexts(session, todo) if todo else {}
-        for seat in todo:
-            request = HttpRequest()
-            request.method = "GET"
-            request.user = AnonymousUser()
-            html = shared_region(request, session, seat, contexts[seat])
-            if cache.add(live.fragment_key(session.pk, tags[seat]), pack(html), timeout=live.FRAGMENT_TTL):
-                stored += 1
+        try:
+            contexts = live_contexts(session, todo) if todo else {}
+            for seat in list(todo):
+                request = HttpRequest()
+                request.method = "GET"
+                request.user = AnonymousUser()
+                html = shared_region(request, session, seat, contexts[seat])
+                if cache.add(live.fragment_key(session.pk, tags[seat]), pack(html), timeout=live.FRAGMENT_TTL):
+                    stored += 1
+                todo.remove(seat)
+        finally:  # a drawing that failed: its seats' polls draw them without waiting for the claims to lapse
+            if todo:
+                cache.delete_many([live.claim_key(session.pk, tags[seat]) for seat in todo])
     return stored
 
 
@@ -303,6 +311,55 @@ def stored(session_id: int, etag: str) -> bytes | None:
     """The stored region of that ETag (``pack``'s gzip bytes), or None."""
     raw = cache.get(live.fragment_key(session_id, etag))
     return raw if isinstance(raw, bytes) else None
+
+
+def claim(session_id: int, etag: str) -> bool:
+    """Take the drawing of that ETag's region (``live.claim_key``): False when another process
+    has taken it and not yet stored it."""
+    return bool(cache.add(live.claim_key(session_id, etag), 1, timeout=live.CLAIM_TTL))
+
+
+def claim_free(session_id: int, etag: str) -> bool:
+    """Nobody is drawing that ETag's region now."""
+    return cache.get(live.claim_key(session_id, etag)) is None
+
+
+def wait_stored(session_id: int, etag: str, seconds: float) -> bytes | None:
+    """The region of that ETag once the process that claimed it has stored it: None after
+    ``seconds``, or at once when the claim is gone with nothing stored (its drawer died, or
+    drew a region that is not cached). Waiting costs a cache round trip every 10 ms, no drawing."""
+    deadline = time.monotonic() + seconds
+    keys = [live.fragment_key(session_id, etag), live.claim_key(session_id, etag)]
+    while True:
+        got = cache.get_many(keys)
+        raw = got.get(keys[0])
+        if isinstance(raw, bytes):
+            return raw
+        if keys[1] not in got or time.monotonic() >= deadline:
+            return None
+        time.sleep(0.01)
+
+
+def region_once(session_id: int, etag: str, draw, wait: float) -> bytes | None:
+    """The stored region of that ETag, drawn (``draw()``: ``pack``'s bytes) and stored here only
+    when no other process is drawing it: a region is drawn once per version and seat, by the
+    pre-draw worker, a poll or the page's decision, whichever comes first (issue 20). When
+    another has claimed it, wait up to ``wait`` seconds for its drawing; None if it did not
+    come and another still holds the claim (the caller then draws it itself, or a poll keeps
+    the client's copy for now)."""
+    raw = stored(session_id, etag)
+    if raw is not None:
+        return raw
+    if not claim(session_id, etag):
+        raw = wait_stored(session_id, etag, wait)
+        if raw is not None or not claim(session_id, etag):
+            return raw
+    try:
+        raw = draw()
+        cache.set(live.fragment_key(session_id, etag), raw, timeout=live.FRAGMENT_TTL)
+    finally:
+        cache.delete(live.claim_key(session_id, etag))  # drawn, or failed: the others need not wait
+    return raw
 
 
 def cached_fragment(session_id: int, etag: str) -> str | None:
@@ -356,7 +413,7 @@ def session_summary(session: ClassSession) -> dict:
         return out
     p = rules.prompt(state)
     acting = set(p.seats) if p else set()
-    b = board_model.build(rules, rules.view(state, None), metrics=rules.metrics(state))
+    b = board_model.summary(rules, rules.view(state, None))  # tracks and card: no spaces drawn
     out["board"] = b
     out["card"] = b["card"]
     key_tracks = [t for t in b["tracks"] if t.get("key")]

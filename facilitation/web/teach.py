@@ -15,7 +15,6 @@ import re
 from functools import lru_cache
 
 from django.utils.translation import get_language
-from django.utils.translation import gettext as _
 
 from engine.core.contract import (
     CAUSE_BOT,
@@ -26,6 +25,7 @@ from engine.core.contract import (
     CAUSE_RULE,
 )
 from engine.core.glossary import rule_keys
+from facilitation.text import gettext_once as _  # looked up once per process and language (issue 20)
 from facilitation.text import tr
 
 #: previews asked at most per region (each one applies the choice to a copy of the state)

@@ -26,6 +26,28 @@ def test_every_game_draws_for_every_seat(key):
             assert any(p["count"] > 1 for p in pieces), key
 
 
+@pytest.mark.parametrize("key", [s["key"] for s in scenarios()])
+def test_the_summary_shows_the_tracks_and_card_the_board_shows(key):
+    """The instructor's console draws ``board.summary`` (no spaces), the play page ``board.build``:
+    the same tracks and current card, at the start and a few moves in."""
+    import random
+
+    rules = engine.load(key)
+    state = rules.setup(seed=5, options={})
+    rnd = random.Random(5)
+    for _ in range(6):
+        view = rules.view(state, None)
+        b, s = board.build(rules, view), board.summary(rules, view)
+        assert s == {"tracks": b["tracks"], "has_key_tracks": b["has_key_tracks"], "card": b["card"]}, key
+        assert s["tracks"], key
+        p = rules.prompt(state)
+        if p is None:
+            break
+        seat = p.seats[0]
+        state, _facts = rules.apply(state, seat, rnd.choice(p.choices_for(seat)).id)
+    assert board.summary(rules, None) == {"tracks": [], "has_key_tracks": False, "card": None}
+
+
 def test_peru_government_board_never_marks_the_directives_base():
     rules = engine.load("peru")
     state = rules.setup(seed=7, options={})

@@ -57,29 +57,59 @@ class ViewsMixin:
         return v
 
     def metrics(self, state) -> dict:
+        # One pass over the tiles (issue 20: a choice's preview reads the metrics twice, so the
+        # play page computed them some fifty times a position, one pass per figure each time).
         inf = state["inf"]
+        seats = state["seats"]
+        tiles = state["tiles"]
+        tyr = bases = red = blue = guerrillas = 0
+        units = {"cell": 0, "outpost": 0, "garrison": 0}
+        pres = dict.fromkeys(seats, 0)
+        gs = dict.fromkeys(seats, 0)
+        for t in tiles.values():
+            tyr += t["tyr"]
+            bases += len(t["bases"])
+            red += t["red"]
+            blue += t["blue"]
+            for u in t["u"]:
+                if u[0] in units:
+                    units[u[0]] += 1
+            for s, n in t["gs"].items():
+                guerrillas += n
+                if s in gs:
+                    gs[s] += n
+            for s, n in t["pres"].items():
+                if s in pres:
+                    pres[s] += n
+        hq = dict.fromkeys(seats, 0)
+        for tid in state["order"]:
+            for s, n in tiles[tid]["pres"].items():
+                if n >= 2 and s in hq:
+                    hq[s] += 1
+        threshold = B.threshold(state)
         m = {
             "turn": state["turn"],
             "influence_earned": inf["earned"], "influence_level": inf["level"],
             "influence_cards_earned": inf["n_earned"], "influence_cards_played": len(inf["played"]),
-            "tyranny_on_map": B.tyranny_on_map(state), "tyranny_pool": state["tyr_pool"],
-            "tyranny_removed": state["tyr_gone"], "tyranny_state": 1 if B.tyranny_state(state) == "tyranny" else 0,
+            # 3.D: tyranny when the tokens on the map reach the threshold (B.tyranny_state)
+            "tyranny_on_map": tyr, "tyranny_pool": state["tyr_pool"],
+            "tyranny_removed": state["tyr_gone"], "tyranny_state": 1 if tyr >= threshold else 0,
             # 3.D: the threshold for this player count; total = every token the game began with
-            "tyranny_threshold": B.threshold(state),
-            "tyranny_total": B.tyranny_on_map(state) + state["tyr_pool"] + state["tyr_gone"],
-            "adversary_cells": B.on_map(state, "cell"), "adversary_outposts": B.on_map(state, "outpost"),
-            "adversary_garrisons": B.on_map(state, "garrison"),
-            "guerrillas": sum(B.g_total(t) for t in state["tiles"].values()),
-            "bases": sum(len(t["bases"]) for t in state["tiles"].values()),
-            "civilians_red": sum(t["red"] for t in state["tiles"].values()),
-            "civilians_blue": sum(t["blue"] for t in state["tiles"].values()),
+            "tyranny_threshold": threshold,
+            "tyranny_total": tyr + state["tyr_pool"] + state["tyr_gone"],
+            "adversary_cells": units["cell"], "adversary_outposts": units["outpost"],
+            "adversary_garrisons": units["garrison"],
+            "guerrillas": guerrillas,
+            "bases": bases,
+            "civilians_red": red,
+            "civilians_blue": blue,
             "civilians_killed": state["stats"]["civilians_killed"],
         }
-        for s in state["seats"]:
-            m[f"presence_{s}"] = B.presence_total(state, s)
-            m[f"hq_{s}"] = sum(1 for tid in state["order"] if state["tiles"][tid]["pres"].get(s, 0) >= 2)
+        for s in seats:
+            m[f"presence_{s}"] = pres[s]
+            m[f"hq_{s}"] = hq[s]
             m[f"resources_{s}"] = state["pl"][s]["res"]
-            m[f"guerrillas_{s}"] = sum(t["gs"].get(s, 0) for t in state["tiles"].values())
+            m[f"guerrillas_{s}"] = gs[s]
         return m
 
     def preview(self, state, seat, choice_id) -> dict | None:

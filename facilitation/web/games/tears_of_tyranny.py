@@ -11,11 +11,10 @@ from __future__ import annotations
 from collections import Counter
 from functools import lru_cache
 
-from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
-
 from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import UNIT_VALUE, content
+from facilitation.text import gettext_once as _  # looked up once per process and language (issue 20)
+from facilitation.text import ngettext_once as ngettext
 from facilitation.text import tr
 
 

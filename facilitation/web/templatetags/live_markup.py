@@ -16,9 +16,11 @@ from django.conf import settings
 from django.utils.formats import localize
 from django.utils.html import conditional_escape
 from django.utils.safestring import mark_safe
-from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext as django_gettext
 
 from facilitation import text
+from facilitation.text import gettext_once as gettext  # the words of a region, looked up once (issue 20)
+from facilitation.text import ngettext_once as ngettext
 
 register = template.Library()
 
@@ -40,7 +42,7 @@ def _v(value) -> str:
 
 def _tr(text: str) -> str:
     """``{% trans "text" %}``: a literal of the template is safe text, and so is its translation."""
-    return gettext(text)
+    return django_gettext(text)
 
 
 @register.simple_tag

@@ -8,7 +8,6 @@ import re
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY
 from django.contrib.auth.decorators import login_required
-from django.core.cache import cache
 from django.http import HttpResponse, HttpResponseBadRequest, HttpResponseNotModified
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
@@ -20,23 +19,32 @@ from django.utils.translation import gettext as _
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_GET, require_POST
 
-from facilitation import eventlog, live, selectors, services
+from facilitation import eventlog, live, selectors, services, tasks
 from facilitation.errors import NotAllowed, NotFound, ServiceError
 from facilitation.models import ClassSession, Seat, Team, TeamIntent
 from facilitation.rendering.regions import (
+    claim_free,
     etag,
     etag_of,
     live_context,
     pack,
+    region_once,
     seat_titles,
     shared_region,
     stored,
     timer_expiry,
+    wait_stored,
 )
 
 from ..forms import IntentForm
 from ..models import SessionUISettings
 from .common import login_of, no_store, page_errors
+
+# How long a poll waits for a region another process is drawing, and how long the page's
+# decision, undo and intent (whose answer is the region) wait before drawing it themselves.
+POLL_WAIT = 0.05
+ANSWER_WAIT = 2.0
+_ETAG_FORM = re.compile(r'W/"[0-9a-f]{20}"')
 
 
 def _seat_for(request, session) -> str:
@@ -68,7 +76,15 @@ def _from_cache(request, session_id: int):
     if len(messages.get_messages(request)):
         return None
     raw = stored(session_id, tag)
-    return None if raw is None else _packed_response(request, raw, tag)
+    if raw is None:
+        # being drawn by another process (the pre-draw worker): wait a moment for it, else the
+        # page keeps what it shows until its next poll; nobody draws it twice (issue 20)
+        shown = request.headers.get("If-None-Match", "")
+        if _ETAG_FORM.fullmatch(shown) and not claim_free(session_id, tag):
+            raw = wait_stored(session_id, tag, POLL_WAIT)
+            return _304(shown) if raw is None else _packed_response(request, raw, tag)
+        return None
+    return _packed_response(request, raw, tag)
 
 
 _ACCEPTS_GZIP = re.compile(r"\bgzip\b")
@@ -203,13 +219,21 @@ def _play_live(request, session_id: int):
     seat = wanted if wanted in seats else seats[0]
     if _maybe_timeout(session, seat):
         session.refresh_from_db()
+    live.remember_version(session)  # the next polls answer from the cache (facilitation.live)
     tag = etag(session, seat)
-    if request.headers.get("If-None-Match") == tag:
+    shown = request.headers.get("If-None-Match", "")
+    if shown == tag:
         return _304(tag)
-    return _live_response(request, session, seat)
+    # The new version's region is drawn once: when the pre-draw worker (or a team mate's poll)
+    # is drawing it, wait a moment for it; if it is not there yet, a page that shows the
+    # previous version keeps it until its next poll (a 304 with its own tag) instead of
+    # drawing the region a second time (issue 20).
+    return _live_response(request, session, seat, wait=POLL_WAIT,
+                          keep=shown if _ETAG_FORM.fullmatch(shown) else "")
 
 
-def _live_response(request, session: ClassSession, seat: str, status: int = 200) -> HttpResponse:
+def _live_response(request, session: ClassSession, seat: str, status: int = 200, wait: float = ANSWER_WAIT,
+                   keep: str = "") -> HttpResponse:
     """The seat's live region. Kept in the shared cache per (session, version, seat,
     language), gzipped, without the per-request CSRF token and idempotency key (the page
     sends its token in the X-CSRFToken header, hx-headers of web/base.html, and play.js gives
@@ -217,15 +241,22 @@ def _live_response(request, session: ClassSession, seat: str, status: int = 200)
     process draws a position once and sends the stored bytes as they are. Not cached while
     the user has messages to read or a decision timer runs (its expiry setting is not part of
     the version). So the region template must show nothing that depends on the user rather
-    than on the seat (tests/web/test_live_polling.py)."""
+    than on the seat (tests/web/test_live_polling.py). Drawn once per version and seat
+    (``region_once``): while another process draws it, wait up to ``wait`` seconds for it,
+    then answer 304 with ``keep`` (the client's own tag, so it keeps what it shows) or draw."""
     tag = etag(session, seat)
     if session.decision_timer_seconds or len(messages.get_messages(request)):
         html = render_to_string("web/play/_live.html", live_context(request, session, seat), request=request)
         return _region_response(html, tag, status)
-    raw = stored(session.pk, tag)
+
+    def draw() -> bytes:
+        return pack(shared_region(request, session, seat))
+
+    raw = region_once(session.pk, tag, draw, wait)
     if raw is None:
-        raw = pack(shared_region(request, session, seat))
-        cache.set(live.fragment_key(session.pk, tag), raw, timeout=live.FRAGMENT_TTL)
+        if keep:
+            return _304(keep)
+        raw = draw()
     return _packed_response(request, raw, tag, status)
 
 
@@ -258,26 +289,28 @@ def choose(request, session_id: int):
     seq = _int(request.POST.get("seq"))
     if not seat or not choice or seq is None:
         return HttpResponseBadRequest(_("A decision needs a seat, a choice and the seq it answers."))
-    try:
-        services.choice_submit(session=ClassSession(pk=session_id), user=request.user, seat=seat, choice=choice,
-                               seq=seq, idempotency_key=request.POST.get("key", "")[:128],
-                               rationale=request.POST.get("rationale", ""),
-                               decision_ms=_int(request.POST.get("decision_ms")))
-    except ServiceError as exc:
-        if exc.status == 403:
-            raise NotAllowed(exc.message) from None
-        messages.error(request, exc.message)
-        accepted = False
-    else:
-        accepted = True
-    session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
-    if session is None:
-        raise NotFound(_("There is no session %(id)s.") % {"id": session_id})
-    if request.htmx:
-        resp = _live_response(request, session, seat if seat in seats else _seat_for(request, session))
-        if accepted:
-            resp["HX-Trigger"] = "coinlab:accepted"
-        return resp
+    # the other seats' regions are queued for the pre-draw worker once this seat's answer is drawn
+    with tasks.predraw_deferred():
+        try:
+            services.choice_submit(session=ClassSession(pk=session_id), user=request.user, seat=seat, choice=choice,
+                                   seq=seq, idempotency_key=request.POST.get("key", "")[:128],
+                                   rationale=request.POST.get("rationale", ""),
+                                   decision_ms=_int(request.POST.get("decision_ms")))
+        except ServiceError as exc:
+            if exc.status == 403:
+                raise NotAllowed(exc.message) from None
+            messages.error(request, exc.message)
+            accepted = False
+        else:
+            accepted = True
+        session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
+        if session is None:
+            raise NotFound(_("There is no session %(id)s.") % {"id": session_id})
+        if request.htmx:
+            resp = _live_response(request, session, seat if seat in seats else _seat_for(request, session))
+            if accepted:
+                resp["HX-Trigger"] = "coinlab:accepted"
+            return resp
     return redirect(reverse("web:play", args=[session.pk]) + f"?seat={seat}")
 
 
@@ -296,17 +329,18 @@ def undo(request, session_id: int):
     session = selectors.session_get_for_user(request.user, session_id)
     seat = request.POST.get("seat", "")
     seq = _int(request.POST.get("seq"))
-    try:
-        services.choice_undo(session=session, user=request.user, seat=seat, seq=seq)
-    except ServiceError as exc:
-        if exc.status == 403:
-            raise NotAllowed(exc.message) from None
-        messages.error(request, exc.message)
-    else:
-        messages.success(request, _("Your last decision was taken back."))
-    session.refresh_from_db()
-    if request.htmx:
-        return _live_response(request, session, _seat_for(request, session))
+    with tasks.predraw_deferred():  # as for a decision (``choose``)
+        try:
+            services.choice_undo(session=session, user=request.user, seat=seat, seq=seq)
+        except ServiceError as exc:
+            if exc.status == 403:
+                raise NotAllowed(exc.message) from None
+            messages.error(request, exc.message)
+        else:
+            messages.success(request, _("Your last decision was taken back."))
+        session.refresh_from_db()
+        if request.htmx:
+            return _live_response(request, session, _seat_for(request, session))
     return redirect(reverse("web:play", args=[session.pk]) + f"?seat={seat}")
 
 
