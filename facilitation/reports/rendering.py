@@ -122,10 +122,10 @@ def figures_to_svg(figs: list[dict], progress: Callable[[int, int], None] | None
     return [b.decode("utf-8") if isinstance(b, bytes) else str(b) for b in out]
 
 
-# A map's picture in the PDF: 900 CSS pixels wide at 2 device pixels each, 1,800 pixels
-# across the 180 mm of an A4 page's text (about 250 dpi: small print stays sharp in JPEG).
+# A map's picture in the PDF: 900 CSS pixels wide at 1.6 device pixels each, 1,440 pixels
+# across the 180 mm of an A4 page's text (about 200 dpi).
 MAP_PICTURE_WIDTH = 900
-MAP_PICTURE_SCALE = 2
+MAP_PICTURE_SCALE = 1.6
 _SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"')
 
 
@@ -165,10 +165,21 @@ def _svg_data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
 
-def _snapshot_uri(s: dict) -> str:
+def _map_picture(i: int) -> str:
+    """The name of the ``i``-th map's JPEG for the PDF's fetcher (:mod:`.pdf_fetcher`)."""
+    return f"map-{i}.jpg"
+
+
+def _snapshot_uri(i: int, s: dict) -> str:
     if s.get("jpeg"):
-        return "data:image/jpeg;base64," + base64.b64encode(s["jpeg"]).decode("ascii")
+        from facilitation.reports.pdf_fetcher import PICTURE_SCHEME
+
+        return PICTURE_SCHEME + _map_picture(i)
     return _svg_data_uri(s["svg"])
+
+
+def _pictures(model: ReportModel) -> dict[str, tuple[bytes, str]]:
+    return {_map_picture(i): (s["jpeg"], "image/jpeg") for i, s in enumerate(model.snapshots) if s.get("jpeg")}
 
 
 def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
@@ -185,7 +196,7 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
             "svg": c.svg,
             "svg_uri": _svg_data_uri(c.svg) if c.svg else "",
         })
-    snaps = [{**s, "svg_uri": _snapshot_uri(s) if mode == "pdf" else ""} for s in model.snapshots]
+    snaps = [{**s, "svg_uri": _snapshot_uri(i, s) if mode == "pdf" else ""} for i, s in enumerate(model.snapshots)]
     an = model.analysis
     return {
         "mode": mode,
@@ -265,16 +276,17 @@ def render_pdf(model: ReportModel, *, generated_at=None, summary_only: bool = Fa
     """The full PDF, or (``summary_only``) the summary: the one-page summary, key moments,
     the comparison table and the discussion prompts (at most 4 pages). The full PDF's maps
     are drawn as JPEG first (:func:`rasterize_maps`; :class:`ChartRenderError` if that fails)."""
-    if not summary_only:
-        rasterize_maps(model)
-    return html_to_pdf(render_html(model, mode="summary" if summary_only else "pdf", generated_at=generated_at))
+    if summary_only:
+        return html_to_pdf(render_html(model, mode="summary", generated_at=generated_at))
+    rasterize_maps(model)
+    return html_to_pdf(render_html(model, mode="pdf", generated_at=generated_at), pictures=_pictures(model))
 
 
-def html_to_pdf(html: str) -> bytes:
-    """WeasyPrint with a fetcher that reads only ``data:`` URIs and the report's own static
-    files (:mod:`.pdf_fetcher`): nothing from the network or the rest of the disk."""
+def html_to_pdf(html: str, pictures: dict[str, tuple[bytes, str]] | None = None) -> bytes:
+    """WeasyPrint with a fetcher that reads only ``data:`` URIs, the report's own static
+    files and ``pictures`` (:mod:`.pdf_fetcher`): nothing from the network or the rest of the disk."""
     from weasyprint import HTML
 
     from facilitation.reports.pdf_fetcher import ReportURLFetcher, base_url
 
-    return HTML(string=html, base_url=base_url(), url_fetcher=ReportURLFetcher()).write_pdf()
+    return HTML(string=html, base_url=base_url(), url_fetcher=ReportURLFetcher(pictures)).write_pdf()

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import io
 import re
+import subprocess
 
 import pytest
 from PIL import Image
 
 from facilitation.reports import rendering
 from facilitation.reports.builder.report import build_report
+from facilitation.reports.pdf_fetcher import PICTURE_SCHEME, RefusedURL, ReportURLFetcher
 from .test_builder import peru_bundle
 
 
@@ -45,10 +47,21 @@ def test_the_pictures_show_the_map_not_a_blank_frame(model):
 
 def test_the_pdf_shows_the_jpegs_and_the_html_the_svg(model):
     pdf_html = rendering.render_html(model, mode="pdf")
-    assert pdf_html.count('src="data:image/jpeg;base64,') == len(model.snapshots)
+    assert pdf_html.count('src="aar-picture:map-') == len(model.snapshots)  # read from memory, not data: URIs
+    images = subprocess.run(["pdfimages", "-list", "-"], input=rendering.render_pdf(model), capture_output=True,
+                            check=True).stdout.decode().splitlines()[2:]
+    assert len([line for line in images if line.split()[8] == "jpeg"]) == len(model.snapshots)
     html = rendering.render_html(model, mode="html")
-    assert "data:image/jpeg" not in html
+    assert "aar-picture:" not in html
     assert html.count('class="changed"') >= 1  # the second map's ringed space, drawn inline
+
+
+def test_the_fetcher_hands_out_only_the_pictures_it_was_given():
+    fetcher = ReportURLFetcher({"map-0.jpg": (b"\xff\xd8 picture", "image/jpeg")})
+    assert fetcher.fetch(PICTURE_SCHEME + "map-0.jpg").read() == b"\xff\xd8 picture"
+    for url in (PICTURE_SCHEME + "map-1.jpg", PICTURE_SCHEME + "../../etc/passwd", "file:///etc/passwd"):
+        with pytest.raises(RefusedURL):
+            fetcher.fetch(url)
 
 
 def test_a_failed_export_is_a_chart_render_error(monkeypatch):
