@@ -14,6 +14,7 @@ from PIL import Image
 from facilitation.reports import rendering
 from facilitation.reports.builder.report import build_report
 from facilitation.reports.pdf_fetcher import PICTURE_SCHEME, RefusedURL, ReportURLFetcher
+
 from .test_builder import peru_bundle
 
 
