@@ -37,24 +37,27 @@ sys.path.insert(0, str(ROOT))
 
 
 def full_game_bundle(scenario: str, seed: int, bots: str = "random") -> dict:
-    """The data bundle of one complete bot game, shaped like ``selectors.report_bundle``."""
+    """The data bundle of one complete bot game, shaped like ``selectors.report_bundle``: engine
+    texts (facts, choice labels, titles, the result, the board's names) rendered to words, as
+    the report builder reads them (it reads text, never messages). Needs ``django.setup()``."""
     import engine
     from engine.bots.base import make_bot
     from facilitation.reports.builder.analysis import _is_phase
     from facilitation.reports.builder.specs import spec_for
+    from facilitation.text import rendered, tr
 
     rules = engine.load(scenario)
     spec = spec_for(scenario)
     state = rules.setup(seed=seed, options={})
     seat_ids = rules.seat_ids()
     players = {s: make_bot(rules, bots, s, seed) for s in seat_ids}
-    teams = [{"name": f"Team {s.title}", "seats": [s.id], "members": [f"student {i + 1}"],
-              "intents": [{"text": f"{s.title}: win by the victory conditions.", "seq": 1}]}
+    teams = [{"name": f"Team {tr(s.title)}", "seats": [s.id], "members": [f"student {i + 1}"],
+              "intents": [{"text": f"{tr(s.title)}: win by the victory conditions.", "seq": 1}]}
              for i, s in enumerate(rules.seats)]
     t = dt.datetime(2026, 11, 25, 9, 0, tzinfo=dt.UTC)
     events = [{"seq": 1, "kind": "system", "facts": [{"type": "session", "text": "The session starts."}],
                "metrics": rules.metrics(state), "created_at": t}]
-    snapshots = {}
+    snapshots = {0: rules.board_view(state, None).to_dict()}  # as selectors.phase_views: start,
     seq = 1
     rng = 12345
     while (p := rules.prompt(state)) is not None:
@@ -66,19 +69,20 @@ def full_game_bundle(scenario: str, seed: int, bots: str = "random") -> dict:
         rng = (rng * 1103515245 + 12345) % 2**31
         ms = 1500 + rng % 40000
         t += dt.timedelta(milliseconds=ms)
-        e = {"seq": seq, "kind": "decision", "seat": seat, "payload": {"choice": c.id, "label": c.label},
-             "facts": facts, "metrics": rules.metrics(state), "rationale": d.reason if seq % 7 == 0 else "",
+        e = {"seq": seq, "kind": "decision", "seat": seat, "payload": rendered({"choice": c.id, "label": c.label}),
+             "facts": rendered(facts), "metrics": rules.metrics(state), "rationale": tr(d.reason) if seq % 7 == 0 else "",
              "decision_ms": ms, "created_at": t}
         events.append(e)
         if _is_phase({"payload": {}, "facts": facts}, spec):
-            snapshots[seq] = rules.board_view(state, None).to_dict()  # as selectors.phase_views
+            snapshots[seq] = rules.board_view(state, None).to_dict()  # each phase
+    snapshots[seq] = rules.board_view(state, None).to_dict()  # and the end
     return {
-        "scenario": {"key": rules.key, "title": rules.title,
-                     "seats": [{"id": s.id, "title": s.title, "color": s.color} for s in rules.seats]},
+        "scenario": {"key": rules.key, "title": tr(rules.title),
+                     "seats": [{"id": s.id, "title": tr(s.title), "color": s.color} for s in rules.seats]},
         "course": {"title": "Benchmark course", "instructors": ["Instructor"]},
-        "session": {"id": 1, "title": f"{rules.title} benchmark (seed {seed})", "seed": seed},
+        "session": {"id": 1, "title": f"{tr(rules.title)} benchmark (seed {seed})", "seed": seed},
         "teams": teams, "seats": [], "events": events, "notes": [], "bookmarks": [],
-        "result": rules.result(state), "board": rules.board(), "snapshots": snapshots, "as_of_seq": seq,
+        "result": rendered(rules.result(state)), "board": rendered(rules.board()), "snapshots": snapshots, "as_of_seq": seq,
     }
 
 
@@ -221,6 +225,9 @@ def main(argv=None) -> int:
         child(args.child, args.bundle, args.repeat)
         return 0
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
+    import django
+
+    django.setup()
     t0 = time.perf_counter()
     bundle = full_game_bundle(args.scenario, args.seed)
     play_s = time.perf_counter() - t0

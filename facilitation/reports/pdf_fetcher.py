@@ -8,6 +8,10 @@ answers only
 * ``data:`` URIs (the charts and map snapshots are embedded as ``data:image/svg+xml``), and
 * the report's own static files (``facilitation/reports/static/reports/``), by ``file:`` URL
   under that folder or by their ``/static/reports/`` path;
+* the pictures handed to it with the HTML (the maps' JPEGs), by ``aar-picture:NAME``: kept in
+  memory, not written into the HTML as ``data:`` URIs that WeasyPrint's pure-Python HTML
+  parser would read character by character (about 50 MB more of the worker's memory for five
+  maps, measured);
 
 and refuses everything else (WeasyPrint then leaves the resource out and logs a warning).
 """
@@ -47,15 +51,26 @@ def static_file(url: str) -> Path | None:
     return resolved
 
 
-class ReportURLFetcher(URLFetcher):
-    """WeasyPrint's fetcher for report PDFs: ``data:`` URIs and the report's static files only."""
+PICTURE_SCHEME = "aar-picture:"
 
-    def __init__(self):
+
+class ReportURLFetcher(URLFetcher):
+    """WeasyPrint's fetcher for report PDFs: ``data:`` URIs, the report's static files and
+    ``pictures`` (``{name: (bytes, content type)}``, read as ``aar-picture:name``) only."""
+
+    def __init__(self, pictures: dict[str, tuple[bytes, str]] | None = None):
         super().__init__(timeout=5, allowed_protocols=("data",), allow_redirects=False)
+        self.pictures = dict(pictures or {})
 
     def fetch(self, url, headers=None):
         if url.lower().startswith("data:"):
             return super().fetch(url, headers)
+        if url.startswith(PICTURE_SCHEME):
+            picture = self.pictures.get(url[len(PICTURE_SCHEME):])
+            if picture is None:
+                raise RefusedURL(f"no such picture in this report: {url[:200]}")
+            body, kind = picture
+            return URLFetcherResponse(url, body=body, headers={"Content-Type": kind})
         path = static_file(url)
         if path is None:
             raise RefusedURL(f"a report's PDF reads no outside resource: {url[:200]}")

@@ -1,6 +1,13 @@
 """Turn a :class:`ReportModel` into files: static SVG charts (kaleido on Debian's
 Chromium), interactive HTML (Plotly.js served locally) and PDF (WeasyPrint).
 
+In the PDF the map snapshots are JPEG pictures of their SVG, drawn by the same Chromium
+(:func:`maps_to_jpeg`): WeasyPrint drawing a map's hundreds of SVG texts and paths cost it
+about a quarter of a second per map, more than the rest of a map's page, while it embeds a
+JPEG as it is (a PNG it would decode and compress again, with its alpha channel apart:
+time and tens of MB of the worker's memory). docs/benchmarks.md, AAR build. The HTML keeps
+the SVG.
+
 kaleido: one server per worker process (``kaleido_start``/``kaleido_stop``, wired
 to ``worker_process_init``/``worker_process_shutdown`` in :mod:`.tasks`); without
 a running server, all figures of a report are exported in one browser session.
@@ -13,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import logging
+import re
 import threading
 from collections.abc import Callable
 
@@ -55,23 +63,24 @@ def kaleido_stop() -> None:
             kaleido.stop_sync_server(silence_warnings=True)
 
 
-def _opts(fig: dict) -> dict:
+def _opts(fig: dict, fmt: str = "svg", scale: float = 1) -> dict:
     lay = fig.get("layout", {})
-    return {"format": "svg", "width": lay.get("width", 760), "height": lay.get("height", 300)}
+    return {"format": fmt, "width": lay.get("width", 760), "height": lay.get("height", 300), "scale": scale}
 
 
-async def _batch(figs: list[dict]) -> list[bytes]:
+async def _batch(figs: list[dict], opts: list[dict]) -> list[bytes]:
     import kaleido
 
     out = []
     async with kaleido.Kaleido(**KALEIDO_OPTS) as k:
-        for f in figs:
-            out.append(await k.calc_fig(f, opts=_opts(f)))
+        for f, o in zip(figs, opts, strict=True):
+            out.append(await k.calc_fig(f, opts=o))
     return out
 
 
-def figures_to_svg(figs: list[dict], progress: Callable[[int, int], None] | None = None) -> list[str]:
-    """SVG text of every figure, in order."""
+def _export(figs: list[dict], opts: list[dict], progress: Callable[[int, int], None] | None = None) -> list:
+    """kaleido's export of every figure, in order: through this process's server when it runs,
+    else in one browser session started for them."""
     if not figs:
         return []
     try:
@@ -79,8 +88,8 @@ def figures_to_svg(figs: list[dict], progress: Callable[[int, int], None] | None
             import kaleido
 
             out = []
-            for i, f in enumerate(figs, 1):
-                out.append(kaleido.calc_fig_sync(f, opts=_opts(f)))
+            for i, (f, o) in enumerate(zip(figs, opts, strict=True), 1):
+                out.append(kaleido.calc_fig_sync(f, opts=o))
                 if progress:
                     progress(i, len(figs))
         else:
@@ -88,7 +97,7 @@ def figures_to_svg(figs: list[dict], progress: Callable[[int, int], None] | None
 
             def run():
                 try:
-                    box["v"] = asyncio.run(_batch(figs))
+                    box["v"] = asyncio.run(_batch(figs, opts))
                 except BaseException as exc:  # noqa: BLE001 - re-raised below in the caller's thread
                     box["e"] = exc
 
@@ -104,11 +113,73 @@ def figures_to_svg(figs: list[dict], progress: Callable[[int, int], None] | None
         raise
     except Exception as exc:  # kaleido/choreographer raise many types; all mean "export failed"
         raise ChartRenderError(f"Chart export failed ({type(exc).__name__}: {exc})") from exc
+    return out
+
+
+def figures_to_svg(figs: list[dict], progress: Callable[[int, int], None] | None = None) -> list[str]:
+    """SVG text of every figure, in order."""
+    out = _export(figs, [_opts(f) for f in figs], progress)
     return [b.decode("utf-8") if isinstance(b, bytes) else str(b) for b in out]
+
+
+# A map's picture in the PDF: 900 CSS pixels wide at 1.6 device pixels each, 1,440 pixels
+# across the 180 mm of an A4 page's text (about 200 dpi).
+MAP_PICTURE_WIDTH = 900
+MAP_PICTURE_SCALE = 1.6
+_SVG_SIZE = re.compile(r'<svg\b[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"')
+
+
+def _picture_figure(svg: str) -> dict:
+    """A Plotly figure that is only ``svg``, as a picture filling the whole figure (its
+    own width and height ratio kept), for kaleido to draw as JPEG."""
+    m = _SVG_SIZE.search(svg)
+    w, h = (float(m.group(1)), float(m.group(2))) if m else (4.0, 3.0)
+    height = max(1, round(MAP_PICTURE_WIDTH * h / w))
+    axis = {"visible": False, "range": [0, 1], "fixedrange": True}
+    return {"data": [], "layout": {
+        "width": MAP_PICTURE_WIDTH, "height": height, "margin": {"l": 0, "r": 0, "t": 0, "b": 0, "pad": 0},
+        "paper_bgcolor": "#ffffff", "plot_bgcolor": "#ffffff", "xaxis": axis, "yaxis": axis, "showlegend": False,
+        "images": [{"source": _svg_data_uri(svg), "xref": "paper", "yref": "paper", "x": 0, "y": 1,
+                    "sizex": 1, "sizey": 1, "sizing": "stretch", "xanchor": "left", "yanchor": "top",
+                    "layer": "above"}]}}
+
+
+def maps_to_jpeg(svgs: list[str]) -> list[bytes]:
+    """JPEG pictures of the map snapshots' SVG, drawn by kaleido's Chromium."""
+    figs = [_picture_figure(s) for s in svgs]
+    out = _export(figs, [_opts(f, "jpeg", MAP_PICTURE_SCALE) for f in figs])
+    for b in out:
+        if not isinstance(b, bytes) or not b.startswith(b"\xff\xd8"):
+            raise ChartRenderError("Map export failed (kaleido returned no JPEG)")
+    return out
+
+
+def rasterize_maps(model: ReportModel) -> None:
+    """Give each map snapshot its JPEG (``snapshot["jpeg"]``) for the PDF, once per model."""
+    todo = [s for s in model.snapshots if not s.get("jpeg")]
+    for s, jpeg in zip(todo, maps_to_jpeg([s["svg"] for s in todo]), strict=True):
+        s["jpeg"] = jpeg
 
 
 def _svg_data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
+
+
+def _map_picture(i: int) -> str:
+    """The name of the ``i``-th map's JPEG for the PDF's fetcher (:mod:`.pdf_fetcher`)."""
+    return f"map-{i}.jpg"
+
+
+def _snapshot_uri(i: int, s: dict) -> str:
+    if s.get("jpeg"):
+        from facilitation.reports.pdf_fetcher import PICTURE_SCHEME
+
+        return PICTURE_SCHEME + _map_picture(i)
+    return _svg_data_uri(s["svg"])
+
+
+def _pictures(model: ReportModel) -> dict[str, tuple[bytes, str]]:
+    return {_map_picture(i): (s["jpeg"], "image/jpeg") for i, s in enumerate(model.snapshots) if s.get("jpeg")}
 
 
 def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
@@ -125,7 +196,7 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
             "svg": c.svg,
             "svg_uri": _svg_data_uri(c.svg) if c.svg else "",
         })
-    snaps = [{**s, "svg_uri": _svg_data_uri(s["svg"])} for s in model.snapshots]
+    snaps = [{**s, "svg_uri": _snapshot_uri(i, s) if mode == "pdf" else ""} for i, s in enumerate(model.snapshots)]
     an = model.analysis
     return {
         "mode": mode,
@@ -203,15 +274,19 @@ def render_html(model: ReportModel, *, mode: str = "html", generated_at=None) ->
 
 def render_pdf(model: ReportModel, *, generated_at=None, summary_only: bool = False) -> bytes:
     """The full PDF, or (``summary_only``) the summary: the one-page summary, key moments,
-    the comparison table and the discussion prompts (at most 4 pages)."""
-    return html_to_pdf(render_html(model, mode="summary" if summary_only else "pdf", generated_at=generated_at))
+    the comparison table and the discussion prompts (at most 4 pages). The full PDF's maps
+    are drawn as JPEG first (:func:`rasterize_maps`; :class:`ChartRenderError` if that fails)."""
+    if summary_only:
+        return html_to_pdf(render_html(model, mode="summary", generated_at=generated_at))
+    rasterize_maps(model)
+    return html_to_pdf(render_html(model, mode="pdf", generated_at=generated_at), pictures=_pictures(model))
 
 
-def html_to_pdf(html: str) -> bytes:
-    """WeasyPrint with a fetcher that reads only ``data:`` URIs and the report's own static
-    files (:mod:`.pdf_fetcher`): nothing from the network or the rest of the disk."""
+def html_to_pdf(html: str, pictures: dict[str, tuple[bytes, str]] | None = None) -> bytes:
+    """WeasyPrint with a fetcher that reads only ``data:`` URIs, the report's own static
+    files and ``pictures`` (:mod:`.pdf_fetcher`): nothing from the network or the rest of the disk."""
     from weasyprint import HTML
 
     from facilitation.reports.pdf_fetcher import ReportURLFetcher, base_url
 
-    return HTML(string=html, base_url=base_url(), url_fetcher=ReportURLFetcher()).write_pdf()
+    return HTML(string=html, base_url=base_url(), url_fetcher=ReportURLFetcher(pictures)).write_pdf()
