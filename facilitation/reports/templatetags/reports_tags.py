@@ -47,7 +47,10 @@ def css_string(value) -> str:
 
 @register.filter
 def num(value) -> str:
-    return fmt_num(value)
+    """A number as the report writes it, with the active language's decimal mark."""
+    from django.utils.formats import get_format
+
+    return fmt_num(value).replace(".", get_format("DECIMAL_SEPARATOR"))
 
 
 @register.filter

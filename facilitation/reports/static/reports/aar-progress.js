@@ -15,7 +15,7 @@
 
   function show(d) {
     var st = byId("aar-status");
-    st.textContent = labels[d.status] || d.status;
+    st.textContent = d.status_label || labels[d.status] || d.status;
     st.className = "aar-status-" + d.status;
     byId("aar-stage").textContent = (d.status === "queued" || d.status === "running") ? (d.stage || "") : "";
     byId("aar-progress").value = d.progress;
