@@ -25,7 +25,7 @@ from engine.core.messages import render
 from .boardsvg import SUPPORT_LONG, gettext_noop, map_svg, message_renderer
 
 #: the names of the snapshots that are no phase (translated when drawn)
-POINT_LABELS = {"start": gettext_noop("Start"), "end": gettext_noop("End"),
+POINT_LABELS = {"start": gettext_noop("Start of the game"), "end": gettext_noop("End of the game"),
                 "latest": gettext_noop("Latest position")}
 _STATE_WORDS = {PieceState.UNDERGROUND: gettext_noop("underground"), PieceState.ACTIVE: gettext_noop("active")}
 

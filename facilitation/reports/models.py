@@ -17,7 +17,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage
 from django.db import models, transaction
-from django.utils.translation import gettext_lazy as _
+from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
@@ -58,10 +58,10 @@ def report_upload_to(instance: AARReport, filename: str) -> str:
 
 class AARReport(models.Model):
     class Status(models.TextChoices):
-        QUEUED = "queued", _("Queued")
-        RUNNING = "running", _("Running")
-        DONE = "done", _("Done")
-        FAILED = "failed", _("Failed")
+        QUEUED = "queued", gettext_lazy("Queued")
+        RUNNING = "running", gettext_lazy("Running")
+        DONE = "done", gettext_lazy("Ready")
+        FAILED = "failed", gettext_lazy("Failed")
 
     session = models.ForeignKey("facilitation.ClassSession", on_delete=models.CASCADE,
                                 related_name="aar_reports")

@@ -205,7 +205,7 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
                     "started_at": session.started_at,
                     "ended_at": session.finished_at if result else None},
         "teams": team_rows, "seats": seats, "events": events, "notes": notes, "bookmarks": bookmarks,
-        "result": rendered(result), "board": rendered(rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
+        "result": result, "board": rendered(rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
         "outcome_params": outcome_params(session, rules),
         "links": {"replay": reverse("web:replay", args=[session.pk]),
                   "events_csv": reverse("reports:export", args=[session.pk, "csv"])},

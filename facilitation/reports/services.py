@@ -316,7 +316,7 @@ def _build(report: AARReport, report_id: int, progress: _Progress, after, t0: fl
         report.summary = summary
         report.status = AARReport.Status.DONE
         report.progress = 100
-        report.stage = gettext("Done")
+        report.stage = gettext("Ready")
         report.error = ""
         report.finished_at = timezone.now()
         report.build_seconds = round(time.perf_counter() - t0, 3)

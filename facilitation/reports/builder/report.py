@@ -51,14 +51,36 @@ class ReportModel:
 
 
 MARGIN_LABELS = {
-    "score": gettext_noop("Score (influence cards \u00d7 10 + influence tokens \u2212 5 per tyranny token on the map)"),
+    "score": gettext_noop("Score (influence cards × 10 + influence tokens − 5 per tyranny token on the map)"),
     "influence_cards_earned": gettext_noop("Influence cards earned"),
     "tyranny_pool_left": gettext_noop("Tyranny tokens left in the pool"),
 }
 
 
-def _result_lines(result: Any, seat_titles: dict[str, str]) -> tuple[str, list[tuple[str, str]]]:
+#: the words for the other keys of the games' results (metrics' keys take the metric's label)
+RESULT_WORDS = {
+    "tie": gettext_noop("Tie"),
+    "turn": gettext_noop("Turn"),
+    "victory_check": gettext_noop("Victory check"),
+    "players_lose": gettext_noop("Every player loses"),
+    "solo_margin": gettext_noop("Solo victory margin"),
+    "solo_result": gettext_noop("Solo result"),
+    # Tears of Tyranny's sides (its result names them, not seats)
+    "players": gettext_noop("The players"),
+    "adversary": gettext_noop("The adversary"),
+}
+
+
+def _words(key: str, labels: dict[str, str]) -> str:
+    return labels.get(key) or (gettext(RESULT_WORDS[key]) if key in RESULT_WORDS else humanize(key))
+
+
+def _result_lines(result: Any, seat_titles: dict[str, str],
+                  labels: dict[str, str] | None = None) -> tuple[str, list[tuple[str, str]]]:
     """(headline, [(label, value)]) for a Rules.result() dict of any reasonable shape."""
+    labels = labels or {}
+    seat_titles = {**{k: gettext(v) for k, v in RESULT_WORDS.items() if k in ("players", "adversary")},
+                   **seat_titles}
     if not result:
         return gettext("The game was not finished when this report was built."), []
     if not isinstance(result, dict):
@@ -71,14 +93,16 @@ def _result_lines(result: Any, seat_titles: dict[str, str]) -> tuple[str, list[t
         winner = seat_titles.get(winner, str(winner))
     headline = gettext("Winner: {winner}").format(winner=winner) if winner else gettext("No winner")
     reason = result.get("reason") or result.get("text") or result.get("how")
+    # a message (the log's result, contract v2): matched on its English template, shown in words
+    template = reason.get("msg") if isinstance(reason, dict) else reason
     reason = text(reason) if isinstance(reason, dict | list) else reason
-    if isinstance(reason, str):
+    if isinstance(reason, str) and isinstance(template, str):
         # Tears of Tyranny names its victory conditions by row ("level 4: every influence card has
         # been played"); that row is not the Influence Level the team stood at
-        m = re.match(r"level (\d): (.*)", reason)
-        if m and "influence_level" in result:
+        m = re.match(r"level (\d): (.*)", template)
+        if m and "influence_level" in result and ": " in reason:
             reason = gettext("{condition} (victory condition {row} of the influence track; the team stood at "
-                             "Influence Level {level})").format(condition=m.group(2), row=m.group(1),
+                             "Influence Level {level})").format(condition=reason.split(": ", 1)[1], row=m.group(1),
                                                                 level=result["influence_level"])
     if reason:
         headline += f" \u2014 {reason}"
@@ -106,9 +130,11 @@ def _result_lines(result: Any, seat_titles: dict[str, str]) -> tuple[str, list[t
         if k in ("winner", "reason", "text", "how", "margins", "victory_margins", "ranking", "margin"):
             continue
         if isinstance(v, bool):
-            lines.append((humanize(str(k)), gettext("yes") if v else gettext("no")))
+            lines.append((_words(str(k), labels), gettext("yes") if v else gettext("no")))
         elif isinstance(v, str | int | float):
-            lines.append((humanize(str(k)), fmt_num(v) if isinstance(v, int | float) else str(v)))
+            lines.append((_words(str(k), labels), fmt_num(v) if isinstance(v, int | float) else str(v)))
+        elif isinstance(v, dict) and "msg" in v:  # a message (contract v2)
+            lines.append((_words(str(k), labels), text(v)))
     return headline, lines
 
 
@@ -130,7 +156,7 @@ def _prompts(b: dict, an: Analysis, cover: dict, spec: ScenarioSpec) -> list[dic
     q = []
     for t in teams:
         if intents.get(t):
-            q.append(gettext("{team}: you stated \u201c{intent}\u201d. What did you set out to achieve, and "
+            q.append(gettext("{team}: you stated “{intent}”. What did you set out to achieve, and "
                              "what did you expect the other side to do?").format(team=t, intent=intents[t]))
         else:
             q.append(gettext("{team}: no intent was recorded. What was your plan at the start, and how did "
@@ -280,7 +306,7 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
     seat_titles = {s["id"]: s["title"] for s in b["seats"]}
     for s in b["scenario"].get("seats", []):
         seat_titles.setdefault(s["id"], s.get("title", s["id"]))
-    headline, result_lines = _result_lines(b["result"], seat_titles)
+    headline, result_lines = _result_lines(b["result"], seat_titles, an.labels)
     sess = b["session"]
     events = b["events"]
     first_t = next((e["created_at"] for e in events if e["created_at"]), None)

@@ -166,9 +166,9 @@ PERU = ScenarioSpec(
     phase_label=gettext_noop("Propaganda Round"),
     resources={"government": "government_resources", "shining_path": "shining_path_resources"},
     # 7.0: the Government wins above 10 Political Will, Shining Path below (margins: Rules.result)
-    measures=(Measure("government", gettext_noop("Government margin (Political Will \u2212 10)"), "government",
+    measures=(Measure("government", gettext_noop("Government margin (Political Will − 10)"), "government",
                       (("political_will", 1),), -10),
-              Measure("shining_path", gettext_noop("Shining Path margin (10 \u2212 Political Will)"), "shining_path",
+              Measure("shining_path", gettext_noop("Shining Path margin (10 − Political Will)"), "shining_path",
                       (("political_will", -1),), 10)),
     decisive_metrics={"guzman_captured": gettext_noop("Guzman captured")},
     decisive_facts={"president": gettext_noop("a new President (election)")},

@@ -23,7 +23,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name='aarreport',
             name='status',
-            field=models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Done'),
+            field=models.CharField(choices=[('queued', 'Queued'), ('running', 'Running'), ('done', 'Ready'),
                                             ('failed', 'Failed')], default='queued', max_length=16),
         ),
         migrations.AddConstraint(

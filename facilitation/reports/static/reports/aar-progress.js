@@ -7,7 +7,7 @@
   var root = document.getElementById("aar-report");
   if (!root) return;
   var url = root.getAttribute("data-status-url");
-  var labels = {queued: "Queued", running: "Running", done: "Done", failed: "Failed"};
+  var labels = {queued: "Queued", running: "Running", done: "Ready", failed: "Failed"};
   var failures = 0;
   var queuedSince = Date.now();
 
