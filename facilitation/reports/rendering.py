@@ -21,7 +21,7 @@ from django.utils.translation import gettext, gettext_noop
 
 from facilitation.reports.builder.charts import data_table
 from facilitation.reports.builder.report import ReportModel
-from facilitation.reports.builder.whatif import strip_svg
+from facilitation.reports.builder.whatif import bot_words, strip_svg
 
 log = logging.getLogger(__name__)
 
@@ -139,7 +139,7 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
         "comparison": model.comparison,
         "summary": model.summary,
         "whatifs": [{"w": w, "svg": strip_svg(w), "svg_uri": _svg_data_uri(strip_svg(w)) if w.options else "",
-                     "bots": gettext(ROLLOUT_BOT_WORDS[w.bots]) if w.bots in ROLLOUT_BOT_WORDS else w.bots}
+                     "bots": bot_words(w.bots)}
                     for w in model.whatifs],
         "card_lines": model.card_lines,
         "bot_seats": model.bot_seats,
@@ -168,10 +168,6 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
 GROUPS = ((gettext_noop("Team decisions"), ("decision",)), (gettext_noop("Bot decisions"), ("bot",)),
           (gettext_noop("Automatic rule steps"), ("rule",)), (gettext_noop("Dice"), ("die",)),
           (gettext_noop("Cards and events"), ("event",)), (gettext_noop("Facilitator"), ("facilitator",)))
-
-#: the bots that play the roads not taken (builder.whatif.ROLLOUT_BOTS), in words
-ROLLOUT_BOT_WORDS = {"heuristic": gettext_noop("heuristic"), "nonplayer": gettext_noop("Non-player"),
-                     "random": gettext_noop("random")}
 
 
 def key_moment_groups(model: ReportModel) -> list[dict]:

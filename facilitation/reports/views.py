@@ -219,6 +219,17 @@ def export_events(request, session_id: int, fmt: str):
 @login_required
 @require_GET
 def compare(request, scenario_key: str):
+    # the chart specs' words (builder.translation) in the reader's language
+    from django.utils.formats import get_format
+    from django.utils.translation import ngettext
+
+    from facilitation.reports.builder.translation import translated
+
+    with translated(gettext, ngettext, decimal=get_format("DECIMAL_SEPARATOR")):
+        return _compare(request, scenario_key)
+
+
+def _compare(request, scenario_key: str):
     available = list(selectors.sessions_comparable(request.user, scenario_key))
     if not available:
         raise Http404(gettext("No sessions of this game that you may read."))

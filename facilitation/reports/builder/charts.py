@@ -243,6 +243,7 @@ def outcome_comparison_charts(spec: ScenarioSpec, an: Analysis, comparison: dict
     """This session's outcome measures against earlier sessions of the same game and scenario and
     a bot-only game from the same seed, card by card (one small chart per measure)."""
     from facilitation.reports.builder.baseline import measure_series
+    from facilitation.reports.builder.whatif import bot_words
 
     if not comparison or not spec.measures:
         return []
@@ -263,7 +264,7 @@ def outcome_comparison_charts(spec: ScenarioSpec, an: Analysis, comparison: dict
                 runs.append({"name": r["name"], **r["series"][ms.key], "color": PALETTE[(i + 1) % len(PALETTE)]})
         base = comparison.get("baseline")
         if base and ms.key in base["series"]:
-            runs.append({"name": gettext("Bots only, same seed ({bots} bots)").format(bots=base["bots"]),
+            runs.append({"name": gettext("Bots only, same seed ({bots} bots)").format(bots=bot_words(base["bots"])),
                          **base["series"][ms.key],
                          "color": "#9e9e9e", "dash": "dash"})
         xmax = max((max(r["x"]) for r in runs if r["x"]), default=1)

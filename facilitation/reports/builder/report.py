@@ -19,6 +19,7 @@ from facilitation.reports.builder.analysis import Analysis, analyse, fmt_delta, 
 from facilitation.reports.builder.bundle import normalize
 from facilitation.reports.builder.specs import ScenarioSpec, spec_for
 from facilitation.reports.builder.translation import gettext, gettext_noop, ngettext, text
+from facilitation.reports.builder.whatif import bot_words
 
 
 @dataclass
@@ -261,10 +262,12 @@ def _comparison_rows(b: dict, spec: ScenarioSpec, an: Analysis, comp: dict, para
     if not comp:
         return {}
 
+    names = {**{k: gettext(v) for k, v in RESULT_WORDS.items() if k in ("players", "adversary")}, **seat_titles}
+
     def winner(w):
         if isinstance(w, list | tuple):
-            return ", ".join(seat_titles.get(x, str(x)) for x in w)
-        return seat_titles.get(w, str(w).title()) if w else "\u2014"
+            return ", ".join(names.get(x, str(x)) for x in w)
+        return names.get(w, str(w).title()) if w else "\u2014"
 
     rows = [{"name": gettext("This session"), "winner": winner((b["result"] or {}).get("winner")) if b["result"] else
              gettext("(not finished)"), "finals": {ms.label: ms.value(an.final_metrics, params) for ms in spec.measures}}]
@@ -275,7 +278,7 @@ def _comparison_rows(b: dict, spec: ScenarioSpec, an: Analysis, comp: dict, para
     base = comp.get("baseline")
     if base:
         rows.append({"name": gettext("Bots only, same seed ({bots} bots, {choices} choices)").format(
-                         bots=base["bots"], choices=base["choices"]),
+                         bots=bot_words(base["bots"]), choices=base["choices"]),
                      "winner": winner((base.get("result") or {}).get("winner")),
                      "finals": {ms.label: (base["series"][ms.key]["y"][-1] if ms.key in base["series"] else None)
                                 for ms in spec.measures}})
@@ -297,6 +300,19 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
             if len(s.metrics) == 1:
                 labels.setdefault(s.metrics[0], s.label)
             plotted.append(s.metrics)
+    # the other metrics the log's deltas name: a margin by its measure, resources by their side
+    for ms in spec.measures:
+        if len(ms.terms) == 1 and ms.terms[0][1] == 1 and not ms.offset:
+            labels.setdefault(ms.terms[0][0], ms.label)
+    titles = {s["id"]: s.get("title", s["id"]) for s in b["scenario"].get("seats", [])}
+    for sid, metric in spec.resources.items():
+        labels.setdefault(metric, gettext("{side} Resources").format(side=titles.get(sid, humanize(sid))))
+    for sid, title in titles.items():  # Tears of Tyranny's presence per player
+        labels.setdefault(f"presence_{sid}", title)
+        for prefix, words in spec.seat_metric_labels.items():
+            labels.setdefault(f"{prefix}{sid}", words.format(seat=title))
+    for metric, words in spec.metric_labels.items():
+        labels.setdefault(metric, words)
     an = analyse(b, spec, labels=labels, max_key_moments=max_key_moments, plotted=plotted or None)
     if not any(all(m in an.metric_names for m in names) for names in plotted):
         # unknown scenario (or renamed metrics): swings of every metric count

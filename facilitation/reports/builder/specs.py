@@ -125,6 +125,10 @@ class ScenarioSpec:
     # dominate/develop/deploy in Tears of Tyranny, and tracks only rules ever move (an election)
     auto_fact_types: tuple[str, ...] = ()
     auto_tracks: tuple[str, ...] = ()
+    # the words for the other metrics the log's deltas and the final position name
+    metric_labels: dict[str, str] = field(default_factory=dict)
+    # metrics per seat: prefix -> words with {seat} (e.g. "hq_" -> "HQ: {seat}")
+    seat_metric_labels: dict[str, str] = field(default_factory=dict)
 
 
 def chart(key: str, title: str, *series: tuple, yaxis: str = "", **options) -> ChartSpec:
@@ -173,6 +177,19 @@ PERU = ScenarioSpec(
     decisive_metrics={"guzman_captured": gettext_noop("Guzman captured")},
     decisive_facts={"president": gettext_noop("a new President (election)")},
     big_city_population=4,
+    metric_labels={"bases_on_map": gettext_noop("Bases on the map"),
+                   "cards_played": gettext_noop("Cards played"),
+                   "cubes_on_map": gettext_noop("Cubes on the map"),
+                   "emergency_zones": gettext_noop("Emergency Zones"),
+                   "guerrillas_on_map": gettext_noop("Guerrillas on the map"),
+                   "guzman_captured": gettext_noop("Guzman captured"),
+                   "highland_opposition_population": gettext_noop("Highland population in Opposition"),
+                   "highland_support_population": gettext_noop("Highland population in Support"),
+                   "police_on_map": gettext_noop("Police on the map"),
+                   "rondas_on_map": gettext_noop("Rondas on the map"),
+                   "sabotage_markers": gettext_noop("Sabotage markers"),
+                   "terror_markers": gettext_noop("Terror markers"),
+                   "troops_on_map": gettext_noop("Troops on the map")},
 )
 
 ANDEAN_ABYSS = ScenarioSpec(
@@ -215,6 +232,17 @@ ANDEAN_ABYSS = ScenarioSpec(
     decisive_metrics={"el_presidente": gettext_noop("a new President (election, 6.4.3)")},
     big_city_population=3,
     auto_tracks=("el_presidente",),
+    metric_labels={"auc_guerrillas": gettext_noop("AUC Guerrillas"),
+                   "cartels_guerrillas": gettext_noop("Cartels Guerrillas"),
+                   "el_presidente": gettext_noop("El Presidente"),
+                   "farc_guerrillas": gettext_noop("FARC Guerrillas"),
+                   "farc_zones": gettext_noop("FARC Zones"),
+                   "govt_bases": gettext_noop("Government Bases"),
+                   "govt_police": gettext_noop("Police"),
+                   "govt_troops": gettext_noop("Troops"),
+                   "pop_farc_control": gettext_noop("Population under FARC Control"),
+                   "pop_govt_control": gettext_noop("Population under Government Control"),
+                   "shipments": gettext_noop("Shipments")},
 )
 
 TEARS_OF_TYRANNY = ScenarioSpec(
@@ -258,6 +286,19 @@ TEARS_OF_TYRANNY = ScenarioSpec(
     auto_fact_types=("dominate", "develop", "deploy", "terrain", "counterattack"),
     decisive_metrics={"tyranny_state": gettext_noop("the switch between freedom and tyranny (3.D)"),
                       "influence_level": gettext_noop("a new influence level (the victory condition changes)")},
+    metric_labels={"bases": gettext_noop("Bases"),
+                   "civilians_blue": gettext_noop("Civilians (blue)"),
+                   "civilians_red": gettext_noop("Civilians (red)"),
+                   "civilians_killed": gettext_noop("Civilians killed"),
+                   "guerrillas": gettext_noop("Guerrillas"),
+                   "influence_cards_earned": gettext_noop("Influence cards earned"),
+                   "turn": gettext_noop("Turn"),
+                   "tyranny_pool": gettext_noop("Tyranny tokens in the pool"),
+                   "tyranny_removed": gettext_noop("Tyranny tokens removed"),
+                   "tyranny_state": gettext_noop("Tyranny (0: freedom, 1: tyranny)"),
+                   "tyranny_threshold": gettext_noop("Tyranny threshold"),
+                   "tyranny_total": gettext_noop("Tyranny tokens in all")},
+    seat_metric_labels={"guerrillas_": gettext_noop("Guerrillas: {seat}"), "hq_": gettext_noop("HQ: {seat}")},
 )
 
 def _cards_to_next_level(metrics: dict, params: dict) -> float | None:
@@ -300,4 +341,6 @@ def _translated(spec: ScenarioSpec) -> ScenarioSpec:
                    x_label=gettext(spec.x_label), measures=tuple(replace(m, label=gettext(m.label))
                                                                  for m in spec.measures),
                    decisive_metrics={k: gettext(v) for k, v in spec.decisive_metrics.items()},
-                   decisive_facts={k: gettext(v) for k, v in spec.decisive_facts.items()})
+                   decisive_facts={k: gettext(v) for k, v in spec.decisive_facts.items()},
+                   metric_labels={k: gettext(v) for k, v in spec.metric_labels.items()},
+                   seat_metric_labels={k: gettext(v) for k, v in spec.seat_metric_labels.items()})

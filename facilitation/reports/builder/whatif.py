@@ -15,11 +15,18 @@ import statistics
 from dataclasses import dataclass, field
 
 from facilitation.reports.builder.specs import Measure
-from facilitation.reports.builder.translation import gettext, text
+from facilitation.reports.builder.translation import gettext, gettext_noop, text
 
 # the bots that play the rollouts, per game: the strongest that finishes a game in well under a
 # second (Tears of Tyranny's heuristic bot looks ahead and takes 15-20 s per game)
 ROLLOUT_BOTS = {"peru": "heuristic", "andean_abyss": "nonplayer", "tears_of_tyranny": "random"}
+#: the kinds of bot in words (translated where they are shown)
+BOT_WORDS = {"heuristic": gettext_noop("heuristic"), "nonplayer": gettext_noop("Non-player"),
+             "random": gettext_noop("random")}
+
+
+def bot_words(kind: str) -> str:
+    return gettext(BOT_WORDS[kind]) if kind in BOT_WORDS else kind
 MAX_ALTERNATIVES = 3
 MAX_CHOICES_PER_ROLLOUT = 20_000
 
