@@ -261,11 +261,16 @@ def screen(rules, game: str, prompt: dict | None, choices: list[dict], board: di
             if s not in rules_seen:
                 rules_seen.append(s)
     choice_rules = {}
+    choice_terms = {}
     for c in choices:
         sums = summaries(game, c.get("rule", ""))
         if sums:
             choice_rules[c["id"]] = sums[0]
-    return {"terms": terms, "rules": rules_seen, "choice_rules": choice_rules, "count": len(terms) + len(rules_seen),
+        label = c.get("label")
+        named = terms_in(game, [label if isinstance(label, str) else tr(label)]) if label else []
+        if named:
+            choice_terms[c["id"]] = named
+    return {"terms": terms, "rules": rules_seen, "choice_rules": choice_rules, "choice_terms": choice_terms, "count": len(terms) + len(rules_seen),
             "question": link_terms(game, (prompt or {}).get("text") or ""),
             "prompt_rules": summaries(game, (prompt or {}).get("rule", "")), "has_glossary": bool(glossary(game)["terms"]),
             "rule_keys": rule_keys((prompt or {}).get("rule", ""))}
