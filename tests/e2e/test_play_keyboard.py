@@ -7,8 +7,9 @@ itself (deliver 1), in Debian's Chromium:
   log's scroll position and the keyboard focus, and the move is announced once in the page's
   polite live region (outside the polled region; the timer is not in it);
 - a term of the question and a choice's rule lead, by keyboard, to their explanation on the page;
-- every glossary term a choice's label names has a link beside the choices (each term once), in
-  English and in Spanish, that leads by keyboard to its explanation;
+- every glossary term a choice's label or the map's legend names has a link (beside the
+  choices, in the legend; each term once there), in English and in Spanish, that leads by
+  keyboard to its explanation;
 - projector mode (larger type) is a toggle remembered by the browser, and the decision still
   starts on the first screen at 1920x1080;
 - axe-core finds no WCAG 2.1 A/AA violation with the explanations open.
@@ -292,6 +293,14 @@ def test_a_whole_tears_of_tyranny_window_by_keyboard_only(new_context, live_serv
     assert not _focus_on_body(page)
 
 
+def _legend_terms(page) -> set[str]:
+    """The glossary terms the legend shows (its text as the browser shows it, read by the glossary)."""
+    from facilitation.web import teach
+
+    texts = page.eval_on_selector_all("#board-caption .legend-item", "els => els.map(e => e.textContent)")
+    return {t["key"] for t in teach.terms_in("peru", texts)}
+
+
 def _label_terms(game, language: str) -> set[str]:
     """The glossary terms the seat's choice labels name now, in ``language`` (the server's view)."""
     from django.utils import translation
@@ -308,9 +317,9 @@ def _label_terms(game, language: str) -> set[str]:
         return {t["key"] for t in teach.terms_in("peru", labels)}
 
 
-def test_the_terms_of_the_choices_lead_to_their_meaning_by_keyboard_in_both_languages(new_context, live_server,
-                                                                                      shoot):
+def test_the_terms_of_the_choices_and_the_legend_lead_to_their_meaning_by_keyboard(new_context, live_server, shoot):
     from django.conf import settings
+    from django.utils import translation
 
     people = _people()
     game = create_peru_game(people)
@@ -335,6 +344,20 @@ def test_the_terms_of_the_choices_lead_to_their_meaning_by_keyboard_in_both_lang
         page.wait_for_function("id => document.activeElement && document.activeElement.id === id", arg=f"gl-{first}")
         assert page.eval_on_selector("#terms-here", "d => d.open")
         shoot(page, f"choice-terms-{language}")
+        # the legend: every term it names is linked there once, and leads to its meaning
+        with translation.override(language):
+            in_legend = _legend_terms(page)
+        legend_links = page.eval_on_selector_all("#board-caption a.term", "as => as.map(a => a.dataset.term)")
+        assert in_legend and set(legend_links) == in_legend and len(legend_links) == len(in_legend), (
+            language, legend_links, in_legend)
+        for key in in_legend:
+            assert page.locator(f'#terms-here dt[id="gl-{key}"]').count() == 1, key
+        page.evaluate("document.querySelector('#terms-here').open = false")
+        _tab_to(page, f'#board-caption a.term[data-term="{legend_links[0]}"]')
+        page.keyboard.press("Enter")
+        page.wait_for_function("id => document.activeElement && document.activeElement.id === id",
+                               arg=f"gl-{legend_links[0]}")
+        assert page.eval_on_selector("#terms-here", "d => d.open")
         violations = Axe().run(page, options=WCAG_AA).response["violations"]
         assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
         ctx.close()
