@@ -113,19 +113,39 @@ def _space_row(s: dict) -> str:
     return f'<tr><th scope="row">{head}</th><td>{pieces}</td><td>{markers}</td></tr>'
 
 
+def _owners(board: dict) -> set:
+    return {s.get("owner") for s in board.get("spaces") or [] if s.get("owner")}
+
+
+def legend_items(board: dict, drawing: Drawing) -> list[tuple[str, str]]:
+    """(swatch, text) of each line of the caption's legend."""
+    return drawing.legend_items() + drawing.owner_items(_owners(board)) + drawing.notes()
+
+
+def _linked_legend(board: dict, drawing: Drawing, terms: dict) -> str:
+    """The legend with its glossary terms linked to their meaning on the page: ``terms`` maps
+    a legend text to its runs (words, entry or None), ``facilitation.web.teach.legend_terms``."""
+    out = []
+    for sw, txt in legend_items(board, drawing):
+        words = "".join(_html_escape(w) if entry is None else
+                        f'<a class="term" href="#{_html_escape(entry["id"])}" data-term="{_html_escape(entry["key"])}">'
+                        f'{_html_escape(w)}</a>' for w, entry in terms.get(txt) or [(txt, None)])
+        out.append(f'<span class="legend-item">{drawing.swatch_html(sw)}{words}</span>')
+    return "".join(out)
+
+
 def _static_layers(board: dict, drawing: Drawing, ids: tuple[str, ...]) -> tuple[str, str, str]:
     """The hatchings, the edges and the group labels of the spaces in play, and the caption's
     legend, kept per process by the map, language and spaces in play."""
-    owners = {s.get("owner") for s in board.get("spaces") or [] if s.get("owner")}
+    owners = _owners(board)
     key = ("static", board.get("drawing_key"), ids, tuple(sorted(owners)))
     hit = MARKUP.get(key) if board.get("drawing_key") is not None else None
     if hit is not None:
         return hit[1], hit[2], hit[0]
     under = drawing.defs() + drawing.edges(ids)
     over = drawing.group_labels(ids)
-    items = drawing.legend_items() + drawing.owner_items(owners) + drawing.notes()
     legend = "".join(f'<span class="legend-item">{drawing.swatch_html(sw)}{_html_escape(txt)}</span>'
-                     for sw, txt in items)
+                     for sw, txt in legend_items(board, drawing))
     if board.get("drawing_key") is not None:
         remember(MARKUP, key, (legend, under, over))
     return under, over, legend
@@ -155,6 +175,8 @@ def markup(board: dict, *, open_text: bool = False) -> str:
     legend = ""
     if drawing is not None:
         under, over, legend = _static_layers(board, drawing, tuple(s["id"] for s in spaces))
+        if board.get("legend_terms"):
+            legend = _linked_legend(board, drawing, board["legend_terms"])
         w(under)
         svgs = []
         roads = []

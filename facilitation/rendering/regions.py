@@ -200,7 +200,9 @@ def explain(rules, seat, prompt, choices, board, events, titles, state) -> dict:
     return {"teach": {**teach.screen(rules, rules.key, prompt, choices, board),
                       "previews": teach.previews(rules, state(), seat, choices, names) if state else {},
                       "game": rules.key},
-            "recap": teach.recap(events, seat, titles, names)}
+            "recap": teach.recap(events, seat, titles, names),
+            # the legend's terms link to their meaning on the page (board_markup writes the links)
+            "board": {**board, "legend_terms": teach.legend_terms(rules.key, board)} if board else board}
 
 
 def team_panels(session: ClassSession, seats: list[str]) -> dict[str, dict]:

@@ -1,9 +1,10 @@
 """After-action review reports.
 
-``AARReport(session, seq, status, progress, stage, error, html, pdf, ...)``: one
-row per (session, seq) - the log position the report was built from. Requesting
-the same position again returns the same row (unique constraint), never a
-duplicate. The row is created first; a Celery task fills it in while the page
+``AARReport(session, seq, language, status, progress, stage, error, html, pdf, ...)``: one
+row per (session, seq, language) - the log position the report was built from and the
+language it is written in. Requesting the same position in the same language again returns
+the same row (unique constraint), never a duplicate; another language is another row, built
+when someone reading in that language first asks for it. The row is created first; a Celery task fills it in while the page
 polls its status (queued -> running -> done | failed).
 """
 
@@ -16,6 +17,7 @@ from pathlib import Path
 from django.conf import settings
 from django.core.files.storage import FileSystemStorage
 from django.db import models, transaction
+from django.utils.translation import gettext_lazy
 
 log = logging.getLogger(__name__)
 
@@ -56,14 +58,16 @@ def report_upload_to(instance: AARReport, filename: str) -> str:
 
 class AARReport(models.Model):
     class Status(models.TextChoices):
-        QUEUED = "queued", "Queued"
-        RUNNING = "running", "Running"
-        DONE = "done", "Done"
-        FAILED = "failed", "Failed"
+        QUEUED = "queued", gettext_lazy("Queued")
+        RUNNING = "running", gettext_lazy("Running")
+        DONE = "done", gettext_lazy("Ready")
+        FAILED = "failed", gettext_lazy("Failed")
 
     session = models.ForeignKey("facilitation.ClassSession", on_delete=models.CASCADE,
                                 related_name="aar_reports")
     seq = models.PositiveIntegerField(help_text="The log position (SessionEvent.seq) the report is built from.")
+    language = models.CharField(max_length=8, default="en", choices=settings.LANGUAGES,
+                                help_text="The language the report is written in (one of settings.LANGUAGES).")
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.QUEUED)
     progress = models.PositiveSmallIntegerField(default=0, help_text="0-100 %")
     stage = models.CharField(max_length=200, blank=True, help_text="What the builder is doing now.")
@@ -86,18 +90,21 @@ class AARReport(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-id"]
-        constraints = [models.UniqueConstraint(fields=["session", "seq"], name="aarreport_unique_session_seq")]
+        constraints = [models.UniqueConstraint(fields=["session", "seq", "language"],
+                                               name="aarreport_unique_session_seq_language")]
         indexes = [models.Index(fields=["session", "status"])]
 
     def __str__(self) -> str:
-        return f"AAR of session {self.session_id} at event {self.seq} ({self.status})"
+        return f"AAR of session {self.session_id} at event {self.seq} in {self.language} ({self.status})"
 
     @property
     def is_finished(self) -> bool:
         return self.status in (self.Status.DONE, self.Status.FAILED)
 
     def file_stem(self) -> str:
-        return f"aar-session-{self.session_id}-seq-{self.seq}"
+        """``aar-session-3-seq-40`` (English, the site's default) or ``aar-session-3-seq-40-es``."""
+        suffix = "" if self.language == "en" else f"-{self.language}"
+        return f"aar-session-{self.session_id}-seq-{self.seq}{suffix}"
 
 
 def report_file_names(report: AARReport) -> list[str]:

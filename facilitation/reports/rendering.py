@@ -25,10 +25,11 @@ import threading
 from collections.abc import Callable
 
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_noop
 
 from facilitation.reports.builder.charts import data_table
 from facilitation.reports.builder.report import ReportModel
-from facilitation.reports.builder.whatif import strip_svg
+from facilitation.reports.builder.whatif import bot_words, strip_svg
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +209,8 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
         "comparison_figs": figs[len(model.charts) + (1 if model.decision_time_chart else 0):],
         "comparison": model.comparison,
         "summary": model.summary,
-        "whatifs": [{"w": w, "svg": strip_svg(w), "svg_uri": _svg_data_uri(strip_svg(w)) if w.options else ""}
+        "whatifs": [{"w": w, "svg": strip_svg(w), "svg_uri": _svg_data_uri(strip_svg(w)) if w.options else "",
+                     "bots": bot_words(w.bots)}
                     for w in model.whatifs],
         "card_lines": model.card_lines,
         "bot_seats": model.bot_seats,
@@ -234,9 +236,9 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
     }
 
 
-GROUPS = (("Team decisions", ("decision",)), ("Bot decisions", ("bot",)),
-          ("Automatic rule steps", ("rule",)), ("Dice", ("die",)), ("Cards and events", ("event",)),
-          ("Facilitator", ("facilitator",)))
+GROUPS = ((gettext_noop("Team decisions"), ("decision",)), (gettext_noop("Bot decisions"), ("bot",)),
+          (gettext_noop("Automatic rule steps"), ("rule",)), (gettext_noop("Dice"), ("die",)),
+          (gettext_noop("Cards and events"), ("event",)), (gettext_noop("Facilitator"), ("facilitator",)))
 
 
 def key_moment_groups(model: ReportModel) -> list[dict]:
@@ -244,28 +246,28 @@ def key_moment_groups(model: ReportModel) -> list[dict]:
     for title, cats in GROUPS:
         ks = [k for k in model.analysis.key_moments if k.category in cats]
         if ks:
-            out.append({"title": title, "moments": ks})
+            out.append({"title": gettext(title), "moments": ks})
     return out
 
 
 def key_moment_method(model: ReportModel) -> str:
     if model.spec.measures:
         names = "; ".join(dict.fromkeys(ms.label for ms in model.spec.measures))
-        return (f"Moments ranked by how much they moved the measures that decide this game ({names}), "
-                f"separated into the teams' own decisions, the bots' decisions, automatic rule steps, dice and "
-                f"cards, each credited to its own cause: a team's rationale is shown only with that team's "
-                f"decisions. Changes of state that decide games (a capture, an election, a switch to tyranny, "
-                f"the control of a big city) are always listed.")
-    return ("The largest swings of the plotted measures (relative to each measure's range in this game), "
-            "each with its cause.")
+        return gettext("Moments ranked by how much they moved the measures that decide this game ({names}), "
+                       "separated into the teams' own decisions, the bots' decisions, automatic rule steps, dice "
+                       "and cards, each credited to its own cause: a team's rationale is shown only with that "
+                       "team's decisions. Changes of state that decide games (a capture, an election, a switch to "
+                       "tyranny, the control of a big city) are always listed.").format(names=names)
+    return gettext("The largest swings of the plotted measures (relative to each measure's range in this game), "
+                   "each with its cause.")
 
 
 def key_moments_empty(model: ReportModel) -> str:
     an = model.analysis
     if not an.steps or len(an.steps) < 2:
-        return "No key moments: the log holds no play yet."
-    return ("No key moments: no decision, rule step, die or card changed the measures that decide this game "
-            "in the part of the log this report covers.")
+        return gettext("No key moments: the log holds no play yet.")
+    return gettext("No key moments: no decision, rule step, die or card changed the measures that decide this "
+                   "game in the part of the log this report covers.")
 
 
 def render_html(model: ReportModel, *, mode: str = "html", generated_at=None) -> str:

@@ -95,6 +95,8 @@ def report_status(report: AARReport) -> dict:
         "session": report.session_id,
         "seq": report.seq,
         "status": report.status,
+        "status_label": report.get_status_display(),
+        "language": report.language,
         "progress": report.progress,
         "stage": report.stage,
         "error": report.error,
@@ -157,7 +159,7 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
     seats = []
     for s in Seat.objects.filter(session=session).select_related("team"):
         seats.append({"id": s.seat_key, "team": s.team.name if s.team_id else None,
-                      "controller": f"bot ({s.bot_kind})" if s.bot_kind else "human"})
+                      "controller": gettext("bot ({kind})").format(kind=s.bot_kind) if s.bot_kind else "human"})
     seat_team = {s["id"]: s["team"] for s in seats}
 
     events = []
@@ -203,7 +205,7 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
                     "started_at": session.started_at,
                     "ended_at": session.finished_at if result else None},
         "teams": team_rows, "seats": seats, "events": events, "notes": notes, "bookmarks": bookmarks,
-        "result": rendered(result), "board": rendered(rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
+        "result": result, "board": rendered(rules.board() if rules else {}), "snapshots": {}, "as_of_seq": seq,
         "outcome_params": outcome_params(session, rules),
         "links": {"replay": reverse("web:replay", args=[session.pk]),
                   "events_csv": reverse("reports:export", args=[session.pk, "csv"])},
@@ -377,7 +379,7 @@ def comparison(sessions: list[ClassSession]) -> dict:
             final.update(e["metrics"] or {})
         r = rendered(s.result or {})
         winner = r.get("winner") if isinstance(r, dict) else None
-        rows.append({"session": s, "status": s.status, "events": len(evs), "cards": max(cards) if cards else 0,
+        rows.append({"session": s, "status": s.get_status_display(), "events": len(evs), "cards": max(cards) if cards else 0,
                      "winner": winner, "result": r, "final": final})
     # the measures worth a row: each plotted series and each outcome measure, by name
     shown: list[tuple[str, object]] = []

@@ -1,9 +1,11 @@
 """After-action review use cases: request a report, build it.
 
-``report_request`` creates (or finds) the report row for (session, seq) and
+``report_request`` creates (or finds) the report row for (session, seq, language) and
 enqueues the build after the transaction commits; ``report_build`` does the
-work the Celery task asks for, writing progress into the row as it goes.
-Both are idempotent: one row per (session, seq); a finished report is not
+work the Celery task asks for, writing progress into the row as it goes, with
+every text in the row's language. ``report_in_language`` is the same report in
+another language (built the first time a reader in that language asks for it).
+Both are idempotent: one row per (session, seq, language); a finished report is not
 rebuilt; a repeated or redelivered build overwrites the same files.
 """
 
@@ -19,12 +21,14 @@ from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core.files.base import ContentFile
 from django.db import IntegrityError, InterfaceError, OperationalError, transaction
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext
 
 from facilitation.errors import NotAllowed, ValidationFailed
 from facilitation.models import ClassSession
 from facilitation.reports import rendering, selectors
 from facilitation.reports.builder.report import build_report
+from facilitation.reports.builder.translation import translated
 from facilitation.reports.models import AARReport, delete_report_files, report_file_names, report_upload_to
 from facilitation.tasks import BrokerUnavailable as _BrokerUnavailable
 
@@ -95,26 +99,38 @@ def _enqueue(report_id: int) -> None:
 
 
 # ---- request ---------------------------------------------------------------------------
+def report_language(language: str | None) -> str:
+    """``language`` (e.g. "es", "es-ar") as one of settings.LANGUAGES; the site's default otherwise."""
+    codes = [code for code, _name in settings.LANGUAGES]
+    if language:
+        for candidate in (language, language.split("-")[0]):
+            if candidate in codes:
+                return candidate
+    return settings.LANGUAGE_CODE if settings.LANGUAGE_CODE in codes else codes[0]
+
+
 def report_request(session: ClassSession, as_of_seq: int | None = None, *, user=None,
                    check_permission: bool = True, rebuild_failed: bool = True,
-                   enqueue: bool = True) -> AARReport:
-    """The report of ``session`` as of event ``as_of_seq`` (default: the head of the log).
+                   enqueue: bool = True, language: str | None = None) -> AARReport:
+    """The report of ``session`` as of event ``as_of_seq`` (default: the head of the log), written
+    in ``language`` (default: the site's language, settings.LANGUAGE_CODE).
 
-    Same session and seq -> the same row. A new row (or a failed one, retried) is
+    Same session, seq and language -> the same row. A new row (or a failed one, retried) is
     queued and its build enqueued after commit (``enqueue=False``: the caller
     runs :func:`report_build` itself, e.g. ``manage.py build_aar --inline``). Raises :class:`BrokerUnavailable`
     when the build would have to go through a broker that does not answer.
     """
     if user is not None and check_permission and not selectors.report_can_request(user, session):
-        raise NotAllowed("Only the course's instructors can build after-action reviews.")
+        raise NotAllowed(gettext("Only the course's instructors can build after-action reviews."))
+    language = report_language(language)
     session.refresh_from_db(fields=["head_seq", "status", "result"])
     seq = session.head_seq if as_of_seq is None else int(as_of_seq)
     if session.head_seq == 0:
-        raise ValidationFailed("This session has no events yet: there is nothing to review.")
+        raise ValidationFailed(gettext("This session has no events yet: there is nothing to review."))
     if seq < 1 or seq > session.head_seq:
-        raise ValidationFailed(f"The log of this session has events 1 to {session.head_seq}; "
-                               f"event {seq} does not exist.")
-    existing = AARReport.objects.filter(session=session, seq=seq).first()
+        raise ValidationFailed(gettext("The log of this session has events 1 to {last}; event {seq} does not "
+                                       "exist.").format(last=session.head_seq, seq=seq))
+    existing = AARReport.objects.filter(session=session, seq=seq, language=language).first()
     if existing is not None and existing.status != AARReport.Status.FAILED:
         return existing
     if existing is not None and not rebuild_failed:
@@ -126,10 +142,10 @@ def report_request(session: ClassSession, as_of_seq: int | None = None, *, user=
         try:
             with transaction.atomic():
                 report, created = AARReport.objects.get_or_create(
-                    session=session, seq=seq, defaults={"requested_by": user if getattr(
+                    session=session, seq=seq, language=language, defaults={"requested_by": user if getattr(
                         user, "is_authenticated", False) else None})
         except IntegrityError:  # a concurrent request created it
-            report, created = AARReport.objects.get(session=session, seq=seq), False
+            report, created = AARReport.objects.get(session=session, seq=seq, language=language), False
         report = AARReport.objects.select_for_update().get(pk=report.pk)
         if not created and report.status != AARReport.Status.FAILED:
             return report
@@ -137,17 +153,30 @@ def report_request(session: ClassSession, as_of_seq: int | None = None, *, user=
             report.status = AARReport.Status.QUEUED
             report.progress = 0
             report.error = ""
-            report.stage = "Queued again after a failure"
+            with translation.override(language):
+                report.stage = gettext("Queued again after a failure")
             report.task_id = ""
             report.attempts = 0  # a new request: the build gets its full number of tries again
             report.save(update_fields=["status", "progress", "error", "stage", "task_id", "attempts", "updated_at"])
         else:
-            AARReport.objects.filter(pk=report.pk).update(stage="Queued")
+            with translation.override(language):
+                AARReport.objects.filter(pk=report.pk).update(stage=gettext("Queued"))
         rid = report.pk
         if enqueue:
             transaction.on_commit(lambda: _enqueue(rid))
     report.refresh_from_db()
     return report
+
+
+def report_in_language(report: AARReport, language: str | None, *, user=None) -> AARReport:
+    """The same report (session, log position) written in ``language``: ``report`` itself, or
+    its sibling row, requested now if nobody read it in that language before. Whoever may read
+    ``report`` may ask for its translation (the content is the same), so no permission check;
+    a broker that does not answer raises :class:`BrokerUnavailable` as for any request."""
+    language = report_language(language)
+    if report.language == language:
+        return report
+    return report_request(report.session, report.seq, user=user, check_permission=False, language=language)
 
 
 # ---- build ------------------------------------------------------------------------------
@@ -193,7 +222,8 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
         report.attempts += 1
         report.error = ""
         report.progress = 2
-        report.stage = "Starting"
+        with translation.override(report.language):
+            report.stage = gettext("Starting")
         report.started_at = timezone.now()
         if task_id:
             report.task_id = task_id
@@ -202,39 +232,55 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
     progress = _Progress(report_id)
     after = hooks.get("after_stage") or (lambda name: None)
     t0 = time.perf_counter()
+    # every text of the build (the builder's, the engine's messages, the templates', the stage
+    # names the progress page shows) in the report's language
+    with translation.override(report.language), translated(
+            translation.gettext, translation.ngettext, decimal=_decimal_mark()):
+        return _build(report, report_id, progress, after, t0, final_attempt=final_attempt)
+
+
+def _decimal_mark() -> str:
+    from django.utils.formats import get_format
+
+    return get_format("DECIMAL_SEPARATOR")
+
+
+def _build(report: AARReport, report_id: int, progress: _Progress, after, t0: float, *,
+           final_attempt: bool) -> AARReport | None:
     try:
         session = report.session
-        progress(5, "Reading the event log")
+        progress(5, gettext("Reading the event log"))
         bundle = selectors.report_bundle(session, report.seq)
         after("bundle")
-        progress(20, "Analysing decisions and measures")
+        progress(20, gettext("Analysing decisions and measures"))
         model = build_report(bundle)
         after("analysis")
         decisions = int(getattr(settings, "COINLAB_AAR_WHATIF_DECISIONS", 5))
         if decisions > 0:
-            progress(22, "Playing the roads not taken")
+            progress(22, gettext("Playing the roads not taken"))
             model.whatifs = selectors.report_whatifs(session, model, decisions=decisions,
                                                      rollouts=int(getattr(settings, "COINLAB_AAR_WHATIF_ROLLOUTS", 8)))
         after("whatif")
 
         def chart_progress(done: int, total: int) -> None:
-            progress(25 + int(45 * done / max(total, 1)), f"Drawing charts ({done}/{total})")
+            progress(25 + int(45 * done / max(total, 1)),
+                     gettext("Drawing charts ({done}/{total})").format(done=done, total=total))
 
-        progress(25, f"Drawing charts (0/{len(model.all_charts)})")
+        progress(25, gettext("Drawing charts ({done}/{total})").format(done=0, total=len(model.all_charts)))
         svgs = rendering.figures_to_svg([c.figure for c in model.all_charts], progress=chart_progress)
         for c, svg in zip(model.all_charts, svgs, strict=True):
             c.svg = svg
         after("charts")
         now = timezone.now()
-        progress(72, "Writing the interactive HTML")
+        progress(72, gettext("Writing the interactive HTML"))
         html = rendering.render_html(model, mode="html", generated_at=now)
         after("html")
-        progress(78, "Typesetting the PDF")
+        progress(78, gettext("Typesetting the PDF"))
         pdf = rendering.render_pdf(model, generated_at=now)
         after("pdf")
-        progress(90, "Typesetting the summary PDF")
+        progress(90, gettext("Typesetting the summary PDF"))
         summary_pdf = rendering.render_pdf(model, generated_at=now, summary_only=True)
-        progress(95, "Saving files")
+        progress(95, gettext("Saving files"))
         stem = report.file_stem()
         for field, content, ext in (("html", html.encode("utf-8"), "html"), ("pdf", pdf, "pdf"),
                                     ("summary_pdf", summary_pdf, "summary.pdf")):
@@ -248,6 +294,7 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
             f.save(f"{stem}.{ext}", ContentFile(content), save=False)
         summary = {
             "scenario": session.scenario_key,
+            "language": report.language,
             "game": model.cover["game"],
             "result": model.cover["result_headline"],
             "finished": model.cover["finished"],
@@ -269,7 +316,7 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
         report.summary = summary
         report.status = AARReport.Status.DONE
         report.progress = 100
-        report.stage = "Done"
+        report.stage = gettext("Ready")
         report.error = ""
         report.finished_at = timezone.now()
         report.build_seconds = round(time.perf_counter() - t0, 3)
@@ -291,7 +338,8 @@ def report_build(report_id: int, *, final_attempt: bool = True, task_id: str = "
     except TRANSIENT_ERRORS as exc:
         if not final_attempt:
             AARReport.objects.filter(pk=report_id).update(
-                status=AARReport.Status.QUEUED, stage=f"Retrying after a temporary error: {exc}"[:200],
+                status=AARReport.Status.QUEUED,
+                stage=gettext("Retrying after a temporary error: {error}").format(error=exc)[:200],
                 updated_at=timezone.now())
             raise
         _fail(report_id, exc)

@@ -15,7 +15,7 @@ import engine
 from engine import IllegalChoice
 from engine.bots.base import make_bot
 from engine.core import registry
-from engine.core.messages import msg
+from engine.core.messages import is_msg, msg
 from engine.core.rng import ScriptedValueError
 from facilitation import eventlog, receipts
 from facilitation.errors import Conflict, ValidationFailed
@@ -203,7 +203,9 @@ def session_start(*, session: ClassSession, user) -> ClassSession:
              for s in Seat.objects.filter(session=session).select_related("team")}
     eventlog.append(session, kind="system", actor=user,
                     payload={"action": "start", "scenario": session.scenario_key, "seats": seats},
-                    facts=[engine.fact("session", msg("{game}: the session starts.", game=rules.title))],
+                    # the title as a message too (it is a text of the game's catalog): every reader's language
+                    facts=[engine.fact("session", msg("{game}: the session starts.",
+                                                      game=rules.title if is_msg(rules.title) else msg(rules.title)))],
                     metrics=_metrics(rules, state), state_after=state, rules=rules)
     try:
         _run_bots(session, rules, state)

@@ -244,6 +244,30 @@ def recap(events: list[dict], seat: str, titles: dict, names: dict[str, str], li
     return out
 
 
+def legend_texts(board: dict) -> list[str]:
+    """The texts of the map's legend, as the board figure writes them."""
+    from facilitation.rendering.board_markup import legend_items
+
+    drawing = (board or {}).get("drawing")
+    return [txt for _sw, txt in legend_items(board, drawing)] if drawing is not None else []
+
+
+def legend_terms(game: str, board: dict) -> dict[str, list]:
+    """Legend text -> its runs (words, glossary entry or None): each term linked once in the
+    legend, at its first mention (the board figure writes the links)."""
+    out, seen = {}, set()
+    for txt in legend_texts(board):
+        runs = []
+        for words, entry in link_terms(game, txt):
+            if entry is not None and entry["key"] in seen:
+                entry = None
+            if entry is not None:
+                seen.add(entry["key"])
+            runs.append((words, entry))
+        out[txt] = runs
+    return out
+
+
 def screen(rules, game: str, prompt: dict | None, choices: list[dict], board: dict) -> dict:
     """The glossary entries and rule summaries of what the seat reads on the play page now:
     the question, the choices (labels, help), the map legend and the victory panel's tracks."""
@@ -253,6 +277,7 @@ def screen(rules, game: str, prompt: dict | None, choices: list[dict], board: di
     for c in choices:
         texts += [c.get("label"), c.get("help")]
     texts += [x.get("label") for x in (board or {}).get("legend") or []]
+    texts += legend_texts(board)
     terms = terms_in(game, [t if isinstance(t, str) else tr(t) for t in texts if t])
     refs = [(prompt or {}).get("rule", "")] + [c.get("rule", "") for c in choices]
     rules_seen: list[dict] = []
@@ -261,11 +286,16 @@ def screen(rules, game: str, prompt: dict | None, choices: list[dict], board: di
             if s not in rules_seen:
                 rules_seen.append(s)
     choice_rules = {}
+    choice_terms = {}
     for c in choices:
         sums = summaries(game, c.get("rule", ""))
         if sums:
             choice_rules[c["id"]] = sums[0]
-    return {"terms": terms, "rules": rules_seen, "choice_rules": choice_rules, "count": len(terms) + len(rules_seen),
+        label = c.get("label")
+        named = terms_in(game, [label if isinstance(label, str) else tr(label)]) if label else []
+        if named:
+            choice_terms[c["id"]] = named
+    return {"terms": terms, "rules": rules_seen, "choice_rules": choice_rules, "choice_terms": choice_terms, "count": len(terms) + len(rules_seen),
             "question": link_terms(game, (prompt or {}).get("text") or ""),
             "prompt_rules": summaries(game, (prompt or {}).get("rule", "")), "has_glossary": bool(glossary(game)["terms"]),
             "rule_keys": rule_keys((prompt or {}).get("rule", ""))}

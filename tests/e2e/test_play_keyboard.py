@@ -7,6 +7,9 @@ itself (deliver 1), in Debian's Chromium:
   log's scroll position and the keyboard focus, and the move is announced once in the page's
   polite live region (outside the polled region; the timer is not in it);
 - a term of the question and a choice's rule lead, by keyboard, to their explanation on the page;
+- every glossary term a choice's label or the map's legend names has a link (beside the
+  choices, in the legend; each term once there), in English and in Spanish, that leads by
+  keyboard to its explanation;
 - projector mode (larger type) is a toggle remembered by the browser, and the decision still
   starts on the first screen at 1920x1080;
 - axe-core finds no WCAG 2.1 A/AA violation with the explanations open.
@@ -288,3 +291,73 @@ def test_a_whole_tears_of_tyranny_window_by_keyboard_only(new_context, live_serv
     assert made[-1] == "done" and "step:refit" in made, made
     page.wait_for_selector("[data-turn-cue=waiting]")
     assert not _focus_on_body(page)
+
+
+def _legend_terms(page) -> set[str]:
+    """The glossary terms the legend shows (its text as the browser shows it, read by the glossary)."""
+    from facilitation.web import teach
+
+    texts = page.eval_on_selector_all("#board-caption .legend-item", "els => els.map(e => e.textContent)")
+    return {t["key"] for t in teach.terms_in("peru", texts)}
+
+
+def _label_terms(game, language: str) -> set[str]:
+    """The glossary terms the seat's choice labels name now, in ``language`` (the server's view)."""
+    from django.utils import translation
+
+    from facilitation import selectors
+    from facilitation.text import tr
+    from facilitation.web import teach
+
+    game.session.refresh_from_db()
+    rules, state = selectors.session_state(game.session)
+    p = rules.prompt(state)
+    with translation.override(language):
+        labels = [tr(c.label) for c in p.choices_for(game.seat_b)]
+        return {t["key"] for t in teach.terms_in("peru", labels)}
+
+
+def test_the_terms_of_the_choices_and_the_legend_lead_to_their_meaning_by_keyboard(new_context, live_server, shoot):
+    from django.conf import settings
+    from django.utils import translation
+
+    people = _people()
+    game = create_peru_game(people)
+    _sp_moves(game, ["swap:junin", "box:op_sa"])
+    for language in ("en", "es"):
+        expected = _label_terms(game, language)
+        assert expected, f"{language}: no glossary term in the choices' labels: nothing to link"
+        ctx = new_context(viewport=LAPTOP, locale="es-ES" if language == "es" else "en-US")
+        ctx.add_cookies([{"name": settings.LANGUAGE_COOKIE_NAME, "value": language, "url": live_server.url}])
+        _login(ctx, people.student_b, live_server.url)
+        page = ctx.new_page()
+        page.goto(f"/sessions/{game.session.pk}/play/")
+        page.wait_for_selector(f"html[lang={language}] .choices button[data-choice]")
+        linked = page.eval_on_selector_all(".choices a.choice-term-link", "as => as.map(a => a.dataset.term)")
+        assert set(linked) == expected and len(linked) == len(set(linked)), (language, linked, expected)
+        # each link's target is the term's entry on the page
+        for key in expected:
+            assert page.locator(f'#terms-here dt[id="gl-{key}"]').count() == 1, key
+        first = linked[0]
+        _tab_to(page, f'.choices a.choice-term-link[data-term="{first}"]')
+        page.keyboard.press("Enter")
+        page.wait_for_function("id => document.activeElement && document.activeElement.id === id", arg=f"gl-{first}")
+        assert page.eval_on_selector("#terms-here", "d => d.open")
+        shoot(page, f"choice-terms-{language}")
+        # the legend: every term it names is linked there once, and leads to its meaning
+        with translation.override(language):
+            in_legend = _legend_terms(page)
+        legend_links = page.eval_on_selector_all("#board-caption a.term", "as => as.map(a => a.dataset.term)")
+        assert in_legend and set(legend_links) == in_legend and len(legend_links) == len(in_legend), (
+            language, legend_links, in_legend)
+        for key in in_legend:
+            assert page.locator(f'#terms-here dt[id="gl-{key}"]').count() == 1, key
+        page.evaluate("document.querySelector('#terms-here').open = false")
+        _tab_to(page, f'#board-caption a.term[data-term="{legend_links[0]}"]')
+        page.keyboard.press("Enter")
+        page.wait_for_function("id => document.activeElement && document.activeElement.id === id",
+                               arg=f"gl-{legend_links[0]}")
+        assert page.eval_on_selector("#terms-here", "d => d.open")
+        violations = Axe().run(page, options=WCAG_AA).response["violations"]
+        assert not violations, [(v["id"], [n["target"] for n in v["nodes"][:3]]) for v in violations]
+        ctx.close()

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 TEAM_GOV = "Condor Company"
 TEAM_SP = "Red Sierra Cell"
 
@@ -70,3 +72,36 @@ def play_peru_game(*, instructor, students, reviewer=None, title="Peru lab", see
         services.session_autoplay(session=session, user=instructor)
     session.refresh_from_db()
     return session
+
+
+#: where the report's own words come from (the engine's and the games' texts are checked by
+#: the Spanish browser test)
+REPORT_SOURCES = ("templates/reports/", "facilitation/reports/", "facilitation/rendering/aar_maps.py")
+
+
+def report_english() -> set[str]:
+    """The report's own English sentences and headings whose Spanish differs: msgids of the
+    report's sources with at least two words and no placeholders (a placeholder's value is
+    the log's, e.g. a team's name)."""
+    out = set()
+    from tests.i18n.po import read
+
+    for e in read():
+        if not (e.msgstr and e.msgstr[0] and e.msgstr[0] != e.msgid):
+            continue
+        if not any(src in c for c in e.comments for src in REPORT_SOURCES):
+            continue
+        if "{" in e.msgid or "%(" in e.msgid or "[" in e.msgid or len(e.msgid.split()) < 2:
+            continue
+        out.add(e.msgid)
+    return out
+
+
+def people_words(session) -> list[str]:
+    """What people typed (intents, rationales, notes, bookmarks): English stays English."""
+    from facilitation.reports import selectors
+
+    b = selectors.report_bundle(session, session.head_seq)
+    out = [i["text"] for t in b["teams"] for i in t["intents"]] + [e.get("rationale") or "" for e in b["events"]]
+    out += [n["text"] for n in b["notes"]] + [m["label"] for m in b["bookmarks"]]
+    return sorted({re.sub(r"\s+", " ", x).strip() for x in out if x and x.strip()}, key=len, reverse=True)

@@ -103,7 +103,7 @@ def test_a_snapshot_without_pieces_is_reported():
     empty = BoardView(view.game, None, tuple(type(s)(s.id) for s in view.spaces), view.tracks)
     snaps, warnings = draw_snapshots("peru", snapshot_points([], None), {0: empty.to_dict()})
     assert snaps[0]["pieces"] == 0
-    assert warnings == ["The map at event 0 (Start) has no pieces on it."]
+    assert warnings == ["The map at event 0 (Start of the game) has no pieces on it."]
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -8,10 +8,11 @@ from collections import Counter, OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.core.messages import render
 from facilitation.reports.builder import moments as moments_mod
 from facilitation.reports.builder.effects import Effect, event_effects, resource_flows
 from facilitation.reports.builder.specs import ScenarioSpec
+from facilitation.reports.builder.translation import decimal_separator, gettext, ngettext
+from facilitation.reports.builder.translation import text as render
 
 DECISION_KINDS = ("decision", "bot")
 CARD_FACT_TYPES = ("card", "card_revealed", "card_drawn", "card_reveal", "draw")
@@ -30,7 +31,7 @@ def fmt_num(v: float | int | None) -> str:
     if isinstance(v, float) and v.is_integer():
         v = int(v)
     if isinstance(v, float):
-        return f"{v:.2f}".rstrip("0").rstrip(".")
+        return f"{v:.2f}".rstrip("0").rstrip(".").replace(".", decimal_separator())
     return str(v)
 
 
@@ -38,8 +39,6 @@ def _cause_text(cause) -> str:
     """A fact's cause in words: contract v2 causes are dicts (kind, rule, step, because ...)."""
     if not isinstance(cause, dict):
         return str(cause)
-    from engine.core.messages import render
-
     for key in ("because", "step", "title", "reason"):
         if cause.get(key):
             return render(cause[key])
@@ -112,7 +111,9 @@ class Row:
         """The first choices of a long run (the decision log keeps them all)."""
         if len(self.labels) <= 8:
             return self.text
-        return " \u2192 ".join(self.labels[:8]) + f" \u2192 \u2026 ({len(self.labels) - 8} more choices)"
+        more = len(self.labels) - 8
+        return " \u2192 ".join(self.labels[:8]) + " \u2192 \u2026 " + ngettext(
+            "({count} more choice)", "({count} more choices)", more).format(count=more)
 
     @property
     def brief_text(self) -> str:
@@ -139,6 +140,7 @@ class KeyMoment:
     after: float
     score: float
     summary: str
+    headline: str = ""           # the measure changes alone (the summary before "on card N: ...")
     category: str = "decision"   # decision, bot, rule, die, event, facilitator
     category_title: str = ""
     who: str = ""                # the team, the bot seat, or the rule step / die / card
@@ -180,27 +182,31 @@ def choice_of(payload: dict) -> tuple[str, str]:
     label = payload.get("label") or payload.get("choice_label") or payload.get("text") or ""
     if not label and cid:
         label = humanize(cid.split(":", 1)[-1]) if ":" in cid else humanize(cid)
-    return cid, render(label)  # a message (contract v2) in English until reports render messages
+    return cid, render(label)  # a message (contract v2), in the report's language
 
 
 def _event_label(e: dict) -> str:
     kind = e["kind"]
     cid, label = choice_of(e["payload"])
     if kind in DECISION_KINDS:
-        return label or cid or "(decision)"
+        return label or cid or gettext("(decision)")
     if kind == "undo" or (kind == "facilitator" and e["payload"].get("action") == "undo_last"):
         what = e["payload"].get("label") or ""
         target = e["payload"].get("undone_seq")
-        who = "Facilitator takes back" if kind == "facilitator" else "Takes back"
-        text = f"{who} {what!r}" if what else who
-        text += f" (event {target})" if target else ""
+        what = render(what) if isinstance(what, dict) else what
+        if what:
+            text = (gettext("Facilitator takes back '{what}'") if kind == "facilitator"
+                    else gettext("Takes back '{what}'")).format(what=what)
+        else:
+            text = gettext("Facilitator takes back") if kind == "facilitator" else gettext("Takes back")
+        text += " " + gettext("(event {seq})").format(seq=target) if target else ""
         reason = e["payload"].get("reason")
         return f"{text}: {reason}" if reason else text
     texts = [render(f["text"]) for f in e["facts"] if f.get("text")]
     if kind == "facilitator":
         what = e["payload"].get("action") or e["payload"].get("type") or ""
         reason = e["payload"].get("reason") or e["payload"].get("text") or ""
-        base = humanize(str(what)) if what else "Facilitator"
+        base = humanize(str(what)) if what else gettext("Facilitator")
         return f"{base}: {reason}" if reason else (texts[0] if texts else base)
     return texts[0] if texts else (label or humanize(str(e["payload"].get("type", kind))))
 
@@ -314,7 +320,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
                   decision_ms=e["decision_ms"], created_at=e["created_at"], facts=e["facts"],
                   metrics=dict(current), deltas=deltas, card=card, x=round(x, 4), undone=e["seq"] in undone,
                   effects=(event_effects(e, spec, all_metric_names, before, current) if before else []),
-                  reason=str(e["payload"].get("reason") or "") if e["kind"] == "bot" else "")
+                  reason=render(e["payload"].get("reason") or "") if e["kind"] == "bot" else "")
         if _is_phase(e, spec) and card not in phase_cards:
             phase_cards.add(card)
             st.phase = f"{spec.phase_label} {len(phases) + 1}"
@@ -397,7 +403,7 @@ def analyse(b: dict, spec: ScenarioSpec, labels: dict[str, str] | None = None,
             if rm is None:
                 continue
             sp, ga = resource_flows(events, spec, all_metric_names, sid)
-            name = labels.get(rm) or f"{seat_titles.get(sid, humanize(sid))} Resources"
+            name = labels.get(rm) or gettext("{side} Resources").format(side=seat_titles.get(sid, humanize(sid)))
             spent[name] = sp
             gained[name] = ga
         times = [s.decision_ms for s in tsteps if s.decision_ms is not None and s.kind == "decision"]
@@ -454,15 +460,15 @@ def _key_moment(number: int, m, spec: ScenarioSpec, labels: dict, weights: dict,
     if m.category == "decision":
         who = f"{r.seat_title} ({r.team})" if r.team else f"{r.seat_title}"
     elif m.category == "bot":
-        who = f"{r.seat_title} (bot)" if r.seat_title else "Bot"
+        who = gettext("{seat} (bot)").format(seat=r.seat_title) if r.seat_title else gettext("Bot")
     elif m.category == "rule":
-        who = "Automatic rule step" + (f" ({r.phase})" if r.phase else "")
+        who = gettext("Automatic rule step") + (f" ({r.phase})" if r.phase else "")
     elif m.category == "die":
-        who = "Die roll"
+        who = gettext("Die roll")
     elif m.category == "event":
-        who = "Card / event"
+        who = gettext("Card / event")
     else:
-        who = "Facilitator"
+        who = gettext("Facilitator")
     text = r.short_text if m.category in ("decision", "bot") else (c.label or r.text)
     parts = []
     if metric and d and metric in weights:
@@ -473,17 +479,20 @@ def _key_moment(number: int, m, spec: ScenarioSpec, labels: dict, weights: dict,
             continue  # the other side of a zero-sum margin (Peru): said once
         shown.append(ch)
         parts.append(f"{ch.label} {fmt_delta(ch.delta)} ({fmt_num(ch.before)} \u2192 {fmt_num(ch.after)})")
-    summary = f"{'; '.join(dict.fromkeys(parts)) or 'no measured change'} on {spec.x_label.lower()} {r.card}: {who}: {text}"
+    headline = "; ".join(dict.fromkeys(parts)) or gettext("no measured change")
+    summary = gettext("{changes} on {unit} {number}: {who}: {what}").format(
+        changes=headline, unit=spec.x_label.lower(), number=r.card, who=who, what=text)
     causes = [f.get("cause") for ef in m.effects for f in ef.facts
               if isinstance(f.get("cause"), str) and f.get("cause") and f.get("track") in (metric, None)
               or (isinstance(f.get("cause"), str) and metric and
                   spec.track_metrics.get(f.get("track"), f.get("track")) == metric)]
     if causes:
-        summary += f" (cause: {'; '.join(dict.fromkeys(str(x) for x in causes))})"
+        summary += " " + gettext("(cause: {causes})").format(causes="; ".join(dict.fromkeys(str(x) for x in causes)))
     if m.decisive:
-        summary += f" \u2014 decisive: {', '.join(m.decisive)}"
+        summary += " \u2014 " + gettext("decisive: {what}").format(what=", ".join(m.decisive))
     return KeyMoment(number=number, row=r, metric=metric or "", metric_label=labels.get(metric, "") if metric else "",
                      delta=d, before=before, after=after, score=round(m.score, 3), summary=summary,
+                     headline=headline,
                      category=m.category, category_title=m.category_title, who=who,
                      rationale=list(r.rationales) if m.category == "decision" else [],
                      bot_reason=c.reason if m.category == "bot" else "", changes=shown,

@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from facilitation.reports.builder.analysis import Analysis, metric_value
 from facilitation.reports.builder.specs import PALETTE, ChartSpec, RefLine, ScenarioSpec, Series
+from facilitation.reports.builder.translation import decimal_separator, gettext
 
 FONT = "DejaVu Sans, Helvetica, Arial, sans-serif"
 WIDTH, HEIGHT = 760, 300
@@ -32,8 +33,10 @@ class Chart:
     svg: str = ""
 
 
-def _base_layout(title: str, ytitle: str, cards: int, xlabel: str = "Card") -> dict:
+def _base_layout(title: str, ytitle: str, cards: int, xlabel: str = "") -> dict:
     return {
+        # Plotly's decimal and thousands marks, in the report's language ("," and "." in Spanish)
+        "separators": ",." if decimal_separator() == "," else ".,",
         "title": {"text": title, "font": {"size": 15}, "x": 0.01, "xanchor": "left"},
         "width": WIDTH,
         "height": HEIGHT,
@@ -41,7 +44,7 @@ def _base_layout(title: str, ytitle: str, cards: int, xlabel: str = "Card") -> d
         "font": {"family": FONT, "size": 11, "color": "#212121"},
         "paper_bgcolor": "#ffffff",
         "plot_bgcolor": "#ffffff",
-        "xaxis": {"title": {"text": xlabel}, "range": [0, max(cards, 1) + 1], "gridcolor": "#eeeeee",
+        "xaxis": {"title": {"text": xlabel or gettext("Card")}, "range": [0, max(cards, 1) + 1], "gridcolor": "#eeeeee",
                   "zeroline": False, "showline": True, "linecolor": "#9e9e9e", "dtick": _dtick(cards)},
         "yaxis": {"title": {"text": ytitle}, "gridcolor": "#eeeeee", "zeroline": False,
                   "showline": True, "linecolor": "#9e9e9e"},
@@ -97,18 +100,18 @@ def _markers(layout: dict, an: Analysis, y_top_ref: str = "paper") -> None:
                                       "font": {"size": 9, "color": "#ef6c00"}})
 
 
-def _expand(spec: ChartSpec, metric_names: list[str]) -> tuple[Series, ...]:
+def _expand(spec: ChartSpec, metric_names: list[str], labels: dict | None = None) -> tuple[Series, ...]:
     series = list(spec.series)
     if spec.series_prefix:
         for m in metric_names:
             if m.startswith(spec.series_prefix):
-                label = m[len(spec.series_prefix):].replace("_", " ").title()
-                series.append(Series(f"{spec.title.split(' per ')[0]}: {label}", (m,)))
+                label = (labels or {}).get(m) or m[len(spec.series_prefix):].replace("_", " ").title()
+                series.append(Series(label, (m,)))
     return tuple(s for s in series if all(n in metric_names for n in s.metrics))
 
 
-def timeline(spec: ChartSpec, an: Analysis, xlabel: str = "Card") -> Chart | None:
-    series = _expand(spec, an.metric_names)
+def timeline(spec: ChartSpec, an: Analysis, xlabel: str = "") -> Chart | None:
+    series = _expand(spec, an.metric_names, an.labels)
     if not series:
         return None
     layout = _base_layout(spec.title, spec.yaxis or spec.title, an.cards, xlabel)
@@ -123,8 +126,8 @@ def timeline(spec: ChartSpec, an: Analysis, xlabel: str = "Card") -> Chart | Non
             line["dash"] = s.dash
         data.append({"type": "scatter", "mode": "lines", "name": s.label, "x": xs, "y": ys, "line": line,
                      "customdata": cards,
-                     "hovertemplate": f"{s.label}: %{{y}}<br>{xlabel.lower()} %{{customdata[0]}}, "
-                                      f"event %{{customdata[1]}}<extra></extra>"})
+                     "hovertemplate": f"{s.label}: %{{y}}<br>{(xlabel or gettext('Card')).lower()} "
+                                      f"%{{customdata[0]}}, {gettext('event')} %{{customdata[1]}}<extra></extra>"})
         plotted.append(s.key)
         # key moments on this series
         kx, ky, kt = [], [], []
@@ -203,17 +206,17 @@ def decision_time_chart(an: Analysis) -> Chart | None:
                      "line": {"color": PALETTE[i % len(PALETTE)]}})
     if not data:
         return None
-    layout = _base_layout("Decision time per team", "Seconds per decision", an.cards)
-    layout["xaxis"] = {"title": {"text": "Team"}, "showline": True, "linecolor": "#9e9e9e"}
+    layout = _base_layout(gettext("Decision time per team"), gettext("Seconds per decision"), an.cards)
+    layout["xaxis"] = {"title": {"text": gettext("Team")}, "showline": True, "linecolor": "#9e9e9e"}
     layout["showlegend"] = False
     layout["margin"]["b"] = 50
-    return Chart(key="decision_time", title="Decision time per team",
-                 description="Time from prompt to decision for every choice, per team.",
+    return Chart(key="decision_time", title=gettext("Decision time per team"),
+                 description=gettext("Time from prompt to decision for every choice, per team."),
                  figure={"data": data, "layout": layout}, series=[])
 
 
 def comparison_chart(title: str, ytitle: str, runs: list[dict], spec: ChartSpec | None = None,
-                     xlabel: str = "Card") -> dict:
+                     xlabel: str = "") -> dict:
     """Overlaid timelines of several sessions: runs = [{"name", "x": [...], "y": [...]}]."""
     layout = _base_layout(title, ytitle, max((max(r["x"]) if r["x"] else 0) for r in runs) if runs else 1,
                           xlabel)
@@ -240,6 +243,7 @@ def outcome_comparison_charts(spec: ScenarioSpec, an: Analysis, comparison: dict
     """This session's outcome measures against earlier sessions of the same game and scenario and
     a bot-only game from the same seed, card by card (one small chart per measure)."""
     from facilitation.reports.builder.baseline import measure_series
+    from facilitation.reports.builder.whatif import bot_words
 
     if not comparison or not spec.measures:
         return []
@@ -254,17 +258,18 @@ def outcome_comparison_charts(spec: ScenarioSpec, an: Analysis, comparison: dict
         if any(o.terms and [(m, -w) for m, w in o.terms] == list(ms.terms) for o in shown):
             continue  # the mirror of a zero-sum margin already drawn (Peru)
         shown.append(ms)
-        runs = [{"name": "This session", "x": own[ms.key]["x"], "y": own[ms.key]["y"], "width": 3, "color": "#212121"}]
+        runs = [{"name": gettext("This session"), "x": own[ms.key]["x"], "y": own[ms.key]["y"], "width": 3, "color": "#212121"}]
         for i, r in enumerate(comparison.get("earlier") or []):
             if ms.key in r["series"]:
                 runs.append({"name": r["name"], **r["series"][ms.key], "color": PALETTE[(i + 1) % len(PALETTE)]})
         base = comparison.get("baseline")
         if base and ms.key in base["series"]:
-            runs.append({"name": f"Bots only, same seed ({base['bots']} bots)", **base["series"][ms.key],
+            runs.append({"name": gettext("Bots only, same seed ({bots} bots)").format(bots=bot_words(base["bots"])),
+                         **base["series"][ms.key],
                          "color": "#9e9e9e", "dash": "dash"})
         xmax = max((max(r["x"]) for r in runs if r["x"]), default=1)
-        layout = _base_layout(f"{ms.label}: this session and others", ms.label, xmax, "Card" if spec.x_label == "Card"
-                              else spec.x_label)
+        title = gettext("{measure}: this session and others").format(measure=ms.label)
+        layout = _base_layout(title, ms.label, xmax, spec.x_label)
         layout["height"] = 260
         if ms.side and ms.fn is None:  # a margin: above 0 that side wins
             layout["shapes"].append({"type": "line", "xref": "paper", "yref": "y", "x0": 0, "x1": 1, "y0": 0, "y1": 0,
@@ -277,9 +282,9 @@ def outcome_comparison_charts(spec: ScenarioSpec, an: Analysis, comparison: dict
             data.append({"type": "scatter", "mode": "lines", "name": r["name"], "x": r["x"], "y": r["y"],
                          "line": line, "hovertemplate": f"{r['name']}: %{{y}}<br>{spec.x_label.lower()} %{{x}}"
                                                         f"<extra></extra>"})
-        charts.append(Chart(key=f"compare-{ms.key}", title=f"{ms.label}: this session and others",
-                            description="Earlier finished sessions of this game and scenario in the course, and a "
-                                        "bot-only game from the same seed.", figure={"data": data, "layout": layout},
+        charts.append(Chart(key=f"compare-{ms.key}", title=title,
+                            description=gettext("Earlier finished sessions of this game and scenario in the course, "
+                                                "and a bot-only game from the same seed."), figure={"data": data, "layout": layout},
                             series=[]))
     return charts
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.core.messages import render
 from facilitation.reports.builder.analysis import (
     CARD_FACT_TYPES,
     DECISION_KINDS,
@@ -15,6 +14,8 @@ from facilitation.reports.builder.analysis import (
     fmt_num,
 )
 from facilitation.reports.builder.specs import ScenarioSpec
+from facilitation.reports.builder.translation import gettext
+from facilitation.reports.builder.translation import text as render
 
 
 @dataclass
@@ -55,7 +56,8 @@ def card_lines(an: Analysis, spec: ScenarioSpec, params: dict) -> list[CardLine]
     for r in an.rows:
         if r.kind not in DECISION_KINDS or r.undone or r.card not in by_card:
             continue
-        who = f"{r.seat_title} ({r.team})" if r.team else f"{r.seat_title} (bot)" if r.kind == "bot" else r.seat_title
+        who = (f"{r.seat_title} ({r.team})" if r.team else gettext("{seat} (bot)").format(seat=r.seat_title)
+               if r.kind == "bot" else r.seat_title)
         by_card[r.card].actions.append(f"{who}: {_first_words(r.labels)}")
     for k in an.key_moments:
         if k.row.card in by_card:

@@ -22,20 +22,21 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.core.messages import render
 from facilitation.reports.builder.specs import ScenarioSpec
+from facilitation.reports.builder.translation import gettext, gettext_noop
+from facilitation.reports.builder.translation import text as render
 
 CARD_FACT_TYPES = ("card", "card_revealed", "card_drawn", "card_reveal", "draw")
 AUTO_FACT_TYPES = ("phase", "propaganda", "propaganda_round", "adversary_phase", "turn", "game_over")
 DIE_FACT_TYPES = ("roll", "die", "dice")
 CAUSE_KINDS = ("decision", "bot", "rule", "die", "event", "facilitator")
 CATEGORY_TITLES = {
-    "decision": "Team decisions",
-    "bot": "Bot decisions",
-    "rule": "Automatic rule steps",
-    "die": "Dice",
-    "event": "Cards and events",
-    "facilitator": "Facilitator",
+    "decision": gettext_noop("Team decisions"),
+    "bot": gettext_noop("Bot decisions"),
+    "rule": gettext_noop("Automatic rule steps"),
+    "die": gettext_noop("Dice"),
+    "event": gettext_noop("Cards and events"),
+    "facilitator": gettext_noop("Facilitator"),
 }
 
 
@@ -119,9 +120,9 @@ def _v2_cause(f: dict) -> Cause | None:
     kind = c["kind"]
     label = _text(c.get("step")) or _text(c.get("title")) or ""
     if kind == "event" and not label:
-        label = f"card {c.get('card')}" if c.get("card") is not None else "event"
+        label = gettext("card {card}").format(card=c.get("card")) if c.get("card") is not None else gettext("event")
     if kind == "die" and c.get("roll") is not None:
-        label = f"die roll {c['roll']}" + (f" ({c['rule']})" if c.get("rule") else "")
+        label = gettext("die roll {roll}").format(roll=c["roll"]) + (f" ({c['rule']})" if c.get("rule") else "")
     return Cause(kind=kind, seat=c.get("seat"), label=label or _text(f.get("text")), rule=str(c.get("rule") or ""),
                  reason=_text(c.get("reason")), derived=False)
 

@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from engine.core.messages import render
 from facilitation.reports.builder.effects import CATEGORY_TITLES, Cause, Effect
 from facilitation.reports.builder.specs import ScenarioSpec
+from facilitation.reports.builder.translation import gettext
+from facilitation.reports.builder.translation import text as render
 
 # how many moments of each category a report lists at most (decisive ones come on top)
 MAX_DECISIVE = 4
@@ -55,7 +56,7 @@ class Moment:
 
     @property
     def category_title(self) -> str:
-        return CATEGORY_TITLES.get(self.category, self.category)
+        return gettext(CATEGORY_TITLES[self.category]) if self.category in CATEGORY_TITLES else self.category
 
     @property
     def seqs(self) -> list[int]:
@@ -120,7 +121,7 @@ def _decisive(m: Moment, spec: ScenarioSpec, big_spaces: dict[str, str]) -> list
             if t in spec.decisive_facts:
                 out.append(spec.decisive_facts[t])
             if t == "control" and f.get("space") in big_spaces:
-                out.append(f"control of {big_spaces[f['space']]} changes")
+                out.append(gettext("control of {space} changes").format(space=big_spaces[f["space"]]))
     return list(dict.fromkeys(out))
 
 
@@ -131,7 +132,7 @@ def big_spaces(board: dict, spec: ScenarioSpec) -> dict[str, str]:
     for s in board.get("spaces") or []:
         pop = s.get("population", s.get("pop"))
         if isinstance(pop, int | float) and pop >= spec.big_city_population:
-            out[s["id"]] = s.get("name") or s["id"]
+            out[s["id"]] = render(s.get("name")) or s["id"]
     return out
 
 

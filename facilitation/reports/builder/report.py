@@ -18,6 +18,8 @@ from facilitation.reports.builder import summary as summary_mod
 from facilitation.reports.builder.analysis import Analysis, analyse, fmt_delta, fmt_num, humanize
 from facilitation.reports.builder.bundle import normalize
 from facilitation.reports.builder.specs import ScenarioSpec, spec_for
+from facilitation.reports.builder.translation import gettext, gettext_noop, ngettext, text
+from facilitation.reports.builder.whatif import bot_words
 
 
 @dataclass
@@ -50,46 +52,72 @@ class ReportModel:
 
 
 MARGIN_LABELS = {
-    "score": "Score (influence cards \u00d7 10 + influence tokens \u2212 5 per tyranny token on the map)",
-    "influence_cards_earned": "Influence cards earned",
-    "tyranny_pool_left": "Tyranny tokens left in the pool",
+    "score": gettext_noop("Score (influence cards × 10 + influence tokens − 5 per tyranny token on the map)"),
+    "influence_cards_earned": gettext_noop("Influence cards earned"),
+    "tyranny_pool_left": gettext_noop("Tyranny tokens left in the pool"),
 }
 
 
-def _result_lines(result: Any, seat_titles: dict[str, str]) -> tuple[str, list[tuple[str, str]]]:
+#: the words for the other keys of the games' results (metrics' keys take the metric's label)
+RESULT_WORDS = {
+    "tie": gettext_noop("Tie"),
+    "turn": gettext_noop("Turn"),
+    "victory_check": gettext_noop("Victory check"),
+    "players_lose": gettext_noop("Every player loses"),
+    "solo_margin": gettext_noop("Solo victory margin"),
+    "solo_result": gettext_noop("Solo result"),
+    # Tears of Tyranny's sides (its result names them, not seats)
+    "players": gettext_noop("The players"),
+    "adversary": gettext_noop("The adversary"),
+}
+
+
+def _words(key: str, labels: dict[str, str]) -> str:
+    return labels.get(key) or (gettext(RESULT_WORDS[key]) if key in RESULT_WORDS else humanize(key))
+
+
+def _result_lines(result: Any, seat_titles: dict[str, str],
+                  labels: dict[str, str] | None = None) -> tuple[str, list[tuple[str, str]]]:
     """(headline, [(label, value)]) for a Rules.result() dict of any reasonable shape."""
+    labels = labels or {}
+    seat_titles = {**{k: gettext(v) for k, v in RESULT_WORDS.items() if k in ("players", "adversary")},
+                   **seat_titles}
     if not result:
-        return "The game was not finished when this report was built.", []
+        return gettext("The game was not finished when this report was built."), []
     if not isinstance(result, dict):
-        return str(result), []
+        return text(result), []
     lines: list[tuple[str, str]] = []
     winner = result.get("winner")
     if isinstance(winner, list | tuple):
         winner = ", ".join(seat_titles.get(w, str(w)) for w in winner)
     elif winner is not None:
         winner = seat_titles.get(winner, str(winner))
-    headline = f"Winner: {winner}" if winner else "No winner"
+    headline = gettext("Winner: {winner}").format(winner=winner) if winner else gettext("No winner")
     reason = result.get("reason") or result.get("text") or result.get("how")
-    if isinstance(reason, str):
+    # a message (the log's result, contract v2): matched on its English template, shown in words
+    template = reason.get("msg") if isinstance(reason, dict) else reason
+    reason = text(reason) if isinstance(reason, dict | list) else reason
+    if isinstance(reason, str) and isinstance(template, str):
         # Tears of Tyranny names its victory conditions by row ("level 4: every influence card has
         # been played"); that row is not the Influence Level the team stood at
-        m = re.match(r"level (\d): (.*)", reason)
-        if m and "influence_level" in result:
-            reason = (f"{m.group(2)} (victory condition {m.group(1)} of the influence track; "
-                      f"the team stood at Influence Level {result['influence_level']})")
+        m = re.match(r"level (\d): (.*)", template)
+        if m and "influence_level" in result and ": " in reason:
+            reason = gettext("{condition} (victory condition {row} of the influence track; the team stood at "
+                             "Influence Level {level})").format(condition=reason.split(": ", 1)[1], row=m.group(1),
+                                                                level=result["influence_level"])
     if reason:
         headline += f" \u2014 {reason}"
     margins = result.get("margins") or result.get("victory_margins") or {}
     if isinstance(margins, dict):
         for k, v in margins.items():
-            lines.append((f"Victory margin: {seat_titles.get(k, humanize(str(k)))}", fmt_num(v)
+            lines.append((gettext("Victory margin: {side}").format(side=seat_titles.get(k, humanize(str(k)))), fmt_num(v)
                           if isinstance(v, int | float) else str(v)))
     margin = result.get("margin")  # Tears of Tyranny: score, influence cards earned, tyranny pool left
     if isinstance(margin, dict):
         for k, v in margin.items():
-            lines.append((MARGIN_LABELS.get(k, humanize(str(k))), fmt_num(v) if isinstance(v, int | float) else str(v)))
+            lines.append((gettext(MARGIN_LABELS[k]) if k in MARGIN_LABELS else humanize(str(k)), fmt_num(v) if isinstance(v, int | float) else str(v)))
     elif isinstance(margin, int | float):
-        lines.append(("Victory margin", fmt_num(margin)))
+        lines.append((gettext("Victory margin"), fmt_num(margin)))
     ranking = result.get("ranking")
     if isinstance(ranking, list) and ranking:
         names = []
@@ -98,14 +126,16 @@ def _result_lines(result: Any, seat_titles: dict[str, str]) -> tuple[str, list[t
                 names.append(seat_titles.get(r.get("seat"), str(r.get("seat") or r)))
             else:
                 names.append(seat_titles.get(r, str(r)))
-        lines.append(("Ranking", ", ".join(f"{i}. {n}" for i, n in enumerate(names, 1))))
+        lines.append((gettext("Ranking"), ", ".join(f"{i}. {n}" for i, n in enumerate(names, 1))))
     for k, v in result.items():
         if k in ("winner", "reason", "text", "how", "margins", "victory_margins", "ranking", "margin"):
             continue
         if isinstance(v, bool):
-            lines.append((humanize(str(k)), "yes" if v else "no"))
+            lines.append((_words(str(k), labels), gettext("yes") if v else gettext("no")))
         elif isinstance(v, str | int | float):
-            lines.append((humanize(str(k)), fmt_num(v) if isinstance(v, int | float) else str(v)))
+            lines.append((_words(str(k), labels), fmt_num(v) if isinstance(v, int | float) else str(v)))
+        elif isinstance(v, dict) and "msg" in v:  # a message (contract v2)
+            lines.append((_words(str(k), labels), text(v)))
     return headline, lines
 
 
@@ -127,45 +157,55 @@ def _prompts(b: dict, an: Analysis, cover: dict, spec: ScenarioSpec) -> list[dic
     q = []
     for t in teams:
         if intents.get(t):
-            q.append(f"{t}: you stated \u201c{intents[t]}\u201d. What did you set out to achieve, and "
-                     f"what did you expect the other side to do?")
+            q.append(gettext("{team}: you stated “{intent}”. What did you set out to achieve, and "
+                             "what did you expect the other side to do?").format(team=t, intent=intents[t]))
         else:
-            q.append(f"{t}: no intent was recorded. What was your plan at the start, and how did "
-                     f"your team agree on it?")
-    out.append({"stage": "1. Review the intent", "subtitle": "What was supposed to happen?", "questions": q})
+            q.append(gettext("{team}: no intent was recorded. What was your plan at the start, and how did "
+                             "your team agree on it?").format(team=t))
+    out.append({"stage": gettext("1. Review the intent"), "subtitle": gettext("What was supposed to happen?"),
+                "questions": q})
     unit = b["scenario_x_label"].lower()
-    q = [f"The game ran {an.cards} {unit}(s) with {len(an.phases)} {b['scenario_phase_label']}(s). "
-         f"{cover['result_headline']}."]
+    q = [gettext("The game ran {cards} {unit}(s) with {phases} {phase}(s). {result}.").format(
+        cards=an.cards, unit=unit, phases=len(an.phases), phase=b["scenario_phase_label"],
+        result=cover["result_headline"])]
     for k in sorted(an.key_moments, key=lambda k: -k.score)[:4]:
         if k.category == "decision":
-            q.append(f"K{k.number}: {k.summary}. {k.row.team}, walk us through the situation when you decided this.")
+            q.append(gettext("K{number}: {summary}. {team}, walk us through the situation when you decided "
+                             "this.").format(number=k.number, summary=k.summary, team=k.row.team))
         elif k.category == "bot":
-            q.append(f"K{k.number}: {k.summary}. The bot played this; what did it see that the teams did not?")
+            q.append(gettext("K{number}: {summary}. The bot played this; what did it see that the teams did "
+                             "not?").format(number=k.number, summary=k.summary))
         else:
-            what = {"rule": "an automatic rule step", "die": "a die roll", "event": "a card or event",
-                    "facilitator": "the facilitator's"}.get(k.category, "automatic")
-            q.append(f"K{k.number}: {k.summary}. No team decided this: it was {what}. What had set it up?")
-    out.append({"stage": "2. What happened", "subtitle": "Establish the facts together, in order.",
+            what = {"rule": gettext("an automatic rule step"), "die": gettext("a die roll"),
+                    "event": gettext("a card or event"),
+                    "facilitator": gettext("the facilitator's")}.get(k.category, gettext("automatic"))
+            q.append(gettext("K{number}: {summary}. No team decided this: it was {what}. What had set it "
+                             "up?").format(number=k.number, summary=k.summary, what=what))
+    out.append({"stage": gettext("2. What happened"), "subtitle": gettext("Establish the facts together, in order."),
                 "questions": q})
     q = []
     for k in sorted(an.key_moments, key=lambda k: -k.score)[:3]:
         main = k.changes[0] if k.changes else None
-        what = (f"{main.label} move {fmt_delta(main.delta)}" if main else
-                f"{k.metric_label} swing {fmt_delta(k.delta)}" if k.metric_label else "this change")
+        what = (gettext("{measure} move {delta}").format(measure=main.label, delta=fmt_delta(main.delta)) if main
+                else gettext("{measure} swing {delta}").format(measure=k.metric_label, delta=fmt_delta(k.delta))
+                if k.metric_label else gettext("this change"))
         if k.category == "decision":
-            q.append(f"Why did {what} at K{k.number} ({k.who})? Was it the effect the team intended?")
+            q.append(gettext("Why did {what} at K{number} ({who})? Was it the effect the team intended?").format(
+                what=what, number=k.number, who=k.who))
         elif k.category in ("rule", "die", "event"):
-            q.append(f"Why did {what} at K{k.number} ({k.who.lower()}: {k.row.text[:80]})? Which earlier "
-                     f"decisions of which team set up this automatic step, and could it have been foreseen?")
+            q.append(gettext("Why did {what} at K{number} ({who}: {text})? Which earlier decisions of which team "
+                             "set up this automatic step, and could it have been foreseen?").format(
+                what=what, number=k.number, who=k.who.lower(), text=k.row.text[:80]))
         else:
-            q.append(f"Why did {what} at K{k.number} ({k.who})? Who could have changed it?")
+            q.append(gettext("Why did {what} at K{number} ({who})? Who could have changed it?").format(
+                what=what, number=k.number, who=k.who))
     slow = max(an.decision_times, key=lambda t: t["median_s"] or 0, default=None)
     if slow and slow["median_s"] and slow["human_decisions"]:
-        q.append(f"{slow['team']} took a median {slow['median_s']} s per decision. What slowed the "
-                 f"team down: information, disagreement, or the rules?")
+        q.append(gettext("{team} took a median {seconds} s per decision. What slowed the team down: information, "
+                         "disagreement, or the rules?").format(team=slow["team"], seconds=slow["median_s"]))
     if not q:
-        q.append("Which decisions mattered most, and why?")
-    out.append({"stage": "3. Key issues", "subtitle": "Why did it happen?", "questions": q})
+        q.append(gettext("Which decisions mattered most, and why?"))
+    out.append({"stage": gettext("3. Key issues"), "subtitle": gettext("Why did it happen?"), "questions": q})
     q = []
     for t in an.team_summaries:
         own = [k for k in an.key_moments if k.category == "decision" and k.row.team == t["team"]
@@ -173,23 +213,28 @@ def _prompts(b: dict, an: Analysis, cover: dict, spec: ScenarioSpec) -> list[dic
         ops = ", ".join(f"{name} ({n})" for name, n in t["operations"][:3])
         if own:
             best = max(own, key=lambda k: k.change_for(sides[t["team"]]))
-            q.append(f"{t['team']}: K{best.number} helped your side ({best.summary.split(' on ')[0]}). "
-                     f"What made it work, and would you repeat it? (most used: {ops or 'none recorded'})")
+            q.append(gettext("{team}: K{number} helped your side ({what}). What made it work, and would you repeat "
+                             "it? (most used: {operations})").format(
+                team=t["team"], number=best.number, what=best.headline,
+                operations=ops or gettext("none recorded")))
         else:
-            q.append(f"{t['team']}: what worked that you would repeat? (most used: {ops or 'none recorded'})")
-    out.append({"stage": "4. Sustain", "subtitle": "What should we keep doing?", "questions": q})
+            q.append(gettext("{team}: what worked that you would repeat? (most used: {operations})").format(
+                team=t["team"], operations=ops or gettext("none recorded")))
+    out.append({"stage": gettext("4. Sustain"), "subtitle": gettext("What should we keep doing?"), "questions": q})
     q = []
     for t in teams:
         own = [k for k in an.key_moments if k.category == "decision" and k.row.team == t
                and k.change_for(sides.get(t, ())) < 0]
         if own:
             k = min(own, key=lambda k: k.change_for(sides[t]))
-            q.append(f"{t}: K{k.number} cost your side ({k.summary.split(' on ')[0]}). What would you "
-                     f"do differently, and what would you need to know earlier?")
+            q.append(gettext("{team}: K{number} cost your side ({what}). What would you do differently, and what "
+                             "would you need to know earlier?").format(team=t, number=k.number, what=k.headline))
         else:
-            q.append(f"{t}: what one change to your approach would most improve the outcome?")
-    q.append("How does what happened here map onto a real counter-insurgency campaign?")
-    out.append({"stage": "5. Improve", "subtitle": "What should we do differently?", "questions": q})
+            q.append(gettext("{team}: what one change to your approach would most improve the outcome?").format(
+                team=t))
+    q.append(gettext("How does what happened here map onto a real counter-insurgency campaign?"))
+    out.append({"stage": gettext("5. Improve"), "subtitle": gettext("What should we do differently?"),
+                "questions": q})
     if b.get("vignette"):
         out.insert(0, _vignette_prompts(b["vignette"]))
     return out
@@ -202,12 +247,13 @@ def _vignette_prompts(v: dict) -> dict:
     for d in v["decisions"]:
         if len(d["choices"]) < 2:
             continue
-        said = "; ".join(f"{c['team']}{' (this session)' if c['own'] else ''} chose {c['label']}"
+        said = "; ".join((gettext("{team} (this session) chose {choice}") if c["own"] else
+                          gettext("{team} chose {choice}")).format(team=c["team"], choice=text(c["label"]))
                          + (f" (\u201c{c['rationale']}\u201d)" if c["rationale"] else "") for c in d["choices"])
-        q.append(f"Decision {d['number']}, the same situation for every team: {said}. "
-                 f"What did each team see that led it there?")
+        q.append(gettext("Decision {number}, the same situation for every team: {said}. What did each team see "
+                         "that led it there?").format(number=d["number"], said=said))
     subtitle = f"{v['title']}: {v['objective']}" if v["objective"] else v["title"]
-    return {"stage": "Vignette", "subtitle": subtitle, "questions": q, "vignette": True}
+    return {"stage": gettext("Vignette"), "subtitle": subtitle, "questions": q, "vignette": True}
 
 
 def _comparison_rows(b: dict, spec: ScenarioSpec, an: Analysis, comp: dict, params: dict,
@@ -216,27 +262,31 @@ def _comparison_rows(b: dict, spec: ScenarioSpec, an: Analysis, comp: dict, para
     if not comp:
         return {}
 
+    names = {**{k: gettext(v) for k, v in RESULT_WORDS.items() if k in ("players", "adversary")}, **seat_titles}
+
     def winner(w):
         if isinstance(w, list | tuple):
-            return ", ".join(seat_titles.get(x, str(x)) for x in w)
-        return seat_titles.get(w, str(w).title()) if w else "\u2014"
+            return ", ".join(names.get(x, str(x)) for x in w)
+        return names.get(w, str(w).title()) if w else "\u2014"
 
-    rows = [{"name": "This session", "winner": winner((b["result"] or {}).get("winner")) if b["result"] else
-             "(not finished)", "finals": {ms.label: ms.value(an.final_metrics, params) for ms in spec.measures}}]
+    rows = [{"name": gettext("This session"), "winner": winner((b["result"] or {}).get("winner")) if b["result"] else
+             gettext("(not finished)"), "finals": {ms.label: ms.value(an.final_metrics, params) for ms in spec.measures}}]
     for r in comp.get("earlier") or []:
         rows.append({"name": r["name"], "winner": winner(r.get("winner")),
                      "finals": {ms.label: (r["series"][ms.key]["y"][-1] if ms.key in r["series"] else None)
                                 for ms in spec.measures}})
     base = comp.get("baseline")
     if base:
-        rows.append({"name": f"Bots only, same seed ({base['bots']} bots, {base['choices']} choices)",
+        rows.append({"name": gettext("Bots only, same seed ({bots} bots, {choices} choices)").format(
+                         bots=bot_words(base["bots"]), choices=base["choices"]),
                      "winner": winner((base.get("result") or {}).get("winner")),
                      "finals": {ms.label: (base["series"][ms.key]["y"][-1] if ms.key in base["series"] else None)
                                 for ms in spec.measures}})
     labels = list(dict.fromkeys(ms.label for ms in spec.measures))
-    note = ("" if comp.get("earlier") else "No earlier finished session of this game and scenario (same options) "
-            "in this course to compare with; ") + ("the bot-only game replays this session's seed with bots in "
-                                                   "every seat." if base else "no bot-only game could be played.")
+    note = ("" if comp.get("earlier") else gettext("No earlier finished session of this game and scenario (same "
+                                                   "options) in this course to compare with; ")) + (
+        gettext("the bot-only game replays this session's seed with bots in every seat.") if base
+        else gettext("no bot-only game could be played."))
     return {"rows": rows, "labels": labels, "note": note}
 
 
@@ -250,6 +300,19 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
             if len(s.metrics) == 1:
                 labels.setdefault(s.metrics[0], s.label)
             plotted.append(s.metrics)
+    # the other metrics the log's deltas name: a margin by its measure, resources by their side
+    for ms in spec.measures:
+        if len(ms.terms) == 1 and ms.terms[0][1] == 1 and not ms.offset:
+            labels.setdefault(ms.terms[0][0], ms.label)
+    titles = {s["id"]: s.get("title", s["id"]) for s in b["scenario"].get("seats", [])}
+    for sid, metric in spec.resources.items():
+        labels.setdefault(metric, gettext("{side} Resources").format(side=titles.get(sid, humanize(sid))))
+    for sid, title in titles.items():  # Tears of Tyranny's presence per player
+        labels.setdefault(f"presence_{sid}", title)
+        for prefix, words in spec.seat_metric_labels.items():
+            labels.setdefault(f"{prefix}{sid}", words.format(seat=title))
+    for metric, words in spec.metric_labels.items():
+        labels.setdefault(metric, words)
     an = analyse(b, spec, labels=labels, max_key_moments=max_key_moments, plotted=plotted or None)
     if not any(all(m in an.metric_names for m in names) for names in plotted):
         # unknown scenario (or renamed metrics): swings of every metric count
@@ -259,7 +322,7 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
     seat_titles = {s["id"]: s["title"] for s in b["seats"]}
     for s in b["scenario"].get("seats", []):
         seat_titles.setdefault(s["id"], s.get("title", s["id"]))
-    headline, result_lines = _result_lines(b["result"], seat_titles)
+    headline, result_lines = _result_lines(b["result"], seat_titles, an.labels)
     sess = b["session"]
     events = b["events"]
     first_t = next((e["created_at"] for e in events if e["created_at"]), None)
@@ -275,7 +338,7 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
         "scenario_key": b["scenario"]["key"],
         "course": b["course"].get("title", ""),
         "instructors": b["course"].get("instructors", []),
-        "session": sess.get("title") or f"Session {sess.get('id')}",
+        "session": sess.get("title") or gettext("Session {id}").format(id=sess.get("id")),
         "session_id": sess.get("id"),
         "seed": sess.get("seed"),
         "options": sess.get("options") or {},
@@ -308,7 +371,8 @@ def build_report(raw: dict, *, max_key_moments: int = 6) -> ReportModel:
     # maps at the start, at each phase and at the end, drawn by the one board renderer (issue 17.4)
     points = snapshot_points(an.phases, b["as_of_seq"], finished=bool(b["result"]))
     snapshots, warnings = draw_snapshots(cover["scenario_key"], points, b["snapshots"],
-                                         x_label=spec.x_label.lower()) if b["snapshots"] else ([], [])
+                                         x_label=spec.x_label.lower(), gettext=gettext,
+                                         ngettext=ngettext) if b["snapshots"] else ([], [])
 
     final = [(an.labels.get(m, humanize(m)), fmt_num(v)) for m, v in sorted(an.final_metrics.items())]
     comp = b.get("comparison") or {}

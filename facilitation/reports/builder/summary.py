@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 
 from facilitation.reports.builder.analysis import Analysis, fmt_num
+from facilitation.reports.builder.translation import gettext, gettext_noop
 
 # phrase -> (comparison, which value of the game to compare: "min", "max" or "end")
 _DIRECTIONS = (
@@ -38,7 +39,11 @@ _SYNONYMS = {
     "hunt_track": ("hunt",),
     "aid": ("aid",),
 }
-_WORDS = {">": "above", ">=": "at least", "<": "below", "<=": "at most"}
+_WORDS = {">": gettext_noop("above {target}"), ">=": gettext_noop("at least {target}"),
+          "<": gettext_noop("below {target}"), "<=": gettext_noop("at most {target}")}
+_VALUES = {"min": gettext_noop("lowest value {value} ({unit} {number}, event {seq})"),
+           "max": gettext_noop("highest value {value} ({unit} {number}, event {seq})"),
+           "end": gettext_noop("final value {value} ({unit} {number}, event {seq})")}
 
 
 @dataclass
@@ -89,7 +94,7 @@ def _series(an: Analysis, metric: str) -> list[tuple[float, int, int]]:
 def check_intent(team: str, text: str, an: Analysis, won: bool | None, x_label: str = "card") -> IntentVerdict:
     v = IntentVerdict(team=team, text=text, won=won)
     if not text:
-        v.verdict = "No intent was recorded."
+        v.verdict = gettext("No intent was recorded.")
         return v
     low = text.lower()
     found = _find_metrics(text, an)
@@ -109,31 +114,32 @@ def check_intent(team: str, text: str, an: Analysis, won: bool | None, x_label: 
         label = an.labels.get(m, m)
         if num is None:
             v.checks.append(IntentCheck(m, label, "", None,
-                                        f"from {fmt_num(vals[0])} to {fmt_num(vals[-1])} (lowest {fmt_num(lo[0])}, "
-                                        f"highest {fmt_num(hi[0])})"))
+                                        gettext("from {first} to {last} (lowest {low}, highest {high})").format(
+                                            first=fmt_num(vals[0]), last=fmt_num(vals[-1]), low=fmt_num(lo[0]),
+                                            high=fmt_num(hi[0]))))
             continue
         target = float(num.group())
         op, which = next(((op, which) for pat, op, which in _DIRECTIONS if re.search(pat, clause)), (">=", "end"))
         value, where = {"min": (lo[0], lo), "max": (hi[0], hi), "end": (vals[-1], series[-1])}[which]
         ok = {">": value > target, ">=": value >= target, "<": value < target, "<=": value <= target}[op]
-        what = {"min": "lowest value", "max": "highest value", "end": "final value"}[which]
-        v.checks.append(IntentCheck(m, label, f"{_WORDS[op]} {fmt_num(target)}", ok,
-                                    f"{what} {fmt_num(value)} ({x_label} {where[1]}, event {where[2]})"))
+        v.checks.append(IntentCheck(m, label, gettext(_WORDS[op]).format(target=fmt_num(target)), ok,
+                                    gettext(_VALUES[which]).format(value=fmt_num(value), unit=x_label,
+                                                                   number=where[1], seq=where[2])))
     wants_win = bool(re.search(r"\bwin\b|\bvictory\b", low))
     judged = [c.achieved for c in v.checks if c.achieved is not None]
     if wants_win and won is not None:
         judged.append(won)
     if not v.checks and not wants_win:
-        v.verdict = ("The intent names no measure the log records: discuss it against the outcome and the "
-                     "turning points.")
+        v.verdict = gettext("The intent names no measure the log records: discuss it against the outcome and "
+                            "the turning points.")
     elif not judged:
-        v.verdict = "The intent names measures but no target: see how they moved."
+        v.verdict = gettext("The intent names measures but no target: see how they moved.")
     elif all(judged):
-        v.verdict = "Achieved."
+        v.verdict = gettext("Achieved.")
     elif any(judged):
-        v.verdict = "Partly achieved."
+        v.verdict = gettext("Partly achieved.")
     else:
-        v.verdict = "Not achieved."
+        v.verdict = gettext("Not achieved.")
     return v
 
 

@@ -15,10 +15,18 @@ import statistics
 from dataclasses import dataclass, field
 
 from facilitation.reports.builder.specs import Measure
+from facilitation.reports.builder.translation import gettext, gettext_noop, text
 
 # the bots that play the rollouts, per game: the strongest that finishes a game in well under a
 # second (Tears of Tyranny's heuristic bot looks ahead and takes 15-20 s per game)
 ROLLOUT_BOTS = {"peru": "heuristic", "andean_abyss": "nonplayer", "tears_of_tyranny": "random"}
+#: the kinds of bot in words (translated where they are shown)
+BOT_WORDS = {"heuristic": gettext_noop("heuristic"), "nonplayer": gettext_noop("Non-player"),
+             "random": gettext_noop("random")}
+
+
+def bot_words(kind: str) -> str:
+    return gettext(BOT_WORDS[kind]) if kind in BOT_WORDS else kind
 MAX_ALTERNATIVES = 3
 MAX_CHOICES_PER_ROLLOUT = 20_000
 
@@ -120,8 +128,8 @@ def road_not_taken(rules, state_before, seat: str, actual_choice: str, measure: 
     actual = next((c for c in choices if c.id == actual_choice), None)
     if actual is None:
         return "", []
-    options = [Option(actual.id, str(actual.label), True)]
-    options += [Option(c.id, str(c.label), False) for c in _rank_alternatives(choices, actual.id)]
+    options = [Option(actual.id, text(actual.label), True)]
+    options += [Option(c.id, text(c.label), False) for c in _rank_alternatives(choices, actual.id)]
     for oi, opt in enumerate(options):
         for r in range(rollouts):
             st = rules.copy(state_before)
@@ -131,8 +139,8 @@ def road_not_taken(rules, state_before, seat: str, actual_choice: str, measure: 
             if margin is not None:
                 opt.margins.append(margin)
                 opt.wins += int(won)
-    text = p.text_for(seat) if hasattr(p, "text_for") else str(p.text)
-    return str(text), options
+    words = p.text_for(seat) if hasattr(p, "text_for") else p.text
+    return text(words), options
 
 
 def strip_svg(w: WhatIf, width: int = 520, row_h: int = 22) -> str:
@@ -157,7 +165,7 @@ def strip_svg(w: WhatIf, width: int = 520, row_h: int = 22) -> str:
     h = row_h * len(w.options) + 30
     out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{h}" viewBox="0 0 {width} {h}" '
            f'font-family="DejaVu Sans, sans-serif" font-size="10" role="img" '
-           f'aria-label="Victory margins of each option">']
+           f'aria-label="{escape(gettext("Victory margins of each option"))}">']
     out.append(f'<line x1="{x(0):.1f}" y1="4" x2="{x(0):.1f}" y2="{h - 22}" stroke="#bdbdbd"/>')
     for i, o in enumerate(w.options):
         y = 14 + i * row_h
@@ -223,12 +231,12 @@ def whatifs_for(model, rules, state_before_seq, *, decisions: int = 5, rollouts:
         if best is None or best[0] < 2:
             continue
         legal, st, state = best
-        text, options = road_not_taken(rules, state, st.seat, st.choice_id, measure, params, rollouts=rollouts,
+        words, options = road_not_taken(rules, state, st.seat, st.choice_id, measure, params, rollouts=rollouts,
                                        seed=seed * 7919 + st.seq)
         if not options:
             continue
         out.append(WhatIf(moment=numbers.get(id(m.row), 0), seq=st.seq, team=m.row.team, seat=st.seat,
                           measure=measure.label, actual_margin=measure.value(model.analysis.final_metrics, params),
                           options=options, rollouts=rollouts, bots=ROLLOUT_BOTS.get(rules.key, "random"),
-                          prompt=text, legal=legal))
+                          prompt=words, legal=legal))
     return out

@@ -46,8 +46,26 @@ def css_string(value) -> str:
 
 
 @register.filter
+def page_counters(text: str) -> str:
+    """A translated "Page [page] of [pages]" as a CSS ``content`` value: the bracketed names
+    become the page counters, the words around them CSS strings."""
+    import re
+
+    out = []
+    for part in re.split(r"(\[pages?\])", str(text)):
+        if part in ("[page]", "[pages]"):
+            out.append(f"counter({part[1:-1]})")
+        elif part:
+            out.append(f'"{css_string(part)}"')
+    return mark_safe(" ".join(out))  # noqa: S308 - every text part escaped by css_string
+
+
+@register.filter
 def num(value) -> str:
-    return fmt_num(value)
+    """A number as the report writes it, with the active language's decimal mark."""
+    from django.utils.formats import get_format
+
+    return fmt_num(value).replace(".", get_format("DECIMAL_SEPARATOR"))
 
 
 @register.filter

@@ -103,7 +103,7 @@ def game_title(key) -> str:
     from engine.core.registry import UnknownScenario, load
 
     try:
-        return load(str(key)).title
+        return text.tr(load(str(key)).title)
     except UnknownScenario:
         return str(key)
 

@@ -77,11 +77,15 @@ def live_choices(choices, board, teach=None):
     """The items of the seat's list of legal choices, each with its game detail (a card, a tile
     or a panel capability it would use: ``board.game_panel.choice_cards``), what it would change
     (``teach.previews``, issue #19) and, beside it, a link to the summary of its rule
-    (``teach.choice_rules``; once per run of choices under the same rule)."""
+    (``teach.choice_rules``; once per run of choices under the same rule) and a link to each
+    glossary term its label names (``teach.choice_terms``; each term once in the list, beside
+    the first choice that names it: a link cannot sit inside the choice's button)."""
     cards = ((board or {}).get("game_panel") or {}).get("choice_cards") or {}
     teach = teach or {}
     previews = teach.get("previews") or {}
     choice_rules = teach.get("choice_rules") or {}
+    choice_terms = teach.get("choice_terms") or {}
+    linked_terms: set[str] = set()
     out = []
     w = out.append
     last_help = None
@@ -103,9 +107,12 @@ def live_choices(choices, board, teach=None):
                     f'title="{_v(label)}"><span aria-hidden="true">§</span>{_v(rs["rule"])}'
                     f'<span class="visually-hidden"> ({_v(label)})</span></a>')
         last_rule = rs["rule"] if rs else None
+        terms = [t for t in choice_terms.get(c.get("id")) or [] if t["key"] not in linked_terms]
+        linked_terms.update(t["key"] for t in terms)
         w(f'\n            {li}<button type="submit" name="choice" value="{cid}" data-choice="{cid}">{kbd} '
           f'{_v(c.get("label", ""))}{choice_cost(c.get("cost"))}{choice_detail(cc) if cc else ""}'
-          f'{choice_help(c) if c.get("help") != last_help else ""}{preview}</button>{link}</li>\n            ')
+          f'{choice_help(c) if c.get("help") != last_help else ""}{preview}</button>{choice_term_links(terms)}'
+          f'{link}</li>\n            ')
         last_help = c.get("help")  # a help shared by a run of choices (Rally in each space) is said once
     return mark_safe("".join(out))
 
@@ -123,6 +130,18 @@ def glossed_question(teach, text):
         else:
             out.append(f'<a class="term" href="#{_v(entry["id"])}" data-term="{_v(entry["key"])}">{_v(words)}</a>')
     return mark_safe("".join(out))
+
+
+def choice_term_links(terms: list[dict]) -> str:
+    """Links to the glossary entries (on the page, under "What the words mean") of the terms a
+    choice's label names, each with its meaning announced as "<term>: what it means"."""
+    out = []
+    for t in terms:
+        hint = gettext("%(term)s: what it means") % {"term": t["name"]}
+        out.append(f'<a class="choice-term-link" href="#{_v(t["id"])}" data-term="{_v(t["key"])}" '
+                   f'title="{_v(hint)}"><span aria-hidden="true">?</span>{_v(t["name"])}'
+                   f'<span class="visually-hidden"> ({_html_escape(gettext("what it means"))})</span></a>')
+    return "".join(out)
 
 
 def choice_cost(cost) -> str:

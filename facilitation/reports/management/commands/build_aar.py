@@ -27,6 +27,8 @@ class Command(BaseCommand):
                             help="seconds to wait for a queued build to finish (default: do not wait)")
         parser.add_argument("--out", default=None, help="copy the HTML and PDF into this folder")
         parser.add_argument("--retry-failed", action="store_true", help="rebuild a report that failed")
+        parser.add_argument("--language", default=None,
+                            help="the report's language, one of settings.LANGUAGES (default: the site's)")
 
     def handle(self, *args, **opts):
         try:
@@ -36,7 +38,7 @@ class Command(BaseCommand):
         try:
             report = services.report_request(session, opts["seq"], check_permission=False,
                                              rebuild_failed=opts["retry_failed"] or opts["inline"],
-                                             enqueue=not opts["inline"])
+                                             enqueue=not opts["inline"], language=opts["language"])
         except ServiceError as exc:
             raise CommandError(exc.message) from None
         if opts["inline"] and report.status != AARReport.Status.DONE:

@@ -7,7 +7,7 @@
   var root = document.getElementById("aar-report");
   if (!root) return;
   var url = root.getAttribute("data-status-url");
-  var labels = {queued: "Queued", running: "Running", done: "Done", failed: "Failed"};
+  var labels = {queued: "Queued", running: "Running", done: "Ready", failed: "Failed"};
   var failures = 0;
   var queuedSince = Date.now();
 
@@ -15,7 +15,7 @@
 
   function show(d) {
     var st = byId("aar-status");
-    st.textContent = labels[d.status] || d.status;
+    st.textContent = d.status_label || labels[d.status] || d.status;
     st.className = "aar-status-" + d.status;
     byId("aar-stage").textContent = (d.status === "queued" || d.status === "running") ? (d.stage || "") : "";
     byId("aar-progress").value = d.progress;
