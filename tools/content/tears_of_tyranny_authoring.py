@@ -980,7 +980,7 @@ def by_players_text(by_players: dict) -> str:
 
 BY_PLAYERS = {
     "standard": {"1": {"start_resources_bonus": -2}, "2": {"start_resources_bonus": 2},
-                 "3": {"start_tyranny": 1}, "4": {"start_tyranny": 2}},
+                 "3": {"start_tyranny": 1}, "4": {"start_tyranny": 3}},
     "blitz": {},
     "frozen_conflict": {},
     "popular_spring": {},
