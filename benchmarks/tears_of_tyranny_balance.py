@@ -30,7 +30,8 @@ def _one(args):
     res = r["result"]
     # "level 4: ..." -> "level 4"; a scenario panel's own end keeps its name:
     # "scenario: the offensive culminates: ..." -> "scenario: the offensive culminates"
-    reason = ":".join(res["reason"].split(":")[:2 if res["reason"].startswith("scenario:") else 1])
+    text = str(res["reason"])  # a message (contract v2); str() renders it in English
+    reason = ":".join(text.split(":")[:2 if text.startswith("scenario:") else 1])
     return res["winner"], reason, res["turn"], res["margin"]["influence_cards_earned"], r["choices"]
 
 
@@ -47,16 +48,19 @@ def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
 
 def run(games: int, players: int, bots: str, extra: dict, procs: int = 2, out_file: str | None = None) -> dict:
     jobs = [(seed, bots, players, extra) for seed in range(1, games + 1)]
+    out = []
     with Pool(procs) as pool:
-        out = pool.map(_one, jobs)
+        # one line per game as it ends (in seed order), so a long run can be followed and its
+        # finished games are kept if it is stopped
+        for seed, (w, reason, turn, cards, choices) in zip(range(1, games + 1), pool.imap(_one, jobs), strict=True):
+            out.append((w, reason, turn, cards, choices))
+            if out_file:
+                with open(out_file, "a") as fh:
+                    fh.write(json.dumps({"scenario": extra.get("scenario", "standard"), "players": players, "bots": bots,
+                                         "seed": seed, "winner": w, "reason": reason, "turns": turn,
+                                         "influence_cards": cards, "choices": choices}) + "\n")
     wins = sum(1 for w, *_ in out if w == "players")
     lo, hi = wilson(wins, games)
-    if out_file:
-        with open(out_file, "a") as fh:
-            for seed, (w, reason, turn, cards, choices) in zip(range(1, games + 1), out, strict=True):
-                fh.write(json.dumps({"scenario": extra.get("scenario", "standard"), "players": players, "bots": bots,
-                                     "seed": seed, "winner": w, "reason": reason, "turns": turn,
-                                     "influence_cards": cards, "choices": choices}) + "\n")
     return {"scenario": extra.get("scenario", "standard"), "players": players, "bots": bots, "games": games,
             "wins": wins, "win_rate": round(wins / games, 3), "ci95": [round(lo, 3), round(hi, 3)],
             "reasons": dict(Counter(r for _, r, *_ in out)),

@@ -946,6 +946,46 @@ def build_terrain() -> dict:
 # Checks: "level_below_by_turn" (turn >= N and level < L), "no_tyranny" (no token on the map,
 # level >= L), "civilians_killed" (at least N per player), "blue_share" (blue civilians >= R x red,
 # level >= L). Rulebook defeats are checked first and win ties (A-53).
+# Issue 16.11 (balance): starting conditions per player count, tuned with the heuristic team
+# (benchmarks/tears_of_tyranny_balance.py) towards a 40-65 % win rate in every row. Only what the
+# rulebook leaves to the designer moves: the tiles' starting pieces (2.C: "according to the labels
+# on each tile"; a starting tyranny token comes from the pool, A-07) and the panels' starting
+# resources (1.E.i: the panel "provides starting conditions"); pools, decks, thresholds and every
+# procedure stay as printed (a scenario panel's own adjustments, 5, are its own). Knobs:
+# "start_resources_bonus" (each player, may be negative), "extra_start_cells" (each quadrant, on its
+# first deployable coastal tile), "start_tyranny" (one token on the strongest adversary tile of each
+# of the last N quadrants in play), "start_influence" (tokens earned at the start).
+KNOB_TEXT = {
+    "start_resources_bonus": lambda v: (f"each player starts with {v} more resource{'s' if v != 1 else ''}" if v > 0 else
+                                        f"each player starts with {-v} resource{'s' if v != -1 else ''} fewer"),
+    "extra_start_cells": lambda v: f"each quadrant starts with {v} extra cell{'s' if v != 1 else ''} on its first deployable coastal tile",
+    "start_tyranny": lambda v: (f"{v} tyranny token{'s' if v != 1 else ''} from the pool start{'s' if v == 1 else ''} on the map, on the "
+                                f"strongest adversary tile of {'the last quadrant' if v == 1 else f'each of the last {v} quadrants'}"),
+    "start_influence": lambda v: f"the team starts with {v} influence token{'s' if v != 1 else ''} earned",
+}
+
+
+def by_players_text(by_players: dict) -> str:
+    """The player-facing sentence for a scenario's per-player-count starting conditions."""
+    parts = []
+    for n in ("1", "2", "3", "4"):
+        knobs = by_players.get(n)
+        if knobs:
+            text = ", ".join(KNOB_TEXT[k](v) for k, v in knobs.items())
+            if n == "1":
+                text = text.replace("each player", "the player").replace("each quadrant", "the quadrant")
+            parts.append(f"{n} player{'s' if n != '1' else ''}: " + text)
+    return (" Starting conditions by player count (balance): " + "; ".join(parts) + ".") if parts else ""
+
+
+BY_PLAYERS = {
+    "standard": {"1": {"start_resources_bonus": -2}, "2": {"start_resources_bonus": 2},
+                 "3": {"start_tyranny": 1}, "4": {"start_tyranny": 3}},
+    "blitz": {},
+    "frozen_conflict": {},
+    "popular_spring": {},
+}
+
 SCENARIOS = [
     {"id": "standard", "title": "The Long Night",
      "background": "The regime has spent a decade building its security services along the coast. "
@@ -1005,7 +1045,9 @@ def main() -> None:
         "events.json": build_events(),
         "influence.json": build_influence(),
         "terrain.json": build_terrain(),
-        "scenarios.json": {"source": "authored (A-55)", "scenarios": SCENARIOS},
+        "scenarios.json": {"source": "authored (A-55; starting conditions per player count: issue 16.11)",
+                           "scenarios": [{**x, "victory_conditions": x["victory_conditions"] + by_players_text(BY_PLAYERS[x["id"]]),
+                                          "by_players": BY_PLAYERS[x["id"]]} for x in SCENARIOS]},
     }
     for name, data in files.items():
         (HERE / name).write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")

@@ -68,7 +68,7 @@ from engine.core.messages import is_msg, msg
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.capabilities import CapabilitiesMixin
-from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER, content
+from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER, UNIT_VALUE, content
 from engine.scenarios.tears_of_tyranny.escalation import EscalationMixin
 from engine.scenarios.tears_of_tyranny.force_management import ForceManagementMixin
 from engine.scenarios.tears_of_tyranny.panel import (  # noqa: F401  (re-exported for bots and tests)
@@ -171,7 +171,8 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
         else:
             roles = list(SEAT_ORDER[:n])
         scen = C.scenarios[o.get("scenario", "standard")]
-        adj = scen["rules_adjustments"]
+        # issue 16.11: a scenario panel may set starting conditions per player count (balance)
+        adj = {**scen["rules_adjustments"], **scen.get("by_players", {}).get(str(n), {})}
         opts = {
             "players": n, "roles": roles, "scenario": scen["id"],
             "terrain_deck": adj.get("terrain_deck", o.get("terrain_deck", "standard")),
@@ -195,6 +196,13 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
             tiles[tid] = {"u": u, "red": s["red_civilians"], "blue": s["blue_civilians"], "tyr": s["tyranny"],
                           "gs": {}, "bases": [], "pres": {}, "def": 0, "prev": []}
             tyr_start += s["tyranny"]
+        for q in range(n, n - min(n, adj.get("start_tyranny", 0)), -1):
+            # issue 16.11: a starting tyranny token (2.C, A-07: at most one per quadrant), taken
+            # from the pool, on the quadrant's strongest adversary tile (the first in tile order)
+            strongest = max((t for t in order if C.tiles[t]["quadrant"] == q and not tiles[t]["tyr"]),
+                            key=lambda t: sum(UNIT_VALUE[u[0]] for u in tiles[t]["u"]))
+            tiles[strongest]["tyr"] += 1
+            tyr_start += 1
         for q in range(1, n + 1):
             if adj.get("extra_start_cells"):
                 cand = [t for t in order if C.tiles[t]["quadrant"] == q and C.tiles[t]["coastal"] and not tiles[t]["tyr"]]

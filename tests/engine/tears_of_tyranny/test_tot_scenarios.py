@@ -56,9 +56,9 @@ def test_5_blitz_below_level_2_the_deck_running_out_still_loses(rules):
 
 def test_5_blitz_keeps_the_rulebook_clock_and_adds_starting_resources(rules, C):
     st = rules.setup(1, {"players": 2, "scenario": "blitz"})
-    std = rules.setup(1, {"players": 2})
+    bonus = C.scenarios["blitz"]["by_players"].get("2", {}).get("start_resources_bonus", 0)
     assert st["opts"]["terrain_deck"] == "advanced" and len(st["decks"]["terrain"]) == 12
-    assert all(st["pl"][s]["res"] == std["pl"][s]["res"] + 2 for s in st["seats"])
+    assert all(st["pl"][s]["res"] == C.panels[s]["start_resources"] + 2 + bonus for s in st["seats"])
     # no turn deadline: a turn-10 end at level 1 does not end the game
     st = blank(rules, scenario="blitz")
     st["turn"] = 10
@@ -137,3 +137,55 @@ def test_5_standard_panel_adds_no_condition(rules):
 def test_5_scenario_games_complete(rules, scenario):
     r = play_game(rules, seed=3, bots="random", options={"players": 2, "scenario": scenario})
     assert r["result"] is not None and r["result"]["winner"] in ("players", "adversary")
+
+
+# ---- issue 16.11: starting conditions per player count (balance knobs) --------------------------
+
+def _units(st, kind):
+    return sum(1 for t in st["tiles"].values() for u in t["u"] if u[0] == kind)
+
+
+def test_16_11_every_scenario_sets_starting_conditions_only_through_known_knobs(C):
+    """Only the tiles' starting pieces (2.C) and the panels' starting resources (1.E.i) move."""
+    known = {"start_resources_bonus", "extra_start_cells", "start_tyranny", "start_influence"}
+    for sc in C.scenarios.values():
+        assert set(sc["by_players"]) <= {"1", "2", "3", "4"}
+        for n, knobs in sc["by_players"].items():
+            assert set(knobs) <= known, (sc["id"], n, knobs)
+            assert knobs.get("start_tyranny", 0) <= int(n), "A-07: at most one starting token per quadrant"
+        if sc["by_players"]:
+            assert "Starting conditions by player count" in sc["victory_conditions"], "the players are told"
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_16_11_player_count_knobs_apply_to_that_count_only(rules, C, players):
+    knobs = C.scenarios["standard"]["by_players"].get(str(players), {})
+    st = rules.setup(5, {"players": players})
+    bonus = knobs.get("start_resources_bonus", 0)
+    assert all(st["pl"][s]["res"] == C.panels[s]["start_resources"] + bonus for s in st["seats"])
+    printed_cells = sum(C.tiles[t]["start"]["cells"] for t in st["tiles"])
+    assert _units(st, "cell") == printed_cells + players * knobs.get("extra_start_cells", 0)
+    on_map = sum(t["tyr"] for t in st["tiles"].values())
+    assert on_map == knobs.get("start_tyranny", 0)
+    assert st["tyr_pool"] + on_map == 5 * players, "2: five tokens per player; starting tokens come from the pool"
+    assert st["inf"]["earned"] == knobs.get("start_influence", 0)
+
+
+def test_16_11_a_starting_tyranny_token_lies_on_the_strongest_tile_of_the_last_quadrants(rules, C):
+    by_players = C.scenarios["standard"]["by_players"]
+    saved = by_players.get("3")
+    by_players["3"] = {"start_tyranny": 2}
+    try:
+        st = rules.setup(1, {"players": 3})
+    finally:
+        if saved is None:
+            del by_players["3"]
+        else:
+            by_players["3"] = saved
+    held = {C.tiles[t]["quadrant"]: t for t, x in st["tiles"].items() if x["tyr"]}
+    assert sorted(held) == [2, 3], "one token in each of the last two quadrants, none in quadrant 1"
+    for q, tid in held.items():
+        def strength(t):
+            return sum({"cell": 1, "outpost": 2, "garrison": 3}[u[0]] for u in st["tiles"][t]["u"])
+        assert strength(tid) == max(strength(t) for t in st["tiles"] if C.tiles[t]["quadrant"] == q)
+    assert st["tyr_pool"] == 15 - 2
