@@ -44,8 +44,22 @@
     if (region && ev.detail.shouldSwap && olderThanShown(region, ev.detail.serverResponse || "")) {
       ev.detail.shouldSwap = false;
       window.__coinlabStaleAnswers = (window.__coinlabStaleAnswers || 0) + 1;
+      var t = document.createElement("template");  // inert: nothing in it runs or loads
+      t.innerHTML = ev.detail.serverResponse || "";
+      showFlash(t.content.querySelector("ul.messages"), true);  // its position is old, its message is not
     }
   });
+
+  // The messages of the page's own answer (a decision refused, an intent recorded, an undo)
+  // belong to that request, not to the position the region shows: they move to #play-flash,
+  // outside the region, and stay there until the page's next own answer. A poll answered just
+  // after the page's own answer brings the region of the same seq without them (the answer
+  // showed them), and redrawing the region no longer wipes them.
+  function showFlash(list, ownAnswer) {
+    var box = document.getElementById("play-flash");
+    if (!box) { return; }
+    if (list) { box.replaceChildren(list); } else if (ownAnswer) { box.replaceChildren(); }
+  }
 
   // A live region from the shared cache is the same for every member of a team, so it carries
   // no per-request values: the CSRF token travels in the page's hx-headers (X-CSRFToken) and
@@ -165,6 +179,7 @@
     });
     var typingId = active && region.contains(active) && active.id && typed[active.id] !== undefined ? active.id : null;
     region.innerHTML = html;
+    showFlash(region.querySelector("ul.messages"), false);
     fillKeys(region);
     Object.keys(typed).forEach(function (id) {
       var el = document.getElementById(id);
@@ -283,7 +298,8 @@
     rat.focus();
   });
 
-  // a decision was accepted: the rationale box starts empty for the next one
+  // a decision was accepted: the rationale box starts empty for the next one (the server
+  // fires the event on the body, so a poll that redrew the form meanwhile cannot swallow it)
   document.addEventListener("coinlab:accepted", function () {
     var rat = document.getElementById("id_rationale");
     if (rat) { rat.value = ""; }
@@ -299,6 +315,7 @@
     var region = ev.detail.target && ev.detail.target.closest("[data-poll-url]");
     if (region) {
       if (beforeHtmx) { restoreState(region, beforeHtmx); beforeHtmx = null; } else { markDrawn(region); }
+      showFlash(region.querySelector("ul.messages"), true);
       announceMoves(region);
       fillKeys(region);
       var e = region.querySelector("[data-etag]");
