@@ -49,6 +49,24 @@ def _peru_page(new_context, django_user_model):
     return page, session, teacher
 
 
+def _held(page, held: list, what: str) -> None:
+    """Wait until the route handler has held a request (``what`` names it for the failure)."""
+    deadline = time.monotonic() + 10
+    while not held and time.monotonic() < deadline:
+        page.wait_for_timeout(50)  # the route handlers run while the page waits
+    assert held, f"the page did not send {what}"
+
+
+def _held_decision(page, send: bool = True):
+    """Click the first choice and hold the decision: (route, its answer) when ``send``, the
+    server having applied it; (route, None) when not sent yet."""
+    held = []
+    page.route("**/play/choose/**", lambda route: held.append((route, route.fetch() if send else None)))
+    page.locator(".choices button").first.click()
+    _held(page, held, "the decision")
+    return held[0]
+
+
 def test_a_poll_answer_older_than_the_decisions_answer_is_dropped(new_context, live_server, django_user_model):
     page, _session, _teacher = _peru_page(new_context, django_user_model)
     before = _seq(page)
@@ -65,10 +83,7 @@ def test_a_poll_answer_older_than_the_decisions_answer_is_dropped(new_context, l
         held.append((route, route.fetch(headers=headers)))
 
     page.route("**/play/live/**", hold)
-    deadline = time.monotonic() + 10
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(100)  # the page polls every 1.5 s
-    assert held, "the page did not poll"
+    _held(page, held, "a poll")  # the page polls every 1.5 s
 
     cid = page.locator(".choices button").first.get_attribute("data-choice")
     with page.expect_response(lambda r: "/play/choose/" in r.url) as resp:
@@ -92,14 +107,7 @@ def test_a_decisions_answer_overtaken_by_a_newer_poll_is_dropped(new_context, li
     page, session, teacher = _peru_page(new_context, django_user_model)
     before = _seq(page)
 
-    held = []
-    page.route("**/play/choose/**", lambda route: held.append((route, route.fetch())))
-    page.locator(".choices button").first.click()
-    deadline = time.monotonic() + 10
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert held, "the decision was not sent"
-    route, answer = held[0]
+    route, answer = _held_decision(page)
     assert answer.status == 200
     session.refresh_from_db()
     decided = session.head_seq
@@ -138,10 +146,7 @@ def test_an_intents_message_survives_a_poll_answered_after_it(new_context, live_
             held.append(route)  # not sent yet: it reaches the server after the intent
 
     page.route("**/play/live/**", hold)
-    deadline = time.monotonic() + 10
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(100)
-    assert held, "the page did not poll"
+    _held(page, held, "a poll")
     before = _seq(page)
     page.fill("#id_statement", "Build bases in the highlands.")
     with page.expect_response(lambda r: "/play/intent/" in r.url):
@@ -171,14 +176,7 @@ def test_an_accepted_decisions_rationale_stays_cleared_after_a_poll_redrew_the_f
     page.wait_for_selector("#id_rationale")
     page.fill("#id_rationale", "Keep the cadres hidden.")
 
-    held = []
-    page.route("**/play/choose/**", lambda route: held.append((route, route.fetch())))
-    page.locator(".choices button").first.click()
-    deadline = time.monotonic() + 10
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert held, "the decision was not sent"
-    route, answer = held[0]
+    route, answer = _held_decision(page)
     assert answer.status == 200
     session.refresh_from_db()
     page.locator(f"[data-seq='{session.head_seq}']").wait_for(state="attached")  # a poll showed it
@@ -196,20 +194,14 @@ def test_a_refused_decisions_message_is_shown_when_its_answer_is_overtaken(new_c
     poll has shown a newer position (a note logged after the pause): the answer's region is
     dropped as older, but the message saying why the decision was refused is still shown."""
     page, session, teacher = _peru_page(new_context, django_user_model)
-    held = []
-    page.route("**/play/choose/**", lambda route: held.append(route))  # not sent yet
-    page.locator(".choices button").first.click()
-    deadline = time.monotonic() + 10
-    while not held and time.monotonic() < deadline:
-        page.wait_for_timeout(50)
-    assert held, "the decision was not sent"
+    route, _ = _held_decision(page, send=False)
     services.session_pause(session=session, user=teacher)
-    answer = held[0].fetch()  # refused: the session is paused
+    answer = route.fetch()  # refused: the session is paused
     assert answer.status == 200 and "paused by the facilitator" in answer.text()
     services.facilitator_note(session=session, user=teacher, text="Mind the hills")
     session.refresh_from_db()
     page.locator(f"[data-seq='{session.head_seq}']").wait_for(state="attached")  # a poll showed it
-    held[0].fulfill(response=answer)
+    route.fulfill(response=answer)
     page.wait_for_function("() => window.__coinlabStaleAnswers === 1")  # its region was dropped as older
     assert _seq(page) == session.head_seq
     assert "paused by the facilitator" in page.inner_text("#play-flash"), "the refusal's message was lost"
