@@ -54,10 +54,13 @@ def _tab_to(page, selector: str, limit: int = 250) -> None:
 def _answer(resp) -> str:
     """What a decision's answer said, for a failure's message: its status, the seq of its region
     and the messages it carried (a refusal says why)."""
-    text = resp.text() if resp.status == 200 else ""
+    text = resp.text()
     seq = re.search(r'data-seq="(\d+)"', text)
-    msgs = re.findall(r'<ul class="messages".*?</ul>', text, flags=re.S)
-    return f"answer {resp.status}, region seq {seq.group(1) if seq else '?'}, posted {resp.request.post_data}, {msgs}"
+    msgs = re.findall(r'<ul class="messages".*?</ul>', text, flags=re.S) if resp.status == 200 else [
+        " ".join(re.sub(r"<[^>]+>", " ", text).split())[:300]]
+    headers = {k: v for k, v in resp.request.headers.items() if k.lower().startswith(("x-csrf", "hx-"))}
+    return (f"answer {resp.status}, region seq {seq.group(1) if seq else '?'}, posted {resp.request.post_data}, "
+            f"headers {headers}, {msgs}")
 
 
 def _focus_on_body(page) -> bool:

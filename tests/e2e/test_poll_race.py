@@ -205,3 +205,21 @@ def test_a_refused_decisions_message_is_shown_when_its_answer_is_overtaken(new_c
     page.wait_for_function("() => window.__coinlabStaleAnswers === 1")  # its region was dropped as older
     assert _seq(page) == session.head_seq
     assert "paused by the facilitator" in page.inner_text("#play-flash"), "the refusal's message was lost"
+
+
+def test_the_focus_stays_put_when_the_decisions_answer_redraws_the_position_a_poll_showed(
+        new_context, live_server, django_user_model):
+    """A poll showed the decision's position first and the keyboard user moved on to another
+    choice; the decision's answer (the same seq) then redraws the region: the focus stays on
+    that choice, not on the first one, where the next Space or Enter would choose for them."""
+    page, session, _teacher = _peru_page(new_context, django_user_model)
+    route, answer = _held_decision(page)
+    session.refresh_from_db()
+    page.locator(f"[data-seq='{session.head_seq}']").wait_for(state="attached")  # a poll showed it
+    ids = page.locator(".choices button").evaluate_all("els => els.map(e => e.dataset.choice)")
+    assert len(ids) >= 2
+    page.focus(f".choices button[data-choice='{ids[1]}']")
+    _marked(page)
+    route.fulfill(response=answer)
+    _redrawn(page)
+    assert page.evaluate("document.activeElement.dataset.choice") == ids[1], "the focus jumped"

@@ -34,11 +34,12 @@
   // another team's move. The log's seq only grows (an undo is a new event too), so a region
   // of a smaller seq than the one on the screen is dropped rather than put the previous
   // position back; the next poll brings the current one.
-  function olderThanShown(region, html) {
+  function seqAgainstShown(region, html) {  // < 0 older, 0 the same, > 0 newer, NaN unknown
     var m = /data-seq="(\d+)"/.exec(html);
     var shown = region.querySelector("[data-seq]");
-    return !!(m && shown) && parseInt(m[1], 10) < parseInt(shown.getAttribute("data-seq"), 10);
+    return m && shown ? parseInt(m[1], 10) - parseInt(shown.getAttribute("data-seq"), 10) : NaN;
   }
+  function olderThanShown(region, html) { return seqAgainstShown(region, html) < 0; }
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest && ev.detail.target.closest("[data-poll-url]");
     if (region && ev.detail.shouldSwap && olderThanShown(region, ev.detail.serverResponse || "")) {
@@ -307,9 +308,18 @@
 
   // after an htmx post swapped the live region, keep polling from the new ETag
   var beforeHtmx = null;
+  // The answer redraws the position on the screen (a poll drew it first, or the decision was
+  // refused): the reader may have moved to another choice in it meanwhile, and keeps it, rather
+  // than being sent to the first choice, where the next Space or Enter would choose for them.
+  var keptChoice = null;
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest && ev.detail.target.closest("[data-poll-url]");
-    if (region && ev.detail.shouldSwap) { beforeHtmx = keepState(region); }
+    if (region && ev.detail.shouldSwap) {
+      beforeHtmx = keepState(region);
+      var active = document.activeElement;
+      keptChoice = seqAgainstShown(region, ev.detail.serverResponse || "") === 0 && active && region.contains(active)
+        ? active.getAttribute("data-choice") : null;
+    }
   });
   document.addEventListener("htmx:afterSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest("[data-poll-url]");
@@ -321,6 +331,11 @@
       var e = region.querySelector("[data-etag]");
       if (e && region._coinlabSetEtag) { region._coinlabSetEtag(e.getAttribute("data-etag")); }
       announceTurn(region);
+      if (keptChoice && (!document.activeElement || document.activeElement === document.body)) {
+        var same = region.querySelector('.choices button[data-choice="' + CSS.escape(keptChoice) + '"]');
+        if (same) { same.focus({ preventScroll: true }); }
+      }
+      keptChoice = null;
       // keyboard users keep their place: after a decision, focus the next choice
       if (!document.activeElement || document.activeElement === document.body) {
         var next = document.querySelector("[data-turn-cue=yours]") && document.querySelector(".choices button");
