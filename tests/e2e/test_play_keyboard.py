@@ -17,6 +17,8 @@ itself (deliver 1), in Debian's Chromium:
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 
@@ -50,6 +52,18 @@ def _tab_to(page, selector: str, limit: int = 250) -> None:
             return
         page.keyboard.press("Tab")
     raise AssertionError(f"Tab never reached {selector}")
+
+
+def _answer(resp) -> str:
+    """What a decision's answer said, for a failure's message: its status, the seq of its region
+    and the messages it carried (a refusal says why)."""
+    text = resp.text()
+    seq = re.search(r'data-seq="(\d+)"', text)
+    msgs = re.findall(r'<ul class="messages".*?</ul>', text, flags=re.S) if resp.status == 200 else [
+        " ".join(re.sub(r"<[^>]+>", " ", text).split())[:300]]
+    headers = {k: v for k, v in resp.request.headers.items() if k.lower().startswith(("x-csrf", "hx-"))}
+    return (f"answer {resp.status}, region seq {seq.group(1) if seq else '?'}, posted {resp.request.post_data}, "
+            f"headers {headers}, {msgs}")
 
 
 def _focus_on_body(page) -> bool:
@@ -100,10 +114,10 @@ def test_a_whole_peru_turn_by_keyboard_only(new_context, live_server, shoot):
             assert _contrast(ring["color"], bg) >= 3, ring
             shoot(page, "keyboard-peru-focus-ring")
         seq = game.session.head_seq
-        with page.expect_response(lambda r: "/play/choose/" in r.url):
+        with page.expect_response(lambda r: "/play/choose/" in r.url) as answer:
             page.keyboard.press(key)
         game.session.refresh_from_db()
-        assert game.session.head_seq > seq, f"{cid}: nothing was decided"
+        assert game.session.head_seq > seq, f"{cid}: nothing was decided, {_answer(answer.value)}"
         page.wait_for_function("seq => +document.querySelector('#live [data-seq]').getAttribute('data-seq') > seq",
                                arg=seq)
         assert not _focus_on_body(page), f"after {cid} the focus fell to the page body"
@@ -231,10 +245,10 @@ def test_a_whole_andean_abyss_turn_by_keyboard_only(new_context, live_server):
         _tab_to(page, sel)
         session.refresh_from_db()
         seq = session.head_seq
-        with page.expect_response(lambda r: "/play/choose/" in r.url):
+        with page.expect_response(lambda r: "/play/choose/" in r.url) as answer:
             page.keyboard.press(key)
         session.refresh_from_db()
-        assert session.head_seq > seq, f"{cid}: nothing was decided"
+        assert session.head_seq > seq, f"{cid}: nothing was decided, {_answer(answer.value)}"
         page.wait_for_function("seq => +document.querySelector('#live [data-seq]').getAttribute('data-seq') > seq",
                                arg=seq)
         assert not _focus_on_body(page), f"after {cid} the focus fell to the page body"
@@ -247,10 +261,10 @@ def _keyboard_choose(page, cid: str, key: str, session) -> None:
     _tab_to(page, sel)
     session.refresh_from_db()
     seq = session.head_seq
-    with page.expect_response(lambda r: "/play/choose/" in r.url):
+    with page.expect_response(lambda r: "/play/choose/" in r.url) as answer:
         page.keyboard.press(key)
     session.refresh_from_db()
-    assert session.head_seq > seq, f"{cid}: nothing was decided"
+    assert session.head_seq > seq, f"{cid}: nothing was decided, {_answer(answer.value)}"
     page.wait_for_function("seq => +document.querySelector('#live [data-seq]').getAttribute('data-seq') > seq",
                            arg=seq)
     assert not _focus_on_body(page), f"after {cid} the focus fell to the page body"

@@ -2,6 +2,8 @@
 cache entry when it is valid, the service checks everything under the lock, and the region
 it answers with is drawn once into the cache the team's next polls read."""
 
+import json
+
 import pytest
 from django.test import Client
 from django.urls import reverse
@@ -27,7 +29,7 @@ def test_the_submits_region_is_shared_with_the_next_poll(toy_session, instructor
     c = _client_for(students[0])
     assert _poll(c, toy_session).status_code == 200  # remembers the seats
     r = _choose(c, toy_session, "govt", "op:march")
-    assert r.status_code == 200 and r["HX-Trigger"] == "coinlab:accepted"
+    assert r.status_code == 200 and json.loads(r["HX-Trigger"]) == {"coinlab:accepted": {"target": "body"}}
     assert "Where to march?" in r.content.decode()
     mate = _client_for(students[0])  # a second tab: no ETag yet
     _poll(mate, toy_session)  # its login session's first request
@@ -72,3 +74,19 @@ def test_the_intent_panel_is_open_until_the_team_decides_then_shows_the_statemen
                              statement="Hold the capital, starve the hills.")
     html = _poll(blue, toy_session).content.decode()
     assert "Hold the capital, starve the hills." in html and "<details class=\"panel\"" not in html
+
+
+def test_the_intents_answer_carries_the_version_it_shows(toy_session, instructor, students):
+    """The intent's htmx answer shows the recorded intent, so its ETag is that of the version
+    the intent published: the page's next poll is a 304 (an older tag made it a 200 that
+    redrew the same position without the answer's message)."""
+    _start(Client(), instructor, toy_session)
+    blue = _client_for(students[0])
+    shown = _poll(blue, toy_session)
+    assert shown.status_code == 200
+    r = blue.post(reverse("web:play_intent", args=[toy_session.pk]) + "?seat=govt",
+                  {"statement": "Hold the capital."}, HTTP_HX_REQUEST="true")
+    html = r.content.decode()
+    assert r.status_code == 200 and "Your team&#x27;s intent is recorded." in html and "Hold the capital." in html
+    assert r["ETag"] != shown["ETag"]
+    assert _poll(blue, toy_session, etag=r["ETag"]).status_code == 304

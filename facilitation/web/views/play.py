@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import json
 import re
 
 from django.contrib import messages
@@ -264,6 +265,13 @@ def _region_response(html: str, tag: str, status: int = 200) -> HttpResponse:
     return no_store(HttpResponse(html, status=status), tag)
 
 
+# The event that tells the page a decision was accepted (play.js empties the rationale box).
+# htmx fires an HX-Trigger event on the element that sent the request, before the swap; a poll
+# may have redrawn the region meanwhile, and an event on that detached form never reaches the
+# document's listener. So the event names the body as its target.
+ACCEPTED_TRIGGER = json.dumps({"coinlab:accepted": {"target": "body"}})
+
+
 def _int(value) -> int | None:
     try:
         return int(value)
@@ -309,7 +317,7 @@ def choose(request, session_id: int):
         if request.htmx:
             resp = _live_response(request, session, seat if seat in seats else _seat_for(request, session))
             if accepted:
-                resp["HX-Trigger"] = "coinlab:accepted"
+                resp["HX-Trigger"] = ACCEPTED_TRIGGER
             return resp
     return redirect(reverse("web:play", args=[session.pk]) + f"?seat={seat}")
 
@@ -365,6 +373,7 @@ def intent(request, session_id: int):
                 messages.error(request, exc.message)
             else:
                 messages.success(request, _("Your team's intent is recorded."))
+                session.refresh_from_db()  # the version the intent published: the answer's ETag
     else:
         messages.error(request, _("Write your team's intent first."))
     if request.htmx:

@@ -34,18 +34,33 @@
   // another team's move. The log's seq only grows (an undo is a new event too), so a region
   // of a smaller seq than the one on the screen is dropped rather than put the previous
   // position back; the next poll brings the current one.
-  function olderThanShown(region, html) {
+  function seqAgainstShown(region, html) {  // < 0 older, 0 the same, > 0 newer, NaN unknown
     var m = /data-seq="(\d+)"/.exec(html);
     var shown = region.querySelector("[data-seq]");
-    return !!(m && shown) && parseInt(m[1], 10) < parseInt(shown.getAttribute("data-seq"), 10);
+    return m && shown ? parseInt(m[1], 10) - parseInt(shown.getAttribute("data-seq"), 10) : NaN;
   }
+  function olderThanShown(region, html) { return seqAgainstShown(region, html) < 0; }
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest && ev.detail.target.closest("[data-poll-url]");
     if (region && ev.detail.shouldSwap && olderThanShown(region, ev.detail.serverResponse || "")) {
       ev.detail.shouldSwap = false;
       window.__coinlabStaleAnswers = (window.__coinlabStaleAnswers || 0) + 1;
+      var t = document.createElement("template");  // inert: nothing in it runs or loads
+      t.innerHTML = ev.detail.serverResponse || "";
+      showFlash(t.content.querySelector("ul.messages"), true);  // its position is old, its message is not
     }
   });
+
+  // The messages of the page's own answer (a decision refused, an intent recorded, an undo)
+  // belong to that request, not to the position the region shows: they move to #play-flash,
+  // outside the region, and stay there until the page's next own answer. A poll answered just
+  // after the page's own answer brings the region of the same seq without them (the answer
+  // showed them), and redrawing the region no longer wipes them.
+  function showFlash(list, ownAnswer) {
+    var box = document.getElementById("play-flash");
+    if (!box) { return; }
+    if (list) { box.replaceChildren(list); } else if (ownAnswer) { box.replaceChildren(); }
+  }
 
   // A live region from the shared cache is the same for every member of a team, so it carries
   // no per-request values: the CSRF token travels in the page's hx-headers (X-CSRFToken) and
@@ -165,6 +180,7 @@
     });
     var typingId = active && region.contains(active) && active.id && typed[active.id] !== undefined ? active.id : null;
     region.innerHTML = html;
+    showFlash(region.querySelector("ul.messages"), false);
     fillKeys(region);
     Object.keys(typed).forEach(function (id) {
       var el = document.getElementById(id);
@@ -283,7 +299,8 @@
     rat.focus();
   });
 
-  // a decision was accepted: the rationale box starts empty for the next one
+  // a decision was accepted: the rationale box starts empty for the next one (the server
+  // fires the event on the body, so a poll that redrew the form meanwhile cannot swallow it)
   document.addEventListener("coinlab:accepted", function () {
     var rat = document.getElementById("id_rationale");
     if (rat) { rat.value = ""; }
@@ -291,19 +308,34 @@
 
   // after an htmx post swapped the live region, keep polling from the new ETag
   var beforeHtmx = null;
+  // The answer redraws the position on the screen (a poll drew it first, or the decision was
+  // refused): the reader may have moved to another choice in it meanwhile, and keeps it, rather
+  // than being sent to the first choice, where the next Space or Enter would choose for them.
+  var keptChoice = null;
   document.addEventListener("htmx:beforeSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest && ev.detail.target.closest("[data-poll-url]");
-    if (region && ev.detail.shouldSwap) { beforeHtmx = keepState(region); }
+    if (region && ev.detail.shouldSwap) {
+      beforeHtmx = keepState(region);
+      var active = document.activeElement;
+      keptChoice = seqAgainstShown(region, ev.detail.serverResponse || "") === 0 && active && region.contains(active)
+        ? active.getAttribute("data-choice") : null;
+    }
   });
   document.addEventListener("htmx:afterSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest("[data-poll-url]");
     if (region) {
       if (beforeHtmx) { restoreState(region, beforeHtmx); beforeHtmx = null; } else { markDrawn(region); }
+      showFlash(region.querySelector("ul.messages"), true);
       announceMoves(region);
       fillKeys(region);
       var e = region.querySelector("[data-etag]");
       if (e && region._coinlabSetEtag) { region._coinlabSetEtag(e.getAttribute("data-etag")); }
       announceTurn(region);
+      if (keptChoice && (!document.activeElement || document.activeElement === document.body)) {
+        var same = region.querySelector('.choices button[data-choice="' + CSS.escape(keptChoice) + '"]');
+        if (same) { same.focus({ preventScroll: true }); }
+      }
+      keptChoice = null;
       // keyboard users keep their place: after a decision, focus the next choice
       if (!document.activeElement || document.activeElement === document.body) {
         var next = document.querySelector("[data-turn-cue=yours]") && document.querySelector(".choices button");
