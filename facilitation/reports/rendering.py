@@ -10,18 +10,17 @@ the SVG.
 
 kaleido: one server per worker process (``kaleido_start``/``kaleido_stop``, wired
 to ``worker_process_init``/``worker_process_shutdown`` in :mod:`.tasks`); without
-a running server, all figures of a report are exported in one browser session.
+a running server, all figures of a report are exported in one browser session. Both
+are :class:`.chart_server.ChartServer`: every call has a time limit.
 MathJax is always off (its default loads from a CDN). ``get_chrome`` is never
 called: the browser is ``/usr/bin/chromium`` (or ``BROWSER_PATH``).
 """
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import logging
 import re
-import threading
 from collections.abc import Callable
 
 from django.template.loader import render_to_string
@@ -30,11 +29,13 @@ from django.utils.translation import gettext, gettext_noop
 from facilitation.reports.builder.charts import data_table
 from facilitation.reports.builder.report import ReportModel
 from facilitation.reports.builder.whatif import bot_words, strip_svg
+from facilitation.reports.chart_server import ChartServer
 
 log = logging.getLogger(__name__)
 
 KALEIDO_OPTS = {"n": 1, "mathjax": False, "timeout": 60}
-_lock = threading.Lock()
+# this process's server (a Celery worker's, started by worker_process_init in .tasks)
+_server = ChartServer(KALEIDO_OPTS)
 
 
 class ChartRenderError(RuntimeError):
@@ -42,26 +43,16 @@ class ChartRenderError(RuntimeError):
 
 
 def kaleido_running() -> bool:
-    import kaleido
-
-    return kaleido._global_server.is_running()  # noqa: SLF001 - no public accessor
+    return _server.running()
 
 
 def kaleido_start() -> None:
     """Start this process's kaleido server (one Chromium tab, MathJax off)."""
-    import kaleido
-
-    with _lock:
-        if not kaleido_running():
-            kaleido.start_sync_server(**KALEIDO_OPTS, silence_warnings=True)
+    _server.start()
 
 
 def kaleido_stop() -> None:
-    import kaleido
-
-    with _lock:
-        if kaleido_running():
-            kaleido.stop_sync_server(silence_warnings=True)
+    _server.stop()
 
 
 def _opts(fig: dict, fmt: str = "svg", scale: float = 1) -> dict:
@@ -69,51 +60,27 @@ def _opts(fig: dict, fmt: str = "svg", scale: float = 1) -> dict:
     return {"format": fmt, "width": lay.get("width", 760), "height": lay.get("height", 300), "scale": scale}
 
 
-async def _batch(figs: list[dict], opts: list[dict]) -> list[bytes]:
-    import kaleido
-
-    out = []
-    async with kaleido.Kaleido(**KALEIDO_OPTS) as k:
-        for f, o in zip(figs, opts, strict=True):
-            out.append(await k.calc_fig(f, opts=o))
-    return out
-
-
 def _export(figs: list[dict], opts: list[dict], progress: Callable[[int, int], None] | None = None) -> list:
     """kaleido's export of every figure, in order: through this process's server when it runs,
-    else in one browser session started for them."""
+    else in one browser session started for them. Every call has a time limit
+    (:mod:`.chart_server`): a browser that stops answering is killed and the export fails."""
     if not figs:
         return []
+    own = not _server.running()
+    server = ChartServer(KALEIDO_OPTS) if own else _server
     try:
-        if kaleido_running():
-            import kaleido
-
-            out = []
-            for i, (f, o) in enumerate(zip(figs, opts, strict=True), 1):
-                out.append(kaleido.calc_fig_sync(f, opts=o))
-                if progress:
-                    progress(i, len(figs))
-        else:
-            box: dict = {}
-
-            def run():
-                try:
-                    box["v"] = asyncio.run(_batch(figs, opts))
-                except BaseException as exc:  # noqa: BLE001 - re-raised below in the caller's thread
-                    box["e"] = exc
-
-            t = threading.Thread(target=run, name="kaleido-batch")
-            t.start()
-            t.join()
-            if "e" in box:
-                raise box["e"]
-            out = box["v"]
+        out = []
+        for i, (f, o) in enumerate(zip(figs, opts, strict=True), 1):
+            out.append(server.call("calc_fig", f, opts=o))
             if progress:
-                progress(len(figs), len(figs))
+                progress(i, len(figs))
     except ChartRenderError:
         raise
     except Exception as exc:  # kaleido/choreographer raise many types; all mean "export failed"
         raise ChartRenderError(f"Chart export failed ({type(exc).__name__}: {exc})") from exc
+    finally:
+        if own:
+            server.stop()
     return out
 
 

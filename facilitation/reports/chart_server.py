@@ -1,0 +1,121 @@
+"""One kaleido (Chromium) browser per worker process, with a time limit on every call.
+
+kaleido's own sync server (``kaleido.start_sync_server``) waits for an answer without a time
+limit (``Queue.join``): when its Chromium tab stops answering, the worker's build waited
+forever (seen in a test run: a report build stuck at "Drawing charts (0/6)" for more than ten
+minutes, its process idle, the server's event loop waiting on the browser). This server
+runs the same ``kaleido.Kaleido`` browser on an event loop of its own thread, sends each call
+with ``asyncio.run_coroutine_threadsafe`` and waits at most ``call_timeout`` seconds. A call
+that does not answer in time ends the server: the browser's process group is killed, the
+loop stopped, and :class:`ChartServerError` raised (the report task retries, and its next
+call starts a new browser).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import logging
+import os
+import signal
+import threading
+
+log = logging.getLogger(__name__)
+
+
+async def _cancel_pending() -> None:
+    tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+    for t in tasks:
+        t.cancel()
+    if tasks:
+        await asyncio.wait(tasks, timeout=3)
+
+
+class ChartServerError(RuntimeError):
+    """The browser did not start, or did not answer a call in time."""
+
+
+class ChartServer:
+    def __init__(self, options: dict, *, start_timeout: float = 60, call_timeout: float = 90):
+        self.options = dict(options)
+        self.start_timeout = start_timeout
+        self.call_timeout = call_timeout
+        self._lock = threading.Lock()
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: threading.Thread | None = None
+        self._browser = None
+
+    def running(self) -> bool:
+        return self._browser is not None
+
+    def start(self) -> None:
+        with self._lock:
+            if self._browser is None:
+                self._start()
+
+    def _start(self) -> None:
+        import kaleido
+
+        loop = asyncio.new_event_loop()
+        thread = threading.Thread(target=loop.run_forever, name="kaleido-server", daemon=True)
+        thread.start()
+        browser = kaleido.Kaleido(**self.options)
+        self._loop, self._thread = loop, thread
+        future = asyncio.run_coroutine_threadsafe(browser.__aenter__(), loop)
+        try:
+            future.result(timeout=self.start_timeout)
+        except BaseException as exc:
+            future.cancel()
+            self._browser = browser
+            self._end(kill=True)
+            if isinstance(exc, concurrent.futures.TimeoutError):
+                raise ChartServerError(f"the chart browser did not start in {self.start_timeout:g} s") from exc
+            raise
+        self._browser = browser
+
+    def stop(self) -> None:
+        with self._lock:
+            self._end(kill=False)
+
+    def _end(self, *, kill: bool) -> None:
+        """Close the browser (or kill its process group when it no longer answers), stop the loop."""
+        browser, loop, thread = self._browser, self._loop, self._thread
+        self._browser = self._loop = self._thread = None
+        if loop is None:
+            return
+        if browser is not None and not kill:
+            try:
+                asyncio.run_coroutine_threadsafe(browser.__aexit__(None, None, None), loop).result(timeout=15)
+            except BaseException:  # noqa: BLE001 - any failure to close means: kill it
+                kill = True
+        if browser is not None and kill:
+            proc = getattr(browser, "subprocess", None)
+            if proc is not None and proc.poll() is None:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except (ProcessLookupError, PermissionError):
+                    proc.kill()
+                proc.wait(timeout=10)
+        try:  # what is left on the loop (the browser's watchdog, a call cut short) ends now
+            asyncio.run_coroutine_threadsafe(_cancel_pending(), loop).result(timeout=5)
+        except BaseException:  # noqa: BLE001 - the loop is stopped below in any case
+            log.warning("the chart server's tasks did not end in 5 s")
+        loop.call_soon_threadsafe(loop.stop)
+        if thread is not None:
+            thread.join(timeout=5)
+        if thread is None or not thread.is_alive():
+            loop.close()
+
+    def call(self, method: str, *args, **kwargs):
+        """``await browser.<method>(*args, **kwargs)`` on the server's loop, within the time limit."""
+        with self._lock:
+            if self._browser is None:
+                self._start()
+            future = asyncio.run_coroutine_threadsafe(getattr(self._browser, method)(*args, **kwargs), self._loop)
+            try:
+                return future.result(timeout=self.call_timeout)
+            except concurrent.futures.TimeoutError as exc:
+                future.cancel()
+                log.error("the chart browser did not answer in %g s: killed", self.call_timeout)
+                self._end(kill=True)
+                raise ChartServerError(f"the chart browser did not answer in {self.call_timeout:g} s") from exc
