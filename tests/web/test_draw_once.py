@@ -7,6 +7,7 @@ missing session version back in the cache, so the next polls answer from it agai
 Real PostgreSQL and Redis, as in tests/web/test_live_predraw.py.
 """
 
+import json
 import threading
 import time
 
@@ -62,7 +63,7 @@ def test_the_page_decision_draws_its_region_before_the_predraw_is_queued(toy_ses
 
     monkeypatch.setattr(tasks, "_send_predraw", spy)
     r = _choose(c, toy_session, "govt", "op:pass")
-    assert r.status_code == 200 and r["HX-Trigger"] == "coinlab:accepted"
+    assert r.status_code == 200 and json.loads(r["HX-Trigger"]) == {"coinlab:accepted": {"target": "body"}}
     assert drawn_when_queued == [{"govt": True, "rebels": False}], "the deciding seat's region first, then the queue"
     assert [sid for sid, _ in sent] == [toy_session.pk]
     assert live_regions.predraw_regions(toy_session.pk) == 1, "the worker draws the rebels' region only"
