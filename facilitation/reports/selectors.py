@@ -167,9 +167,12 @@ def report_bundle(session: ClassSession, seq: int, *, with_snapshots: bool = Tru
     qs = (SessionEvent.objects.filter(session=session, seq__lte=seq).select_related("actor")
           .order_by("seq"))
     for e in qs.iterator(chunk_size=2000):
+        payload = rendered(e.payload)
+        if payload.get("reason_message"):  # a bot's reason as a message (issue 15): in the report's language
+            payload["reason"] = payload.pop("reason_message")
         events.append({
             "seq": e.seq, "kind": e.kind, "seat": e.seat or None, "team": seat_team.get(e.seat),
-            "actor": _user_name(e.actor), "payload": rendered(e.payload), "facts": rendered(e.facts),
+            "actor": _user_name(e.actor), "payload": payload, "facts": rendered(e.facts),
             "metrics": e.metrics,
             "rationale": e.rationale, "decision_ms": e.decision_ms, "created_at": e.created_at,
         })

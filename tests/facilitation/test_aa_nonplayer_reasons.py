@@ -64,3 +64,27 @@ def test_15_the_reason_is_also_logged_as_a_message_and_hidden_like_the_reason(pe
         assert is_msg(e.payload["reason_message"]) and render(e.payload["reason_message"]) == e.payload["reason"]
     other = selectors.event_to_dict(bots[0], "govt")
     assert "reason" not in other["payload"] and "reason_message" not in other["payload"]
+
+
+def test_15_the_reports_bundle_gives_each_bot_reason_in_the_reports_language(people):
+    """The after-action review shows the Non-players' section-8 reasons (issue 17.7) in the
+    report's language: the bundle takes the reason from its message, rendered in Spanish for a
+    Spanish report, and the section-8 rule number stays."""
+    from django.utils import translation
+
+    from facilitation.reports import selectors as report_selectors
+    session = aa_session(people, seed=9)
+    human_moves(session, people, 10)
+    english = [e for e in SessionEvent.objects.filter(session=session, kind="bot").order_by("seq")]
+    assert english
+    last = SessionEvent.objects.filter(session=session).order_by("-seq").first().seq
+    with translation.override("es"):
+        bundle = report_selectors.report_bundle(session, last, with_snapshots=False, with_comparison=False)
+    bots = [e for e in bundle["events"] if e["kind"] == "bot"]
+    assert [e["seq"] for e in bots] == [e.seq for e in english]
+    for e, orig in zip(bots, english, strict=True):
+        reason = e["payload"]["reason"]
+        assert "reason_message" not in e["payload"]
+        assert reason != orig.payload["reason"], reason            # not the English text
+        assert reason.startswith("No jugador"), reason
+        assert SECTION_8.search(reason), reason
