@@ -14,6 +14,7 @@ from .board import (
     CARTELS_UNDERGROUND,
     CUBES,
     FACTIONS,
+    FARC,
     GOVT,
     INSURGENTS,
     A,
@@ -208,7 +209,7 @@ class C72Rep:
 
     @staticmethod
     def opts(st):
-        return [g for g in (1, 2) if st["av"][U(g)]]
+        return [g for g in (FARC, AUC) if st["av"][U(g)]]
 
     @staticmethod
     def prompt(st, fr):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import pieces as P
-from .board import AUC, FACTIONS, FARC_BASE, U
+from .board import AUC, CARTELS, FACTIONS, FARC, FARC_BASE, U
 from .board import BOARD as BD
 from .frames import target
 from .np_base import IDS, rnd, rnd_best
@@ -71,7 +71,7 @@ def pol_assassinate(st, fr, chs, ids):
         sel = op["sel"] if op else ()
         real = [c for c in ids if c.startswith("space:") and BD.index[target(c)] in sel]
         return real[0] if real else "done"
-    holders = [g for g in (1, 3) if any(x[0] == fr["i"] and x[1] == g for x in st["ship"])]
+    holders = [g for g in (FARC, CARTELS) if any(x[0] == fr["i"] and x[1] == g for x in st["ship"])]
     first = tuple(f"{FACTIONS[g]}_{k}" for g in holders for k in ("underground", "active"))
     for key in first + ("farc_base", "farc_underground", "farc_active", "govt_base", "police", "troops",
                         "cartels_base", "cartels_underground", "cartels_active"):

@@ -34,7 +34,7 @@ def pol_evpiece(st, fr, chs, ids):
 
     def key(c):
         piece = targets(c)[1]
-        own = piece.startswith(FACTIONS[me]) or (me == 0 and piece in ("troops", "police", "govt_base"))
+        own = piece.startswith(FACTIONS[me]) or (me == GOVT and piece in ("troops", "police", "govt_base"))
         rank = next((k for k, w in enumerate(order) if piece.endswith(w)), 9)
         if fr["mode"] != "place" and own:
             rank = 10 + (0 if piece.endswith("active") else 1)

@@ -5,9 +5,11 @@ from __future__ import annotations
 from . import pieces as P
 from .board import (
     ACTIVE,
+    AUC,
     CARTELS,
     CARTELS_BASE,
     FACTIONS,
+    FARC,
     GOVT,
     GOVT_BASE,
     INSURGENTS,
@@ -63,7 +65,7 @@ def airstrike_pick(st, spaces=None):
     Active Guerrilla), then in the highest-Population Department, a player's piece before a
     Non-player's, then random. None: no such target (Air Lift instead)."""
     sps = airstrike_spaces(st) if spaces is None else spaces
-    for g in (2, 1):
+    for g in (AUC, FARC):
         if is_np(st, g):
             continue
         cands = [i for i in sps if g in airstrike_targets(st, i) and st["pc"][i][B(g)] and not P.guerrillas(st["pc"][i], g)]
