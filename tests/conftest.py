@@ -119,23 +119,13 @@ def _cheap_password_hashes() -> None:
 
     if not settings.configured:
         return
-    mine = f"{__name__}.CheapPBKDF2PasswordHasher"
+    mine = "tests.cheap_hasher.CheapPBKDF2PasswordHasher"
     rest = [h for h in settings.PASSWORD_HASHERS if not h.endswith(".CheapPBKDF2PasswordHasher")]
     settings.PASSWORD_HASHERS = [mine, *rest]
     hashers.get_hashers.cache_clear()
     hashers.get_hashers_by_algorithm.cache_clear()
 
 
-def _cheap_hasher_class():
-    from django.contrib.auth.hashers import PBKDF2PasswordHasher
-
-    class CheapPBKDF2PasswordHasher(PBKDF2PasswordHasher):
-        iterations = 1000
-
-    return CheapPBKDF2PasswordHasher
-
-
-CheapPBKDF2PasswordHasher = _cheap_hasher_class()
 _cheap_password_hashes()
 
 
