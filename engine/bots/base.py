@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.core.contract import Prompt, Rules
+from engine.core.messages import msg, render
 from engine.core.rng import Rng
 
 
@@ -19,6 +20,11 @@ class BotDecision:
     choice_id: str
     reason: str = ""
     message: Any = None
+
+    @classmethod
+    def because(cls, choice_id: str, reason: Any) -> BotDecision:
+        """The decision with ``reason`` given as a message: logged in English and as the message."""
+        return cls(choice_id, render(reason), reason)
 
 
 class Bot(ABC):
@@ -44,7 +50,7 @@ class RandomBot(Bot):
     def choose(self, state: Any, prompt: Prompt) -> BotDecision:
         choices = prompt.choices_for(self.seat)
         c = choices[self.rng.randbelow(len(choices))]
-        return BotDecision(c.id, "random legal choice")
+        return BotDecision.because(c.id, msg("random legal choice"))
 
 
 def make_bot(rules: Rules, kind: str, seat: str, seed: int = 0) -> Bot:

@@ -55,3 +55,32 @@ def test_a_bot_without_a_message_keeps_its_plain_reason():
     from engine.bots.base import BotDecision
     d = BotDecision("pass", "only choice")
     assert d.reason == "only choice" and d.message is None
+
+
+@pytest.mark.parametrize("key,kind,players", [("tears_of_tyranny", "heuristic", 4), ("tears_of_tyranny", "random", 2),
+                                              ("peru", "random", None)])
+def test_every_other_bots_reason_is_a_translated_message(key, kind, players):
+    """The other bots' reasons (Tears of Tyranny's heuristic team, the random bot) are messages
+    too, so the after-action review shows every bot's reason in the reader's language."""
+    spanish = {e.msgid: e for e in read(ES_PO)}
+    with open(ES_MO, "rb") as f:
+        es = gettext.GNUTranslations(f)
+    rules = registry.load(key)
+    state = rules.setup(5, {"players": players} if players else {})
+    bots: dict = {}
+    seen = 0
+    for _ in range(150):
+        p = rules.prompt(state)
+        if p is None:
+            break
+        seat = p.seats[0]
+        bot = bots.setdefault(seat, make_bot(rules, kind, seat, 5))
+        d = bot.choose(state, p)
+        assert is_msg(d.message), d
+        assert render(d.message) == d.reason
+        missing = [t for t in templates(d.message) if not (t in spanish and spanish[t].translated)]
+        assert not missing, (missing, d.reason)
+        assert render(d.message, es.gettext, es.ngettext) != d.reason, d.reason
+        rules.apply_inplace(state, seat, d.choice_id)
+        seen += 1
+    assert seen > 40

@@ -20,6 +20,7 @@ Bots never read the RNG or the order of a deck.
 from __future__ import annotations
 
 from engine.bots.base import Bot, BotDecision
+from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny.data import UNIT_VALUE, content
@@ -168,7 +169,7 @@ class HeuristicBot(Bot):
     def choose(self, state, prompt) -> BotDecision:
         choices = prompt.choices_for(self.seat)
         if len(choices) == 1:
-            return BotDecision(choices[0].id, "only choice")
+            return BotDecision.because(choices[0].id, msg("only choice"))
         kind = prompt.kind if not prompt.seat_choices else self._kind(state)
         rules = self.rules
         ids = [c.id for c in choices]
@@ -176,55 +177,55 @@ class HeuristicBot(Bot):
             return self._refit(state, ids)
         if kind == "deck":
             pl = state["pl"][self.seat]
-            return BotDecision("deck:major" if pl["res"] >= 5 and "deck:major" in ids else
-                               ("deck:minor" if "deck:minor" in ids else ids[0]), "deck by budget")
+            return BotDecision.because("deck:major" if pl["res"] >= 5 and "deck:major" in ids else
+                               ("deck:minor" if "deck:minor" in ids else ids[0]), msg("deck by budget"))
         if kind in ("keep", "reclaim"):
             cards = [c for c in ids if ":" in c]
             best = max(cards, key=lambda c: card_value(rules, state, self.seat, c.split(":", 1)[1]) + C.cards[c.split(":", 1)[1]]["cost"] * 0.5)
-            return BotDecision(best, "most useful card")
+            return BotDecision.because(best, msg("most useful card"))
         if kind == "forget":
             worst = min(ids, key=lambda c: card_value(rules, state, self.seat, c.split(":", 1)[1]))
-            return BotDecision(worst, "least useful card")
+            return BotDecision.because(worst, msg("least useful card"))
         if kind == "select":
             return self._select(state, ids)
         if kind == "burden":
             pay = [i for i in ids if i.startswith("upkeep:")] or ids
-            return BotDecision(pay[0], "pay to keep massed guerrillas while resources last")
+            return BotDecision.because(pay[0], msg("pay to keep massed guerrillas while resources last"))
         if kind == "produce":
             made = [i for i in ids if i.startswith("produce:")]
-            return BotDecision(made[0] if made else "done", "take every G the bases offer (free or paid)")
+            return BotDecision.because(made[0] if made else "done", msg("take every G the bases offer (free or paid)"))
         if kind == "bottom":
-            return BotDecision(ids[0], "unkept cards back under the deck in drawn order")
+            return BotDecision.because(ids[0], msg("unkept cards back under the deck in drawn order"))
         if kind == "recruit_pull" or (kind == "lpull"):
             return self._recruit_pull(state, ids)
         if kind == "cover":
             row = B.default_cover_row(state["pl"][self.seat])
-            return BotDecision(f"cover:{row}" if f"cover:{row}" in ids else ids[0], "keep the rows balanced")
+            return BotDecision.because(f"cover:{row}" if f"cover:{row}" in ids else ids[0], msg("keep the rows balanced"))
         if kind == "drive" or (kind == "effect" and any(i.startswith("drive:") for i in ids)):
             fr = state["frames"][self.seat][-1]
             best = B.default_drive_target(state, fr["tile"])
-            return BotDecision(f"drive:{best}" if f"drive:{best}" in ids else ids[0],
-                               "away from the team's presence")
+            return BotDecision.because(f"drive:{best}" if f"drive:{best}" in ids else ids[0],
+                               msg("away from the team's presence"))
         if kind == "collateral" or (kind == "effect" and any(i.startswith("civ:") for i in ids)):
             # spare the blue civilians (the team's base) when the attack's excess must fall somewhere
-            return BotDecision("civ:red" if "civ:red" in ids else ids[0], "spare the blue civilians")
+            return BotDecision.because("civ:red" if "civ:red" in ids else ids[0], msg("spare the blue civilians"))
         if kind == "event_recruit":
             # the headquarters where a G helps most: the one the adversary threatens, else the first
             dom, dev = threats(state)
             tiles = [i.split(":", 1)[1] for i in ids if i.startswith("recruit:")]
             hot = [t for t in tiles if t in dom or (t in dev and state["tiles"][t]["u"])]
             pick = f"recruit:{hot[0]}" if hot else ids[0]
-            return BotDecision(pick, "where the adversary strikes next" if hot else "the first headquarters")
+            return BotDecision.because(pick, msg("where the adversary strikes next") if hot else msg("the first headquarters"))
         if kind == "influence_debt":
             # 1.H: a resource rather than a presence, else the presence where the seat holds most
             if "pay:resource" in ids:
-                return BotDecision("pay:resource", "a resource costs less than a presence")
+                return BotDecision.because("pay:resource", msg("a resource costs less than a presence"))
             pres = [i for i in ids if i.startswith("pay:presence:")]
             if not pres:
-                return BotDecision(ids[0], "nothing to pay with")
+                return BotDecision.because(ids[0], msg("nothing to pay with"))
             best = max(pres, key=lambda i: (state["tiles"][i.split(":", 2)[2]]["pres"].get(self.seat, 0),
                                             [-ord(ch) for ch in i]))
-            return BotDecision(best, "the presence where the network is thickest")
+            return BotDecision.because(best, msg("the presence where the network is thickest"))
         if kind == "counterattack":
             # 3.F counterattack at the director's discretion: the most valuable kill the points allow
             fr = state["g"][-1]
@@ -235,7 +236,7 @@ class HeuristicBot(Bot):
                 return min(UNIT_VALUE[k] - u[1] for u in t["u"] if u[0] == k)
             kill = [k for k in kinds if left(k) <= fr["alloc"]]
             best = max(kill, key=lambda k: UNIT_VALUE[k]) if kill else max(kinds, key=lambda k: UNIT_VALUE[k])
-            return BotDecision(f"hit:{best}", "the most valuable kill the counterattack allows")
+            return BotDecision.because(f"hit:{best}", msg("the most valuable kill the counterattack allows"))
         if kind in ("escalate", "esc_confirm"):
             return self._escalation(state, prompt, ids)
         if kind == "steps":
@@ -243,7 +244,7 @@ class HeuristicBot(Bot):
         if kind == "execute":
             order = [c for c in ids if c == "patrol"] + [c for c in ids if c.startswith("exec:")] + \
                     [c for c in ids if c == "special"]
-            return BotDecision(order[0] if order else "done", "execute everything paid for")
+            return BotDecision.because(order[0] if order else "done", msg("execute everything paid for"))
         return self._lookahead(state, prompt, ids)
 
     def _recruit_pull(self, state, ids) -> BotDecision:
@@ -271,10 +272,10 @@ class HeuristicBot(Bot):
             if best is None or v > best[0]:
                 best = (v, cid)
         if best is None:  # pragma: no cover
-            return BotDecision("skip", "fallback")
+            return BotDecision.because("skip", msg("fallback"))
         if best[1] == "skip":
-            return BotDecision("skip", "the G is as useful where it was recruited")
-        return BotDecision(best[1], f"the G is worth more beside the presence ({best[0]:+.1f})")
+            return BotDecision.because("skip", msg("the G is as useful where it was recruited"))
+        return BotDecision.because(best[1], msg("the G is worth more beside the presence ({score})", score=f"{best[0]:+.1f}"))
 
     def _spill_value(self, state, tid) -> float:
         s2 = self.rules.copy(state)
@@ -289,10 +290,10 @@ class HeuristicBot(Bot):
         vals = {t: self._spill_value(state, t) for t in cands}
         best = max(cands, key=lambda t: (vals[t], t == fr.get("proposal")))
         if prompt.kind == "escalate":
-            return BotDecision(f"esc:{best}", f"least harmful spill-over ({vals[best]:.1f})")
+            return BotDecision.because(f"esc:{best}", msg("least harmful spill-over ({score})", score=f"{vals[best]:.1f}"))
         if vals[fr["proposal"]] >= vals[best] - 2.0:
-            return BotDecision("agree", "the proposal is about as good as any")
-        return BotDecision("object", f"{B.tname(best)} would hurt the team less")
+            return BotDecision.because("agree", msg("the proposal is about as good as any"))
+        return BotDecision.because("object", msg("{tile} would hurt the team less", tile=B.tname(best)))
 
     def _steps(self, state, ids) -> BotDecision:
         """The player window's step menu (3): the rulebook's order (the Partisans' d10, refit, resources, base output,
@@ -300,14 +301,14 @@ class HeuristicBot(Bot):
         fr = state["frames"][self.seat][-1]
         for st in ("roll", "refit", "income", "produce", "fm"):
             if f"step:{st}" in ids:
-                return BotDecision(f"step:{st}", f"{st} first, in the rulebook's order (3.A-3.C)")
+                return BotDecision.because(f"step:{st}", msg("{step} first, in the rulebook's order (3.A-3.C)", step=st))
         if "step:select" in ids and "select" not in fr["taken"]:
-            return BotDecision("step:select", "select the turn's capabilities (3.D)")
+            return BotDecision.because("step:select", msg("select the turn's capabilities (3.D)"))
         order = [c for c in ids if c == "patrol"] + [c for c in ids if c.startswith("exec:")] + \
                 [c for c in ids if c == "special"]
         if order:
-            return BotDecision(order[0], "execute everything paid for")
-        return BotDecision("done" if "done" in ids else ids[0], "nothing left to do in the window")
+            return BotDecision.because(order[0], msg("execute everything paid for"))
+        return BotDecision.because("done" if "done" in ids else ids[0], msg("nothing left to do in the window"))
 
     def _kind(self, state) -> str:
         fr = state["frames"][self.seat][-1]
@@ -333,12 +334,12 @@ class HeuristicBot(Bot):
             if o == "base_g":
                 score += 3
             prefs.append((score, cid))
-        return BotDecision(max(prefs)[1], "grow the network first")
+        return BotDecision.because(max(prefs)[1], msg("grow the network first"))
 
     def _select(self, state, ids) -> BotDecision:
         plays = [c for c in ids if c.startswith("play:")]
         if not plays:
-            return BotDecision("done", "nothing affordable")
+            return BotDecision.because("done", msg("nothing affordable"))
         key = (state["turn"], len(state["pl"][self.seat]["played"]))
         if getattr(self, "_sel_key", None) != key:
             self._sel_key = key
@@ -353,8 +354,8 @@ class HeuristicBot(Bot):
             scored.append((self._sel_cache[c], c))
         scored.sort(reverse=True)
         if scored[0][0] > 0:
-            return BotDecision(scored[0][1], f"worth {scored[0][0]:.1f}")
-        return BotDecision("done", "no card worth its cost")
+            return BotDecision.because(scored[0][1], msg("worth {score}", score=f"{scored[0][0]:.1f}"))
+        return BotDecision.because("done", msg("no card worth its cost"))
 
     def _lookahead(self, state, prompt, ids) -> BotDecision:
         rules = self.rules
@@ -372,5 +373,5 @@ class HeuristicBot(Bot):
             if best is None or v > best[0]:
                 best = (v, cid)
         if best is None:
-            return BotDecision(ids[0], "fallback")
-        return BotDecision(best[1], f"look-ahead {best[0] - base:+.1f}")
+            return BotDecision.because(ids[0], msg("fallback"))
+        return BotDecision.because(best[1], msg("look-ahead {score}", score=f"{best[0] - base:+.1f}"))
