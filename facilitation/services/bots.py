@@ -9,7 +9,7 @@ from django.utils import timezone
 
 import engine
 from engine.bots.base import make_bot
-from engine.core.messages import msg
+from engine.core.messages import msg, render
 from facilitation import eventlog, receipts
 from facilitation.errors import Conflict, ValidationFailed
 from facilitation.models import (
@@ -138,6 +138,14 @@ def _run_bots(session: ClassSession, rules=None, state=None, bots: dict[str, str
     return appended
 
 
+def _timer_reason(seconds: int, decision) -> dict:
+    """The reason of a decision the bot took when the team's timer ran out: in English and as a
+    message (the bot's own reason inside), like every bot reason."""
+    why = decision.message if decision.message is not None else decision.reason
+    message = msg("decision timer expired ({seconds} s); {reason}", seconds=seconds, reason=why)
+    return {"reason": render(message), "reason_message": message}
+
+
 def _bot_reason(decision) -> dict:
     """A bot decision's reason for the event payload: ``reason`` in English and, when the bot
     gives one, ``reason_message``, the same reason as a message (shown in the viewer's language)."""
@@ -194,7 +202,7 @@ def seat_timeout_decide(*, session: ClassSession, seat: str, expected_seq: int |
     facts = rules.apply_inplace(state, seat, c.id)
     ev = eventlog.append(session, kind="bot", seat=seat, payload={
         **_decision_payload(p, seat, c), "bot": kind, "timeout": True,
-        "reason": f"decision timer expired ({session.decision_timer_seconds} s); {decision.reason}",
+        **_timer_reason(session.decision_timer_seconds, decision),
     }, facts=facts, metrics=_metrics(rules, state), state_after=state, rules=rules)
     appended = [ev.seq, *_run_bots(session, rules, state)]
     session.save()

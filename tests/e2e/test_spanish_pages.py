@@ -176,7 +176,7 @@ def aar_engine_texts(session) -> set[str]:
     items: list = []
     for e in SessionEvent.objects.filter(session=session).order_by("seq"):
         items += [f.get("text") for f in e.facts or []]
-        items += [(e.payload or {}).get("label"), (e.payload or {}).get("reason")]
+        items += [(e.payload or {}).get(k) for k in ("label", "reason", "reason_message")]
     out = set()
     for item in items:
         if not is_msg(item):
@@ -219,10 +219,9 @@ def test_the_review_pages_and_the_aar_in_spanish_show_no_english(key, new_contex
     assert report.status == "done" and report.language == "en", report.error
     texts = english_catalog() | aar_engine_texts(session) | english
     typed = people_words(session)
-    # bots' reasons that are plain English strings, not messages (Andean Abyss's Non-player
-    # flowchart notes): the engine gives them no Spanish yet, so they are left out of the scan
-    typed += sorted({r for r in SessionEvent.objects.filter(session=session, kind="bot")
-                     .values_list("payload__reason", flat=True) if isinstance(r, str) and r}, key=len, reverse=True)
+    # every bot's reason is a message (engine.bots.base.BotDecision.because): scanned like the rest
+    assert all(is_msg((e.payload or {}).get("reason_message"))
+               for e in SessionEvent.objects.filter(session=session, kind="bot")), "a bot reason without a message"
     page = _spanish_page(new_context, live_server, teacher.username)
     found: dict[str, list[str]] = {}
 

@@ -308,6 +308,11 @@ def test_expired_timer_lets_the_seats_bot_decide_once(client, toy_session, instr
     # one code path: the foundation's seat_timeout_decide, logged as the seat's bot, not as a person
     assert ev.seat == "govt" and ev.seq == seq_before + 1 and ev.actor is None
     assert ev.payload["timeout"] is True and ev.payload["reason"].startswith("decision timer expired (30 s)")
+    from django.utils import translation
+
+    from facilitation.text import rendered
+    with translation.override("es"):  # the reason as a message too: the AAR shows it in its language
+        assert rendered(ev.payload["reason_message"]).startswith("se agotó el temporizador de decisión (30 s); ")
     assert not SessionEvent.objects.filter(session=toy_session, kind="decision").exists()
     # the poll that moved answers with the new position, and the team reads why in its log
     toy_session.refresh_from_db()
