@@ -58,7 +58,7 @@ def test_a_bot_without_a_message_keeps_its_plain_reason():
 
 
 @pytest.mark.parametrize("key,kind,players", [("tears_of_tyranny", "heuristic", 4), ("tears_of_tyranny", "random", 2),
-                                              ("peru", "random", None)])
+                                              ("peru", "random", None), ("peru", "heuristic", None)])
 def test_every_other_bots_reason_is_a_translated_message(key, kind, players):
     """The other bots' reasons (Tears of Tyranny's heuristic team, the random bot) are messages
     too, so the after-action review shows every bot's reason in the reader's language."""
@@ -80,7 +80,11 @@ def test_every_other_bots_reason_is_a_translated_message(key, kind, players):
         assert render(d.message) == d.reason
         missing = [t for t in templates(d.message) if not (t in spanish and spanish[t].translated)]
         assert not missing, (missing, d.reason)
-        assert render(d.message, es.gettext, es.ngettext) != d.reason, d.reason
+        spanish_reason = render(d.message, es.gettext, es.ngettext)
+        assert spanish_reason != d.reason, d.reason
+        # no internal step or choice id in the words (the ToT step menu's "refit", "income", "roll")
+        assert not set(re.findall(r"[a-z_]+", spanish_reason)) & {"refit", "income", "roll", "produce", "fm"}, \
+            spanish_reason
         rules.apply_inplace(state, seat, d.choice_id)
         seen += 1
     assert seen > 40

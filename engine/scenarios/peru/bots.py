@@ -10,6 +10,7 @@ random tie-break.
 from __future__ import annotations
 
 from engine.bots.base import Bot, BotDecision
+from engine.core.messages import msg
 from engine.core.rng import new_rng
 
 from .data import CONTROLLABLE, HIGHLAND, POP
@@ -57,14 +58,14 @@ class HeuristicBot(Bot):
     def choose(self, state, prompt):
         choices = prompt.choices_for(self.seat)
         if len(choices) == 1:
-            return BotDecision(choices[0].id, "only choice")
+            return BotDecision.because(choices[0].id, msg("only choice"))
         turn = prompt.turn
         self._n = self._n + 1 if getattr(self, "_turn", None) == turn else 0
         self._turn = turn
         if self._n > PATIENCE:
             for c in choices:
                 if c.id in ENDERS:
-                    return BotDecision(c.id, "wrapping up a long turn")
+                    return BotDecision.because(c.id, msg("wrapping up a long turn"))
         cands = choices
         if len(cands) > MAX_CANDIDATES:
             idx = sorted(range(len(cands)), key=lambda i: self.rng.random())[:MAX_CANDIDATES]
@@ -91,4 +92,5 @@ class HeuristicBot(Bot):
                 best, best_v = c, v
         if best is None:
             best = choices[0]
-        return BotDecision(best.id, f"one-ply lookahead: {best_v - base if best_v is not None else 0:+.2f}")
+        return BotDecision.because(best.id, msg("one-ply look-ahead: {score}",
+                                                 score=f"{best_v - base if best_v is not None else 0:+.2f}"))

@@ -240,7 +240,7 @@ class HeuristicBot(Bot):
         if kind in ("escalate", "esc_confirm"):
             return self._escalation(state, prompt, ids)
         if kind == "steps":
-            return self._steps(state, ids)
+            return self._steps(state, ids, {c.id: c.label for c in choices})
         if kind == "execute":
             order = [c for c in ids if c == "patrol"] + [c for c in ids if c.startswith("exec:")] + \
                     [c for c in ids if c == "special"]
@@ -295,13 +295,13 @@ class HeuristicBot(Bot):
             return BotDecision.because("agree", msg("the proposal is about as good as any"))
         return BotDecision.because("object", msg("{tile} would hurt the team less", tile=B.tname(best)))
 
-    def _steps(self, state, ids) -> BotDecision:
+    def _steps(self, state, ids, labels) -> BotDecision:
         """The player window's step menu (3): the rulebook's order (the Partisans' d10, refit, resources, base output,
         force management, select once), then every paid immediate capability, then done."""
         fr = state["frames"][self.seat][-1]
         for st in ("roll", "refit", "income", "produce", "fm"):
             if f"step:{st}" in ids:
-                return BotDecision.because(f"step:{st}", msg("{step} first, in the rulebook's order (3.A-3.C)", step=st))
+                return BotDecision.because(f"step:{st}", msg("{step} first, in the rulebook's order (3.A-3.C)", step=labels[f"step:{st}"]))
         if "step:select" in ids and "select" not in fr["taken"]:
             return BotDecision.because("step:select", msg("select the turn's capabilities (3.D)"))
         order = [c for c in ids if c == "patrol"] + [c for c in ids if c.startswith("exec:")] + \
