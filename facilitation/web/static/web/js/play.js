@@ -65,7 +65,18 @@
   // A live region from the shared cache is the same for every member of a team, so it carries
   // no per-request values: the CSRF token travels in the page's hx-headers (X-CSRFToken) and
   // each drawn region gets its own idempotency key here (a repeat of the same post keeps it).
+  // The page's own CSRF token (the body's hx-headers) also goes into the drawn forms' empty
+  // csrfmiddlewaretoken field: a form that is ever submitted natively rather than by htmx (seen
+  // once in a loaded test run: a keyboard decision posted with neither the header nor the field,
+  // answered 403) then still carries it.
+  function csrfToken() {
+    try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return ""; }
+  }
   function fillKeys(root) {
+    var token = csrfToken();
+    root.querySelectorAll('input[name="csrfmiddlewaretoken"]').forEach(function (el) {
+      if (!el.value && token) { el.value = token; }
+    });
     root.querySelectorAll('input[name="key"]').forEach(function (el) {
       if (el.value) { return; }
       var b = new Uint8Array(16);
