@@ -25,7 +25,6 @@ is, or when any of its facts is hidden from some seat (``selectors._redact_paylo
 
 from __future__ import annotations
 
-import hashlib
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -38,8 +37,13 @@ from facilitation import eventlog, selectors
 from facilitation.errors import Conflict, ValidationFailed
 from facilitation.models import ClassSession, SubmissionKey
 from facilitation.services.bots import _metrics, _run_bots
-from facilitation.services.moves import _MOVE_FIELDS, _check_seat_owner, _require_live, open_move
-from facilitation.services.text import clean_text
+from facilitation.services.moves import (
+    _MOVE_FIELDS,
+    _check_seat_owner,
+    _require_live,
+    open_move,
+    request_signature,
+)
 
 #: the most steps one plan may hold (a seat's whole player window is about 20)
 MAX_PLAN_STEPS = 200
@@ -137,11 +141,7 @@ def plan_submit(*, session: ClassSession, user, seat: str, plan: Any, seq: int, 
     Checks in the order of ``services.choice_submit``; every step must be legal when it comes
     (``apply_plan``), else 400 ``illegal_plan`` naming the step and nothing is stored."""
     plan = _check_steps(plan)
-    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128 or "\x00" in idempotency_key:
-        raise ValidationFailed("idempotency_key must be a string of at most 128 characters.", code="malformed")
-    rationale = clean_text(rationale, field="rationale")
-    request_sig = {"seat": seat, "plan": plan, "seq": seq,
-                   "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
+    rationale, request_sig = request_signature(idempotency_key, rationale, seat=seat, plan=plan, seq=seq)
     try:
         with transaction.atomic():
             move = open_move(session_id=session.pk, user=user, seat=seat, seq=seq, idempotency_key=idempotency_key,

@@ -172,6 +172,17 @@ def open_move(*, session_id: int, user, seat: str, seq: Any, idempotency_key: st
     return OpenMove(session, seats, ms=ms, rules=rules, state=_state(session, rules))  # a replay's canonical form
 
 
+def request_signature(idempotency_key, rationale, **request) -> tuple[str, dict]:
+    """The checks every submission makes before :func:`open_move` (the key's shape, the rationale
+    cleaned) and the signature of the request the key stands for. The rationale is part of it
+    (issue 14 item 12): the same key with another rationale is a different request (409), not a
+    repeat that drops it."""
+    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128 or "\x00" in idempotency_key:
+        raise ValidationFailed("idempotency_key must be a string of at most 128 characters.", code="malformed")
+    rationale = clean_text(rationale, field="rationale")
+    return rationale, {**request, "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
+
+
 def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: int,
                   idempotency_key: str = "", rationale: str = "", decision_ms: int | None = None) -> dict:
     """A team's decision. Returns ``{"seq", "events", "status", "replayed"}``.
@@ -185,15 +196,9 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
     """
     if not isinstance(choice, str) or not choice:
         raise ValidationFailed("choice must be a choice id (a non-empty string).", code="malformed")
-    if not isinstance(idempotency_key, str) or len(idempotency_key) > 128 or "\x00" in idempotency_key:
-        raise ValidationFailed("idempotency_key must be a string of at most 128 characters.", code="malformed")
     if "\x00" in choice or len(choice) > 1000:
         raise ValidationFailed("choice must be a choice id.", code="malformed")
-    rationale = clean_text(rationale, field="rationale")
-    # The rationale is part of the request a key stands for (issue 14 item 12): the same key
-    # with another rationale is a different request (409), not a repeat that drops it.
-    request_sig = {"seat": seat, "choice": choice, "seq": seq,
-                   "rationale": hashlib.sha256(rationale.encode()).hexdigest()}
+    rationale, request_sig = request_signature(idempotency_key, rationale, seat=seat, choice=choice, seq=seq)
     try:
         with transaction.atomic():
             move = open_move(session_id=session.pk, user=user, seat=seat, seq=seq, idempotency_key=idempotency_key,
