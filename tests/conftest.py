@@ -103,6 +103,32 @@ def _final_aar_setting() -> None:
 _final_aar_setting()
 
 
+# ---- the road not taken, once ---------------------------------------------------------------
+# Every after-action review build plays "the road not taken" (facilitation/reports/builder/whatif.py)
+# for its 5 key decisions with 8 bot games each: about 14 s of CPU of a 20 s build (2026-11-27,
+# Peru's 263-event test game), in every report any test builds (tests/reports builds one per
+# module, tests/reports/test_report_files.py six, the browser tests' worlds several). Only
+# tests/reports/test_whatif.py (whatifs_for with its own counts) and tests/reports/test_reports.py
+# (the report of its module's world: AAR_WHATIFS there, at the site's 5 x 8) check what the
+# what-ifs find; everywhere else a report needs the section, not its numbers: the tests build
+# with one key decision and one game each, so the section is still drawn, translated and served
+# (as tests/e2e/test_spanish_pages.py already did). Subprocesses (Celery workers, gunicorn) read
+# the same variables.
+os.environ.setdefault("COINLAB_AAR_WHATIF_DECISIONS", "1")
+os.environ.setdefault("COINLAB_AAR_WHATIF_ROLLOUTS", "1")
+
+
+def _whatif_settings() -> None:
+    from django.conf import settings
+
+    if settings.configured:
+        settings.COINLAB_AAR_WHATIF_DECISIONS = int(os.environ["COINLAB_AAR_WHATIF_DECISIONS"])
+        settings.COINLAB_AAR_WHATIF_ROLLOUTS = int(os.environ["COINLAB_AAR_WHATIF_ROLLOUTS"])
+
+
+_whatif_settings()
+
+
 # ---- password hashes cheap to make ----------------------------------------------------------
 # The site hashes passwords with PBKDF2-SHA256 at Django's 1,000,000 iterations: about 0.2 s of
 # CPU for every account made with a password and every login (a refused one too), in the test

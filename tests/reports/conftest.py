@@ -8,6 +8,7 @@ import shutil
 import tempfile
 
 import pytest
+from django.conf import settings
 
 from facilitation.reports import rendering
 
@@ -71,9 +72,16 @@ class World:
 
 
 @pytest.fixture(scope="module")
-def world(django_db_setup, django_db_blocker, kaleido_server, report_root):
-    """Module-scoped and deleted afterwards, so other apps' tests never see it."""
-    with django_db_blocker.unblock():
+def world(request, django_db_setup, django_db_blocker, kaleido_server, report_root):
+    """Module-scoped and deleted afterwards, so other apps' tests never see it. Its report plays
+    the road not taken with the test run's counts (tests/conftest.py: one key decision, one game),
+    or with a module's ``AAR_WHATIFS = (decisions, rollouts)``."""
+    from django.test import override_settings
+
+    decisions, rollouts = getattr(request.module, "AAR_WHATIFS", (settings.COINLAB_AAR_WHATIF_DECISIONS,
+                                                                  settings.COINLAB_AAR_WHATIF_ROLLOUTS))
+    with django_db_blocker.unblock(), override_settings(COINLAB_AAR_WHATIF_DECISIONS=decisions,
+                                                        COINLAB_AAR_WHATIF_ROLLOUTS=rollouts):
         w = World()
     yield w
     with django_db_blocker.unblock():
