@@ -449,6 +449,18 @@ def api_for(people):
 # ---- real processes -------------------------------------------------------------------------
 
 
+@pytest.fixture(scope="session")
+def kaleido_server():
+    """One warm kaleido server (its Chromium) for the whole run, as in a report worker process. A
+    report built without it starts a Chromium of its own for its charts and another for its maps'
+    pictures; tests that build reports (tests/reports, the browser tests' worlds) share this one."""
+    from facilitation.reports import rendering
+
+    rendering.kaleido_start()
+    yield
+    rendering.kaleido_stop()
+
+
 @pytest.fixture
 def subprocess_env(transactional_db):
     """Environment for a subprocess that must use this test run's database and Redis."""

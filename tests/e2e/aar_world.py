@@ -2,7 +2,8 @@
 a finished Peru game with its after-action review built, and a Peru game still live.
 
 Built through the real services (the report by ``services.report_build`` in this
-process, charts drawn by kaleido on Debian's Chromium), inside the test's database.
+process, charts drawn by kaleido on Debian's Chromium: a test that builds a world asks for
+the run's ``kaleido_server``, as a report worker keeps one), inside the test's database.
 """
 
 from __future__ import annotations

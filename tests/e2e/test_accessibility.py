@@ -106,7 +106,7 @@ def _violations(page, url: str) -> list[str]:
     return out
 
 
-def test_every_page_of_every_role_has_no_wcag_aa_violation(new_context, live_server):
+def test_every_page_of_every_role_has_no_wcag_aa_violation(new_context, live_server, kaleido_server):
     w = _world()  # built once: both languages and sizes read the same pages
     who = {"anonymous": None, "student": w["students"][0], "instructor": w["inst"], "reviewer": w["reviewer"]}
     found: list[str] = []

@@ -58,7 +58,7 @@ def visit(page, url: str) -> None:
     settle(page)
 
 
-def test_main_pages_request_nothing_from_other_hosts(new_context, live_server):
+def test_main_pages_request_nothing_from_other_hosts(new_context, live_server, kaleido_server):
     world = build_world()
     fid, lid, rid = world.finished.pk, world.live.pk, world.report.pk
     seen: dict[str, Recorder] = {}

@@ -44,7 +44,7 @@ def _charts_drawn(page, selector: str, expected: int) -> None:
     assert page.evaluate("getComputedStyle(document.querySelector('svg.main-svg')).position") == "absolute"
 
 
-def test_aar_pages_keep_the_strict_csp_and_draw_their_charts(new_context, live_server, shoot):
+def test_aar_pages_keep_the_strict_csp_and_draw_their_charts(new_context, live_server, shoot, kaleido_server):
     world = build_world()
     ctx = new_context()
     ctx.add_init_script(CSP_LISTENER)
@@ -89,7 +89,7 @@ def test_aar_pages_keep_the_strict_csp_and_draw_their_charts(new_context, live_s
     watch.assert_clean("progress page")
 
 
-def test_downloaded_report_file_works_offline(new_context, live_server, tmp_path):
+def test_downloaded_report_file_works_offline(new_context, live_server, tmp_path, kaleido_server):
     world = build_world()
     ctx = new_context()
     page = ctx.new_page()

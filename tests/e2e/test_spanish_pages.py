@@ -191,7 +191,7 @@ def aar_engine_texts(session) -> set[str]:
 
 @pytest.mark.parametrize("key", [k for k in registry.keys() if registry.load(k).texts_are_messages])
 def test_the_review_pages_and_the_aar_in_spanish_show_no_english(key, new_context, live_server, shoot, artifacts,
-                                                                  django_user_model, settings):
+                                                                  django_user_model, settings, kaleido_server):
     """The reviewer's pages (reports, the session's reports, a report's page, the comparison)
     and the interactive AAR of a game played a while, with Spanish chosen (issue 19.3). The
     scanned text of each page: test-artifacts/e2e/es-<game>-<page>.txt."""

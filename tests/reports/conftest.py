@@ -1,5 +1,5 @@
 """Fixtures for the after-action review tests: people, a course, complete games
-played through the real services, and one kaleido server for the test run."""
+played through the real services (the kaleido server they draw with: tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,6 @@ import tempfile
 
 import pytest
 from django.conf import settings
-
-from facilitation.reports import rendering
 
 from .helpers import make_user, play_peru_game
 
@@ -28,14 +26,6 @@ def report_root():
     else:
         os.environ["COINLAB_REPORT_ROOT"] = old
     shutil.rmtree(path, ignore_errors=True)
-
-
-@pytest.fixture(scope="session")
-def kaleido_server():
-    """One warm kaleido server for the whole run, as in a worker process."""
-    rendering.kaleido_start()
-    yield
-    rendering.kaleido_stop()
 
 
 class World:
