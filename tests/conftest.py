@@ -193,7 +193,8 @@ def django_db_setup(django_db_setup, django_db_blocker):
 # unique (_unique_node_ids), and tests/e2e/test_accessibility.py (97 s) and tests/e2e/test_report_csp.py
 # (24 s), two of the ten slowest of the clean-clone run of 90ff1e2 that were missing here (one of
 # them queued last could keep one worker busy alone for its whole length). Refresh the list from a
-# full run's --durations when it no longer matches.
+# full run's --durations=0 when it no longer matches: benchmarks/suite_balance.py sums it per file and
+# simulates the two workers' queues for this order and for a proposed one.
 SLOWEST_FILES = (
     "tests/e2e/test_tot_four_teams.py",
     "tests/e2e/test_accessibility.py",
