@@ -155,32 +155,6 @@ def _cheap_password_hashes() -> None:
 _cheap_password_hashes()
 
 
-# ---- commits that do not wait for the disk ---------------------------------------------------
-# PostgreSQL makes every commit wait until its WAL is flushed to disk (synchronous_commit=on):
-# 7.8-8.9 ms a commit on this machine's disk against 1.0-1.9 ms without the wait (300 one-row
-# commits, 2026-11-27). The suite commits a great deal: every transactional test (the browser tests,
-# the real-process tests) commits each of its writes and empties every table afterwards, and the
-# live server, gunicorn and Celery subprocesses commit each request's and each task's writes. The test
-# database is set not to wait (ALTER DATABASE: every later connection to it, in this process or a
-# subprocess, starts so). What a commit makes visible to other connections, and when, is unchanged;
-# only a crash of the PostgreSQL server itself could lose the last commits, and no test crashes the
-# shared server (tests/hardening stops and restarts a private cluster of its own).
-
-
-@pytest.fixture(scope="session")
-def django_db_setup(django_db_setup, django_db_blocker):
-    from django.db import connections
-
-    with django_db_blocker.unblock():
-        for conn in connections.all():
-            if conn.vendor != "postgresql":
-                continue
-            with conn.cursor() as cursor:
-                cursor.execute(f"ALTER DATABASE {conn.ops.quote_name(conn.settings_dict['NAME'])} "
-                               f"SET synchronous_commit TO off")
-                cursor.execute("SET synchronous_commit TO off")  # this connection, opened before
-
-
 # ---- the longest files first ----------------------------------------------------------------
 # scripts/test gives each xdist worker whole files (--dist loadfile). By default pytest-xdist
 # queues the files with the most tests first, which puts the single-test browser and process
