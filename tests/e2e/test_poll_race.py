@@ -223,3 +223,67 @@ def test_the_focus_stays_put_when_the_decisions_answer_redraws_the_position_a_po
     route.fulfill(response=answer)
     _redrawn(page)
     assert page.evaluate("document.activeElement.dataset.choice") == ids[1], "the focus jumped"
+
+
+def _hold_polls(page) -> None:
+    """Hold every poll from now on (none is answered): only the page's own answers draw the region."""
+    held = []
+    page.route("**/play/live/**", lambda route: held.append(route))
+    _held(page, held, "a poll")
+
+
+def _decide_by_keyboard(page, session, what: str):
+    """Press 1 (the first choice gets the focus) and Enter; the decision's request, once its
+    answer is on the page."""
+    session.refresh_from_db()
+    before = session.head_seq
+    with page.expect_response(lambda r: "/play/choose/" in r.url) as answer:
+        page.keyboard.press("1")
+        page.keyboard.press("Enter")
+    req = answer.value.request
+    assert req.headers.get("hx-request") == "true", f"{what}: the decision was posted natively, not by htmx"
+    session.refresh_from_db()
+    assert session.head_seq > before, f"{what}: nothing was decided ({answer.value.status})"
+    page.locator(f"#live [data-seq='{session.head_seq}']").wait_for(state="attached")
+    return req
+
+
+def test_a_key_pressed_before_htmx_settles_its_answer_still_decides_by_htmx(new_context, live_server,
+                                                                           django_user_model):
+    """htmx swaps a decision's answer in at once but attaches its handlers to the new content
+    only when it settles, on a timer (20 ms), while the page moves the focus to the next choice
+    at once. On a loaded machine the timer comes late, and an Enter pressed meanwhile posted
+    the choice form natively: a full page load, the focus on the page body (issue 20:
+    test_a_whole_peru_turn_by_keyboard_only, "after rally:1 the focus fell to the page body").
+    Here the page's timers are stopped (Playwright's clock) after the first decision left, so
+    htmx never settles its answer: the second decision still goes by htmx, from a form
+    processed before the focus reached it."""
+    page, session, _teacher = _peru_page(new_context, django_user_model)
+    _hold_polls(page)
+    page.clock.install()
+    page.clock.pause_at(time.time() + 60)  # from now on no timer of the page fires
+    _decide_by_keyboard(page, session, "the first decision")
+    assert page.evaluate("document.querySelector('#live .htmx-added') !== null"), \
+        "htmx settled its answer: the timers were not held"
+    _decide_by_keyboard(page, session, "the decision chosen before htmx settled the previous answer")
+    assert page.evaluate("document.activeElement !== document.body")
+    # the form was ready before the focus reached it: the page did not have to step in
+    assert page.evaluate("window.__coinlabUnprocessedSubmits || 0") == 0
+
+
+def test_a_form_htmx_has_not_processed_is_still_sent_by_htmx_once(new_context, live_server, django_user_model):
+    """Whatever the reason a choice form has no htmx handler yet (here: replaced by a copy, which
+    carries none), Enter on its choice never posts it natively: the page sends it through htmx,
+    with the chosen button, and the decision is applied once."""
+    page, session, _teacher = _peru_page(new_context, django_user_model)
+    _hold_polls(page)
+    page.evaluate("() => { const f = document.getElementById('choice-form'); f.replaceWith(f.cloneNode(true)); }")
+    session.refresh_from_db()
+    before = session.head_seq
+    first = page.locator(".choices button").first.get_attribute("data-choice")
+    req = _decide_by_keyboard(page, session, "the unprocessed form's decision")
+    assert f"choice={first}".replace(":", "%3A") in (req.post_data or ""), req.post_data
+    assert page.evaluate("window.__coinlabUnprocessedSubmits") == 1
+    assert page.evaluate("document.activeElement !== document.body")
+    assert session.events.filter(seq__gt=before, kind="decision").count() == 1, "the decision was applied twice"
+
