@@ -287,3 +287,63 @@ def test_a_form_htmx_has_not_processed_is_still_sent_by_htmx_once(new_context, l
     assert page.evaluate("document.activeElement !== document.body")
     assert session.events.filter(seq__gt=before, kind="decision").count() == 1, "the decision was applied twice"
 
+
+def test_the_choices_a_map_click_showed_survive_a_poll_redraw(new_context, live_server, tot_four):
+    """Tears of Tyranny's Liberators add a presence: a click on a tile with two choices (which
+    track row it uncovers) marks both in the list and focuses the first. Another team's move
+    then reaches the page by a poll, which redraws the region with the same question: the two
+    choices stay marked and the focus stays on the first (issue 20: the four-team test saw the
+    marks gone after such a redraw)."""
+    from facilitation import selectors
+
+    session, users = tot_four.session, tot_four.users
+
+    def submit(seat, cid=None):
+        session.refresh_from_db()
+        rules, state = selectors.session_state(session)
+        cid = cid or rules.prompt(state).choices_for(seat)[0].id
+        services.choice_submit(session=session, user=users[seat], seat=seat, choice=cid, seq=session.head_seq)
+
+    for seat in ("liberators", "advisors", "partisans", "comrades"):  # the headquarters
+        submit(seat)
+    submit("liberators", "step:refit")
+    submit("liberators", "refit:presence")
+    page = new_context().new_page()
+    login(page, "u-liberators", "pw-student-1")
+    page.goto(f"/sessions/{session.pk}/play/")
+    page.wait_for_selector("#prompt-h:has-text('Add 1 presence')")
+    page.locator("g.space.is-option").first.click()
+    marked = page.locator(".choices button.from-map").evaluate_all("els => els.map(e => e.dataset.choice)")
+    assert len(marked) == 2, marked
+    assert page.evaluate("document.activeElement.dataset.choice") == marked[0]
+    _marked(page)
+    submit("advisors", "step:refit")  # the Advisors' move: this page learns it from its next poll
+    session.refresh_from_db()
+    page.locator(f"#live [data-seq='{session.head_seq}']").wait_for(state="attached")
+    _redrawn(page)
+    assert page.locator(".choices button.from-map").evaluate_all("els => els.map(e => e.dataset.choice)") == marked, \
+        "the redraw wiped the choices the map click showed"
+    assert page.evaluate("document.activeElement.matches('.choices button.from-map')"), \
+        page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+    assert page.evaluate("document.activeElement.dataset.choice") == marked[0]
+
+
+def test_a_poll_redraw_keeps_the_focus_on_the_list_button_not_its_twin_on_the_map(new_context, live_server,
+                                                                                 django_user_model):
+    """A space that is a choice is on the map and in the list, with the same data-choice: a poll
+    redraw gives the focus back to the list's button the reader was on, not to the map's space,
+    which comes first on the page."""
+    page, session, teacher = _peru_page(new_context, django_user_model)
+    bruno = django_user_model.objects.get(username="bruno")
+    for cid in ("swap:junin", "box:limited_op", "op:rally"):
+        session.refresh_from_db()
+        services.choice_submit(session=session, user=bruno, seat="shining_path", choice=cid, seq=session.head_seq)
+    button = ".choices button[data-choice='space:lima']"
+    page.wait_for_selector(button)
+    assert page.locator("g.space.is-choice[data-choice='space:lima']").count() == 1  # its twin on the map
+    page.focus(button)
+    _marked(page)
+    services.facilitator_note(session=session, user=teacher, text="Mind the hills")
+    _redrawn(page)
+    assert page.evaluate("s => document.activeElement.matches(s)", button), \
+        page.evaluate("document.activeElement.outerHTML.slice(0, 120)")

@@ -97,8 +97,16 @@
   function markDrawn(region) {
     region.querySelectorAll("details").forEach(function (d) { d.setAttribute("data-drawn-open", d.open ? "1" : "0"); });
   }
+  // The choices a click on a space of the map showed in the list (a space with several: .from-map)
+  // stay shown while the question is the same: a poll redrawing the region for another team's
+  // move no longer wipes them (nor the focus on the first of them, kept by refocus).
+  function promptText(region) {
+    var h = region.querySelector("#prompt-h");
+    return h ? h.textContent : null;
+  }
   function keepState(region) {
-    var st = { open: {}, scroll: {} };
+    var st = { open: {}, scroll: {}, prompt: promptText(region), fromMap: [] };
+    region.querySelectorAll(".choices button.from-map").forEach(function (b) { st.fromMap.push(b.getAttribute("data-choice")); });
     region.querySelectorAll("details").forEach(function (d, i) {
       if (d.getAttribute("data-drawn-open") !== (d.open ? "1" : "0")) { st.open[disclosureKey(d, i)] = d.open; }
     });
@@ -117,6 +125,12 @@
       var v = st.scroll[el.className.split(" ")[0]];
       if (v) { el.scrollTop = v; }
     });
+    if (st.fromMap.length && promptText(region) === st.prompt) {
+      st.fromMap.forEach(function (id) {
+        var b = region.querySelector('.choices button[data-choice="' + CSS.escape(id) + '"]');
+        if (b) { b.classList.add("from-map"); }
+      });
+    }
   }
   function focusables(root) {
     return Array.prototype.filter.call(
@@ -125,7 +139,9 @@
   }
   function focusKey(region, el) {
     if (!el || !region.contains(el)) { return null; }
-    if (el.getAttribute("data-choice")) { return { choice: el.getAttribute("data-choice") }; }
+    // a choice is on the list and, for a space, on the map too (the same data-choice): the
+    // focus comes back to the one it was on, never to the map's twin of a list button
+    if (el.getAttribute("data-choice")) { return { choice: el.getAttribute("data-choice"), onMap: !el.closest(".choices") }; }
     if (el.tagName === "SUMMARY" && el.parentElement) {
       var ds = region.querySelectorAll("details");
       return { summaryOf: disclosureKey(el.parentElement, Array.prototype.indexOf.call(ds, el.parentElement)) };
@@ -136,7 +152,10 @@
   function refocus(region, key) {
     if (!key) { return; }
     var el = null;
-    if (key.choice) { el = region.querySelector('[data-choice="' + CSS.escape(key.choice) + '"]'); }
+    if (key.choice) {
+      var sel = '[data-choice="' + CSS.escape(key.choice) + '"]';
+      el = region.querySelector(key.onMap ? ".space" + sel : ".choices " + sel) || region.querySelector(sel);
+    }
     else if (key.id) { el = document.getElementById(key.id); }
     else if (key.summaryOf) {
       region.querySelectorAll("details").forEach(function (d, i) {
