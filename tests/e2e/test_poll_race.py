@@ -347,3 +347,27 @@ def test_a_poll_redraw_keeps_the_focus_on_the_list_button_not_its_twin_on_the_ma
     _redrawn(page)
     assert page.evaluate("s => document.activeElement.matches(s)", button), \
         page.evaluate("document.activeElement.outerHTML.slice(0, 120)")
+
+
+def test_a_poll_redraw_after_the_turn_keeps_the_focus_on_the_decision_panel(new_context, live_server,
+                                                                            django_user_model):
+    """The team's last decision of its turn, by keyboard: the focus goes to the decision panel's
+    heading (not to the body; the script makes it focusable). A poll then redraws the region
+    (here for a facilitator's note): the focus stays on the heading (issue 20: the keyboard test
+    found it on the body "after rally:1", its decision sent by htmx)."""
+    page, session, teacher = _peru_page(new_context, django_user_model)
+    bruno = django_user_model.objects.get(username="bruno")
+    for cid in ("swap:junin", "box:limited_op", "op:rally", "space:lima"):
+        session.refresh_from_db()
+        services.choice_submit(session=session, user=bruno, seat="shining_path", choice=cid, seq=session.head_seq)
+    page.wait_for_selector(".choices button[data-choice='rally:1']")
+    page.focus(".choices button[data-choice='rally:1']")
+    with page.expect_response(lambda r: "/play/choose/" in r.url):
+        page.keyboard.press("Enter")
+    page.wait_for_selector("[data-turn-cue=waiting]")
+    assert page.evaluate("document.activeElement.id") == "prompt-h"
+    _marked(page)
+    services.facilitator_note(session=session, user=teacher, text="Mind the hills")
+    _redrawn(page)
+    assert page.evaluate("document.activeElement.id") == "prompt-h", \
+        page.evaluate("document.activeElement.outerHTML.slice(0, 120)")

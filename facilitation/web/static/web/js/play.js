@@ -164,8 +164,12 @@
     } else if (key.index >= 0) { el = focusables(region)[key.index] || null; }
     if (!el) {  // the element is gone (a choice made by a teammate): the decision panel, never the body
       el = region.querySelector(".choices button") || document.getElementById("prompt-h");
-      if (el && el.tabIndex < 0 && !el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "-1"); }
     }
+    // an element the script made focusable (the decision panel's heading, where the focus waits
+    // when the turn is over) is drawn again without its tabindex: without one, focus() did nothing
+    // and a poll's redraw left the focus on the page body (issue 20, "after rally:1 the focus fell
+    // to the page body" with the decision sent by htmx)
+    if (el && el.tabIndex < 0 && !el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "-1"); }
     if (el) { el.focus({ preventScroll: true }); }
   }
 
