@@ -8,6 +8,11 @@ holding one answer (Playwright's ``page.route``) until the other has been shown.
   answer (an intent recorded, a decision refused) stay on the page, and an accepted decision's
   rationale stays cleared. Seen when the browser tests polled every 0.5 s (issue 20):
   test_classroom.py missed the intent's message once and found the rationale box filled once.
+- A decision is never posted natively: a key pressed before htmx settled the previous answer
+  (htmx processes new content on a timer) or on a form htmx has not processed still goes by
+  htmx, once (the keyboard test's native post, issue 20).
+- A poll's redraw keeps the reader's place: the choices a map click showed, the focus on a list
+  button (not its twin space on the map) or on the decision panel's heading once the turn is over.
 """
 
 from __future__ import annotations
@@ -255,8 +260,8 @@ def test_a_key_pressed_before_htmx_settles_its_answer_still_decides_by_htmx(new_
     at once. On a loaded machine the timer comes late, and an Enter pressed meanwhile posted
     the choice form natively: a full page load, the focus on the page body (issue 20:
     test_a_whole_peru_turn_by_keyboard_only, "after rally:1 the focus fell to the page body").
-    Here the page's timers are stopped (Playwright's clock) after the first decision left, so
-    htmx never settles its answer: the second decision still goes by htmx, from a form
+    Here the page's timers are stopped (Playwright's clock) before the first decision, so htmx
+    never settles its answer: the second decision still goes by htmx, from a form
     processed before the focus reached it."""
     page, session, _teacher = _peru_page(new_context, django_user_model)
     _hold_polls(page)
