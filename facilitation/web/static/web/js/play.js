@@ -67,8 +67,9 @@
   // each drawn region gets its own idempotency key here (a repeat of the same post keeps it).
   // The page's own CSRF token (the body's hx-headers) also goes into the drawn forms' empty
   // csrfmiddlewaretoken field: a form that is ever submitted natively rather than by htmx (seen
-  // once in a loaded test run: a keyboard decision posted with neither the header nor the field,
-  // answered 403) then still carries it.
+  // in loaded test runs: a keyboard decision posted with neither the header nor the field,
+  // answered 403; the cause, a form htmx had not processed yet, is handled at htmx:afterSwap and
+  // by the submit listener below) then still carries it.
   function csrfToken() {
     try { return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || ""; } catch (e) { return ""; }
   }
@@ -96,8 +97,16 @@
   function markDrawn(region) {
     region.querySelectorAll("details").forEach(function (d) { d.setAttribute("data-drawn-open", d.open ? "1" : "0"); });
   }
+  // The choices a click on a space of the map showed in the list (a space with several: .from-map)
+  // stay shown while the question is the same: a poll redrawing the region for another team's
+  // move no longer wipes them (nor the focus on the first of them, kept by refocus).
+  function promptText(region) {
+    var h = region.querySelector("#prompt-h");
+    return h ? h.textContent : null;
+  }
   function keepState(region) {
-    var st = { open: {}, scroll: {} };
+    var st = { open: {}, scroll: {}, prompt: promptText(region), fromMap: [] };
+    region.querySelectorAll(".choices button.from-map").forEach(function (b) { st.fromMap.push(b.getAttribute("data-choice")); });
     region.querySelectorAll("details").forEach(function (d, i) {
       if (d.getAttribute("data-drawn-open") !== (d.open ? "1" : "0")) { st.open[disclosureKey(d, i)] = d.open; }
     });
@@ -116,6 +125,12 @@
       var v = st.scroll[el.className.split(" ")[0]];
       if (v) { el.scrollTop = v; }
     });
+    if (st.fromMap.length && promptText(region) === st.prompt) {
+      st.fromMap.forEach(function (id) {
+        var b = region.querySelector('.choices button[data-choice="' + CSS.escape(id) + '"]');
+        if (b) { b.classList.add("from-map"); }
+      });
+    }
   }
   function focusables(root) {
     return Array.prototype.filter.call(
@@ -124,7 +139,9 @@
   }
   function focusKey(region, el) {
     if (!el || !region.contains(el)) { return null; }
-    if (el.getAttribute("data-choice")) { return { choice: el.getAttribute("data-choice") }; }
+    // a choice is on the list and, for a space, on the map too (the same data-choice): the
+    // focus comes back to the one it was on, never to the map's twin of a list button
+    if (el.getAttribute("data-choice")) { return { choice: el.getAttribute("data-choice"), onMap: !el.closest(".choices") }; }
     if (el.tagName === "SUMMARY" && el.parentElement) {
       var ds = region.querySelectorAll("details");
       return { summaryOf: disclosureKey(el.parentElement, Array.prototype.indexOf.call(ds, el.parentElement)) };
@@ -135,7 +152,10 @@
   function refocus(region, key) {
     if (!key) { return; }
     var el = null;
-    if (key.choice) { el = region.querySelector('[data-choice="' + CSS.escape(key.choice) + '"]'); }
+    if (key.choice) {
+      var sel = '[data-choice="' + CSS.escape(key.choice) + '"]';
+      el = region.querySelector(key.onMap ? ".space" + sel : ".choices " + sel) || region.querySelector(sel);
+    }
     else if (key.id) { el = document.getElementById(key.id); }
     else if (key.summaryOf) {
       region.querySelectorAll("details").forEach(function (d, i) {
@@ -144,8 +164,12 @@
     } else if (key.index >= 0) { el = focusables(region)[key.index] || null; }
     if (!el) {  // the element is gone (a choice made by a teammate): the decision panel, never the body
       el = region.querySelector(".choices button") || document.getElementById("prompt-h");
-      if (el && el.tabIndex < 0 && !el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "-1"); }
     }
+    // an element the script made focusable (the decision panel's heading, where the focus waits
+    // when the turn is over) is drawn again without its tabindex: without one, focus() did nothing
+    // and a poll's redraw left the focus on the page body (issue 20, "after rally:1 the focus fell
+    // to the page body" with the decision sent by htmx)
+    if (el && el.tabIndex < 0 && !el.hasAttribute("tabindex")) { el.setAttribute("tabindex", "-1"); }
     if (el) { el.focus({ preventScroll: true }); }
   }
 
@@ -335,6 +359,12 @@
   document.addEventListener("htmx:afterSwap", function (ev) {
     var region = ev.detail.target && ev.detail.target.closest("[data-poll-url]");
     if (region) {
+      // htmx attaches its handlers to the content it swapped in only when it settles, a timer
+      // later (20 ms, much more on a loaded machine), but the focus goes to the next choice now:
+      // an Enter or Space pressed meanwhile submitted the choice form natively, a full page post
+      // (issue 20; test_poll_race.py holds the timers to show it). The region is processed before
+      // anything in it gets the focus; processing it again when htmx settles changes nothing.
+      if (window.htmx) { window.htmx.process(region); }
       if (beforeHtmx) { restoreState(region, beforeHtmx); beforeHtmx = null; } else { markDrawn(region); }
       showFlash(region.querySelector("ul.messages"), true);
       announceMoves(region);
@@ -365,6 +395,22 @@
     if (f && f.hasAttribute && f.hasAttribute("data-confirm") && !window.confirm(f.getAttribute("data-confirm"))) {
       ev.preventDefault();
     }
+  });
+
+  // A form that htmx sends is never posted natively (a full page load that drops the keyboard
+  // focus to the body): if its submit reaches the document without htmx having taken it (a form
+  // not processed yet), the page sends it through htmx itself, with the button that submitted it,
+  // once (the native post is cancelled).
+  document.addEventListener("submit", function (ev) {
+    var f = ev.target;
+    var url = f && f.getAttribute && f.getAttribute("hx-post");
+    if (ev.defaultPrevented || !url || !window.htmx) { return; }
+    ev.preventDefault();
+    window.__coinlabUnprocessedSubmits = (window.__coinlabUnprocessedSubmits || 0) + 1;
+    var values = {};
+    if (ev.submitter && ev.submitter.name) { values[ev.submitter.name] = ev.submitter.value; }
+    window.htmx.process(f);
+    window.htmx.ajax("POST", url, { source: f, values: values });
   });
 
   // a select that submits its form when changed (the language switcher); no inline handlers (CSP)
