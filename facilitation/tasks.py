@@ -52,6 +52,15 @@ def session_verify(session_id: int) -> dict:
             "rules_changed": rep.rules_changed, "rules_differences": rep.rules_differences}
 
 
+@shared_task(ignore_result=True, acks_late=True, time_limit=300, soft_time_limit=270)
+def pace_games(game_key: str, options: dict, games: int) -> None:
+    """Play and keep the bot games behind a session-length estimate (``pacing.request_games``:
+    the scheduling page asks, its fragment polls until they are kept); idempotent."""
+    from facilitation.pacing import played_games
+
+    played_games(game_key, options, games)
+
+
 @shared_task(ignore_result=True, acks_late=False, time_limit=60, soft_time_limit=50)
 def live_predraw(session_id: int) -> int:
     """Draw the session's current live region for every team seat into the shared cache

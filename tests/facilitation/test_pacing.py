@@ -37,6 +37,10 @@ def test_time_model_takes_the_median_of_logged_human_decisions(people):
 
 @pytest.mark.django_db
 def test_schedule_page_fragment_shows_the_estimate(client, people):
+    from facilitation import pacing
+    from facilitation.web.views.instructor import PACE_GAMES
+
+    pacing.played_games("peru", {}, PACE_GAMES)   # played ahead (pace_warm, or a worker: test_schedule_presets)
     client.force_login(people.instructor)
     url = reverse("web:session_pace")
     r = client.get(url, {"scenario": "peru"})

@@ -33,12 +33,40 @@ def test_each_preset_is_a_choice_with_its_estimate(client, instructor, game):
         assert f"preset={p.key}" in page  # its estimate is fetched with it
 
 
-def test_the_preset_estimate_fragment(client, instructor):
+def test_the_preset_estimate_fragment(client, instructor, monkeypatch, django_capture_on_commit_callbacks):
+    """The bot games behind an estimate are never played in a request (docs/pacing.md): the
+    first answer is a 202 that asks again; a worker plays them (here: the task run in this
+    process); the next answer is the estimate."""
+    from django.core.cache import cache
+
+    import engine.core.pace as pace
+    from facilitation import tasks
+    from facilitation.web.views.instructor import PACE_GAMES
+
+    cache.clear()
     client.force_login(instructor)
-    r = client.get(reverse("web:session_pace"), {"scenario": "peru", "preset": "class_50"})
+    queued = []
+    monkeypatch.setattr(tasks.pace_games, "apply_async", lambda args, kwargs, retry: queued.append(args))
+    real = pace.game_decisions
+    monkeypatch.setattr(pace, "game_decisions", lambda *a, **k: pytest.fail("bot games played in a request"))
+    q = {"scenario": "peru", "preset": "class_50"}
+    with django_capture_on_commit_callbacks(execute=True):   # the task is sent when the request commits
+        r = client.get(reverse("web:session_pace"), q)
+        assert r.status_code == 202
+        page = r.content.decode()
+        assert 'id="pace-class_50"' in page and 'hx-trigger="load delay:3s"' in page and "minutes" not in page
+        assert client.get(reverse("web:session_pace"), q).status_code == 202
+    assert len(queued) == 1, "the games are queued once, not at every poll"
+    (key, options, games), = queued
+    assert (key, games) == ("peru", PACE_GAMES) and options == dict(engine.load("peru").preset("class_50").options)
+    monkeypatch.setattr(pace, "game_decisions", real)
+    tasks.pace_games.apply(args=queued[0])   # what a worker does
+    monkeypatch.setattr(pace, "game_decisions", lambda *a, **k: pytest.fail("bot games played in a request"))
+    r = client.get(reverse("web:session_pace"), q)
     assert r.status_code == 200
     page = r.content.decode()
     assert 'id="pace-class_50"' in page and "Estimate for this preset" in page and "minutes" in page
+    assert "hx-trigger" not in page
     assert client.get(reverse("web:session_pace"), {"scenario": "peru", "preset": "nope"}).status_code == 400
 
 

@@ -149,9 +149,17 @@ def session_pace(request):
             return HttpResponseBadRequest(_("Players must be a whole number from %(lo)s to %(hi)s.")
                                           % {"lo": rules.min_players, "hi": rules.max_players})
         options["players"] = int(players)
-    from facilitation.pacing import session_estimate
+    from facilitation import pacing
 
-    est = session_estimate(key, options, games=PACE_GAMES)
+    if not pacing.games_ready(key, options, PACE_GAMES):
+        # never played in a request (a four-player Tears of Tyranny estimate is ~27 s of CPU):
+        # a worker plays them, the fragment asks again (embedded mode: played just now)
+        pacing.request_games(key, options, PACE_GAMES)
+        if not pacing.games_ready(key, options, PACE_GAMES):
+            return render(request, "web/instructor/_pace.html",
+                          {"est": None, "rules": rules, "preset": preset_key, "again": request.get_full_path()},
+                          status=202)
+    est = pacing.session_estimate(key, options, games=PACE_GAMES)
     return render(request, "web/instructor/_pace.html", {"est": est, "rules": rules, "preset": preset_key})
 
 
