@@ -5,17 +5,13 @@ rules split by rulebook section). Methods keep their rule numbers in their docst
 
 from __future__ import annotations
 
-from engine.core.contract import Choice, ChoiceKind
 from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 from engine.scenarios.tears_of_tyranny.panel import (
-    ROWS,
     _hit_unit,
-    income,
-    plays_limit,
 )
 
 C = content()
@@ -35,62 +31,6 @@ LET_HELP = msg("Keeps your presence; the adversary's step happens here.")
 
 
 class EscalationMixin:
-    def _global_choices(self, state: dict, fr: dict) -> list[Choice]:
-        if fr["k"] == "cover":
-            pl = state["pl"][fr["seat"]]
-            ch = [Choice(f"cover:{r}", (msg("Cover a circle of the income row (your income is {n} resources a turn "
-                                            "before it is covered)", n=income(pl, fr["seat"])) if r == "resources" else
-                                        msg("Cover a circle of the card-plays row (you may play {n} cards a turn "
-                                            "before it is covered)", n=plays_limit(pl, fr["seat"]))),
-                         {"row": r}, kind=ChoiceKind.OPTION, targets={"row": r}, rule="A-44", help=COVER_HELP)
-                  for r in ROWS if pl["open"][r] > 1]
-            return ch or [Choice("skip", msg("No circle left to cover"), {}, kind=ChoiceKind.PASS, rule="A-44",
-                                 help=COVER_HELP)]
-        if fr["k"] == "escalate":
-            return [Choice(f"esc:{t}", msg("Propose {tile} for the spill-over", tile=self._esc_label(state, t)),
-                           {"tile": t}, kind=ChoiceKind.SPACE, targets={"tile": t}, rule="3.F (A-13)", help=ESC_HELP)
-                    for t in self.escalation_candidates(state, fr)]
-        if fr["k"] == "esc_confirm":
-            t = fr["proposal"]
-            return [Choice("agree", msg("Agree: the spill-over goes into {tile}", tile=B.tname(t)), {"tile": t},
-                           kind=ChoiceKind.CONFIRM, targets={"tile": t}, rule="3.F (A-13)", help=AGREE_HELP),
-                    Choice("object", msg("Object to {tile} (it is struck off; someone proposes another tile)",
-                                         tile=B.tname(t)), {"tile": t}, kind=ChoiceKind.OPTION, targets={"tile": t},
-                           rule="3.F (A-13)", help=OBJECT_HELP)]
-        if fr["k"] == "counterattack":
-            return self._alloc_choices(state, fr)
-        if fr["k"] == "event_recruit":
-            return [Choice(f"recruit:{t}", msg("Recruit {gs} at your headquarters in {tile}",
-                                               gs=T.count(fr["n"], "guerrilla"), tile=B.tname(t)), {"tile": t},
-                           kind=ChoiceKind.SPACE, targets={"tile": t}, rule="1.I", help=RECRUIT_HELP)
-                    for t in ADV.recruit_homes(state, fr["seat"])] or [
-                Choice("skip", msg("No presence left"), {}, kind=ChoiceKind.PASS, rule="1.I", help=RECRUIT_HELP)]
-        if fr["k"] == "influence_debt":
-            who = fr["seat"]
-            pl = state["pl"][who]
-            ch = [Choice("pay:resource", msg("Pay 1 resource ({resources} left)",
-                                             resources=T.count(pl["res"], "resource")), {},
-                         kind=ChoiceKind.OPTION, cost={"resources": 1}, rule="1.H (A-24)", help=DEBT_HELP)] \
-                if pl["res"] > 0 else []
-            own = [t for t in state["order"] if state["tiles"][t]["pres"].get(who)]
-            last = sum(state["tiles"][t]["pres"][who] for t in own) == 1
-            for t in own:
-                if last:
-                    label = msg("Remove your last presence, from {tile}: you would lose the game (4)", tile=B.tname(t))
-                elif who == "partisans":
-                    label = msg("Remove 1 presence from {tile} (it returns to your panel)", tile=B.tname(t))
-                else:
-                    label = msg("Remove 1 presence from {tile}", tile=B.tname(t))
-                ch.append(Choice(f"pay:presence:{t}", label, {"tile": t}, kind=ChoiceKind.SPACE, targets={"tile": t},
-                                 rule="1.H (A-24)", help=DEBT_HELP))
-            return ch or [Choice("skip", msg("Nothing left to pay with"), {}, kind=ChoiceKind.PASS, rule="1.H (A-24)",
-                                 help=DEBT_HELP)]
-        return [Choice("shield", msg("Give up 1 presence to stop the {step} in {tile}", step=T.STEP[fr["step"]],
-                                     tile=B.tname(fr["tile"])), {"tile": fr["tile"]}, kind=ChoiceKind.OPTION,
-                       targets={"tile": fr["tile"]}, rule="Partisans panel (A-51)", help=SHIELD_HELP),
-                Choice("decline", msg("Let it happen"), {}, kind=ChoiceKind.PASS, rule="Partisans panel (A-51)",
-                       help=LET_HELP)]
-
     def _esc_label(self, state, tid):
         """A spill-over candidate with what is at stake there (issue 16.8): presence lost, civilians."""
         t = state["tiles"][tid]
@@ -116,64 +56,6 @@ class EscalationMixin:
                            "text": msg("The {seat} propose that tyranny spills over from {src} into {tile}. Do you "
                                        "agree? An objection strikes the tile off.", seat=T.SEAT[seat],
                                        src=B.tname(fr["tile"]), tile=B.tname(tid))})
-
-    def _apply_global(self, state, seat, cid, facts) -> None:
-        fr = state["g"].pop()
-        if fr["k"] == "cover":
-            if cid.startswith("cover:"):
-                B.cover_row(state, fr["seat"], cid.split(":", 1)[1], facts)
-        elif fr["k"] == "escalate":
-            self._escalation_proposal(state, fr, seat, cid.split(":", 1)[1], facts)
-        elif fr["k"] == "esc_confirm":
-            if cid == "agree":
-                fr["pending"].remove(seat)
-                B.add_fact(facts, "consensus", msg("The {seat} agree to the spill-over into {tile}.", seat=T.SEAT[seat],
-                                                   tile=B.tname(fr["proposal"])), seat=seat, tile=fr["proposal"])
-                if fr["pending"]:
-                    state["g"].append(fr)
-                else:
-                    B.add_fact(facts, "consensus", msg("The team agrees: tyranny spills over into {tile}.",
-                                                       tile=B.tname(fr["proposal"])), tile=fr["proposal"])
-                    ADV.escalate_into(state, fr["proposal"], facts)
-            else:
-                B.add_fact(facts, "consensus", msg("The {seat} object to the spill-over into {tile}; it is struck off "
-                                                   "the candidates.", seat=T.SEAT[seat], tile=B.tname(fr["proposal"])),
-                           seat=seat, tile=fr["proposal"])
-                nxt = {"k": "escalate", "tile": fr["tile"], "struck": fr["struck"] + [fr["proposal"]],
-                       "text": fr["text0"], "rule": fr["rule"]}
-                left = self.escalation_candidates(state, nxt)
-                if len(left) == 1:
-                    B.add_fact(facts, "consensus", msg("Only {tile} is left: the spill-over goes there.",
-                                                       tile=B.tname(left[0])), tile=left[0])
-                    ADV.escalate_into(state, left[0], facts)
-                else:
-                    state["g"].append(nxt)
-        elif fr["k"] == "event_recruit":
-            if cid.startswith("recruit:"):
-                ADV.recruit_at(state, fr["seat"], cid.split(":", 1)[1], fr["n"], facts, fr["cause"])
-        elif fr["k"] == "influence_debt":
-            who = fr["seat"]
-            if cid == "pay:resource":
-                pl = state["pl"][who]
-                pl["res"] -= 1
-                B.add_fact(facts, "track", msg("Influence box empty: the {seat} pay 1 resource instead ({cause}).",
-                                               seat=T.SEAT[who], cause=fr["cause"]),
-                           track="resources", delta=-1, value=pl["res"], cause=fr["cause"], seat=who,
-                           deltas={f"resources_{who}": -1})
-            elif cid.startswith("pay:presence:"):
-                B.remove_one_presence(state, who, cid.split(":", 2)[2], facts,
-                                      msg("paid for lost influence: {cause}", cause=fr["cause"]))
-        elif fr["k"] == "counterattack":
-            self._counter_hit(state, fr, cid.split(":", 1)[1], facts)
-        elif fr["k"] == "shield":
-            if cid == "shield":
-                B.remove_one_presence(state, "partisans", fr["tile"], facts, msg("HQ shield"))
-                state["tiles"][fr["tile"]]["prev"].append(fr["step"])
-                B.add_fact(facts, "protect", msg("The Partisans give up a presence to stop the {step} in {tile}.",
-                                                 step=T.STEP[fr["step"]], tile=B.tname(fr["tile"])),
-                           tile=fr["tile"], seat="partisans")
-            state["adv"][0]["asked"] = True
-        self._check_end(state, facts)
 
     def _escalate(self, state, esc, facts) -> bool:
         """3.F escalation spill-over from ``esc``; False when the team must decide the tile (A-13)."""
