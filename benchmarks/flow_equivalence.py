@@ -93,7 +93,7 @@ def compare(a_path: str, b_path: str) -> int:
         if a[k]["digest"] != b[k]["digest"]:
             bad += 1
             sa, sb = a[k]["steps"], b[k]["steps"]
-            i = next((i for i, (x, y) in enumerate(zip(sa, sb)) if x != y), min(len(sa), len(sb)))
+            i = next((i for i, (x, y) in enumerate(zip(sa, sb, strict=False)) if x != y), min(len(sa), len(sb)))
             print(f"{k}: first difference at choice {i} (of {len(sa)} / {len(sb)})")
     print(json.dumps({"games": len(a), "choices_compared": choices, "games_differing": bad}))
     return 1 if bad else 0
