@@ -11,7 +11,7 @@ choices with their labels, payloads, targets, costs and help, then the facts the
 produced). Which waiting seat acts is drawn from a seeded generator, so simultaneous windows
 are crossed in many orders. Run it on the code before a change (a ``git archive`` copy of the
 base commit: ``PYTHONPATH=<copy>``) and after; ``--compare`` names the first choice where two
-runs differ. Used for issue 16.9 (Tears of Tyranny's flow moved onto ``engine/core``'s
+runs differ (over the games both runs hold). Used for issue 16.9 (Tears of Tyranny's flow moved onto ``engine/core``'s
 protocol).
 """
 
@@ -83,19 +83,21 @@ def play(rules, scenario: str, players: int, bots: str, seed: int, max_choices: 
 def compare(a_path: str, b_path: str) -> int:
     a = {g["game"]: g for g in json.load(open(a_path))["games"]}
     b = {g["game"]: g for g in json.load(open(b_path))["games"]}
-    if set(a) != set(b):
-        print("different game sets:", sorted(set(a) ^ set(b))[:10])
+    common = [k for k in a if k in b]
+    if not common:
+        print("no game in common")
         return 1
     bad = 0
     choices = 0
-    for k in a:
+    for k in common:
         choices += a[k]["choices"]
         if a[k]["digest"] != b[k]["digest"]:
             bad += 1
             sa, sb = a[k]["steps"], b[k]["steps"]
             i = next((i for i, (x, y) in enumerate(zip(sa, sb, strict=False)) if x != y), min(len(sa), len(sb)))
             print(f"{k}: first difference at choice {i} (of {len(sa)} / {len(sb)})")
-    print(json.dumps({"games": len(a), "choices_compared": choices, "games_differing": bad}))
+    print(json.dumps({"games_compared": len(common), "only_in_first": len(a) - len(common),
+                      "only_in_second": len(b) - len(common), "choices_compared": choices, "games_differing": bad}))
     return 1 if bad else 0
 
 
@@ -123,13 +125,18 @@ def main(argv=None) -> int:
                     games.append(play(rules, scen, n, bots, seed))
         print(f"{scen}: {len(games)} games, {sum(g['choices'] for g in games)} choices, "
               f"{time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
+        summary = _save(a.out, games)      # after each scenario: a long run that is stopped keeps its part
+    print(json.dumps(summary))
+    return 0
+
+
+def _save(out: str | None, games: list) -> dict:
     total = hashlib.sha256("".join(g["digest"] for g in games).encode()).hexdigest()
     summary = {"games": len(games), "choices": sum(g["choices"] for g in games), "digest": total}
-    print(json.dumps(summary))
-    if a.out:
-        with open(a.out, "w") as f:
+    if out:
+        with open(out, "w") as f:
             json.dump({**summary, "games": games}, f)
-    return 0
+    return summary
 
 
 if __name__ == "__main__":
