@@ -38,6 +38,15 @@ stack is empty (the sequence of play deals the next card), ``Flow(done=...)`` st
 ``ask`` lists). Facts of an automatic kind without a rule or a cause keep no cause from the flow
 (the decision that led there attributes them).
 
+Named stacks (Tears of Tyranny: cooperative and simultaneous). A game with several stacks
+gives ``Flow(stack=...)``, a function naming the stack a call works on:
+``stack(state, at) -> list``; every protocol method then takes ``at`` (the seat whose stack it
+is, or who answers a team-wide question), and the kinds' functions get it after the state:
+``ask(state, at, frame)``, ``act(state, at, frame, choice_id, facts)``, ``auto(state, at, frame,
+facts)``, ``cause(state, at, frame)``. Without ``stack`` the one stack is ``state["stack"]`` and
+the functions take no ``at`` (Peru, Andean Abyss). :meth:`Flow.answer` applies a choice without
+settling, for a game whose own sequence of play settles its stacks in a fixed order afterwards.
+
 ``engine.coin.flow`` re-exports this module for code written before it moved here.
 """
 
@@ -88,8 +97,11 @@ class Flow:
                  idle: Callable[[dict, list], None] | None = None,
                  done: Callable[[dict], bool] | None = None,
                  auto_ok: Callable[[dict, dict], bool] | None = None,
-                 pick: Callable[[dict, dict], str] | None = None):
+                 pick: Callable[[dict, dict], str] | None = None,
+                 stack: Callable[[dict, Any], list] | None = None):
         self.kinds = {k.name: k for k in kinds}
+        self.stack = stack
+        self._at_kinds: dict = {}    # at -> the kinds with ``at`` bound (named stacks only)
         self.max_auto = max_auto
         self.idle = idle
         self.done = done
@@ -99,42 +111,62 @@ class Flow:
     def add(self, kind: FrameKind) -> FrameKind:
         """Register one more frame kind (scenario modules declare their kinds one by one)."""
         self.kinds[kind.name] = kind
+        self._at_kinds.clear()
         return kind
 
+    def _kinds(self, at: Any) -> dict:
+        """The kinds table for stack ``at``: as declared for a single stack; for named stacks,
+        each kind's functions with ``at`` bound (built once per name)."""
+        if self.stack is None:
+            return self.kinds
+        got = self._at_kinds.get(at)
+        if got is None:
+            got = self._at_kinds[at] = {name: _bind(k, at) for name, k in self.kinds.items()}
+        return got
+
+    def _stack(self, state: dict, at: Any) -> list:
+        return state["stack"] if self.stack is None else self.stack(state, at)
+
     # ---------------------------------------------------------------- ask/act/auto protocol
-    def top(self, state: dict) -> dict | None:
-        st = state["stack"]
+    def top(self, state: dict, at: Any = None) -> dict | None:
+        st = self._stack(state, at)
         return st[-1] if st else None
 
-    def ask(self, state: dict) -> Ask | None:
+    def ask(self, state: dict, at: Any = None) -> Ask | None:
         """The prompt of the decision frame on top (None: nothing to decide, game over)."""
-        fr = self.top(state)
+        fr = self.top(state, at)
         if fr is None:
             return None
-        return self.kinds[fr["k"]].ask(state, fr)
+        return self._kinds(at)[fr["k"]].ask(state, fr)
 
-    def act(self, state: dict, choice_id: str, facts: list, seat: str | None = None,
-            logged_id: str | None = None) -> None:
-        """Apply ``choice_id`` to the frame on top, then :meth:`settle`. With ``seat``, the facts
+    def answer(self, state: dict, choice_id: str, facts: list, seat: str | None = None,
+               logged_id: str | None = None, at: Any = None) -> None:
+        """Apply ``choice_id`` to the frame on top, without settling. With ``seat``, the facts
         the choice produced get ``cause_decision(seat, logged_id or choice_id)`` (``logged_id``:
         the id without a secret part, for choices whose id names hidden information)."""
-        fr = state["stack"][-1]
+        fr = self._stack(state, at)[-1]
         start = len(facts)
-        self.kinds[fr["k"]].act(state, fr, choice_id, facts)
+        self._kinds(at)[fr["k"]].act(state, fr, choice_id, facts)
         if seat is not None and len(facts) > start:
             attribute(facts, cause_decision(seat, logged_id or choice_id), start)
-        self.settle(state, facts)
 
-    def settle(self, state: dict, facts: list) -> None:
+    def act(self, state: dict, choice_id: str, facts: list, seat: str | None = None,
+            logged_id: str | None = None, at: Any = None) -> None:
+        """:meth:`answer` ``choice_id``, then :meth:`settle`."""
+        self.answer(state, choice_id, facts, seat, logged_id, at)
+        self.settle(state, facts, at)
+
+    def settle(self, state: dict, facts: list, at: Any = None) -> None:
         """Run automatic steps until a decision is needed, the stack is empty or ``done``.
 
         With ``idle`` an empty stack calls it (the sequence of play deals the next card); a
         decision frame that ``auto_ok`` accepts is answered by ``pick`` (a Non-player)."""
-        kinds = self.kinds
+        kinds = self._kinds(at)
         done, idle, auto_ok, pick = self.done, self.idle, self.auto_ok, self.pick
+        named = self.stack
         steps = 0
         while not (done is not None and done(state)):
-            st = state["stack"]
+            st = state["stack"] if named is None else named(state, at)
             if not st:
                 if idle is None:
                     return
@@ -169,6 +201,14 @@ class Flow:
             st.pop()
             facts.append(fact("note", msg("{step}: nothing further is possible.", step=a.text), rule=a.rule,
                               cause=cause_rule(a.rule, step=a.text)))
+
+
+def _bind(kind: FrameKind, at: Any) -> FrameKind:
+    """``kind`` with ``at`` passed to its functions after the state (named stacks)."""
+    def b(fn):
+        return None if fn is None else (lambda state, *rest: fn(state, at, *rest))
+    return FrameKind(kind.name, ask=b(kind.ask), act=b(kind.act), auto=b(kind.auto), never_empty=kind.never_empty,
+                     rule=kind.rule, title=kind.title, cause=b(kind.cause))
 
 
 def pop(state: dict, frame: dict) -> None:

@@ -59,3 +59,49 @@ def test_a_kind_without_a_rule_leaves_its_automatic_facts_uncaused():
     flow.settle(state, facts)
     assert facts[0]["cause"] == {"kind": "rule", "rule": "6.1", "step": msg("Score")}
     assert not facts[1].get("cause")
+
+
+def _named_flow():
+    """Two seats, each with its own stack (``state["frames"][seat]``), as Tears of Tyranny runs."""
+    def ask(state, seat, fr):
+        return Ask(seat, msg("How many?"), "1.1", [Choice("one", msg("One")), Choice("done", msg("Done"))])
+
+    def act(state, seat, fr, cid, facts):
+        if cid == "done":
+            pop_same_stack(state, seat, fr)
+            state["frames"][seat].append({"k": "paid"})
+        else:
+            fr["n"] += 1
+            facts.append(fact("note", msg("Counted."), seat=seat))
+
+    def paid(state, seat, fr, facts):
+        state["frames"][seat].pop()
+        state["paid"].append(seat)
+        facts.append(fact("track", msg("Paid."), seat=seat))
+
+    def pop_same_stack(state, seat, fr):
+        assert state["frames"][seat][-1] is fr
+        state["frames"][seat].pop()
+
+    return Flow([FrameKind("count", ask=ask, act=act, never_empty=True),
+                 FrameKind("paid", auto=paid, rule="3.B", title=msg("Gain resources"))],
+                stack=lambda state, seat: state["frames"][seat])
+
+
+def test_named_stacks_run_each_seat_on_its_own_stack_and_pass_the_seat_to_the_kinds():
+    flow = _named_flow()
+    state = {"frames": {"red": [{"k": "count", "n": 0}], "blue": [{"k": "count", "n": 0}]}, "paid": []}
+    facts: list = []
+    assert flow.ask(state, "red").seat == "red" and flow.ask(state, "blue").seat == "blue"
+    flow.act(state, "one", facts, "blue", at="blue")      # only blue's stack moves
+    assert state["frames"]["blue"][-1]["n"] == 1 and state["frames"]["red"][-1]["n"] == 0
+    assert facts[-1]["seat"] == "blue" and facts[-1]["cause"] == {"kind": "decision", "seat": "blue",
+                                                                  "choice": "one"}
+    # answer without settling: blue's automatic step waits until the game settles that stack
+    flow.answer(state, "done", facts, "blue", at="blue")
+    assert state["frames"]["blue"] == [{"k": "paid"}] and state["paid"] == []
+    flow.settle(state, facts, "blue")
+    assert state["frames"]["blue"] == [] and state["paid"] == ["blue"]
+    assert facts[-1]["cause"] == {"kind": "rule", "rule": "3.B", "step": msg("Gain resources")}
+    assert flow.top(state, "blue") is None and flow.ask(state, "blue") is None
+    assert flow.top(state, "red") == {"k": "count", "n": 0}

@@ -1,11 +1,13 @@
 """3.F Dominate's player decisions: escalation by consensus (A-13), the counterattack (A-15), and the other team-wide questions asked inside the adversary phase.
 
-A mixin of :class:`engine.scenarios.tears_of_tyranny.game.TearsOfTyranny` (issue 16.9: the
+The team-wide questions are frame kinds of ``frames.FramesMixin.team_flow``: their ``ask`` (the
+prompt, which is the legality) and ``act`` are here. A mixin of :class:`engine.scenarios.tears_of_tyranny.game.TearsOfTyranny` (issue 16.9: the
 rules split by rulebook section). Methods keep their rule numbers in their docstrings."""
 
 from __future__ import annotations
 
 from engine.core.contract import Choice, ChoiceKind
+from engine.core.flow import Ask
 from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
@@ -35,61 +37,147 @@ LET_HELP = msg("Keeps your presence; the adversary's step happens here.")
 
 
 class EscalationMixin:
-    def _global_choices(self, state: dict, fr: dict) -> list[Choice]:
-        if fr["k"] == "cover":
-            pl = state["pl"][fr["seat"]]
-            ch = [Choice(f"cover:{r}", (msg("Cover a circle of the income row (your income is {n} resources a turn "
-                                            "before it is covered)", n=income(pl, fr["seat"])) if r == "resources" else
-                                        msg("Cover a circle of the card-plays row (you may play {n} cards a turn "
-                                            "before it is covered)", n=plays_limit(pl, fr["seat"]))),
-                         {"row": r}, kind=ChoiceKind.OPTION, targets={"row": r}, rule="A-44", help=COVER_HELP)
-                  for r in ROWS if pl["open"][r] > 1]
-            return ch or [Choice("skip", msg("No circle left to cover"), {}, kind=ChoiceKind.PASS, rule="A-44",
-                                 help=COVER_HELP)]
-        if fr["k"] == "escalate":
-            return [Choice(f"esc:{t}", msg("Propose {tile} for the spill-over", tile=self._esc_label(state, t)),
-                           {"tile": t}, kind=ChoiceKind.SPACE, targets={"tile": t}, rule="3.F (A-13)", help=ESC_HELP)
-                    for t in self.escalation_candidates(state, fr)]
-        if fr["k"] == "esc_confirm":
-            t = fr["proposal"]
-            return [Choice("agree", msg("Agree: the spill-over goes into {tile}", tile=B.tname(t)), {"tile": t},
-                           kind=ChoiceKind.CONFIRM, targets={"tile": t}, rule="3.F (A-13)", help=AGREE_HELP),
-                    Choice("object", msg("Object to {tile} (it is struck off; someone proposes another tile)",
-                                         tile=B.tname(t)), {"tile": t}, kind=ChoiceKind.OPTION, targets={"tile": t},
-                           rule="3.F (A-13)", help=OBJECT_HELP)]
-        if fr["k"] == "counterattack":
-            return self._alloc_choices(state, fr)
-        if fr["k"] == "event_recruit":
-            return [Choice(f"recruit:{t}", msg("Recruit {gs} at your headquarters in {tile}",
-                                               gs=T.count(fr["n"], "guerrilla"), tile=B.tname(t)), {"tile": t},
-                           kind=ChoiceKind.SPACE, targets={"tile": t}, rule="1.I", help=RECRUIT_HELP)
-                    for t in ADV.recruit_homes(state, fr["seat"])] or [
-                Choice("skip", msg("No presence left"), {}, kind=ChoiceKind.PASS, rule="1.I", help=RECRUIT_HELP)]
-        if fr["k"] == "influence_debt":
-            who = fr["seat"]
+    # ---- team-wide questions (the adversary phase and effects) -------------------------------
+    def _cover_ask(self, state, seat, fr):
+        pl = state["pl"][fr["seat"]]
+        ch = [Choice(f"cover:{r}", (msg("Cover a circle of the income row (your income is {n} resources a turn "
+                                        "before it is covered)", n=income(pl, fr["seat"])) if r == "resources" else
+                                    msg("Cover a circle of the card-plays row (you may play {n} cards a turn "
+                                        "before it is covered)", n=plays_limit(pl, fr["seat"]))),
+                     {"row": r}, kind=ChoiceKind.OPTION, targets={"row": r}, rule="A-44", help=COVER_HELP)
+              for r in ROWS if pl["open"][r] > 1]
+        return _team_ask(fr, ch or [Choice("skip", msg("No circle left to cover"), {}, kind=ChoiceKind.PASS,
+                                           rule="A-44", help=COVER_HELP)])
+
+    def _cover_act(self, state, seat, fr, cid, facts):
+        """A-44: a Partisan presence back on the panel covers a circle of the row chosen."""
+        state["g"].pop()
+        if cid.startswith("cover:"):
+            B.cover_row(state, fr["seat"], cid.split(":", 1)[1], facts)
+
+    def _escalate_ask(self, state, seat, fr):
+        return _team_ask(fr, [Choice(f"esc:{t}", msg("Propose {tile} for the spill-over", tile=self._esc_label(state, t)),
+                                     {"tile": t}, kind=ChoiceKind.SPACE, targets={"tile": t}, rule="3.F (A-13)",
+                                     help=ESC_HELP)
+                              for t in self.escalation_candidates(state, fr)])
+
+    def _escalate_act(self, state, seat, fr, cid, facts):
+        """3.F (A-13): any seat proposes the spill-over tile."""
+        state["g"].pop()
+        self._escalation_proposal(state, fr, seat, cid.split(":", 1)[1], facts)
+
+    def _esc_confirm_ask(self, state, seat, fr):
+        t = fr["proposal"]
+        return _team_ask(fr, [
+            Choice("agree", msg("Agree: the spill-over goes into {tile}", tile=B.tname(t)), {"tile": t},
+                   kind=ChoiceKind.CONFIRM, targets={"tile": t}, rule="3.F (A-13)", help=AGREE_HELP),
+            Choice("object", msg("Object to {tile} (it is struck off; someone proposes another tile)",
+                                 tile=B.tname(t)), {"tile": t}, kind=ChoiceKind.OPTION, targets={"tile": t},
+                   rule="3.F (A-13)", help=OBJECT_HELP)])
+
+    def _esc_confirm_act(self, state, seat, fr, cid, facts):
+        """3.F (A-13): every other seat agrees to the proposal, or objects and strikes the tile off."""
+        state["g"].pop()
+        if cid == "agree":
+            fr["pending"].remove(seat)
+            B.add_fact(facts, "consensus", msg("The {seat} agree to the spill-over into {tile}.", seat=T.SEAT[seat],
+                                               tile=B.tname(fr["proposal"])), seat=seat, tile=fr["proposal"])
+            if fr["pending"]:
+                state["g"].append(fr)
+            else:
+                B.add_fact(facts, "consensus", msg("The team agrees: tyranny spills over into {tile}.",
+                                                   tile=B.tname(fr["proposal"])), tile=fr["proposal"])
+                ADV.escalate_into(state, fr["proposal"], facts)
+            return
+        B.add_fact(facts, "consensus", msg("The {seat} object to the spill-over into {tile}; it is struck off "
+                                           "the candidates.", seat=T.SEAT[seat], tile=B.tname(fr["proposal"])),
+                   seat=seat, tile=fr["proposal"])
+        nxt = {"k": "escalate", "tile": fr["tile"], "struck": fr["struck"] + [fr["proposal"]],
+               "text": fr["text0"], "rule": fr["rule"]}
+        left = self.escalation_candidates(state, nxt)
+        if len(left) == 1:
+            B.add_fact(facts, "consensus", msg("Only {tile} is left: the spill-over goes there.",
+                                               tile=B.tname(left[0])), tile=left[0])
+            ADV.escalate_into(state, left[0], facts)
+        else:
+            state["g"].append(nxt)
+
+    def _counterattack_ask(self, state, seat, fr):
+        return _team_ask(fr, self._alloc_choices(state, fr))
+
+    def _counterattack_act(self, state, seat, fr, cid, facts):
+        """3.F guerrilla counterattack: the director assigns the next hit."""
+        state["g"].pop()
+        self._counter_hit(state, fr, cid.split(":", 1)[1], facts)
+
+    def _event_recruit_ask(self, state, seat, fr):
+        return _team_ask(fr, [Choice(f"recruit:{t}", msg("Recruit {gs} at your headquarters in {tile}",
+                                                         gs=T.count(fr["n"], "guerrilla"), tile=B.tname(t)),
+                                     {"tile": t}, kind=ChoiceKind.SPACE, targets={"tile": t}, rule="1.I",
+                                     help=RECRUIT_HELP)
+                              for t in ADV.recruit_homes(state, fr["seat"])] or [
+            Choice("skip", msg("No presence left"), {}, kind=ChoiceKind.PASS, rule="1.I", help=RECRUIT_HELP)])
+
+    def _event_recruit_act(self, state, seat, fr, cid, facts):
+        """1.I: an event's recruits go to a headquarters of the seat's choice."""
+        state["g"].pop()
+        if cid.startswith("recruit:"):
+            ADV.recruit_at(state, fr["seat"], cid.split(":", 1)[1], fr["n"], facts, fr["cause"])
+
+    def _influence_debt_ask(self, state, seat, fr):
+        who = fr["seat"]
+        pl = state["pl"][who]
+        ch = [Choice("pay:resource", msg("Pay 1 resource ({resources} left)",
+                                         resources=T.count(pl["res"], "resource")), {},
+                     kind=ChoiceKind.OPTION, cost={"resources": 1}, rule="1.H (A-24)", help=DEBT_HELP)] \
+            if pl["res"] > 0 else []
+        own = [t for t in state["order"] if state["tiles"][t]["pres"].get(who)]
+        last = sum(state["tiles"][t]["pres"][who] for t in own) == 1
+        for t in own:
+            if last:
+                label = msg("Remove your last presence, from {tile}: you would lose the game (4)", tile=B.tname(t))
+            elif who == "partisans":
+                label = msg("Remove 1 presence from {tile} (it returns to your panel)", tile=B.tname(t))
+            else:
+                label = msg("Remove 1 presence from {tile}", tile=B.tname(t))
+            ch.append(Choice(f"pay:presence:{t}", label, {"tile": t}, kind=ChoiceKind.SPACE, targets={"tile": t},
+                             rule="1.H (A-24)", help=DEBT_HELP))
+        return _team_ask(fr, ch or [Choice("skip", msg("Nothing left to pay with"), {}, kind=ChoiceKind.PASS,
+                                           rule="1.H (A-24)", help=DEBT_HELP)])
+
+    def _influence_debt_act(self, state, seat, fr, cid, facts):
+        """1.H (A-24): influence lost while the box is empty is paid with a resource or a presence."""
+        state["g"].pop()
+        who = fr["seat"]
+        if cid == "pay:resource":
             pl = state["pl"][who]
-            ch = [Choice("pay:resource", msg("Pay 1 resource ({resources} left)",
-                                             resources=T.count(pl["res"], "resource")), {},
-                         kind=ChoiceKind.OPTION, cost={"resources": 1}, rule="1.H (A-24)", help=DEBT_HELP)] \
-                if pl["res"] > 0 else []
-            own = [t for t in state["order"] if state["tiles"][t]["pres"].get(who)]
-            last = sum(state["tiles"][t]["pres"][who] for t in own) == 1
-            for t in own:
-                if last:
-                    label = msg("Remove your last presence, from {tile}: you would lose the game (4)", tile=B.tname(t))
-                elif who == "partisans":
-                    label = msg("Remove 1 presence from {tile} (it returns to your panel)", tile=B.tname(t))
-                else:
-                    label = msg("Remove 1 presence from {tile}", tile=B.tname(t))
-                ch.append(Choice(f"pay:presence:{t}", label, {"tile": t}, kind=ChoiceKind.SPACE, targets={"tile": t},
-                                 rule="1.H (A-24)", help=DEBT_HELP))
-            return ch or [Choice("skip", msg("Nothing left to pay with"), {}, kind=ChoiceKind.PASS, rule="1.H (A-24)",
-                                 help=DEBT_HELP)]
-        return [Choice("shield", msg("Give up 1 presence to stop the {step} in {tile}", step=T.STEP[fr["step"]],
-                                     tile=B.tname(fr["tile"])), {"tile": fr["tile"]}, kind=ChoiceKind.OPTION,
-                       targets={"tile": fr["tile"]}, rule="Partisans panel (A-51)", help=SHIELD_HELP),
-                Choice("decline", msg("Let it happen"), {}, kind=ChoiceKind.PASS, rule="Partisans panel (A-51)",
-                       help=LET_HELP)]
+            pl["res"] -= 1
+            B.add_fact(facts, "track", msg("Influence box empty: the {seat} pay 1 resource instead ({cause}).",
+                                           seat=T.SEAT[who], cause=fr["cause"]),
+                       track="resources", delta=-1, value=pl["res"], cause=fr["cause"], seat=who,
+                       deltas={f"resources_{who}": -1})
+        elif cid.startswith("pay:presence:"):
+            B.remove_one_presence(state, who, cid.split(":", 2)[2], facts,
+                                  msg("paid for lost influence: {cause}", cause=fr["cause"]))
+
+    def _shield_ask(self, state, seat, fr):
+        return _team_ask(fr, [
+            Choice("shield", msg("Give up 1 presence to stop the {step} in {tile}", step=T.STEP[fr["step"]],
+                                 tile=B.tname(fr["tile"])), {"tile": fr["tile"]}, kind=ChoiceKind.OPTION,
+                   targets={"tile": fr["tile"]}, rule="Partisans panel (A-51)", help=SHIELD_HELP),
+            Choice("decline", msg("Let it happen"), {}, kind=ChoiceKind.PASS, rule="Partisans panel (A-51)",
+                   help=LET_HELP)])
+
+    def _shield_act(self, state, seat, fr, cid, facts):
+        """Partisans panel (A-51): give up a presence to stop the adversary's step at the HQ."""
+        state["g"].pop()
+        if cid == "shield":
+            B.remove_one_presence(state, "partisans", fr["tile"], facts, msg("HQ shield"))
+            state["tiles"][fr["tile"]]["prev"].append(fr["step"])
+            B.add_fact(facts, "protect", msg("The Partisans give up a presence to stop the {step} in {tile}.",
+                                             step=T.STEP[fr["step"]], tile=B.tname(fr["tile"])),
+                       tile=fr["tile"], seat="partisans")
+        state["adv"][0]["asked"] = True
 
     def _esc_label(self, state, tid):
         """A spill-over candidate with what is at stake there (issue 16.8): presence lost, civilians."""
@@ -116,64 +204,6 @@ class EscalationMixin:
                            "text": msg("The {seat} propose that tyranny spills over from {src} into {tile}. Do you "
                                        "agree? An objection strikes the tile off.", seat=T.SEAT[seat],
                                        src=B.tname(fr["tile"]), tile=B.tname(tid))})
-
-    def _apply_global(self, state, seat, cid, facts) -> None:
-        fr = state["g"].pop()
-        if fr["k"] == "cover":
-            if cid.startswith("cover:"):
-                B.cover_row(state, fr["seat"], cid.split(":", 1)[1], facts)
-        elif fr["k"] == "escalate":
-            self._escalation_proposal(state, fr, seat, cid.split(":", 1)[1], facts)
-        elif fr["k"] == "esc_confirm":
-            if cid == "agree":
-                fr["pending"].remove(seat)
-                B.add_fact(facts, "consensus", msg("The {seat} agree to the spill-over into {tile}.", seat=T.SEAT[seat],
-                                                   tile=B.tname(fr["proposal"])), seat=seat, tile=fr["proposal"])
-                if fr["pending"]:
-                    state["g"].append(fr)
-                else:
-                    B.add_fact(facts, "consensus", msg("The team agrees: tyranny spills over into {tile}.",
-                                                       tile=B.tname(fr["proposal"])), tile=fr["proposal"])
-                    ADV.escalate_into(state, fr["proposal"], facts)
-            else:
-                B.add_fact(facts, "consensus", msg("The {seat} object to the spill-over into {tile}; it is struck off "
-                                                   "the candidates.", seat=T.SEAT[seat], tile=B.tname(fr["proposal"])),
-                           seat=seat, tile=fr["proposal"])
-                nxt = {"k": "escalate", "tile": fr["tile"], "struck": fr["struck"] + [fr["proposal"]],
-                       "text": fr["text0"], "rule": fr["rule"]}
-                left = self.escalation_candidates(state, nxt)
-                if len(left) == 1:
-                    B.add_fact(facts, "consensus", msg("Only {tile} is left: the spill-over goes there.",
-                                                       tile=B.tname(left[0])), tile=left[0])
-                    ADV.escalate_into(state, left[0], facts)
-                else:
-                    state["g"].append(nxt)
-        elif fr["k"] == "event_recruit":
-            if cid.startswith("recruit:"):
-                ADV.recruit_at(state, fr["seat"], cid.split(":", 1)[1], fr["n"], facts, fr["cause"])
-        elif fr["k"] == "influence_debt":
-            who = fr["seat"]
-            if cid == "pay:resource":
-                pl = state["pl"][who]
-                pl["res"] -= 1
-                B.add_fact(facts, "track", msg("Influence box empty: the {seat} pay 1 resource instead ({cause}).",
-                                               seat=T.SEAT[who], cause=fr["cause"]),
-                           track="resources", delta=-1, value=pl["res"], cause=fr["cause"], seat=who,
-                           deltas={f"resources_{who}": -1})
-            elif cid.startswith("pay:presence:"):
-                B.remove_one_presence(state, who, cid.split(":", 2)[2], facts,
-                                      msg("paid for lost influence: {cause}", cause=fr["cause"]))
-        elif fr["k"] == "counterattack":
-            self._counter_hit(state, fr, cid.split(":", 1)[1], facts)
-        elif fr["k"] == "shield":
-            if cid == "shield":
-                B.remove_one_presence(state, "partisans", fr["tile"], facts, msg("HQ shield"))
-                state["tiles"][fr["tile"]]["prev"].append(fr["step"])
-                B.add_fact(facts, "protect", msg("The Partisans give up a presence to stop the {step} in {tile}.",
-                                                 step=T.STEP[fr["step"]], tile=B.tname(fr["tile"])),
-                           tile=fr["tile"], seat="partisans")
-            state["adv"][0]["asked"] = True
-        self._check_end(state, facts)
 
     def _escalate(self, state, esc, facts) -> bool:
         """3.F escalation spill-over from ``esc``; False when the team must decide the tile (A-13)."""
@@ -213,3 +243,9 @@ class EscalationMixin:
         if step == "develop":
             return bool(state["tiles"][tid]["u"])
         return ADV.dominate_strength(state, tid) >= 1
+
+
+
+def _team_ask(fr: dict, choices: list) -> Ask:
+    """A team-wide question: its words and rule are written in the frame when it is raised."""
+    return Ask(fr.get("seat", ""), fr["text"], fr["rule"], choices, {"kind": fr["k"]})

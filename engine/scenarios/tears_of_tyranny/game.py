@@ -71,6 +71,7 @@ from engine.scenarios.tears_of_tyranny.capabilities import CapabilitiesMixin
 from engine.scenarios.tears_of_tyranny.data import SEAT_ORDER, UNIT_VALUE, content
 from engine.scenarios.tears_of_tyranny.escalation import EscalationMixin
 from engine.scenarios.tears_of_tyranny.force_management import ForceManagementMixin
+from engine.scenarios.tears_of_tyranny.frames import FramesMixin
 from engine.scenarios.tears_of_tyranny.panel import (  # noqa: F401  (re-exported for bots and tests)
     OP_WORDS,
     ROWS,
@@ -109,7 +110,7 @@ def logged_id(choice_id: str) -> str:
     return head if head in SECRET_CHOICES else choice_id
 
 
-class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, CapabilitiesMixin, EscalationMixin,
+class TearsOfTyranny(FramesMixin, WindowMixin, RefitMixin, ForceManagementMixin, CapabilitiesMixin, EscalationMixin,
                      TurnFlowMixin, VictoryMixin, ViewsMixin, PositionMixin, Rules):
     """The rules, one mixin per rulebook section (issue 16.9): ``refit`` (3.A, 2.C placement),
     ``force_management`` (3.C, 1.D output, A-46), ``capabilities`` (1.F, 3.D-phase 4, 1.G combat),
@@ -306,7 +307,7 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
         turn = f"t{state['turn']}:{state['phase']}"
         if state["g"]:
             fr = state["g"][-1]
-            ch = self._global_choices(state, fr)
+            ch = self.team_flow.ask(state).choices
             if fr["k"] in ("escalate", "esc_confirm"):
                 # 3.F "chosen by player consensus" (A-13): any seat may propose; every other seat
                 # confirms or objects, each independently (the same choices for every seat asked)
@@ -325,9 +326,12 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
         # keeps a step as cheap as with one.
         cache: dict = {}
 
+        ask = self.seat_flow.ask
+
         def entry(s):
             if s not in cache:
-                cache[s] = self._seat_choices(state, s)
+                a = ask(state, s)
+                cache[s] = (a.text, a.rule, a.choices, a.context["kind"])
             return cache[s]
 
         first = entry(seats[0])
@@ -400,10 +404,10 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
 
     def _apply_one(self, state: dict, seat: str, choice_id: str) -> list:
         facts: list = []
-        if state["g"]:
-            self._apply_global(state, seat, choice_id, facts)
-        else:
-            self._apply_seat(state, seat, choice_id, facts)
+        # the frame on top answers (a team-wide question first, else the seat's own); the
+        # sequence of play then settles every stack in seat order (turn_flow._advance)
+        (self.team_flow if state["g"] else self.seat_flow).answer(state, choice_id, facts, at=seat)
+        self._check_end(state, facts)
         self._advance(state, facts)
         return facts
 
@@ -465,224 +469,6 @@ class TearsOfTyranny(WindowMixin, RefitMixin, ForceManagementMixin, Capabilities
                 break
             if not applied:
                 return
-
-
-    def _apply_seat(self, state, seat, cid, facts) -> None:
-        stack = state["frames"][seat]
-        fr = stack[-1]
-        k = fr["k"]
-        pl = state["pl"][seat]
-        head, _, rest = cid.partition(":")
-        if k == "hq":
-            stack.pop()
-            tid = rest
-            state["tiles"][tid]["pres"][seat] = 2
-            B.add_fact(facts, "presence", msg("The {seat} set up their headquarters in {tile}.", seat=T.SEAT[seat],
-                                              tile=B.tname(tid)), seat=seat, tile=tid, delta=2,
-                       deltas=B.pres_deltas(seat, 0, 2))
-        elif k == "presence":
-            stack.pop()
-            if head == "presence":
-                tid, row = rest.split(":")
-                self._add_presence(state, seat, tid, row, facts)
-        elif k == "refit":
-            if head == "skip":
-                stack.pop()
-            else:
-                o = next(x for x in C.panels[seat]["refit"]["options"] if x["id"] == rest)
-                fr["picked"].append(rest)
-                B.add_fact(facts, "refit", msg("The {seat} take a refit option. {option}.", seat=T.SEAT[seat],
-                                               option=self._refit_label(o)), seat=seat, option=rest)
-                if len(fr["picked"]) >= C.panels[seat]["refit"]["picks"]:
-                    stack.pop()
-                for part in reversed(o["parts"]):
-                    self._push_refit_part(state, seat, part, facts)
-        elif k == "deck":
-            stack.pop()
-            if head == "deck":
-                deck = state["decks"][rest]
-                drawn = deck[:4]
-                del deck[:4]
-                facts.append({"type": "draw", "text": msg("The {seat} draw {cards}.", seat=T.SEAT[seat],
-                                                          cards=[T.CARD_TITLE[c] for c in drawn]),
-                              "seat": seat, "cards": drawn, "barrier": True, "visible_to": [seat],
-                              "public": {"type": "draw", "text": msg("The {seat} draw {cards} from the {deck} deck.",
-                                                                     seat=T.SEAT[seat],
-                                                                     cards=T.count(len(drawn), "card"),
-                                                                     deck=T.DECK[rest]),
-                                         "seat": seat, "barrier": True}})
-                if drawn:
-                    stack.append({"k": "keep", "drawn": drawn, "deck": rest, "n": fr["n"]})
-        elif k == "keep":
-            stack.pop()
-            fr["drawn"].remove(rest)
-            pl["hand"].append(rest)
-            B.add_fact(facts, "keep", msg("The {seat} keep a card.", seat=T.SEAT[seat]), seat=seat)
-            last = not (fr["n"] > 1 and fr["drawn"])
-            if not last:
-                stack.append({"k": "keep", "drawn": fr["drawn"], "deck": fr["deck"], "n": fr["n"] - 1})
-            if last and fr["drawn"]:
-                # 3.A Gain Capability: "The remaining three cards are returned to the bottom of the
-                # deck"; the rulebook does not fix their order, so the player sets it (asked after
-                # the forget question below, 1.F)
-                self._return_unkept(state, seat, fr["deck"], fr["drawn"], facts)
-            if C.cards[rest]["class"] == "major" and [c for c in pl["hand"] + pl["discard"] if c != rest]:
-                stack.append({"k": "forget", "kept": rest})
-        elif k == "bottom" and head == "order":
-            stack.pop()
-            order = rest.split(",")
-            state["decks"][fr["deck"]].extend(order)
-            n = fr.get("placed", 0) + len(order)
-            B.add_fact(facts, "bottom", msg("The {seat} return {cards} they did not keep to the bottom of the {deck} "
-                                            "deck.", seat=T.SEAT[seat], cards=T.count(n, "card"),
-                                            deck=T.DECK[fr["deck"]]), seat=seat, deck=fr["deck"], n=n)
-        elif k == "bottom":
-            stack.pop()
-            fr["cards"].remove(rest)
-            state["decks"][fr["deck"]].append(rest)
-            fr["placed"] = fr.get("placed", 0) + 1
-            self._return_unkept(state, seat, fr["deck"], fr["cards"], facts, fr["placed"])
-        elif k == "forget":
-            stack.pop()
-            if rest in pl["hand"]:
-                pl["hand"].remove(rest)
-            else:
-                pl["discard"].remove(rest)
-            state["decks"][C.cards[rest]["class"]].append(rest)
-            # 1.F: the other seats learn that a card was forgotten, not which (hands are hidden)
-            B.add_fact(facts, "forget", msg("The {seat} forget {card}.", seat=T.SEAT[seat], card=T.CARD_TITLE[rest]),
-                       seat=seat, card=rest, visible_to=[seat],
-                       public={"type": "forget", "text": msg("The {seat} forget a card.", seat=T.SEAT[seat]),
-                               "seat": seat})
-        elif k == "reclaim":
-            stack.pop()
-            if head == "reclaim":
-                pl["discard"].remove(rest)
-                pl["hand"].append(rest)
-                B.add_fact(facts, "reclaim", msg("The {seat} reclaim {card}.", seat=T.SEAT[seat],
-                                                 card=T.CARD_TITLE[rest]), seat=seat, card=rest)
-        elif k == "base_g":
-            stack.pop()
-            if head == "base_g":
-                self._place_g(state, seat, rest, 1, facts, msg("refit: 1 at a base"))
-        elif k == "fm":
-            self._apply_fm(state, seat, fr, head, rest, facts)
-        elif k == "burden":
-            t = state["tiles"][rest]
-            if head == "upkeep":
-                pl["res"] -= 1
-                up = pl.setdefault("upkept", {})
-                up[rest] = up.get(rest, 0) + 1
-                B.add_fact(facts, "track", msg("The {seat} pay 1 resource to keep a massed guerrilla in {tile}.",
-                                               seat=T.SEAT[seat], tile=B.tname(rest)),
-                           seat=seat, track="resources", delta=-1, value=pl["res"], cause=msg("guerrilla stacking"),
-                           deltas={f"resources_{seat}": -1})
-            else:
-                t["gs"][seat] -= 1
-                B.add_fact(facts, "remove", msg("A guerrilla of the {seat} disbands in {tile} (stacking, A-46).",
-                                                seat=T.SEAT[seat], tile=B.tname(rest)), seat=seat, tile=rest,
-                           deltas=B.g_deltas(seat, -1))
-            if not self._burden_tiles(state, seat) or pl["res"] <= 0:
-                stack.pop()
-        elif k == "produce":
-            if head == "done":
-                stack.pop()
-            else:
-                bo = C.panels[seat]["base_output"]
-                if bo["cost"]:
-                    pl["res"] -= bo["cost"]
-                    B.add_fact(facts, "track", msg("The {seat} pay {resources} for base output in {tile}.",
-                                                   seat=T.SEAT[seat], resources=T.count(bo["cost"], "resource"),
-                                                   tile=B.tname(rest)),
-                               seat=seat, track="resources", delta=-bo["cost"], value=pl["res"], cause=BASE_OUTPUT,
-                               deltas={f"resources_{seat}": -bo["cost"]})
-                self._place_g(state, seat, rest, 1, facts, BASE_OUTPUT)
-                fr.setdefault("made", {})[rest] = fr.get("made", {}).get(rest, 0) + 1
-        elif k == "lpull":
-            stack.pop()
-            if head == "into":
-                self._move_piece(state, seat, "own_g", fr["tile"], rest, facts)
-        elif k == "select":
-            if head == "done":
-                stack.pop()
-            else:
-                card = C.cards[rest]
-                pl["res"] -= card["cost"]
-                pl["hand"].remove(rest)
-                pl["played"].append(rest)
-                state["stats"]["cards_played"] += 1
-                B.add_fact(facts, "play", msg("The {seat} play {card} for {resources} (attributes: {attributes}).",
-                                              seat=T.SEAT[seat], card=T.CARD_TITLE[rest],
-                                              resources=T.count(card["cost"], "resource"),
-                                              attributes=[T.ATTRIBUTE[a] for a in card["attributes"]]),
-                           seat=seat, card=rest, track="resources", delta=-card["cost"], value=pl["res"],
-                           cause=msg("paid for {card}", card=T.CARD_TITLE[rest]),
-                           deltas={f"resources_{seat}": -card["cost"]})
-        elif k == "steps":
-            if head == "done":
-                stack.pop()
-                if "income" not in fr["taken"]:
-                    stack.append({"k": "income"})     # 3.B: every player gains resources
-            elif head == "step":
-                fr["taken"].append(rest)
-                if rest == "roll":
-                    self._partisan_roll(state, seat, facts)
-                elif rest == "refit":
-                    stack.append({"k": "refit", "picked": []})
-                    if has_reclaim_circle(pl, seat) and pl["discard"]:
-                        stack.append({"k": "reclaim"})   # A-35: at the start of refit
-                else:
-                    stack.append({"k": rest} if rest != "produce" else {"k": "produce"})
-            else:
-                self._start_exec(state, seat, "immediate", head, rest)
-        elif k == "exec":
-            if head == "done":
-                stack.pop()
-            else:
-                self._start_exec(state, seat, fr["speed"], head, rest)
-        elif k == "target":
-            stack.pop()
-            if fr["src"] in C.cards:
-                pl["done_cards"].append(fr["src"])
-            if head == "tile":
-                B.add_fact(facts, "execute", msg("The {seat} execute {capability} in {tile}.", seat=T.SEAT[seat],
-                                                 capability=fr["label"], tile=B.tname(rest)), seat=seat, tile=rest,
-                           source=fr["src"])
-                stack.append({"k": "effect", "ops": fr["ops"], "i": 0, "tile": rest, "label": fr["label"], "moved": 0,
-                              "src": fr["src"]})
-            else:
-                B.add_fact(facts, "execute", msg("The {seat} decline to execute {capability}.", seat=T.SEAT[seat],
-                                                 capability=fr["label"]), seat=seat)
-        elif k == "effect":
-            self._apply_op_choice(state, seat, fr, head, rest, facts)
-        self._check_end(state, facts)
-
-
-
-
-
-
-
-    # ---- effects ---------------------------------------------------------------------------
-
-
-
-    # ---- advancing the flow ------------------------------------------------------------------
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
     def bot_kinds(self) -> dict:

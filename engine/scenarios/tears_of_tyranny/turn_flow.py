@@ -12,10 +12,6 @@ from engine.scenarios.tears_of_tyranny import adversary as ADV
 from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
-from engine.scenarios.tears_of_tyranny.panel import (
-    forget_candidates,
-    income,
-)
 
 C = content()
 
@@ -48,64 +44,9 @@ class TurnFlowMixin:
                    "1 presence to stop it?", tile=B.tname(tid), units=B.units_text(state["tiles"][tid]["u"]))
 
     def _settle_seat(self, state, seat, facts) -> None:
-        """Run automatic frames on top of ``seat``'s stack until a decision is needed."""
-        stack = state["frames"][seat]
-        while stack and state["result"] is None:
-            fr = stack[-1]
-            k = fr["k"]
-            pl = state["pl"][seat]
-            if k == "income":
-                stack.pop()
-                inc = income(pl, seat)
-                infra = sum(1 for tid in state["order"] if C.tiles[tid]["infrastructure"] and self.controls(state, seat, tid))
-                pl["res"] += inc + infra
-                B.add_fact(facts, "track", (msg("The {seat} gain {resources} and {infra} from infrastructure.",
-                                                seat=T.SEAT[seat], resources=T.count(inc, "resource"), infra=infra)
-                                            if infra else
-                                            msg("The {seat} gain {resources}.", seat=T.SEAT[seat],
-                                                resources=T.count(inc, "resource"))),
-                           seat=seat, track="resources", delta=inc + infra, value=pl["res"], cause=GAIN_RESOURCES,
-                           deltas={f"resources_{seat}": inc + infra})
-            elif k == "produce":
-                # 1.D Guerrilla Base: "Guerrillas can, but are not required to, generated from a
-                # guerrilla base each turn": free output (Liberators, Partisans) is asked G by G
-                # like paid output (the Comrades), never taken for the player (A-42)
-                if C.panels[seat]["base_output"] and self._produce_choices(state, seat, fr):
-                    return
-                stack.pop()
-            elif k == "effect":
-                if self._run_effect(state, seat, fr, facts):
-                    stack.pop()
-                else:
-                    return
-            elif k == "fm" and not fr.get("only"):
-                if not self._fm_possible(state, seat):
-                    stack.pop()
-                else:
-                    return
-            elif k == "fm":
-                if not self._fm_possible(state, seat, "recruit"):
-                    stack.pop()
-                else:
-                    return
-            elif k == "presence" and not self._presence_choices(state, seat, fr["range"]):
-                stack.pop()
-            elif k == "reclaim" and not pl["discard"]:
-                stack.pop()
-            elif k == "forget" and not forget_candidates(pl, fr["kept"]):
-                stack.pop()
-            elif k == "deck" and not (state["decks"]["major"] or state["decks"]["minor"]):
-                stack.pop()
-            elif k == "select" and len(self._seat_choices(state, seat)[2]) == 1:
-                stack.pop()
-            elif k == "target" and not self._target_tiles(state, seat, fr):
-                stack.pop()
-                if fr["src"] in C.cards:
-                    pl["done_cards"].append(fr["src"])
-            elif k == "burden" and (not self._burden_tiles(state, seat) or pl["res"] <= 0):
-                stack.pop()       # nothing to pay, or nothing to pay with: the end of turn disbands
-            else:
-                return
+        """Run the automatic steps on top of ``seat``'s stack until a decision is needed (the
+        kinds' ``auto`` entries, frames.py)."""
+        self.seat_flow.settle(state, facts, seat)
 
     def _advance(self, state, facts) -> None:
         while state["result"] is None:

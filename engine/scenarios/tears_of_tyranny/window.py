@@ -1,11 +1,12 @@
-"""The player window's step menu and the seats' own questions (rule 3; A-30).
+"""The player window's step menu (rule 3; A-30) and the words of the seats' own questions.
+
+The questions themselves (prompt = legality) are declared in ``frames.py``; this module holds
+the step menu, the situation line (issue 16.8) and the shared labels and help of choices.
 
 A mixin of :class:`engine.scenarios.tears_of_tyranny.game.TearsOfTyranny` (issue 16.9: the
 rules split by rulebook section). Methods keep their rule numbers in their docstrings."""
 
 from __future__ import annotations
-
-import itertools
 
 from engine.core.contract import Choice, ChoiceKind
 from engine.core.messages import msg
@@ -14,9 +15,7 @@ from engine.scenarios.tears_of_tyranny import board as B
 from engine.scenarios.tears_of_tyranny import texts as T
 from engine.scenarios.tears_of_tyranny.data import content
 from engine.scenarios.tears_of_tyranny.panel import (
-    OP_WORDS,
     WINDOW_STEPS,
-    forget_candidates,
     income,
     plays_limit,
 )
@@ -66,176 +65,6 @@ def _c(cid, label, payload, kind, rule, help, targets=None, cost=None):
 
 
 class WindowMixin:
-    def _seat_choices(self, state: dict, seat: str):
-        fr = state["frames"][seat][-1]
-        k = fr["k"]
-        pl = state["pl"][seat]
-        K = ChoiceKind
-        if k == "hq":
-            ch = [_c(f"hq:{t}", msg("Headquarters in {tile}", tile=B.tname(t)), {"tile": t}, K.SPACE, "2.C", H["hq"],
-                     {"tile": t}) for t in self.hq_candidates(state, seat)]
-            return msg("Place your starting headquarters (two presence)."), "2.C", ch, "hq"
-        if k == "presence":
-            if fr.get("roll"):
-                # a successful roll deploys the presence (Partisans panel): where is the player's call
-                return (msg("Your d10 roll succeeded: place 1 presence within 1 of your presence; choose the tile "
-                            "and the track row it uncovers."), "Partisans panel (3.A, A-44)",
-                        self._presence_choices(state, seat, fr["range"]), "presence")
-            ch = self._presence_choices(state, seat, fr["range"]) + [
-                _c("skip", msg("Do not add presence"), {}, K.PASS, "3.A", H["no_presence"])]
-            return msg("Add 1 presence: choose the tile and the track row it uncovers."), "3.A", ch, "presence"
-        if k == "refit":
-            opts = C.panels[seat]["refit"]["options"]
-            used_groups = {o["group"] for o in opts if o["id"] in fr["picked"]}
-            ch = []
-            for o in opts:
-                if o["group"] in used_groups or not self._refit_possible(state, seat, o):
-                    continue
-                ch.append(_c(f"refit:{o['id']}", self._refit_label(o), {"option": o["id"]}, K.OPTION, "3.A", H["refit"],
-                             {"option": o["id"]}))
-            if not ch:
-                ch = [_c("skip", msg("No refit option is possible"), {}, K.PASS, "3.A", H["no_refit"])]
-            if C.panels[seat]["refit"]["picks"] == 2:
-                return msg("Refit: choose two different options."), "3.A", ch, "refit"
-            return msg("Refit: choose one option."), "3.A", ch, "refit"
-        if k == "deck":
-            ch = [_c(f"deck:{d}", msg("Draw 4 from the {deck} deck ({n} cards left)", deck=T.DECK[d],
-                                      n=len(state["decks"][d])), {"deck": d}, K.OPTION, "3.A", H["deck"], {"deck": d})
-                  for d in ("major", "minor") if state["decks"][d]]
-            return (msg("Gain capability: which deck do you draw from? Major cards are stronger, but keeping one "
-                        "means forgetting another card (1.F)."), "3.A",
-                    ch or [_c("skip", msg("Both decks are empty"), {}, K.PASS, "3.A", H["no_deck"])], "deck")
-        if k == "keep":
-            # secret: the drawn cards are private (the draw fact is visible_to the seat), so is the pick
-            ch = [_c(f"keep:{c}", _card_label("keep", c), {"card": c, "secret": True}, K.CARD, "3.A",
-                     _card_help(H["keep"], c), {"card": c}) for c in fr["drawn"]]
-            return (msg("Keep one of the drawn cards; you then return the rest to the bottom of the deck in the "
-                        "order you choose."), "3.A", ch, "keep")
-        if k == "steps":
-            return self._steps_prompt(state, seat, fr)
-        if k == "bottom":
-            # secret: which cards were drawn is private (the draw fact is visible to the seat only)
-            # issue 16.7: the whole order in one step, the drawn order first (the default)
-            ch = []
-            for i, order in enumerate(itertools.permutations(fr["cards"])):
-                names = [T.CARD_TITLE[c] for c in order]
-                ch.append(_c("order:" + ",".join(order),
-                             (msg("Drawn order (default): {cards}", cards=names) if i == 0
-                              else msg("This order: {cards}", cards=names)),
-                             {"cards": list(order), "secret": True}, K.OPTION, "3.A", H["order"],
-                             {"cards": list(order)}))
-            return (msg("Return the unkept cards to the bottom of the {deck} deck: in which order? (The first one goes "
-                        "under first, so it is drawn first of them.)", deck=T.DECK[fr["deck"]]), "3.A", ch, "bottom")
-        if k == "forget":
-            cands = forget_candidates(pl, fr["kept"])
-            # secret (1.F): the hand is hidden, so which card is forgotten is the player's own
-            ch = [_c(f"forget:{c}", (_card_label("forget", c) if c in pl["hand"] else _card_label("forget_spent", c)),
-                     {"card": c, "secret": True}, K.CARD, "1.F", _card_help(H["forget"], c), {"card": c}) for c in cands]
-            return (msg("You kept a major card: forget one other card from your hand (1.F, 3.A).")
-                    if any(c in pl["hand"] for c in cands) else
-                    msg("You kept a major card: your hand holds no other card, so forget a spent card.")), "1.F", ch, "forget"
-        if k == "reclaim":
-            ch = [_c(f"reclaim:{c}", _card_label("reclaim", c), {"card": c}, K.CARD, "3.A",
-                     _card_help(H["reclaim"], c), {"card": c}) for c in pl["discard"]]
-            ch.append(_c("skip", msg("Reclaim nothing"), {}, K.PASS, "3.A", H["no_reclaim"]))
-            return msg("Reclaim one spent card to your hand."), "3.A", ch, "reclaim"
-        if k == "base_g":
-            ch = [_c(f"base_g:{t}", msg("1 guerrilla at your base in {tile}", tile=B.tname(t)), {"tile": t}, K.SPACE,
-                     "3.A", H["base_g"], {"tile": t}) for t in self._own_bases(state, seat)]
-            return (msg("Gain 1 guerrilla at one of your bases."), "3.A",
-                    ch or [_c("skip", msg("No base"), {}, K.PASS, "3.A", H["no_base"])], "base_g")
-        if k == "fm":
-            ch = self._fm_choices(state, seat, fr.get("only"))
-            if fr.get("only"):
-                ch.append(_c("done", msg("Done recruiting"), {}, K.DONE, "3.C", H["done_recruit"]))
-            else:
-                ch.append(_c("skip", msg("No force management"), {}, K.PASS, "3.C", H["no_fm"]))
-            return (msg("Force management: recruit, build a base or convert (one action; {resources} left).",
-                        resources=T.count(pl["res"], "resource")), "3.C", ch, "force_management")
-        if k == "burden":
-            ch = []
-            for tid in self._burden_tiles(state, seat):
-                extra = state["tiles"][tid]["gs"][seat] - 4 - pl.get("upkept", {}).get(tid, 0)
-                over = T.count(extra, "guerrilla")
-                ch.append(_c(f"upkeep:{tid}", msg("Pay 1 resource to keep a guerrilla in {tile} ({gs} of yours there "
-                                                  "beyond the 4 the population feeds for free)", tile=B.tname(tid),
-                                                  gs=over), {"tile": tid}, K.SPACE, "A-46", H["upkeep"], {"tile": tid},
-                             {"resources": 1}))
-                ch.append(_c(f"disband:{tid}", msg("Disband a guerrilla in {tile} ({gs} of yours there beyond the 4 "
-                                                   "the population feeds for free)", tile=B.tname(tid), gs=over),
-                             {"tile": tid}, K.PIECE, "A-46", H["disband"], {"tile": tid}))
-            return (msg("Too many guerrillas burden the population: pay or disband each guerrilla over 4 ({resources} "
-                        "left).", resources=T.count(pl["res"], "resource")), "1.D guerrillas (A-46)", ch, "burden")
-        if k == "produce":
-            ch = self._produce_choices(state, seat, fr) + [
-                _c("done", msg("No more base output"), {}, K.DONE, "1.D", H["no_produce"])]
-            return (msg("Base output: take guerrillas from your bases, one at a time, as many as you want "
-                        "(1.D Guerrilla Base: can, but need not)."), "1.D (A-42)", ch, "produce")
-        if k == "lpull":
-            ch = [_c(f"into:{n}", msg("Pull the new guerrilla from {src} into {tile}", src=B.tname(fr["tile"]),
-                                      tile=B.tname(n)), {"from": fr["tile"], "tile": n}, K.SPACE, "A-48", H["into"],
-                     {"from": fr["tile"], "tile": n}) for n in self._lpull_targets(state, fr["tile"])]
-            ch.append(_c("skip", msg("Leave it where it was recruited"), {}, K.PASS, "A-48", H["stay"]))
-            return (msg("Your guerrilla was recruited next to your presence: you may pull it into a tile with your "
-                        "presence."), "Liberators panel (A-48)", ch, "recruit_pull")
-        if k == "select":
-            ch = []
-            limit = plays_limit(pl, seat)
-            if len(pl["played"]) < limit:
-                for c in pl["hand"]:
-                    card = C.cards[c]
-                    if card["cost"] <= pl["res"]:
-                        ch.append(_c(f"play:{c}", _card_label("play", c), {"card": c}, K.CARD, "3.D",
-                                     _card_help(H["play"], c), {"card": c}, {"resources": card["cost"]} if card["cost"] else None))
-            ch.append(_c("done", msg("Done selecting capabilities"), {}, K.DONE, "3.D", H["done_select"]))
-            return (msg("Select capabilities and pay for them ({played}, {resources} left).",
-                        played=_played(pl, limit), resources=T.count(pl["res"], "resource")), "3.D", ch, "select")
-        if k == "exec":
-            # each seat closes its own part of the window with "done", even with nothing left to
-            # execute: the window (and the adversary phase after it) waits for every seat (3)
-            ch = self._exec_choices(state, seat, fr["speed"])
-            imm = fr["speed"] == "immediate"
-            rule = "phase 2" if imm else "phase 4"
-            if ch:
-                done = msg("Done with this phase")
-            else:
-                done = msg("Done: nothing immediate left to execute") if imm else msg(
-                    "Done: nothing long-term left to execute")
-            ch.append(_c("done", done, {}, K.DONE, rule, H["done_exec"]))
-            if len(ch) > 1:
-                text = msg("Execute your immediate capabilities.") if imm else msg("Execute your long-term capabilities.")
-            else:
-                text = (msg("Nothing immediate is left for you to execute: say done when you are ready (the phase "
-                            "ends when every player is done).") if imm else
-                        msg("Nothing long-term is left for you to execute: say done when you are ready (the phase "
-                            "ends when every player is done)."))
-            return msg("{text} {situation}", text=text, situation=self.situation(state)), rule, ch, "execute"
-        if k == "target":
-            ch = [_c(f"tile:{t}", self._tile_label(state, t), {"tile": t}, K.SPACE, "1.F", self._target_help(fr),
-                     {"tile": t}) for t in self._target_tiles(state, seat, fr)]
-            ch.append(_c("decline", msg("Do not execute it"), {}, K.PASS, "1.F", H["decline"]))
-            return (msg("Choose the target tile for {capability}: {effect}", capability=fr["label"],
-                        effect=self._target_help(fr)), "1.F", ch, "target")
-        if k == "effect":
-            if fr.get("drive"):
-                return (msg("{label}: drive {unit} out of {tile}: into which neighbouring tile?", label=fr["label"],
-                            unit=T.A_PIECE[fr["drive"][0][0]], tile=B.tname(fr["tile"])), "Advisors panel (A-28)",
-                        self._drive_choices(state, fr), "drive")
-            if fr.get("civ"):
-                return (msg("{label}: collateral damage in {tile} kills {civilians} more; choose who is hit next.",
-                            label=fr["label"], tile=B.tname(fr["tile"]), civilians=T.count(fr["civ"], "civilian")),
-                        "1.G collateral (A-25)", self._civ_choices(state, fr), "collateral")
-            if fr.get("alloc"):
-                return (msg("{label}: assign {n} damage to the adversary units in {tile}.", label=fr["label"],
-                            n=fr["alloc"], tile=B.tname(fr["tile"])),
-                        "1.G combat (A-57)", self._alloc_choices(state, fr), "allocate")
-            op = fr["ops"][fr["i"]]
-            ch = self._op_choices(state, seat, fr, op)
-            return (msg("{label} in {tile}: {what} ({moved} of up to {n} done; stop whenever you like).",
-                        label=fr["label"], tile=B.tname(fr["tile"]), what=OP_WORDS.get(op["op"]) or msg(op["op"]),
-                        moved=fr.get("moved", 0), n=op.get("n", 1)), "1.F", ch, op["op"])
-        raise AssertionError(k)  # pragma: no cover
-
     @staticmethod
     def _target_help(fr):
         """What the capability being executed will do to the tile chosen (issue 16.8)."""
