@@ -175,13 +175,17 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_BROKER_URL = CELERY_BROKER_URL or "memory://"
 CELERY_RESULT_BACKEND = os.environ.get("CELERY_RESULT_BACKEND", "").strip() or (REDIS_URL or None)
 CELERY_TASK_ACKS_LATE = True
-# Two queues: "celery" (reports, verification) and "live" (facilitation.tasks.live_predraw,
-# a few milliseconds per seat after every move, docs/operations.md). A worker started without
-# -Q consumes both; production runs one worker with -Q live so that builds never delay it.
+# Three queues: "celery" (reports, verification), "live" (facilitation.tasks.live_predraw,
+# a few milliseconds per seat after every move, docs/operations.md) and "pace" (the bot games
+# behind a length estimate, facilitation.tasks.pace_games, seconds each). A worker started
+# without -Q consumes all; production runs one worker with -Q live so that builds never delay
+# it, and one with -Q celery,pace.
 CELERY_TASK_DEFAULT_QUEUE = "celery"
 CELERY_TASK_QUEUES = (Queue("celery", Exchange("celery"), routing_key="celery"),
-                      Queue("live", Exchange("live"), routing_key="live"))
-CELERY_TASK_ROUTES = {"facilitation.tasks.live_predraw": {"queue": "live"}}
+                      Queue("live", Exchange("live"), routing_key="live"),
+                      Queue("pace", Exchange("pace"), routing_key="pace"))
+CELERY_TASK_ROUTES = {"facilitation.tasks.live_predraw": {"queue": "live"},
+                      "facilitation.tasks.pace_games": {"queue": "pace"}}
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = 600

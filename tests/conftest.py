@@ -494,6 +494,14 @@ def start_celery_worker(subprocess_env, tmp_path):
         env = {**subprocess_env, **{k: str(v) for k, v in extra_env.items()}}
         if not env.get("REDIS_URL") and not env.get("CELERY_BROKER_URL"):
             raise RuntimeError("a real worker needs REDIS_URL (the test runner sets it)")
+        if not procs:
+            # the "pace" queue holds the length estimates that browser tests of the scheduling
+            # page asked for (facilitation.tasks.pace_games, seconds of bot play each): no test
+            # waits for them, and a test's worker must not spend its one process on them
+            from coinlab.celery import app as celery_app
+
+            with celery_app.connection_for_write() as conn:
+                conn.default_channel.queue_purge("pace")
         log = open(tmp_path / f"celery-{len(procs)}.log", "w")
         proc = subprocess.Popen(
             [str(VENV_BIN / "celery"), "-A", "coinlab", "worker", "--pool=prefork",
