@@ -60,6 +60,34 @@ def test_unchanged_poll_is_answered_without_a_database_query(client, toy_session
     assert "sessionid" not in r304.cookies
 
 
+def test_an_unchanged_poll_reads_the_cache_once(client, toy_session, instructor, students):
+    """Issue 20: the login session, the session's version and the user's seats in one cache
+    round trip (the seats are remembered per login session); the seats of another login
+    session are never taken for this one's."""
+    from django.core.cache import caches
+
+    _start(client, instructor, toy_session)
+    login(client, students[1], "pw-student-1")
+    etag = _poll(client, toy_session)["ETag"]
+    backend = type(caches["default"])
+    trips = []
+    real = {name: getattr(backend, name) for name in ("get", "get_many")}
+    try:
+        for name in real:
+            setattr(backend, name, lambda self, *a, _name=name, **k: (trips.append(_name), real[_name](self, *a, **k))[1])
+        assert _poll(client, toy_session, etag).status_code == 304
+    finally:
+        for name, fn in real.items():
+            setattr(backend, name, fn)
+    assert trips == ["get_many"]
+    # a team mate's login session with no seats remembered yet takes the checked path: its
+    # own seat, never the other login session's
+    mate = _client_for(students[0])
+    r = _poll(mate, toy_session)
+    assert r.status_code == 200 and r["ETag"] != etag
+    assert 'data-seat="govt"' in r.content.decode()
+
+
 def test_changed_poll_after_a_submit_is_never_a_stale_304(client, toy_session, instructor, students):
     _start(client, instructor, toy_session)
     login(client, students[1], "pw-student-1")
