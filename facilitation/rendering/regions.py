@@ -184,7 +184,9 @@ def live_contexts(session: ClassSession, seats: list[str], loaded=None) -> dict[
             "team_id": team["team_id"] if team else None, "needs_intent": needs_intent, "intent_form": IntentForm(),
             "timer_expiry": expiry,
             "intents": intents,
-            "victory": victory_panel(rules, data.get("metrics") or {}, data.get("view") or {}, seat, titles),
+            # no position yet (a session not started): no conditions to measure
+            "victory": victory_panel(rules, data["metrics"], data.get("view") or {}, seat, titles)
+            if data.get("metrics") else [],
         }
         out[seat].update(explain(rules, seat, prompt, choices, out[seat]["board"], events, titles,
                                  state_for_previews if choices else None))

@@ -284,3 +284,24 @@ def test_the_page_submit_answers_with_the_stored_region_bytes(toy_session, instr
     assert f'data-etag="{escape(r["ETag"])}"' in html  # the new version's region
     plain = c.get(_live(toy_session) + "?seat=govt")
     assert "Content-Encoding" not in plain and plain.content.decode() == html
+
+
+def test_a_session_not_started_draws_its_region_without_a_victory_panel(instructor, django_user_model):
+    """A Peru session created but not started has no position (state None): its region says so
+    and shows no victory panel (Peru's conditions read the metrics of a position; the region and
+    its pre-draw used to fail with a KeyError, a 500, for every session between creation and
+    start: the ramp's log of the live worker, issue 20)."""
+    from facilitation.rendering import regions as live_regions
+
+    course = services.course_create(user=instructor, title="COIN 102")
+    session = services.session_create(course=course, user=instructor, title="Not yet", scenario_key="peru",
+                                      teams=["Blue"], seats={"government": "Blue", "shining_path": "bot:random"})
+    student = django_user_model.objects.create_user("early", password="pw-student-1")
+    services.team_member_add(team=session.teams.get(), user=instructor, member=student)
+    assert session.state is None
+    c = _client_for(student)
+    r = _poll(c, session)
+    assert r.status_code == 200
+    assert 'data-turn-cue="scheduled"' in r.content.decode() and "victory-panel" not in r.content.decode()
+    assert c.get(f"/sessions/{session.pk}/play/").status_code == 200
+    assert live_regions.predraw_regions(session.pk) == 0  # the poll drew it already; nothing fails
