@@ -25,6 +25,7 @@ see what, so a console poll needs no database query either
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import uuid
 
 from django.conf import settings
@@ -96,11 +97,13 @@ def _publish(sender, instance: ClassSession, **kwargs) -> None:
 # ---- who plays which seat, for the 304 path without database queries ------------------------
 #
 # The poll's "nothing changed" answer needs the user's seats in the session. They are kept
-# per (session, user) in the cache together with a per-session membership token: any change
+# per (session, login session) in the cache together with a per-session membership token: any change
 # to the session's seats or team memberships sets a fresh random token when it commits, so an
 # entry filled before the change no longer matches and the next poll takes the full path
 # (which reads the database, then refills the entry). The entry also keeps the user's session
-# auth hash, compared with the login session's, as ``django.contrib.auth.get_user`` does.
+# auth hash and user id, compared with the login session's, as ``django.contrib.auth.get_user``
+# does. Keyed by the login session, the entry is read in the same round trip as the login
+# session itself (its data in the session store's cache), the poll's one trip (issue 20).
 # The entry also serves the seat's cached region (a 200 without a query, issue #8), so a
 # user save that may deactivate the user or change the password (anything but a login's
 # ``last_login`` update) renews the token of the user's sessions (``_user_saved``); a change
@@ -114,20 +117,29 @@ def _acl_key(session_id: int) -> str:
     return f"sacl:{session_id}"
 
 
-def _seats_key(session_id: int, user_id) -> str:
-    return f"sseat:{session_id}:{user_id}"
+def _seats_key(session_id: int, login_key: str) -> str:
+    # per login session (its key hashed: the key is the cookie's secret), so that a poll reads
+    # the login session and this entry in one round trip (issue 20; ``poll_lookup``)
+    return f"sseat:{session_id}:{hashlib.sha256(login_key.encode()).hexdigest()[:32]}"
 
 
-def poll_lookup(session_id: int, user_id) -> tuple[dict | None, list[str] | None, str | None]:
-    """One cache round trip: (session version, the user's seats if known, auth hash of the entry)."""
-    keys = [_key(session_id), _acl_key(session_id), _seats_key(session_id, user_id)]
+def poll_lookup(session_id: int, login_key: str, store_key: str | None = None) -> tuple[dict | None, dict | None]:
+    """One cache round trip: (session version, the seats entry of this login session if it is
+    current: ``{"u": user id, "h": auth hash, "seats": [...]}``, else None). With ``store_key``
+    (the login session's key in the session store's cache, ``cached_db``) the login session's
+    data is read in the same trip and returned as the entry's ``"login"`` (None: not cached)."""
+    keys = [_key(session_id), _acl_key(session_id), _seats_key(session_id, login_key)]
+    if store_key is not None:
+        keys.append(store_key)
     got = cache.get_many(keys)
     version = got.get(keys[0])
     token = got.get(keys[1])
     entry = got.get(keys[2])
     if not entry or token is None or entry.get("g") != token:
-        return version, None, None
-    return version, list(entry["seats"]), entry["h"]
+        entry = None
+    if store_key is not None:
+        entry = {**(entry or {}), "login": got.get(store_key)}
+    return version, entry
 
 
 def membership_token(session_id: int) -> str:
@@ -147,9 +159,11 @@ def membership_tokens(session_ids) -> dict[int, str]:
     return {i: got.get(_acl_key(i)) or membership_token(i) for i in ids}
 
 
-def remember_seats(session_id: int, user, seats: list[str], token: str) -> None:
-    cache.set(_seats_key(session_id, user.pk),
-              {"g": token, "h": user.get_session_auth_hash(), "seats": list(seats)}, timeout=SEATS_TTL)
+def remember_seats(session_id: int, login_key: str, user, seats: list[str], token: str) -> None:
+    """The user's seats in the session for the polls of this login session (``poll_lookup``)."""
+    cache.set(_seats_key(session_id, login_key),
+              {"g": token, "u": str(user.pk), "h": user.get_session_auth_hash(), "seats": list(seats)},
+              timeout=SEATS_TTL)
 
 
 def _membership_changed(session_id: int | None) -> None:

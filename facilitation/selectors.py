@@ -218,11 +218,12 @@ def seat_prompt(session: ClassSession, seat_key: str) -> dict[str, Any]:
     return seat_prompts(session, [seat_key])[seat_key]
 
 
-def seat_prompts(session: ClassSession, seat_keys) -> dict[str, dict[str, Any]]:
+def seat_prompts(session: ClassSession, seat_keys, loaded=None) -> dict[str, dict[str, Any]]:
     """``seat_prompt`` of several seats of one session version: the state is loaded and decoded
     once, the prompt, the metrics and the decision deadline are asked once (none of them depends
-    on the seat); each seat gets its own view and only its own choices (``Prompt.to_dict(seat)``)."""
-    rules, state = session_state(session)
+    on the seat); each seat gets its own view and only its own choices (``Prompt.to_dict(seat)``).
+    ``loaded``: ``session_state(session)`` when the caller has it already (read, never changed)."""
+    rules, state = loaded if loaded is not None else session_state(session)
     base: dict[str, Any] = {
         "session": session.pk, "status": session.status, "seq": session.head_seq,
         "prompt": None, "your_turn": False, "view": None, "metrics": None, "result": session.result,

@@ -69,11 +69,12 @@ def live_predraw(session_id: int) -> int:
     polls were faster or nothing is cacheable)."""
     # the drawing lives in facilitation.rendering.regions, which the page views import too; no
     # task imports a view (tests/test_layering.py)
-    from facilitation.rendering.regions import predraw_console_summary, predraw_regions
+    from facilitation.rendering.regions import predraw
 
-    stored = predraw_regions(session_id)
-    # the instructors' consoles: the session's summary row of the new version (issue #8)
-    return stored + int(predraw_console_summary(session_id))
+    # every team seat's region, and the instructors' consoles' summary row of the new version
+    # (issue #8), in one snapshot from one decoding of the state (issue 20)
+    stored, section = predraw(session_id)
+    return stored + int(section)
 
 
 # ---- drawing the new version's regions ahead of the polls ----------------------------------

@@ -461,6 +461,12 @@ class Rules(ABC):
         effect is deterministic and reveals nothing hidden; ``None`` otherwise."""
         return None
 
+    def previews(self, state: State, seat: str, choice_ids: list[str]) -> dict[str, dict[str, float] | None]:
+        """``preview`` of each of ``choice_ids`` (the same answers). The play page previews every
+        choice of a seat's list at once: a game may answer them together, asking its prompt and
+        the metrics before the choice once instead of once per choice (issue 20)."""
+        return {cid: self.preview(state, seat, cid) for cid in choice_ids}
+
     def position(self, state: State) -> dict:
         """The current position in the documented JSON shape that ``setup(seed,
         {"position": ...})`` accepts (public and hidden parts alike: for instructors)."""

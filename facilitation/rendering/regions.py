@@ -17,6 +17,7 @@ import hashlib
 import hmac
 import time
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
@@ -24,8 +25,8 @@ from django.template.loader import render_to_string
 from django.utils.crypto import salted_hmac
 from django.utils.translation import get_language, gettext_noop
 
-from facilitation import eventlog, live, selectors
-from facilitation.models import ClassSession, Seat, SessionEvent, TeamIntent
+from facilitation import live, selectors
+from facilitation.models import ClassSession, Seat, SessionEvent, Team, TeamIntent
 from facilitation.rendering import board as board_model
 from facilitation.text import gettext_once as _  # looked up once per process and language (issue 20)
 from facilitation.text import rendered, tr
@@ -121,27 +122,27 @@ def live_context(request, session: ClassSession, seat: str) -> dict:
     return live_contexts(session, [seat])[seat]
 
 
-def live_contexts(session: ClassSession, seats: list[str]) -> dict[str, dict]:
+def live_contexts(session: ClassSession, seats: list[str], loaded=None) -> dict[str, dict]:
     """The live region's context of each of ``seats`` at the session's current version. What
     does not depend on the seat (the state, prompt, metrics, the rows of the log, the teams'
     intent panels) is read and computed once; everything a seat may see is derived per seat by
     the same functions as for a single seat: ``selectors.seat_prompts`` (the seat's own view
     and choices) and ``selectors.seat_logs`` (each event redacted for that seat, as
-    ``session_events(seat_key=seat)``). Nothing here depends on the user or the request."""
-    rules = eventlog.rules_for(session)
+    ``session_events(seat_key=seat)``). Nothing here depends on the user or the request.
+    The state is decoded once, for the prompts and the previews alike (``loaded``: the
+    caller's ``selectors.session_state(session)``, e.g. the pre-draw's, shared with the console
+    section); both only read it (the previews apply each choice to a copy)."""
+    rules, state = loaded if loaded is not None else selectors.session_state(session)
     titles = seat_titles(rules)
-    prompts = selectors.seat_prompts(session, seats)
+    prompts = selectors.seat_prompts(session, seats, (rules, state))
     logs = selectors.seat_logs(session, seats, after=max(0, session.head_seq - LOG_EVENTS), limit=LOG_EVENTS)
     teams = team_panels(session, seats)
     expiry = timer_expiry(session)
     etags = {seat: etag(session, seat) for seat in seats}
     older_move = []  # the latest move before the log's window, read at most once
-    state_once = []  # the state for the acting seat's previews (issue #19), read at most once
 
-    def state_for_previews():
-        if not state_once:
-            state_once.append(selectors.session_state(session)[1])
-        return state_once[0]
+    def state_for_previews():  # the acting seats' previews (issue #19)
+        return state
 
     def last_move_before_log():
         if not older_move:
@@ -183,7 +184,9 @@ def live_contexts(session: ClassSession, seats: list[str]) -> dict[str, dict]:
             "team_id": team["team_id"] if team else None, "needs_intent": needs_intent, "intent_form": IntentForm(),
             "timer_expiry": expiry,
             "intents": intents,
-            "victory": victory_panel(rules, data.get("metrics") or {}, data.get("view") or {}, seat, titles),
+            # no position yet (a session not started): no conditions to measure
+            "victory": victory_panel(rules, data["metrics"], data.get("view") or {}, seat, titles)
+            if data.get("metrics") else [],
         }
         out[seat].update(explain(rules, seat, prompt, choices, out[seat]["board"], events, titles,
                                  state_for_previews if choices else None))
@@ -269,6 +272,29 @@ def pack(html: str) -> bytes:
     return gzip.compress(unpersonal(html).encode(), compresslevel=3, mtime=0)
 
 
+def predraw(session_id: int) -> tuple[int, bool]:
+    """The pre-draw after a move (``tasks.live_predraw``): every team seat's region
+    (``predraw_regions``) and the console section (``predraw_console_summary``) of the current
+    version, in one REPEATABLE READ snapshot, from one reading of the session row and one
+    decoding of its state (issue 20: each used to read and decode them on its own). The
+    membership token is read first, as for the section alone. (Regions stored, section stored.)"""
+    from django.utils import translation
+
+    token = live.membership_token(session_id)
+    with translation.override(settings.LANGUAGE_CODE), one_snapshot():
+        session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
+        if session is None:
+            return 0, False
+        loaded: list = []
+
+        def state():
+            if not loaded:
+                loaded.append(selectors.session_state(session))
+            return loaded[0]
+
+        return _predraw_regions(session, state), _predraw_section(session, token, state)
+
+
 def predraw_regions(session_id: int) -> int:
     """Draw the current version's region of every team seat (default language) into the
     cache keys the polls read, skipping seats already there; the number stored. One
@@ -276,36 +302,42 @@ def predraw_regions(session_id: int) -> int:
     the region lands under that version's key. Drawn with a request of no user: the region
     shows nothing of the user (``views.play._live_response``), only the seat, whose hidden data stays under
     the seat's own key."""
-    from django.contrib.auth.models import AnonymousUser
-    from django.http import HttpRequest
     from django.utils import translation
 
-    stored = 0
     with translation.override(settings.LANGUAGE_CODE), one_snapshot():
         session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
-        if session is None or session.decision_timer_seconds:
-            return 0  # gone, or a timer runs (such regions are never cached)
-        seats = list(Seat.objects.filter(session=session, team__isnull=False).order_by("id")
-                     .values_list("seat_key", flat=True))
-        tags = {seat: etag(session, seat) for seat in seats}
-        have = cache.get_many([live.fragment_key(session.pk, t) for t in tags.values()])
-        # only the seats nobody else is drawing (a poll or the page's decision came first)
-        todo = [seat for seat, tag in tags.items()
-                if live.fragment_key(session.pk, tag) not in have and claim(session.pk, tag)]
-        # the seats' contexts together: what they share is read and computed once (live_contexts)
-        try:
-            contexts = live_contexts(session, todo) if todo else {}
-            for seat in list(todo):
-                request = HttpRequest()
-                request.method = "GET"
-                request.user = AnonymousUser()
-                html = shared_region(request, session, seat, contexts[seat])
-                if cache.add(live.fragment_key(session.pk, tags[seat]), pack(html), timeout=live.FRAGMENT_TTL):
-                    stored += 1
-                todo.remove(seat)
-        finally:  # a drawing that failed: its seats' polls draw them without waiting for the claims to lapse
-            if todo:
-                cache.delete_many([live.claim_key(session.pk, tags[seat]) for seat in todo])
+        return 0 if session is None else _predraw_regions(session, lambda: selectors.session_state(session))
+
+
+def _predraw_regions(session: ClassSession, state) -> int:
+    """``predraw_regions`` inside its snapshot; ``state()`` gives ``session_state(session)``."""
+    from django.contrib.auth.models import AnonymousUser
+    from django.http import HttpRequest
+
+    stored = 0
+    if session.decision_timer_seconds:
+        return 0  # a timer runs (such regions are never cached)
+    seats = list(Seat.objects.filter(session=session, team__isnull=False).order_by("id")
+                 .values_list("seat_key", flat=True))
+    tags = {seat: etag(session, seat) for seat in seats}
+    have = cache.get_many([live.fragment_key(session.pk, t) for t in tags.values()])
+    # only the seats nobody else is drawing (a poll or the page's decision came first)
+    todo = [seat for seat, tag in tags.items()
+            if live.fragment_key(session.pk, tag) not in have and claim(session.pk, tag)]
+    # the seats' contexts together: what they share is read and computed once (live_contexts)
+    try:
+        contexts = live_contexts(session, todo, state()) if todo else {}
+        for seat in list(todo):
+            request = HttpRequest()
+            request.method = "GET"
+            request.user = AnonymousUser()
+            html = shared_region(request, session, seat, contexts[seat])
+            if cache.add(live.fragment_key(session.pk, tags[seat]), pack(html), timeout=live.FRAGMENT_TTL):
+                stored += 1
+            todo.remove(seat)
+    finally:  # a drawing that failed: its seats' polls draw them without waiting for the claims to lapse
+        if todo:
+            cache.delete_many([live.claim_key(session.pk, tags[seat]) for seat in todo])
     return stored
 
 
@@ -401,17 +433,50 @@ def seat_steps(prompt) -> dict[str, str]:
     return out
 
 
-def session_summary(session: ClassSession) -> dict:
-    """Per seat: who acts now, for how long, the current card and key metrics (instructor view)."""
-    rules, state = selectors.session_state(session)
+def seat_rows(session: ClassSession) -> tuple[list[tuple[str, str, str | None, list[str]]], Any]:
+    """Each seat of the session in order, (seat key, bot kind, its team's name or None, the
+    team members' user names), and the time of the session's last event: two plain queries
+    (the ORM's select_related, prefetch and ``first()`` compiled three, about half of a
+    console section's CPU: issue 20). Members in the order they joined the team."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    user = get_user_model()
+    q = connection.ops.quote_name
+    through = Team._meta.get_field("members").remote_field.through
+    team_col = next(f.column for f in through._meta.fields if f.related_model is Team)
+    user_col = next(f.column for f in through._meta.fields if f.related_model is user and f.column != team_col)
+    name_col = user._meta.get_field(user.USERNAME_FIELD).column
+    sql = (f"SELECT s.seat_key, s.bot_kind, s.team_id, t.name, u.{q(name_col)}"
+           f" FROM {q(Seat._meta.db_table)} s LEFT JOIN {q(Team._meta.db_table)} t ON t.id = s.team_id"
+           f" LEFT JOIN {q(through._meta.db_table)} m ON m.{q(team_col)} = s.team_id"
+           f" LEFT JOIN {q(user._meta.db_table)} u ON u.id = m.{q(user_col)}"
+           f" WHERE s.session_id = %s ORDER BY s.id, m.id")
+    rows: dict[str, tuple[str, str, str | None, list[str]]] = {}
+    with connection.cursor() as cur:
+        cur.execute(sql, [session.pk])
+        for seat_key, bot_kind, team_id, team_name, member in cur.fetchall():
+            row = rows.setdefault(seat_key, (seat_key, bot_kind, team_name if team_id is not None else None, []))
+            if member is not None:
+                row[3].append(member)
+        cur.execute(f"SELECT created_at FROM {q(SessionEvent._meta.db_table)} WHERE session_id = %s AND seq = %s",
+                    [session.pk, session.head_seq])
+        last = cur.fetchone()
+    return list(rows.values()), (last[0] if last else None)
+
+
+def session_summary(session: ClassSession, loaded=None) -> dict:
+    """Per seat: who acts now, for how long, the current card and key metrics (instructor view).
+    ``loaded``: ``selectors.session_state(session)`` when the caller has it (the pre-draw)."""
+    rules, state = loaded if loaded is not None else selectors.session_state(session)
     titles = seat_titles(rules)
     out = {"session": session, "seats": [], "card": None, "metrics": {}, "acting": [], "since": None, "board": None}
-    last = SessionEvent.objects.filter(session=session, seq=session.head_seq).values_list("created_at", flat=True).first()
+    seats, last = seat_rows(session)
     out["since"] = last.isoformat() if last else None
     if state is None:
-        for s in Seat.objects.filter(session=session).select_related("team"):
-            out["seats"].append({**titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}),
-                                 "team": s.team.name if s.team_id else "", "bot": s.bot_kind, "acting": False})
+        for seat_key, bot_kind, team, _members in seats:
+            out["seats"].append({**titles.get(seat_key, {"title": seat_key, "fi": 9}),
+                                 "team": team or "", "bot": bot_kind, "acting": False})
         return out
     p = rules.prompt(state)
     acting = set(p.seats) if p else set()
@@ -423,13 +488,13 @@ def session_summary(session: ClassSession) -> dict:
     out["prompt_text"] = tr(p.text) if p else ""
     steps = seat_steps(p)
     out["steps"] = bool(steps)
-    for s in Seat.objects.filter(session=session).select_related("team").prefetch_related("team__members"):
-        out["seats"].append({**titles.get(s.seat_key, {"title": s.seat_key, "fi": 9}),
-                             "team": s.team.name if s.team_id else "", "bot": s.bot_kind,
-                             "members": [m.get_username() for m in s.team.members.all()] if s.team_id else [],
-                             "acting": s.seat_key in acting,
+    for seat_key, bot_kind, team, members in seats:
+        out["seats"].append({**titles.get(seat_key, {"title": seat_key, "fi": 9}),
+                             "team": team or "", "bot": bot_kind,
+                             "members": members if team is not None else [],
+                             "acting": seat_key in acting,
                              # simultaneous phases: each team's own pending step, or done
-                             "step": steps.get(s.seat_key, _("done") if steps else "")})
+                             "step": steps.get(seat_key, _("done") if steps else "")})
     return out
 
 
@@ -444,9 +509,10 @@ def section_key(session_id: int, version: dict, token: str) -> str:
             f"{token}:{get_language()}")
 
 
-def draw_section(session: ClassSession) -> str:
-    """One session's console section (with the CSRF stand-in), from the database."""
-    summary = session_summary(session)
+def draw_section(session: ClassSession, loaded=None) -> str:
+    """One session's console section (with the CSRF stand-in), from the database (``loaded``:
+    the caller's ``selectors.session_state(session)``)."""
+    summary = session_summary(session, loaded)
     return render_to_string("web/instructor/_console_session.html", {"s": summary, "csrf_token": CSRF_SENTINEL})
 
 
@@ -462,12 +528,17 @@ def predraw_console_summary(session_id: int) -> bool:
     token = live.membership_token(session_id)
     with translation.override(settings.LANGUAGE_CODE), one_snapshot():
         session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
-        if session is None or session.status not in CONSOLE_STATUSES:
-            return False
-        key = section_key(session.pk, live.version_of(session), token)
-        if cache.get(key) is not None:
-            return False
-        return bool(cache.add(key, draw_section(session), timeout=SECTION_TTL))
+        return session is not None and _predraw_section(session, token, lambda: selectors.session_state(session))
+
+
+def _predraw_section(session: ClassSession, token: str, state) -> bool:
+    """``predraw_console_summary`` inside its snapshot; ``state()`` gives ``session_state(session)``."""
+    if session.status not in CONSOLE_STATUSES:
+        return False
+    key = section_key(session.pk, live.version_of(session), token)
+    if cache.get(key) is not None:
+        return False
+    return bool(cache.add(key, draw_section(session, state()), timeout=SECTION_TTL))
 
 
 def victory_panel(rules, metrics: dict, view: dict, seat: str | None, titles: dict) -> list[dict]:

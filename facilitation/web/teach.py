@@ -150,15 +150,21 @@ def previews(rules, state, seat: str, choices: list[dict], names: dict[str, str]
 
     if state is None or type(rules).preview is Rules.preview:
         return {}
+    ids = [c["id"] for c in choices[:PREVIEW_LIMIT]]
+    try:  # the whole list at once (``Rules.previews``: one prompt, one reading of the metrics)
+        deltas = rules.previews(state, seat, ids)
+    except Exception:  # a preview must never break the page: a failing one is then asked alone
+        deltas = {}
+        for cid in ids:
+            try:
+                deltas[cid] = rules.preview(state, seat, cid)
+            except Exception:  # that choice is then shown without one
+                deltas[cid] = None
     out = {}
-    for c in choices[:PREVIEW_LIMIT]:
-        try:
-            d = rules.preview(state, seat, c["id"])
-        except Exception:  # a preview must never break the page: the choice is then shown without one
-            d = None
-        text = changes_text(d or {}, names)
+    for cid in ids:
+        text = changes_text(deltas.get(cid) or {}, names)
         if text:
-            out[c["id"]] = text
+            out[cid] = text
     return out
 
 

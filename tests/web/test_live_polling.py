@@ -60,6 +60,34 @@ def test_unchanged_poll_is_answered_without_a_database_query(client, toy_session
     assert "sessionid" not in r304.cookies
 
 
+def test_an_unchanged_poll_reads_the_cache_once(client, toy_session, instructor, students):
+    """Issue 20: the login session, the session's version and the user's seats in one cache
+    round trip (the seats are remembered per login session); the seats of another login
+    session are never taken for this one's."""
+    from django.core.cache import caches
+
+    _start(client, instructor, toy_session)
+    login(client, students[1], "pw-student-1")
+    etag = _poll(client, toy_session)["ETag"]
+    backend = type(caches["default"])
+    trips = []
+    real = {name: getattr(backend, name) for name in ("get", "get_many")}
+    try:
+        for name in real:
+            setattr(backend, name, lambda self, *a, _name=name, **k: (trips.append(_name), real[_name](self, *a, **k))[1])
+        assert _poll(client, toy_session, etag).status_code == 304
+    finally:
+        for name, fn in real.items():
+            setattr(backend, name, fn)
+    assert trips == ["get_many"]
+    # a team mate's login session with no seats remembered yet takes the checked path: its
+    # own seat, never the other login session's
+    mate = _client_for(students[0])
+    r = _poll(mate, toy_session)
+    assert r.status_code == 200 and r["ETag"] != etag
+    assert 'data-seat="govt"' in r.content.decode()
+
+
 def test_changed_poll_after_a_submit_is_never_a_stale_304(client, toy_session, instructor, students):
     _start(client, instructor, toy_session)
     login(client, students[1], "pw-student-1")
@@ -256,3 +284,24 @@ def test_the_page_submit_answers_with_the_stored_region_bytes(toy_session, instr
     assert f'data-etag="{escape(r["ETag"])}"' in html  # the new version's region
     plain = c.get(_live(toy_session) + "?seat=govt")
     assert "Content-Encoding" not in plain and plain.content.decode() == html
+
+
+def test_a_session_not_started_draws_its_region_without_a_victory_panel(instructor, django_user_model):
+    """A Peru session created but not started has no position (state None): its region says so
+    and shows no victory panel (Peru's conditions read the metrics of a position; the region and
+    its pre-draw used to fail with a KeyError, a 500, for every session between creation and
+    start: the ramp's log of the live worker, issue 20)."""
+    from facilitation.rendering import regions as live_regions
+
+    course = services.course_create(user=instructor, title="COIN 102")
+    session = services.session_create(course=course, user=instructor, title="Not yet", scenario_key="peru",
+                                      teams=["Blue"], seats={"government": "Blue", "shining_path": "bot:random"})
+    student = django_user_model.objects.create_user("early", password="pw-student-1")
+    services.team_member_add(team=session.teams.get(), user=instructor, member=student)
+    assert session.state is None
+    c = _client_for(student)
+    r = _poll(c, session)
+    assert r.status_code == 200
+    assert 'data-turn-cue="scheduled"' in r.content.decode() and "victory-panel" not in r.content.decode()
+    assert c.get(f"/sessions/{session.pk}/play/").status_code == 200
+    assert live_regions.predraw_regions(session.pk) == 0  # the poll drew it already; nothing fails

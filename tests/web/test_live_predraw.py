@@ -9,6 +9,7 @@ tests/web/test_live_polling.py and tests/facilitation/test_platform.py.
 import time
 
 import pytest
+from django.conf import settings
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.test import Client
@@ -96,9 +97,17 @@ def test_a_cached_region_is_served_without_a_database_query(toy_session, instruc
     _start(Client(), instructor, toy_session)
     c = _client_for(students[0])
     drawn = _poll(c, toy_session)
-    tab = _client_for(students[0])  # a second tab (its own login session), no ETag yet
+    # a second tab of the same browser (the same login session), no ETag yet; the seats are
+    # remembered per login session (issue 20: read in the same cache round trip as it)
+    tab = Client()
+    tab.cookies[settings.SESSION_COOKIE_NAME] = c.cookies[settings.SESSION_COOKIE_NAME].value
     with django_assert_num_queries(0):
         again = _poll(tab, toy_session)
+    # another login session of the same user (another browser) reads the database once
+    other = _client_for(students[0])
+    assert _poll(other, toy_session)["ETag"] == drawn["ETag"]
+    with django_assert_num_queries(0):
+        assert _poll(other, toy_session)["ETag"] == drawn["ETag"]
     assert again.status_code == 200 and again["ETag"] == drawn["ETag"]
     assert again.content.decode().count('name="key"') == drawn.content.decode().count('name="key"') > 0
     assert live_regions.KEY_SENTINEL not in again.content.decode() and live_regions.CSRF_SENTINEL not in again.content.decode()

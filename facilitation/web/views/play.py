@@ -103,16 +103,44 @@ def _packed_response(request, raw: bytes, tag: str, status: int = 200) -> HttpRe
 
 def _remembered(request, session_id: int) -> tuple[dict | None, list[str] | None]:
     """(session version, the user's seats) as remembered in the cache for the polls
-    (``facilitation.live``), checked against the login session's auth hash; seats None when
-    not known (the caller then takes the checked path, which reads and remembers them)."""
+    (``facilitation.live``), checked against the login session's user and auth hash; seats
+    None when not known (the caller then takes the checked path, which reads and remembers
+    them). One cache round trip when the login session is not loaded yet and the session
+    store is ``cached_db`` on this cache: its data is read with the version and the seats
+    (``_login_in_same_trip``), else two (the store loads it, then ``live.poll_lookup``)."""
+    store = getattr(request, "session", None)
+    login_key = getattr(store, "session_key", None)
+    if not login_key:
+        return None, None
+    store_key = _store_key(store)
+    v, entry = live.poll_lookup(session_id, login_key, store_key)
+    if store_key is not None:
+        data = entry.pop("login")
+        if not isinstance(data, dict):  # not in the store's cache: the store reads the database
+            v, entry = live.poll_lookup(session_id, login_key)
+        else:
+            store._session_cache = data  # what the store's load() returns from its cache
+        entry = entry or None
     login = login_of(request)
     if login is None:
         return None, None
     user_id, auth_hash = login
-    v, seats, seats_hash = live.poll_lookup(session_id, user_id)
-    if not seats or not constant_time_compare(seats_hash, auth_hash):
+    if (not entry or not entry.get("seats") or entry.get("u") != str(user_id)
+            or not constant_time_compare(entry.get("h") or "", auth_hash)):
         return v, None
-    return v, seats
+    return v, list(entry["seats"])
+
+
+def _store_key(store) -> str | None:
+    """The login session's key in the session store's cache when one cache round trip can read
+    it (a ``cached_db`` store on the default cache, not loaded yet), else None."""
+    from django.conf import settings
+    from django.contrib.sessions.backends.cached_db import SessionStore as CachedDBStore
+
+    if (type(store) is not CachedDBStore or hasattr(store, "_session_cache")
+            or settings.SESSION_CACHE_ALIAS != "default"):
+        return None
+    return store.cache_key
 
 
 def _304(tag: str) -> HttpResponse:
@@ -133,7 +161,8 @@ def _player_session(request, session_id: int) -> tuple[ClassSession, list[str]]:
         session = selectors.session_get_for_user(request.user, session_id)
         seats = selectors.session_seats_of_user(request.user, session)
     if seats:
-        live.remember_seats(session.pk, request.user, seats, token)
+        if request.session.session_key:
+            live.remember_seats(session.pk, request.session.session_key, request.user, seats, token)
     return session, seats
 
 
