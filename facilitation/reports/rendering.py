@@ -2,8 +2,8 @@
 Chromium), interactive HTML (Plotly.js served locally) and PDF (WeasyPrint).
 
 In the PDF the map snapshots are JPEG pictures of their SVG, drawn by the same Chromium
-(:func:`maps_to_jpeg`): WeasyPrint drawing a map's hundreds of SVG texts and paths cost it
-about a quarter of a second per map, more than the rest of a map's page, while it embeds a
+(:func:`maps_to_jpeg`), and so are the charts (:func:`rasterize_charts`): WeasyPrint
+drawing a map's hundreds of SVG texts and paths cost it about a quarter of a second per map, more than the rest of a map's page, while it embeds a
 JPEG as it is (a PNG it would decode and compress again, with its alpha channel apart:
 time and tens of MB of the worker's memory). docs/benchmarks.md, AAR build. The HTML keeps
 the SVG.
@@ -112,14 +112,31 @@ def _picture_figure(svg: str) -> dict:
                     "layer": "above"}]}}
 
 
-def maps_to_jpeg(svgs: list[str]) -> list[bytes]:
-    """JPEG pictures of the map snapshots' SVG, drawn by kaleido's Chromium."""
-    figs = [_picture_figure(s) for s in svgs]
-    out = _export(figs, [_opts(f, "jpeg", MAP_PICTURE_SCALE) for f in figs])
+def _jpegs(figs: list[dict], scale: float, what: str) -> list[bytes]:
+    out = _export(figs, [_opts(f, "jpeg", scale) for f in figs])
     for b in out:
         if not isinstance(b, bytes) or not b.startswith(b"\xff\xd8"):
-            raise ChartRenderError("Map export failed (kaleido returned no JPEG)")
+            raise ChartRenderError(f"{what} export failed (kaleido returned no JPEG)")
     return out
+
+
+def maps_to_jpeg(svgs: list[str]) -> list[bytes]:
+    """JPEG pictures of the map snapshots' SVG, drawn by kaleido's Chromium."""
+    return _jpegs([_picture_figure(s) for s in svgs], MAP_PICTURE_SCALE, "Map")
+
+
+# A chart's picture in the PDF: its 760 CSS pixels at 2 device pixels each (about 215 dpi
+# across the page's text). WeasyPrint drawing the charts' SVG (Plotly's hundreds of paths,
+# texts and clip paths) took more of the worker's CPU than the rest of their pages; a JPEG
+# it embeds as it is (docs/benchmarks.md, AAR build). The HTML keeps the live chart and its SVG.
+CHART_PICTURE_SCALE = 2
+
+
+def rasterize_charts(model: ReportModel) -> None:
+    """Give each exported chart (one with its SVG) its JPEG (``chart.jpeg``) for the PDF, once."""
+    todo = [c for c in model.all_charts if c.svg and not c.jpeg]
+    for c, jpeg in zip(todo, _jpegs([c.figure for c in todo], CHART_PICTURE_SCALE, "Chart"), strict=True):
+        c.jpeg = jpeg
 
 
 def rasterize_maps(model: ReportModel) -> None:
@@ -146,8 +163,31 @@ def _snapshot_uri(i: int, s: dict) -> str:
     return _svg_data_uri(s["svg"])
 
 
+def _figure_picture(i: int) -> str:
+    """The name of the ``i``-th chart's JPEG (numbered from 1) for the PDF's fetcher."""
+    return f"figure-{i}.jpg"
+
+
+def _whatif_picture(i: int) -> str:
+    return f"whatif-{i}.svg"
+
+
 def _pictures(model: ReportModel) -> dict[str, tuple[bytes, str]]:
-    return {_map_picture(i): (s["jpeg"], "image/jpeg") for i, s in enumerate(model.snapshots) if s.get("jpeg")}
+    """What the full PDF's fetcher serves by name: the maps' and the charts' JPEGs, the what-if
+    strips' SVG. Not ``data:`` URIs in the HTML: WeasyPrint's pure-Python HTML parser reads
+    those character by character (the charts' base64 SVG were over half of Andean Abyss's
+    HTML; docs/benchmarks.md)."""
+    out = {_map_picture(i): (s["jpeg"], "image/jpeg") for i, s in enumerate(model.snapshots) if s.get("jpeg")}
+    out.update({_figure_picture(i): (c.jpeg, "image/jpeg") for i, c in enumerate(model.all_charts, 1) if c.jpeg})
+    out.update({_whatif_picture(i): (strip_svg(w).encode("utf-8"), "image/svg+xml")
+                for i, w in enumerate(model.whatifs, 1) if w.options})
+    return out
+
+
+def _picture_uri(name: str) -> str:
+    from facilitation.reports.pdf_fetcher import PICTURE_SCHEME
+
+    return PICTURE_SCHEME + name
 
 
 def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
@@ -162,7 +202,8 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
             "table": data_table(c.figure),
             "dom_id": f"aar-figure-{i}",
             "svg": c.svg,
-            "svg_uri": _svg_data_uri(c.svg) if c.svg else "",
+            "svg_uri": (_picture_uri(_figure_picture(i)) if mode == "pdf" and c.jpeg
+                        else _svg_data_uri(c.svg) if c.svg else ""),
         })
     snaps = [{**s, "svg_uri": _snapshot_uri(i, s) if mode == "pdf" else ""} for i, s in enumerate(model.snapshots)]
     an = model.analysis
@@ -176,9 +217,10 @@ def context(model: ReportModel, *, mode: str, generated_at=None) -> dict:
         "comparison_figs": figs[len(model.charts) + (1 if model.decision_time_chart else 0):],
         "comparison": model.comparison,
         "summary": model.summary,
-        "whatifs": [{"w": w, "svg": strip_svg(w), "svg_uri": _svg_data_uri(strip_svg(w)) if w.options else "",
-                     "bots": bot_words(w.bots)}
-                    for w in model.whatifs],
+        "whatifs": [{"w": w, "svg": strip_svg(w), "bots": bot_words(w.bots),
+                     "svg_uri": ("" if not w.options else _picture_uri(_whatif_picture(i)) if mode == "pdf"
+                                 else _svg_data_uri(strip_svg(w)))}
+                    for i, w in enumerate(model.whatifs, 1)],
         "card_lines": model.card_lines,
         "bot_seats": model.bot_seats,
         "replay_url": model.links.get("replay", ""),
@@ -244,10 +286,12 @@ def render_html(model: ReportModel, *, mode: str = "html", generated_at=None) ->
 def render_pdf(model: ReportModel, *, generated_at=None, summary_only: bool = False) -> bytes:
     """The full PDF, or (``summary_only``) the summary: the one-page summary, key moments,
     the comparison table and the discussion prompts (at most 4 pages). The full PDF's maps
-    are drawn as JPEG first (:func:`rasterize_maps`; :class:`ChartRenderError` if that fails)."""
+    and charts are drawn as JPEG first (:func:`rasterize_maps`, :func:`rasterize_charts`;
+    :class:`ChartRenderError` if that fails)."""
     if summary_only:
         return html_to_pdf(render_html(model, mode="summary", generated_at=generated_at))
     rasterize_maps(model)
+    rasterize_charts(model)
     return html_to_pdf(render_html(model, mode="pdf", generated_at=generated_at), pictures=_pictures(model))
 
 

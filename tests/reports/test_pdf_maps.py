@@ -71,3 +71,25 @@ def test_a_failed_export_is_a_chart_render_error(monkeypatch):
     r = build_report(peru_bundle())
     with pytest.raises(rendering.ChartRenderError):
         rendering.render_pdf(r)
+
+
+def test_the_pdf_shows_each_exported_chart_as_a_jpeg_and_the_html_its_svg(kaleido_server):
+    """The charts too reach the PDF as JPEG pictures drawn by kaleido (``rendering.rasterize_charts``),
+    read from memory, with their titles as the pictures' text alternative; the HTML keeps the SVG."""
+    r = build_report(peru_bundle())
+    for c, svg in zip(r.all_charts, rendering.figures_to_svg([c.figure for c in r.all_charts]), strict=True):
+        c.svg = svg
+    pdf = rendering.render_pdf(r)
+    assert r.all_charts and all(Image.open(io.BytesIO(c.jpeg)).format == "JPEG" for c in r.all_charts)
+    pic = Image.open(io.BytesIO(r.all_charts[0].jpeg))
+    assert pic.width == r.all_charts[0].figure["layout"]["width"] * rendering.CHART_PICTURE_SCALE
+    pdf_html = rendering.render_html(r, mode="pdf")
+    assert pdf_html.count('src="aar-picture:figure-') == len(r.all_charts)
+    assert "data:image/svg+xml" not in pdf_html
+    for c in r.all_charts:
+        assert f'alt="{c.title}"' in pdf_html or "&" in c.title
+    images = subprocess.run(["pdfimages", "-list", "-"], input=pdf, capture_output=True,
+                            check=True).stdout.decode().splitlines()[2:]
+    assert len([line for line in images if line.split()[8] == "jpeg"]) == len(r.snapshots) + len(r.all_charts)
+    html = rendering.render_html(r, mode="html")
+    assert "aar-picture:" not in html and html.count("<svg") >= len(r.all_charts)

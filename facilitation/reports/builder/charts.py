@@ -31,6 +31,7 @@ class Chart:
     figure: dict
     series: list[str]  # metric keys plotted
     svg: str = ""
+    jpeg: bytes = b""  # the full PDF's picture of it (rendering.rasterize_charts)
 
 
 def _base_layout(title: str, ytitle: str, cards: int, xlabel: str = "") -> dict:
