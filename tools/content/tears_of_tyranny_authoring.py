@@ -954,14 +954,26 @@ def build_terrain() -> dict:
 # procedure stay as printed (a scenario panel's own adjustments, 5, are its own). Knobs:
 # "start_resources_bonus" (each player, may be negative), "extra_start_cells" (each quadrant, on its
 # first deployable coastal tile), "start_tyranny" (one token on the strongest adversary tile of each
-# of the last N quadrants in play), "start_influence" (tokens earned at the start).
+# of the last N quadrants in play), "start_influence" (tokens earned at the start), and a scenario
+# panel's own tyranny pool, "tyranny_pool_per_player" (5: a panel's rules adjustment, as Popular
+# Spring's 4; 5 is the core game's pool; the 3.D threshold scales with it, issue 16.3).
+THRESHOLD = {1: 2, 2: 5, 3: 7, 4: 10}  # 3.D, the tyranny-state threshold for a pool of 5 per player
+
+
+def _pool_text(v: int, n: int) -> str:
+    scaled = (THRESHOLD[n] * v * 2 + 5) // 10   # as board.scaled_threshold (issue 16.3)
+    core = " as in the core game" if v == 5 else ""
+    return f"the tyranny pool holds {v} tokens{' per player' if n > 1 else ''}{core} (tyranny state at {scaled} on the map)"
+
+
 KNOB_TEXT = {
-    "start_resources_bonus": lambda v: (f"each player starts with {v} more resource{'s' if v != 1 else ''}" if v > 0 else
-                                        f"each player starts with {-v} resource{'s' if v != -1 else ''} fewer"),
-    "extra_start_cells": lambda v: f"each quadrant starts with {v} extra cell{'s' if v != 1 else ''} on its first deployable coastal tile",
-    "start_tyranny": lambda v: (f"{v} tyranny token{'s' if v != 1 else ''} from the pool start{'s' if v == 1 else ''} on the map, on the "
-                                f"strongest adversary tile of {'the last quadrant' if v == 1 else f'each of the last {v} quadrants'}"),
-    "start_influence": lambda v: f"the team starts with {v} influence token{'s' if v != 1 else ''} earned",
+    "start_resources_bonus": lambda v, n: (f"each player starts with {v} more resource{'s' if v != 1 else ''}" if v > 0 else
+                                           f"each player starts with {-v} resource{'s' if v != -1 else ''} fewer"),
+    "extra_start_cells": lambda v, n: f"each quadrant starts with {v} extra cell{'s' if v != 1 else ''} on its first deployable coastal tile",
+    "start_tyranny": lambda v, n: (f"{v} tyranny token{'s' if v != 1 else ''} from the pool start{'s' if v == 1 else ''} on the map, on the "
+                                   f"strongest adversary tile of {'the last quadrant' if v == 1 else f'each of the last {v} quadrants'}"),
+    "start_influence": lambda v, n: f"the team starts with {v} influence token{'s' if v != 1 else ''} earned",
+    "tyranny_pool_per_player": _pool_text,
 }
 
 
@@ -971,7 +983,8 @@ def by_players_text(by_players: dict) -> str:
     for n in ("1", "2", "3", "4"):
         knobs = by_players.get(n)
         if knobs:
-            text = ", ".join(KNOB_TEXT[k](v) for k, v in knobs.items())
+            said = [KNOB_TEXT[k](v, int(n)) for k, v in knobs.items()]
+            text = ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
             if n == "1":
                 text = text.replace("each player", "the player").replace("each quadrant", "the quadrant")
             parts.append(f"{n} player{'s' if n != '1' else ''}: " + text)
@@ -982,8 +995,9 @@ BY_PLAYERS = {
     "standard": {"1": {"start_resources_bonus": -2}, "2": {"start_resources_bonus": 2},
                  "3": {"start_tyranny": 1}, "4": {"start_tyranny": 3}},
     "blitz": {},
-    "frozen_conflict": {},
-    "popular_spring": {},
+    "frozen_conflict": {"1": {"tyranny_pool_per_player": 4}, "2": {"start_resources_bonus": 2}},
+    "popular_spring": {"1": {"tyranny_pool_per_player": 5, "start_influence": 3},
+                       "2": {"tyranny_pool_per_player": 5, "start_resources_bonus": 1, "start_influence": 3}},
 }
 
 SCENARIOS = [

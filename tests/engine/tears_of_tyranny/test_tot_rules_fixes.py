@@ -90,11 +90,13 @@ def test_16_2_the_advisors_patrol_damage_per_g_damages_but_their_own_damage_driv
 
 def test_16_3_popular_spring_rescales_the_tyranny_threshold_to_its_smaller_pool(rules):
     """3.D: the state of tyranny at 2/5/7/10 tokens for 1-4 players, on a pool of 5 per player;
-    Popular Spring's pool is 4 per player, so the thresholds are 2/4/6/8."""
-    for players, want in ((1, 2), (2, 4), (3, 6), (4, 8)):
+    Popular Spring's pool is 4 per player, so the thresholds are 2/4/6/8. At one and two players
+    its balance knob (issue 16.11) restores the core game's pool of 5, and with it 2 and 5."""
+    assert [B.scaled_threshold(n, 4) for n in (1, 2, 3, 4)] == [2, 4, 6, 8]
+    for players, pool, want in ((1, 5, 2), (2, 5, 5), (3, 4, 6), (4, 4, 8)):
         st = rules.setup(3, {"players": players, "scenario": "popular_spring"})
         assert B.threshold(st) == want
-        assert st["tyr_pool"] == 4 * players
+        assert st["tyr_pool"] == pool * players
         std = rules.setup(3, {"players": players})
         assert B.threshold(std) == THRESHOLD[players]
     st = rules.setup(3, {"players": 4, "scenario": "popular_spring"})

@@ -6,6 +6,7 @@ import pytest
 
 from engine.core.messages import render
 from engine.core.simulate import play_game
+from engine.scenarios.tears_of_tyranny import board as B
 
 from .conftest import blank
 
@@ -146,29 +147,36 @@ def _units(st, kind):
 
 
 def test_16_11_every_scenario_sets_starting_conditions_only_through_known_knobs(C):
-    """Only the tiles' starting pieces (2.C) and the panels' starting resources (1.E.i) move."""
-    known = {"start_resources_bonus", "extra_start_cells", "start_tyranny", "start_influence"}
+    """Only the tiles' starting pieces (2.C), the panels' starting resources (1.E.i) and a scenario
+    panel's own adjustments (5: its tyranny pool, as Popular Spring's) move."""
+    known = {"start_resources_bonus", "extra_start_cells", "start_tyranny", "start_influence",
+             "tyranny_pool_per_player"}
     for sc in C.scenarios.values():
         assert set(sc["by_players"]) <= {"1", "2", "3", "4"}
         for n, knobs in sc["by_players"].items():
             assert set(knobs) <= known, (sc["id"], n, knobs)
             assert knobs.get("start_tyranny", 0) <= int(n), "A-07: at most one starting token per quadrant"
+            assert 4 <= knobs.get("tyranny_pool_per_player", 5) <= 5, "a panel's pool: Popular Spring's 4 or the core 5"
         if sc["by_players"]:
             assert "Starting conditions by player count" in sc["victory_conditions"], "the players are told"
 
 
+@pytest.mark.parametrize("scenario", ["standard", "blitz", "frozen_conflict", "popular_spring"])
 @pytest.mark.parametrize("players", [1, 2, 3, 4])
-def test_16_11_player_count_knobs_apply_to_that_count_only(rules, C, players):
-    knobs = C.scenarios["standard"]["by_players"].get(str(players), {})
-    st = rules.setup(5, {"players": players})
-    bonus = knobs.get("start_resources_bonus", 0)
+def test_16_11_player_count_knobs_apply_to_that_count_only(rules, C, scenario, players):
+    sc = C.scenarios[scenario]
+    adj = {**sc["rules_adjustments"], **sc["by_players"].get(str(players), {})}
+    st = rules.setup(5, {"players": players, "scenario": scenario})
+    bonus = adj.get("start_resources_bonus", 0)
     assert all(st["pl"][s]["res"] == C.panels[s]["start_resources"] + bonus for s in st["seats"])
     printed_cells = sum(C.tiles[t]["start"]["cells"] for t in st["tiles"])
-    assert _units(st, "cell") == printed_cells + players * knobs.get("extra_start_cells", 0)
+    assert _units(st, "cell") == printed_cells + players * adj.get("extra_start_cells", 0)
     on_map = sum(t["tyr"] for t in st["tiles"].values())
-    assert on_map == knobs.get("start_tyranny", 0)
-    assert st["tyr_pool"] + on_map == 5 * players, "2: five tokens per player; starting tokens come from the pool"
-    assert st["inf"]["earned"] == knobs.get("start_influence", 0)
+    assert on_map == adj.get("start_tyranny", 0)
+    pool = adj.get("tyranny_pool_per_player", 5)
+    assert st["tyr_pool"] + on_map == pool * players, "2: five tokens per player unless the panel says otherwise"
+    assert B.threshold(st) == B.scaled_threshold(players, pool), "3.D, scaled with the pool (issue 16.3)"
+    assert st["inf"]["earned"] == adj.get("start_influence", 0)
 
 
 def test_16_11_a_starting_tyranny_token_lies_on_the_strongest_tile_of_the_last_quadrants(rules, C):
