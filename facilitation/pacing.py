@@ -61,24 +61,6 @@ def games_ready(game_key: str, options: dict | None = None, games: int = 12) -> 
     return cache.get(_played_key(game_key, options, games, bots)) is not None
 
 
-#: How long a queued estimate is not queued again (a worker that never came leaves it pending).
-PENDING_SECONDS = 600
-
-
-def request_games(game_key: str, options: dict | None, games: int) -> None:
-    """Have a Celery worker play the bot games behind this estimate, once (a request never
-    plays them: six four-player Tears of Tyranny games are about 27 s of CPU). In embedded
-    mode (Celery eager) they are played here and now."""
-    import hashlib
-    import json
-
-    from .tasks import enqueue, pace_games
-
-    digest = hashlib.sha256(json.dumps(options or {}, sort_keys=True).encode()).hexdigest()[:32]
-    if cache.add(f"pace-pending:{game_key}:{games}:{digest}", 1, PENDING_SECONDS):
-        enqueue(pace_games, game_key, options or {}, games)
-
-
 def played_games(game_key: str, options: dict | None = None, games: int = 12) -> list:
     """The bot-played games a session estimate counts (``engine.core.pace.game_decisions``),
     kept in the cache with no expiry under the engine's rules fingerprint: they depend only on
@@ -135,7 +117,7 @@ def warm_estimates(games: int, game_keys: list[str] | None = None) -> int:
     """Play and keep the bot games of every estimate the scheduling page shows (each game's
     defaults and length presets), so no instructor waits for them; returns how many option
     sets were warmed. Run by ``manage.py pace_warm`` (deploy step, ``./scripts/run``); an estimate
-    asked for before that is played by a Celery worker (``request_games``)."""
+    asked for before that is played by a Celery worker (``tasks.request_pace_games``)."""
     from engine.core import registry
 
     n = 0

@@ -52,9 +52,27 @@ def session_verify(session_id: int) -> dict:
             "rules_changed": rep.rules_changed, "rules_differences": rep.rules_differences}
 
 
+#: How long a queued estimate is not queued again (a worker that never came leaves it pending).
+PACE_PENDING_SECONDS = 600
+
+
+def request_pace_games(game_key: str, options: dict | None, games: int) -> None:
+    """Have a Celery worker play the bot games behind a length estimate, once (a request never
+    plays them: six four-player Tears of Tyranny games are about 27 s of CPU). In embedded
+    mode (Celery eager) they are played here and now."""
+    import hashlib
+    import json
+
+    from django.core.cache import cache
+
+    digest = hashlib.sha256(json.dumps(options or {}, sort_keys=True).encode()).hexdigest()[:32]
+    if cache.add(f"pace-pending:{game_key}:{games}:{digest}", 1, PACE_PENDING_SECONDS):
+        enqueue(pace_games, game_key, options or {}, games)
+
+
 @shared_task(ignore_result=True, acks_late=True, time_limit=300, soft_time_limit=270)
 def pace_games(game_key: str, options: dict, games: int) -> None:
-    """Play and keep the bot games behind a session-length estimate (``pacing.request_games``:
+    """Play and keep the bot games behind a session-length estimate (``request_pace_games``:
     the scheduling page asks, its fragment polls until they are kept); idempotent."""
     from facilitation.pacing import played_games
 

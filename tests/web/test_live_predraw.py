@@ -188,10 +188,11 @@ def test_one_task_per_commit_and_none_on_rollback(toy_session, instructor, stude
 def test_the_task_goes_to_the_live_queue():
     from coinlab.celery import app
 
-    assert {q.name for q in app.conf.task_queues} == {"celery", "live"}
+    assert {q.name for q in app.conf.task_queues} == {"celery", "live", "pace"}
     route = app.amqp.router.route({}, tasks.live_predraw.name)
     assert route["queue"].name == "live"
     assert app.amqp.router.route({}, tasks.session_verify.name)["queue"].name == "celery"
+    assert app.amqp.router.route({}, tasks.pace_games.name)["queue"].name == "pace"
 
 
 def test_deactivating_a_user_ends_the_cached_answers(toy_session, instructor, students):

@@ -149,12 +149,12 @@ def session_pace(request):
             return HttpResponseBadRequest(_("Players must be a whole number from %(lo)s to %(hi)s.")
                                           % {"lo": rules.min_players, "hi": rules.max_players})
         options["players"] = int(players)
-    from facilitation import pacing
+    from facilitation import pacing, tasks
 
     if not pacing.games_ready(key, options, PACE_GAMES):
         # never played in a request (a four-player Tears of Tyranny estimate is ~27 s of CPU):
         # a worker plays them, the fragment asks again (embedded mode: played just now)
-        pacing.request_games(key, options, PACE_GAMES)
+        tasks.request_pace_games(key, options, PACE_GAMES)
         if not pacing.games_ready(key, options, PACE_GAMES):
             return render(request, "web/instructor/_pace.html",
                           {"est": None, "rules": rules, "preset": preset_key, "again": request.get_full_path()},
