@@ -194,10 +194,16 @@ def test_web_process_killed_mid_request(people, subprocess_env, tmp_path):
     game = create_peru_game(people, seed=61)
     sid = game.session.pk
     proc, server = _gunicorn(subprocess_env, tmp_path / "web.log", workers=1, threads=4)
+    traffic = None
     try:
         teams = [(game.seat_a, token_for(people.student_a)), (game.seat_b, token_for(people.student_b))]
         traffic = Traffic(servers=[server], session=sid, teams=teams)
-        threads = traffic.run(max_requests=400, seconds=150)
+        # the teams play until the test stops them (traffic.stop below), not for a budget: with
+        # 400 requests a team and 150 s, the traffic could end before the second kill on a slow
+        # machine (a 16-minute suite run at a412d1e), and then no submission came to wait for the
+        # held row lock ("a submission waiting for the session row lock not reached after 60s";
+        # the cause is inferred from the budget, not reproduced)
+        threads = traffic.run(max_requests=10**9, seconds=900)
         kills = 0
         for _ in range(2):
             before = traffic.total_accepted()
@@ -232,4 +238,6 @@ def test_web_process_killed_mid_request(people, subprocess_env, tmp_path):
         check_log(traffic, decisions, keys)
         assert {a["key"] for a in cut} <= set(keys), "a cut submission lands once its retry is answered"
     finally:
+        if traffic is not None:
+            traffic.stop.set()
         stop_process(proc)
