@@ -43,30 +43,26 @@ def pace_bot_kind(rules) -> str:
     return "heuristic" if "heuristic" in rules.bot_kinds() else "random"
 
 
-def _played_key(game_key: str, options: dict | None, games: int, bots: str) -> str:
+def options_digest(options: dict | None) -> str:
+    """A short stable name of an option set, for cache keys."""
     import hashlib
     import json
 
+    return hashlib.sha256(json.dumps(options or {}, sort_keys=True).encode()).hexdigest()[:32]
+
+
+def _played_key(game_key: str, options: dict | None, games: int, bots: str) -> str:
     from .eventlog import rules_fingerprint
 
-    digest = hashlib.sha256(json.dumps(options or {}, sort_keys=True).encode()).hexdigest()[:32]
-    return f"pace-games:{rules_fingerprint(game_key)}:{game_key}:{games}:{bots}:{digest}"
+    return f"pace-games:{rules_fingerprint(game_key)}:{game_key}:{games}:{bots}:{options_digest(options)}"
 
 
-def games_ready(game_key: str, options: dict | None = None, games: int = 12) -> bool:
-    """Whether the bot games behind this estimate are already played (kept in the cache)."""
-    import engine
-
-    bots = pace_bot_kind(engine.load(game_key))
-    return cache.get(_played_key(game_key, options, games, bots)) is not None
-
-
-def played_games(game_key: str, options: dict | None = None, games: int = 12) -> list:
+def played_games(game_key: str, options: dict | None = None, games: int = 12, *, play: bool = True) -> list | None:
     """The bot-played games a session estimate counts (``engine.core.pace.game_decisions``),
     kept in the cache with no expiry under the engine's rules fingerprint: they depend only on
     the rules, the options and the seeds, so they are played once per engine version (a
     four-player Tears of Tyranny game is about 4.5 s of CPU: six of them are too slow for a
-    request, see ``warm_estimates``)."""
+    request, see ``warm_estimates``). With ``play=False``: None when they are not kept yet."""
     import engine
     from engine.core.pace import game_decisions
 
@@ -74,32 +70,32 @@ def played_games(game_key: str, options: dict | None = None, games: int = 12) ->
     bots = pace_bot_kind(rules)
     key = _played_key(game_key, options, games, bots)
     hit = cache.get(key)
-    if hit is not None:
+    if hit is not None or not play:
         return hit
     played = [game_decisions(rules, 1 + g, options, bots) for g in range(games)]
     cache.set(key, played, None)
     return played
 
 
-def session_estimate(game_key: str, options: dict | None = None, games: int = 12) -> dict:
+def session_estimate(game_key: str, options: dict | None = None, games: int = 12, *,
+                     play: bool = True) -> dict | None:
     """``engine.core.pace.estimate`` with the logged time model, cached for an hour per game
     and options (the logged times change slowly); the bot games under it are kept for the
-    engine version (:func:`played_games`)."""
-    import hashlib
-    import json
-
+    engine version (:func:`played_games`). With ``play=False`` (a web request): None when those
+    games are not played yet (``tasks.request_pace_games`` has a worker play them)."""
     import engine
     from engine.core.pace import estimate
 
     rules = engine.load(game_key)
     bots = pace_bot_kind(rules)
-    digest = hashlib.sha256(json.dumps(options or {}, sort_keys=True).encode()).hexdigest()[:32]
-    key = f"pace:{game_key}:{games}:{bots}:{digest}"
+    key = f"pace:{game_key}:{games}:{bots}:{options_digest(options)}"
     hit = cache.get(key)
     if hit is not None:
         return hit
-    out = estimate(rules, options=options, games=games, model=time_model(game_key), bots=bots,
-                   decisions=played_games(game_key, options, games))
+    decisions = played_games(game_key, options, games, play=play)
+    if decisions is None:
+        return None
+    out = estimate(rules, options=options, games=games, model=time_model(game_key), bots=bots, decisions=decisions)
     cache.set(key, out, 3600)
     return out
 

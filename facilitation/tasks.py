@@ -60,13 +60,11 @@ def request_pace_games(game_key: str, options: dict | None, games: int) -> None:
     """Have a Celery worker play the bot games behind a length estimate, once (a request never
     plays them: six four-player Tears of Tyranny games are about 27 s of CPU). In embedded
     mode (Celery eager) they are played here and now."""
-    import hashlib
-    import json
-
     from django.core.cache import cache
 
-    digest = hashlib.sha256(json.dumps(options or {}, sort_keys=True).encode()).hexdigest()[:32]
-    if cache.add(f"pace-pending:{game_key}:{games}:{digest}", 1, PACE_PENDING_SECONDS):
+    from facilitation.pacing import options_digest
+
+    if cache.add(f"pace-pending:{game_key}:{games}:{options_digest(options)}", 1, PACE_PENDING_SECONDS):
         enqueue(pace_games, game_key, options or {}, games)
 
 

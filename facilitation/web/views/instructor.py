@@ -151,15 +151,16 @@ def session_pace(request):
         options["players"] = int(players)
     from facilitation import pacing, tasks
 
-    if not pacing.games_ready(key, options, PACE_GAMES):
+    est = pacing.session_estimate(key, options, games=PACE_GAMES, play=False)
+    if est is None:
         # never played in a request (a four-player Tears of Tyranny estimate is ~27 s of CPU):
         # a worker plays them, the fragment asks again (embedded mode: played just now)
         tasks.request_pace_games(key, options, PACE_GAMES)
-        if not pacing.games_ready(key, options, PACE_GAMES):
+        est = pacing.session_estimate(key, options, games=PACE_GAMES, play=False)
+        if est is None:
             return render(request, "web/instructor/_pace.html",
                           {"est": None, "rules": rules, "preset": preset_key, "again": request.get_full_path()},
                           status=202)
-    est = pacing.session_estimate(key, options, games=PACE_GAMES)
     return render(request, "web/instructor/_pace.html", {"est": est, "rules": rules, "preset": preset_key})
 
 
