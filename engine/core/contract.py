@@ -456,16 +456,52 @@ class Rules(ABC):
         raise KeyError(f"{self.key} has no preset {key!r} (presets: {', '.join(p.key for p in self.presets()) or 'none'})")
 
     # ---- contract v2 (optional per game until it migrates) ------------------
+    #: A game whose choices can be previewed by trial (``previews``: each legal choice applied
+    #: to a copy of the state) sets this; otherwise ``preview`` answers None.
+    previews_by_trial: bool = False
+
     def preview(self, state: State, seat: str, choice_id: str) -> dict[str, float] | None:
         """The metric deltas that choosing ``choice_id`` would cause now, when the immediate
-        effect is deterministic and reveals nothing hidden; ``None`` otherwise."""
+        effect is deterministic and reveals nothing hidden; ``None`` otherwise (and for an
+        illegal choice)."""
+        if self.previews_by_trial:
+            return self.previews(state, seat, [choice_id])[choice_id]
         return None
+
+    def preview_refused(self, choice_id: str) -> bool:
+        """A legal choice never previewed although its facts may not show it (Andean Abyss: a
+        Non-player's flowchart, which may roll dice and draw spaces)."""
+        return False
 
     def previews(self, state: State, seat: str, choice_ids: list[str]) -> dict[str, dict[str, float] | None]:
         """``preview`` of each of ``choice_ids`` (the same answers). The play page previews every
-        choice of a seat's list at once: a game may answer them together, asking its prompt and
-        the metrics before the choice once instead of once per choice (issue 20)."""
-        return {cid: self.preview(state, seat, cid) for cid in choice_ids}
+        choice of a seat's list at once (issue 20), so by trial the prompt is asked and the seat's
+        legal choices listed once, and the metrics before the choice read once, instead of once
+        per choice: each legal choice is applied to a copy; its preview is ``None`` as soon as a
+        fact is a barrier (a die rolled, a card drawn or revealed) or private to a seat
+        (``visible_to``), else the numeric metrics that changed, by how much."""
+        if not self.previews_by_trial:
+            return {cid: self.preview(state, seat, cid) for cid in choice_ids}
+        p = self.prompt(state)
+        legal = {c.id for c in p.choices_for(seat)} if p is not None else set()
+        out: dict = {}
+        before = None
+        for cid in choice_ids:
+            if not (isinstance(cid, str) and cid in legal) or self.preview_refused(cid):
+                out[cid] = None   # what validate refuses (IllegalChoice), or never previewed
+                continue
+            trial = self.copy(state)
+            if before is None:
+                before = self.metrics(trial)
+            facts = self.apply_unchecked(trial, seat, cid)
+            if any(f.get("barrier") or f.get("visible_to") is not None for f in facts):
+                out[cid] = None
+                continue
+            after = self.metrics(trial)
+            out[cid] = {m: after[m] - before[m] for m in after
+                        if isinstance(after[m], int | float) and not isinstance(after[m], bool)
+                        and after[m] != before.get(m)}
+        return out
 
     def position(self, state: State) -> dict:
         """The current position in the documented JSON shape that ``setup(seed,

@@ -138,38 +138,12 @@ class AndeanAbyss(Rules):
         st["ship"] = [list(s) for s in st["ship"]]
         return st
 
-    def preview(self, state: dict, seat: str, choice_id: str) -> dict | None:
-        """The metric deltas of ``choice_id`` when its immediate effect is certain and shows
-        nothing hidden (contract v2): the choice is applied to a copy, and ``None`` is returned
-        for an illegal choice or as soon as a fact reveals randomness or hidden information (a
-        card drawn, a die rolled, a Non-player's section-8 pick: a barrier or a private fact)."""
-        return self.previews(state, seat, [choice_id])[choice_id]
+    # preview (contract v2): by trial (Rules.previews); None for a card drawn, a die rolled or a
+    # private fact, and never for a Non-player's section-8 act (``preview_refused``)
+    previews_by_trial = True
 
-    def previews(self, state: dict, seat: str, choice_ids: list) -> dict:
-        """``preview`` of each of ``choice_ids``: the seat's legal choices listed once, the
-        metrics before the choice read once (issue 20: the play page previews a whole list)."""
-        p = self.prompt(state)
-        legal = {c.id for c in p.choices_for(seat)} if p is not None else set()
-        out: dict = {}
-        before = None
-        for cid in choice_ids:
-            # what validate refuses (IllegalChoice), and a Non-player's flowchart, which may roll
-            # dice and draw spaces
-            if not (isinstance(cid, str) and cid in legal) or cid == "np:act":
-                out[cid] = None
-                continue
-            trial = self.copy(state)
-            if before is None:
-                before = self.metrics(trial)
-            facts = self.apply_unchecked(trial, seat, cid)
-            if any(f.get("barrier") or f.get("visible_to") is not None for f in facts):
-                out[cid] = None
-                continue
-            after = self.metrics(trial)
-            out[cid] = {m: after[m] - before[m] for m in after
-                        if isinstance(after[m], (int, float)) and not isinstance(after[m], bool)
-                        and after[m] != before.get(m)}
-        return out
+    def preview_refused(self, choice_id: str) -> bool:
+        return choice_id == "np:act"   # a Non-player's flowchart may roll dice and draw spaces
 
     # ------------------------------------------------------------------ directing a Non-player
     def directable(self, state: dict, seat: str) -> list:

@@ -176,33 +176,9 @@ class PeruRules(Rules):
     def position_schema(self) -> dict:
         return positions.schema()
 
-    def preview(self, state: dict, seat: str, choice_id: str) -> dict | None:
-        """The metric deltas of ``choice_id`` when its immediate effect is certain and shows
-        nothing hidden: applied to a copy, ``None`` as soon as any fact reveals randomness or
-        hidden information (a barrier: die roll, card drawn, Base revealed, secret placement)."""
-        return self.previews(state, seat, [choice_id])[choice_id]
-
-    def previews(self, state: dict, seat: str, choice_ids: list) -> dict:
-        """``preview`` of each of ``choice_ids``: the seat's legal choices listed once, the
-        metrics before the choice read once (issue 20: the play page previews a whole list)."""
-        p = self.prompt(state)
-        legal = {c.id for c in p.choices_for(seat)} if p is not None else set()
-        out: dict = {}
-        before = None
-        for cid in choice_ids:
-            if not (isinstance(cid, str) and cid in legal):  # what validate refuses (IllegalChoice)
-                out[cid] = None
-                continue
-            trial = self.copy(state)
-            if before is None:
-                before = self.metrics(trial)
-            facts = self.apply_unchecked(trial, seat, cid)
-            if any(f.get("barrier") or f.get("visible_to") is not None for f in facts):
-                out[cid] = None
-                continue
-            after = self.metrics(trial)
-            out[cid] = {m: after[m] - before[m] for m in after if after[m] != before[m]}
-        return out
+    # preview (contract v2): by trial (Rules.previews); None as soon as a fact reveals randomness
+    # or hidden information (a barrier: die roll, card drawn, Base revealed, secret placement)
+    previews_by_trial = True
 
     def catalog(self) -> dict:
         """Cards, names and victory conditions as messages (the i18n extractor reads them)."""

@@ -53,6 +53,15 @@ def _seat_stack(state: dict, seat: str) -> list:
     return state["frames"][seat]
 
 
+def _end_unless(state: dict, seat: str, waiting) -> bool:
+    """A seat frame's ``auto`` entry step: the frame waits for its decision while ``waiting`` (a
+    truth value: something is left to decide) - False; else it ends here (popped) - True."""
+    if waiting:
+        return False
+    state["frames"][seat].pop()
+    return True
+
+
 def _team_stack(state: dict, seat) -> list:
     return state["g"]
 
@@ -170,10 +179,7 @@ class FramesMixin:
         return _ask(seat, msg("Add 1 presence: choose the tile and the track row it uncovers."), "3.A", ch, "presence")
 
     def _presence_auto(self, state, seat, fr, facts):
-        if self._presence_choices(state, seat, fr["range"]):
-            return False
-        state["frames"][seat].pop()
-        return True
+        return _end_unless(state, seat, self._presence_choices(state, seat, fr["range"]))
 
     def _presence_act(self, state, seat, fr, cid, facts):
         state["frames"][seat].pop()
@@ -220,10 +226,7 @@ class FramesMixin:
         return _ask(seat, msg("Reclaim one spent card to your hand."), "3.A", ch, "reclaim")
 
     def _reclaim_auto(self, state, seat, fr, facts):
-        if state["pl"][seat]["discard"]:
-            return False
-        state["frames"][seat].pop()
-        return True
+        return _end_unless(state, seat, state["pl"][seat]["discard"])
 
     def _reclaim_act(self, state, seat, fr, cid, facts):
         state["frames"][seat].pop()
@@ -245,10 +248,7 @@ class FramesMixin:
                     ch or [_c("skip", msg("Both decks are empty"), {}, ChoiceKind.PASS, "3.A", H["no_deck"])], "deck")
 
     def _deck_auto(self, state, seat, fr, facts):
-        if state["decks"]["major"] or state["decks"]["minor"]:
-            return False
-        state["frames"][seat].pop()
-        return True
+        return _end_unless(state, seat, state["decks"]["major"] or state["decks"]["minor"])
 
     def _deck_act(self, state, seat, fr, cid, facts):
         stack = state["frames"][seat]
@@ -339,10 +339,7 @@ class FramesMixin:
                     "1.F", ch, "forget")
 
     def _forget_auto(self, state, seat, fr, facts):
-        if forget_candidates(state["pl"][seat], fr["kept"]):
-            return False
-        state["frames"][seat].pop()
-        return True
+        return _end_unless(state, seat, forget_candidates(state["pl"][seat], fr["kept"]))
 
     def _forget_act(self, state, seat, fr, cid, facts):
         state["frames"][seat].pop()
@@ -415,10 +412,7 @@ class FramesMixin:
                               resources=T.count(pl["res"], "resource")), "3.C", ch, "force_management")
 
     def _fm_auto(self, state, seat, fr, facts):
-        if self._fm_possible(state, seat, "recruit" if fr.get("only") else None):
-            return False
-        state["frames"][seat].pop()
-        return True
+        return _end_unless(state, seat, self._fm_possible(state, seat, "recruit" if fr.get("only") else None))
 
     def _fm_act(self, state, seat, fr, cid, facts):
         head, _, rest = cid.partition(":")
@@ -456,10 +450,8 @@ class FramesMixin:
                     "select")
 
     def _select_auto(self, state, seat, fr, facts):
-        if len(self._select_ask(state, seat, fr).choices) != 1:
-            return False
-        state["frames"][seat].pop()       # nothing can be paid for: only done is left
-        return True
+        # nothing can be paid for: only done is left
+        return _end_unless(state, seat, len(self._select_ask(state, seat, fr).choices) != 1)
 
     def _select_act(self, state, seat, fr, cid, facts):
         head, _, rest = cid.partition(":")
@@ -560,10 +552,7 @@ class FramesMixin:
 
     def _effect_auto(self, state, seat, fr, facts):
         """The effect's automatic steps (damage, placements ...) up to its next question (1.F)."""
-        if not self._run_effect(state, seat, fr, facts):
-            return False
-        state["frames"][seat].pop()
-        return True
+        return _end_unless(state, seat, not self._run_effect(state, seat, fr, facts))
 
     def _effect_act(self, state, seat, fr, cid, facts):
         head, _, rest = cid.partition(":")
@@ -588,10 +577,8 @@ class FramesMixin:
                     "1.D guerrillas (A-46)", ch, "burden")
 
     def _burden_auto(self, state, seat, fr, facts):
-        if self._burden_tiles(state, seat) and state["pl"][seat]["res"] > 0:
-            return False
-        state["frames"][seat].pop()       # nothing to pay, or nothing to pay with: the end of turn disbands
-        return True
+        # nothing to pay, or nothing to pay with: the end of turn disbands
+        return _end_unless(state, seat, self._burden_tiles(state, seat) and state["pl"][seat]["res"] > 0)
 
     def _burden_act(self, state, seat, fr, cid, facts):
         head, _, rest = cid.partition(":")

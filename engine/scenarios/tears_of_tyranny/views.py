@@ -112,36 +112,10 @@ class ViewsMixin:
             m[f"guerrillas_{s}"] = gs[s]
         return m
 
-    def preview(self, state, seat, choice_id) -> dict | None:
-        """Contract v2: the metric deltas choosing ``choice_id`` would cause now, when they are certain
-        and show nothing hidden: applied to a copy; ``None`` when the choice is not legal or any fact
-        it produces is a barrier (a card drawn or revealed, a die rolled: the adversary phase a last
-        ``done`` sets off draws its event card) or private to a seat (``visible_to``)."""
-        return self.previews(state, seat, [choice_id])[choice_id]
-
-    def previews(self, state, seat, choice_ids) -> dict:
-        """``preview`` of each of ``choice_ids``: the prompt is asked and the seat's legal choices
-        listed once (``validate`` lists them again for each choice), the metrics before the choice
-        read once (issue 20: the play page previews every choice of a simultaneous phase's four
-        seats after each move)."""
-        p = self.prompt(state)
-        legal = {c.id for c in p.choices_for(seat)} if p is not None else set()
-        out: dict = {}
-        before = None
-        for cid in choice_ids:
-            if not (isinstance(cid, str) and cid in legal):  # what validate refuses (IllegalChoice)
-                out[cid] = None
-                continue
-            trial = self.copy(state)
-            if before is None:
-                before = self.metrics(trial)
-            facts = self.apply_unchecked(trial, seat, cid)
-            if any(f.get("barrier") or f.get("visible_to") is not None for f in facts):
-                out[cid] = None
-                continue
-            after = self.metrics(trial)
-            out[cid] = {m: after[m] - before[m] for m in after if after[m] != before[m]}
-        return out
+    # preview (contract v2): by trial (Rules.previews); None when a fact is a barrier (a card
+    # drawn or revealed, a die rolled: the adversary phase a last ``done`` sets off draws its
+    # event card) or private to a seat (``visible_to``)
+    previews_by_trial = True
 
     def board_map(self):
         from engine.scenarios.tears_of_tyranny.board_view import board_map
