@@ -468,6 +468,11 @@ class Rules(ABC):
             return self.previews(state, seat, [choice_id])[choice_id]
         return None
 
+    @property
+    def has_previews(self) -> bool:
+        """Whether ``preview`` may answer anything but None (by trial, or a game's own)."""
+        return self.previews_by_trial or type(self).preview is not Rules.preview
+
     def preview_refused(self, choice_id: str) -> bool:
         """A legal choice never previewed although its facts may not show it (Andean Abyss: a
         Non-player's flowchart, which may roll dice and draw spaces)."""

@@ -146,9 +146,7 @@ def previews(rules, state, seat: str, choices: list[dict], names: dict[str, str]
     """Choice id -> what choosing it changes now, in words, for the choices whose effect the
     engine can tell without revealing anything (``Rules.preview``); games without previews
     give none."""
-    from engine.core.contract import Rules
-
-    if state is None or type(rules).preview is Rules.preview:
+    if state is None or not rules.has_previews:
         return {}
     ids = [c["id"] for c in choices[:PREVIEW_LIMIT]]
     try:  # the whole list at once (``Rules.previews``: one prompt, one reading of the metrics)
