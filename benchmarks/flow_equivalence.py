@@ -13,6 +13,15 @@ are crossed in many orders. Run it on the code before a change (a ``git archive`
 base commit: ``PYTHONPATH=<copy>``) and after; ``--compare`` names the first choice where two
 runs differ (over the games both runs hold). Used for issue 16.9 (Tears of Tyranny's flow moved onto ``engine/core``'s
 protocol).
+
+One change of the state's shape is mapped back before hashing, so runs before and after it compare:
+the adversary phase's steps (``state["adv"]``) were a queue of ``{"s": step, ...}`` (next step
+first) and are now a stack of frames ``{"k": step, ...}`` (next step on top, last). A stack of
+frames is hashed as the queue it stands for (reversed, ``k`` read as ``s``), which is one-to-one:
+two states hash alike only if they hold the same steps in the same order with the same fields.
+
+``--ignore-causes`` leaves the facts' ``cause`` out of the digest: for a change that re-attributes
+facts on purpose, it shows that nothing else (state, prompts, the facts themselves) moved.
 """
 
 from __future__ import annotations
@@ -53,7 +62,25 @@ def prompt_record(p) -> list:
     return out
 
 
-def play(rules, scenario: str, players: int, bots: str, seed: int, max_choices: int = 20_000) -> dict:
+def state_record(data: dict) -> dict:
+    """The serialized state as hashed: the adversary stack as the queue it stands for (module docstring)."""
+    adv = data.get("adv")
+    if adv and "k" in adv[0]:
+        data = {**data, "adv": [{("s" if k == "k" else k): v for k, v in fr.items()} for fr in reversed(adv)]}
+    return data
+
+
+def _uncaused(x):
+    """``x`` (facts) without any ``cause`` key, at any depth (a fact's public part has its own)."""
+    if isinstance(x, dict):
+        return {k: _uncaused(v) for k, v in x.items() if k != "cause"}
+    if isinstance(x, list):
+        return [_uncaused(v) for v in x]
+    return x
+
+
+def play(rules, scenario: str, players: int, bots: str, seed: int, max_choices: int = 20_000,
+         ignore_causes: bool = False) -> dict:
     state = rules.setup(seed=seed, options={"players": players, "scenario": scenario})
     seat_bots = {s: make_bot(rules, bots, s, seed) for s in rules.seat_ids()}
     who = random.Random(seed * 7919 + players)
@@ -62,7 +89,7 @@ def play(rules, scenario: str, players: int, bots: str, seed: int, max_choices: 
     while True:
         p = rules.prompt(state)
         h = hashlib.sha256()
-        h.update(_dump(rules.serialize(state)).encode())
+        h.update(_dump(state_record(rules.serialize(state))).encode())
         h.update(_dump(prompt_record(p)).encode())
         if p is None:
             digests.append(h.hexdigest()[:16])
@@ -71,7 +98,7 @@ def play(rules, scenario: str, players: int, bots: str, seed: int, max_choices: 
         seat = p.seats[who.randrange(len(p.seats))]
         decision = seat_bots[seat].choose(state, p)
         facts = rules.apply_inplace(state, seat, decision.choice_id)
-        h.update(_dump([seat, decision.choice_id, facts]).encode())
+        h.update(_dump([seat, decision.choice_id, _uncaused(facts) if ignore_causes else facts]).encode())
         digests.append(h.hexdigest()[:16])
         run.update(h.digest())
         if len(digests) > max_choices:
@@ -110,6 +137,7 @@ def main(argv=None) -> int:
     ap.add_argument("--bots", nargs="+", default=["random", "heuristic"])
     ap.add_argument("--scenarios", nargs="+", default=["all"])
     ap.add_argument("--compare", nargs=2)
+    ap.add_argument("--ignore-causes", action="store_true", help="leave the facts' causes out of the digest")
     a = ap.parse_args(argv)
     if a.compare:
         return compare(*a.compare)
@@ -122,7 +150,7 @@ def main(argv=None) -> int:
         for n in a.players:
             for bots in a.bots:
                 for seed in range(a.first_seed, a.first_seed + a.seeds):
-                    games.append(play(rules, scen, n, bots, seed))
+                    games.append(play(rules, scen, n, bots, seed, ignore_causes=a.ignore_causes))
         print(f"{scen}: {len(games)} games, {sum(g['choices'] for g in games)} choices, "
               f"{time.perf_counter() - t0:.0f}s", file=sys.stderr, flush=True)
         summary = _save(a.out, games)      # after each scenario: a long run that is stopped keeps its part
