@@ -160,8 +160,11 @@ class TurnFlowMixin:
                         # 3.F: the director targets the counterattack; the spill-over is asked after it
                         pending[0]["esc"] = esc
                         state["g"].append(pending[0])
+                        # the step's facts are the step's (3.F), not the decision's that led here
+                        attribute_all(facts, self._adversary_cause(state, step), n0)
                         return False
                     if not self._escalate(state, esc, facts):
+                        attribute_all(facts, self._adversary_cause(state, step), n0)
                         return False
                 else:
                     ADV.develop_tile(state, tid, facts)
@@ -184,6 +187,7 @@ class TurnFlowMixin:
                             B.add_fact(facts, "end", msg("The terrain deck is exhausted: {reason}.",
                                                          reason=state["result"]["reason"]))
                         state["phase"] = "over"
+                        attribute_all(facts, self._adversary_cause(state, step), n0)
                         return True
                     cid = deck.pop(0)
                     state["stats"]["terrain_cards"] += 1
