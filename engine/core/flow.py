@@ -27,7 +27,8 @@ fact already carries one (a die roll's ``cause_die``, an event effect's ``cause_
 
 - facts of an automatic frame get ``cause_rule(kind.rule, step=kind.title)`` (or what
   ``kind.cause(state, frame)`` returns, for kinds whose steps differ, e.g. the phases of a
-  Propaganda round);
+  Propaganda round; with ``cause_after=True`` it is asked after the step ran, for a step whose
+  cause is what it revealed, e.g. the event card it drew);
 - facts of a decision get ``cause_decision(seat, choice_id)`` (the game's
   ``Rules.apply_unchecked`` passes the deciding seat to :meth:`Flow.act`).
 
@@ -36,7 +37,18 @@ stack is empty (the sequence of play deals the next card), ``Flow(done=...)`` st
 (game over), and a decision frame that ``Flow(auto_ok=...)`` accepts is answered by
 ``Flow(pick=...)`` at once (a Non-player's section-8 policy picks among exactly the choices
 ``ask`` lists). Facts of an automatic kind without a rule or a cause keep no cause from the flow
-(the decision that led there attributes them).
+(the decision that led there attributes them). ``Flow(stamp=...)`` says how a cause is given to
+a step's facts (default :func:`engine.core.contract.attribute`: to the facts that have none; a
+game whose facts carry free-text reasons may keep them inside the structured cause).
+
+A sequence of play on the protocol (Tears of Tyranny's adversary phase and phase changes, issue
+16.9): a stack of its own holding automatic frames, one kind per step of the rulebook with its
+rule and title; ``idle`` pushes the frame of the next phase change when that stack is empty, and
+``done`` stops the loop as soon as a player must decide (a question on another of the game's
+stacks, a player's turn begun). A step that must ask before it acts (and reads the answer)
+raises its question and returns without popping: it runs again, still on top, when play
+resumes; a step that asks about its consequences pops itself first. The game's own sequence of
+play is then one loop: settle its stacks in the rulebook's order.
 
 Named stacks (Tears of Tyranny: cooperative and simultaneous). A game with several stacks
 gives ``Flow(stack=...)``, a function naming the stack a call works on:
@@ -85,6 +97,7 @@ class FrameKind:
     rule: str = ""
     title: Any = None
     cause: Callable[[dict, dict], dict] | None = None
+    cause_after: bool = False      # ``cause`` is asked after the step ran (it names what the step revealed)
     static_cause: dict | None = None   # set from rule/title (one shared dict: facts never mutate a cause)
 
     def __post_init__(self) -> None:
@@ -98,8 +111,10 @@ class Flow:
                  done: Callable[[dict], bool] | None = None,
                  auto_ok: Callable[[dict, dict], bool] | None = None,
                  pick: Callable[[dict, dict], str] | None = None,
-                 stack: Callable[[dict, Any], list] | None = None):
+                 stack: Callable[[dict, Any], list] | None = None,
+                 stamp: Callable[[list, dict, int], Any] = attribute):
         self.kinds = {k.name: k for k in kinds}
+        self.stamp = stamp
         self.stack = stack
         self._at_kinds: dict = {}    # at -> the kinds with ``at`` bound (named stacks only)
         self.max_auto = max_auto
@@ -162,7 +177,7 @@ class Flow:
         With ``idle`` an empty stack calls it (the sequence of play deals the next card); a
         decision frame that ``auto_ok`` accepts is answered by ``pick`` (a Non-player)."""
         kinds = self._kinds(at)
-        done, idle, auto_ok, pick = self.done, self.idle, self.auto_ok, self.pick
+        done, idle, auto_ok, pick, stamp = self.done, self.idle, self.auto_ok, self.pick, self.stamp
         named = self.stack
         steps = 0
         while not (done is not None and done(state)):
@@ -181,10 +196,14 @@ class Flow:
             if kind.auto is not None:
                 if kind.ask is None:
                     start = len(facts)
-                    cause = kind.static_cause if kind.cause is None else kind.cause(state, fr)
-                    kind.auto(state, fr, facts)
+                    if kind.cause_after:
+                        kind.auto(state, fr, facts)
+                        cause = kind.cause(state, fr) if len(facts) > start else None
+                    else:
+                        cause = kind.static_cause if kind.cause is None else kind.cause(state, fr)
+                        kind.auto(state, fr, facts)
                     if cause is not None and len(facts) > start:
-                        attribute(facts, cause, start)
+                        stamp(facts, cause, start)
                     continue
                 if kind.auto(state, fr, facts):
                     continue
@@ -208,7 +227,7 @@ def _bind(kind: FrameKind, at: Any) -> FrameKind:
     def b(fn):
         return None if fn is None else (lambda state, *rest: fn(state, at, *rest))
     return FrameKind(kind.name, ask=b(kind.ask), act=b(kind.act), auto=b(kind.auto), never_empty=kind.never_empty,
-                     rule=kind.rule, title=kind.title, cause=b(kind.cause))
+                     rule=kind.rule, title=kind.title, cause=b(kind.cause), cause_after=kind.cause_after)
 
 
 def pop(state: dict, frame: dict) -> None:

@@ -1,6 +1,7 @@
 """engine/core/flow.py: a decision kind's ``auto`` entry step (True: it moved play on, False: the
 frame asks), the ``idle`` and ``done`` hooks and the ``pick`` answer for frames ``auto_ok``
-accepts (the protocol Andean Abyss's frames run on, issue 15)."""
+accepts (the protocol Andean Abyss's frames run on, issue 15); named stacks, a sequence of play
+of automatic steps with ``cause_after`` and ``stamp`` (Tears of Tyranny, issue 16.9)."""
 
 from __future__ import annotations
 
@@ -105,3 +106,55 @@ def test_named_stacks_run_each_seat_on_its_own_stack_and_pass_the_seat_to_the_ki
     assert facts[-1]["cause"] == {"kind": "rule", "rule": "3.B", "step": msg("Gain resources")}
     assert flow.top(state, "blue") is None and flow.ask(state, "blue") is None
     assert flow.top(state, "red") == {"k": "count", "n": 0}
+
+
+def _sequence_flow():
+    """A sequence of play on the protocol, as Tears of Tyranny's adversary phase runs: automatic
+    steps on a stack of their own, the next phase pushed by ``idle``, a step whose cause is what
+    it revealed (``cause_after``), a step that stops for a player's question and runs again once
+    it is answered, and the game's own way of stamping causes (``stamp``)."""
+    def draw(state, at, fr, facts):
+        state["seq"].pop()
+        state["drawn"] = state["deck"].pop(0)
+        facts.append(fact("event", msg("Drawn."), cause=msg("the card's own reason")))
+
+    def drawn_cause(state, at, fr):
+        return {"kind": "event", "event": state["drawn"]}
+
+    def strike(state, at, fr, facts):
+        if not fr.get("asked"):
+            state["questions"].append("shield?")
+            return                              # the frame stays: it runs again after the answer
+        state["seq"].pop()
+        facts.append(fact("note", msg("Struck.")))
+
+    def next_phase(state, facts):
+        state["phases"] += 1
+        state["seq"].extend([{"k": "strike"}, {"k": "draw"}])
+
+    def keep_reason(facts, cause, start):
+        for f in facts[start:]:
+            c = f.get("cause")
+            f["cause"] = cause if c is None else (c if isinstance(c, dict) and "kind" in c else {**cause, "because": c})
+
+    return Flow([FrameKind("draw", auto=draw, cause=drawn_cause, cause_after=True),
+                 FrameKind("strike", auto=strike, rule="3.F", title=msg("Strike"))],
+                idle=next_phase, done=lambda state: bool(state["questions"]) or state["phases"] > 1,
+                stack=lambda state, at: state["seq"], stamp=keep_reason)
+
+
+def test_a_sequence_of_play_runs_its_steps_stops_at_a_question_and_resumes_the_step():
+    flow = _sequence_flow()
+    state = {"seq": [], "deck": ["c7", "c8"], "phases": 0, "questions": []}
+    facts: list = []
+    flow.settle(state, facts)
+    # idle pushed the phase's steps; the draw ran and its cause is the card it drew (after the step)
+    assert facts[0]["cause"] == {"kind": "event", "event": "c7", "because": msg("the card's own reason")}
+    # the strike stopped at a question and is still on the stack, under it
+    assert state["questions"] == ["shield?"] and state["seq"] == [{"k": "strike"}]
+    state["questions"].clear()
+    flow.top(state)["asked"] = True
+    flow.settle(state, facts)
+    assert facts[1]["cause"] == {"kind": "rule", "rule": "3.F", "step": msg("Strike")}
+    # the stack emptied: idle began the next phase, and done stopped the loop before its steps
+    assert state["phases"] == 2 and state["seq"] == [{"k": "strike"}, {"k": "draw"}] and len(facts) == 2

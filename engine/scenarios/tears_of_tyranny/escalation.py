@@ -177,7 +177,7 @@ class EscalationMixin:
             B.add_fact(facts, "protect", msg("The Partisans give up a presence to stop the {step} in {tile}.",
                                              step=T.STEP[fr["step"]], tile=B.tname(fr["tile"])),
                        tile=fr["tile"], seat="partisans")
-        state["adv"][0]["asked"] = True
+        self.play_flow.top(state)["asked"] = True     # the step waits under the question: it runs now
 
     def _esc_label(self, state, tid):
         """A spill-over candidate with what is at stake there (issue 16.8): presence lost, civilians."""

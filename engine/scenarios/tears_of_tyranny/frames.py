@@ -2,7 +2,8 @@
 
 A mixin of :class:`engine.scenarios.tears_of_tyranny.game.TearsOfTyranny` (issue 16.9: the
 flow on ``engine/core``'s protocol, as in Peru and Andean Abyss). ToT is cooperative and
-simultaneous, so it runs two :class:`engine.core.flow.Flow` over named stacks:
+simultaneous, so it runs two :class:`engine.core.flow.Flow` over named stacks (and a third, the
+sequence of play's automatic steps, in ``turn_flow.py``):
 
 - :attr:`seat_flow`: each seat's own stack ``state["frames"][seat]`` (the player window, the
   long-term phase); the stack's name is the seat. A kind's ``ask`` is its prompt *and* its
@@ -20,8 +21,8 @@ entry step pops it when nothing is left (the flow never builds a prompt just to 
 
 Causes. An ``act`` leaves its facts' causes to :meth:`TearsOfTyranny.apply_unchecked`, which
 gives the seat's decision (a die roll's facts the die's) after the steps the decision set off
-have run; facts of an automatic step of the sequence of play are caused by their rule where the
-step runs (``turn_flow``). ``_check_end`` (4, A-53) runs after every answer (``game._apply_one``).
+have run; facts of an automatic step of the sequence of play are caused by their kind's rule
+(``turn_flow.play_flow``). ``_check_end`` (4, A-53) runs after every answer (``game._apply_one``).
 """
 
 from __future__ import annotations

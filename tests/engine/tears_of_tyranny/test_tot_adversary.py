@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engine.core.contract import IllegalChoice
@@ -192,7 +194,7 @@ def test_3d_threshold_per_player_count(rules, C, players):
     assert B.tyranny_state(st) == "tyranny"
 
 
-def test_partisan_hq_shield_prompt_and_cancel(rules, C):
+def _shield_prompt(rules, C):
     st = blank(rules, players=3)
     tid = st["order"][3]
     card = next(c for c in sorted(C.terrain) if C.terrain[c]["terrain_card_ref"] == C.tiles[tid]["terrain_card_ref"])
@@ -204,9 +206,40 @@ def test_partisan_hq_shield_prompt_and_cancel(rules, C):
     while p.kind != "shield":  # the event might not ask anything; step to the shield
         st, _ = rules.apply(st, p.seats[0], p.choices[0].id)
         p = rules.prompt(st)
+    return st, tid, p
+
+
+def test_partisan_hq_shield_prompt_and_cancel(rules, C):
+    st, tid, p = _shield_prompt(rules, C)
     assert p.seats == ("partisans",) and {c.id for c in p.choices} == {"shield", "decline"}
+    # the dominate step waits under the question, on top of the sequence of play's stack
+    assert st["adv"][-1] == {"k": "dominate", "tile": tid}
     st, _ = rules.apply(st, "partisans", "shield")
     assert st["tiles"][tid]["tyr"] == 0 and st["tiles"][tid]["pres"] == {"partisans": 1}
+
+
+def _saved_before_frames(st):
+    """``st`` as saved before the adversary's steps were frames (issue 16.9): a queue of
+    ``{"s": step, ...}``, the next step first, in a JSON round trip (a session's cached state)."""
+    old = json.loads(json.dumps(st))
+    old["adv"] = [{("s" if k == "k" else k): v for k, v in fr.items()} for fr in reversed(old["adv"])]
+    return old
+
+
+@pytest.mark.parametrize("answer", ["shield", "decline"])
+def test_a_state_saved_with_the_adversary_queue_resumes_as_the_stack_does(rules, C, answer):
+    """A game saved at a question of the adversary phase before the steps became frames keeps the
+    old queue; answered, it goes on exactly as the same game with the stack (state and facts),
+    the answered step marked asked (not asked twice) and the later steps in their order."""
+    st, tid, p = _shield_prompt(rules, C)
+    assert len(st["adv"]) >= 3
+    old = _saved_before_frames(st)
+    assert old["adv"][0] == {"s": "dominate", "tile": tid} and old["adv"][-1] == {"s": "shift"}
+    assert rules.prompt(old).kind == "shield"
+    new_st, new_facts = rules.apply(st, "partisans", answer)
+    old_st, old_facts = rules.apply(old, "partisans", answer)
+    assert old_st == new_st and old_facts == new_facts
+    assert new_st["phase"] in ("long", "over") and not new_st["adv"]
 
 
 def _escalation_prompt(rules, C, players):
@@ -351,7 +384,7 @@ def _counterattack_prompt(rules, C, players=2, units=(("outpost", 0), ("cell", 0
     st["frames"] = {s: [] for s in st["seats"]}
     # the adversary phase at its dominate step in that tile (no event first: it could change the tile)
     st["phase"] = "adversary"
-    st["adv"] = [{"s": "dominate", "tile": tid}]
+    st["adv"] = [{"k": "dominate", "tile": tid}]
     rules._advance(st, [])
     p = rules.prompt(st)
     while p is not None and p.kind != "counterattack" and st["phase"] == "adversary":
@@ -420,9 +453,9 @@ def test_1h_a_decision_raised_in_the_adversary_phase_is_asked_before_the_next_st
     st["phase"] = "adversary"
     tid = find_tile(C, st, terrain="desert")
     st["tiles"][tid].update({"u": [["garrison", 0]]})
-    st["adv"] = [{"s": "dominate", "tile": tid}]
+    st["adv"] = [{"k": "dominate", "tile": tid}]
     st["g"].append({"k": "influence_debt", "seat": "liberators", "cause": "test", "rule": "1.H", "text": "pay"})
     rules._advance(st, [])
-    assert st["adv"] == [{"s": "dominate", "tile": tid}] and st["tiles"][tid]["tyr"] == 0
+    assert st["adv"] == [{"k": "dominate", "tile": tid}] and st["tiles"][tid]["tyr"] == 0
     st, _ = rules.apply(st, "liberators", "pay:resource")
     assert st["tiles"][tid]["tyr"] == 1, "the dominate step runs once the payment is made"

@@ -54,7 +54,7 @@ def _dominate_interrupted(rules, C, kind):
                                    if C.terrain[c]["terrain_card_ref"] == C.tiles[tid]["terrain_card_ref"])
     st["frames"] = {s: [] for s in st["seats"]}
     st["phase"] = "adversary"
-    st["adv"] = [{"s": "dominate", "tile": tid}]
+    st["adv"] = [{"k": "dominate", "tile": tid}]
     facts: list = []
     rules._advance(st, facts)
     assert st["g"] and st["g"][-1]["k"] == kind
@@ -79,7 +79,7 @@ def test_the_exhausted_terrain_deck_ends_the_game_under_3h(rules, C):
     st["decks"]["terrain"] = []
     st["frames"] = {s: [] for s in st["seats"]}
     st["phase"] = "adversary"
-    st["adv"] = [{"s": "deploy"}, {"s": "shift"}]
+    st["adv"] = [{"k": "shift"}, {"k": "deploy"}]
     facts: list = []
     rules._advance(st, facts)
     assert st["result"] and st["result"]["winner"] == "adversary"
