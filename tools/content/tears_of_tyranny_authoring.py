@@ -971,7 +971,7 @@ KNOB_TEXT = {
                                            f"each player starts with {-v} resource{'s' if v != -1 else ''} fewer"),
     "extra_start_cells": lambda v, n: f"each quadrant starts with {v} extra cell{'s' if v != 1 else ''} on its first deployable coastal tile",
     "start_tyranny": lambda v, n: (f"{v} tyranny token{'s' if v != 1 else ''} from the pool start{'s' if v == 1 else ''} on the map, on the "
-                                   f"strongest adversary tile of {'the last quadrant' if v == 1 else f'each of the last {v} quadrants'}"),
+                                   f"strongest adversary tile of {'the last quadrant' if v == 1 else 'each quadrant' if v == n else f'each of the last {v} quadrants'}"),
     "start_influence": lambda v, n: f"the team starts with {v} influence token{'s' if v != 1 else ''} earned",
     "tyranny_pool_per_player": _pool_text,
 }
@@ -994,10 +994,12 @@ def by_players_text(by_players: dict) -> str:
 BY_PLAYERS = {
     "standard": {"1": {"start_resources_bonus": -2}, "2": {"start_resources_bonus": 2},
                  "3": {"start_tyranny": 1}, "4": {"start_tyranny": 3}},
-    "blitz": {},
-    "frozen_conflict": {"1": {"tyranny_pool_per_player": 4}, "2": {"start_resources_bonus": 2}},
+    "blitz": {"3": {"start_tyranny": 2}, "4": {"start_tyranny": 4}},
+    "frozen_conflict": {"1": {"tyranny_pool_per_player": 4}, "2": {"start_resources_bonus": 2},
+                        "3": {"start_tyranny": 1}, "4": {"start_tyranny": 3}},
     "popular_spring": {"1": {"tyranny_pool_per_player": 5, "start_influence": 3},
-                       "2": {"tyranny_pool_per_player": 5, "start_resources_bonus": 1, "start_influence": 3}},
+                       "2": {"tyranny_pool_per_player": 5, "start_resources_bonus": 1, "start_influence": 3},
+                       "3": {"start_resources_bonus": 1, "start_influence": 3}, "4": {"start_tyranny": 1}},
 }
 
 SCENARIOS = [
