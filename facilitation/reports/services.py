@@ -267,9 +267,8 @@ def _build(report: AARReport, report_id: int, progress: _Progress, after, t0: fl
                      gettext("Drawing charts ({done}/{total})").format(done=done, total=total))
 
         progress(25, gettext("Drawing charts ({done}/{total})").format(done=0, total=len(model.all_charts)))
-        svgs = rendering.figures_to_svg([c.figure for c in model.all_charts], progress=chart_progress)
-        for c, svg in zip(model.all_charts, svgs, strict=True):
-            c.svg = svg
+        # the charts' SVG and, for the PDF, the charts' and maps' JPEGs: one batch for the browser's tabs
+        rendering.draw_pictures(model, progress=chart_progress)
         after("charts")
         now = timezone.now()
         progress(72, gettext("Writing the interactive HTML"))
