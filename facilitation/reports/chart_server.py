@@ -145,35 +145,57 @@ class ChartServer:
                 raise ChartServerError(f"the chart browser did not answer in {self.call_timeout:g} s") from exc
 
     def call_many(self, method: str, calls: list[tuple[tuple, dict]], progress=None) -> list:
-        """``await browser.<method>(*args, **kwargs)`` for each ``(args, kwargs)`` of ``calls``, all
-        sent at once: the browser's tabs (``n`` in the options) work on them side by side, each
-        taking the next one when it is free (kaleido reloads a tab after every figure, about
-        0.1 s: with two tabs one draws while the other reloads). The answers in the order of
-        ``calls``; ``progress(done, total)`` in this thread as they come. The time limit is on
-        the browser going silent: when none of the pending calls answers within
-        ``call_timeout`` seconds, the browser is killed as in :meth:`call`. The first call that
-        fails cancels the others and raises its error."""
-        if not calls:
-            return []
+        """``await browser.<method>(*args, **kwargs)`` for each ``(args, kwargs)`` of ``calls``: all
+        sent at once (:meth:`submit_many`), the answers in their order."""
+        return self.submit_many(method, calls).wait(progress)
+
+    def submit_many(self, method: str, calls: list[tuple[tuple, dict]]) -> Batch:
+        """Send ``await browser.<method>(*args, **kwargs)`` for each ``(args, kwargs)`` of ``calls``
+        at once, and return at once: the browser's tabs (``n`` in the options) take them in turn
+        while this thread does something else; :meth:`Batch.wait` for the answers."""
         with self._lock:
             if self._browser is None:
                 self._start()
-            futures = [asyncio.run_coroutine_threadsafe(getattr(self._browser, method)(*args, **kwargs), self._loop)
+            browser = self._browser
+            futures = [asyncio.run_coroutine_threadsafe(getattr(browser, method)(*args, **kwargs), self._loop)
                        for args, kwargs in calls]
-            pending = set(futures)
-            try:
-                while pending:
-                    done, pending = concurrent.futures.wait(pending, timeout=self.call_timeout,
-                                                            return_when=concurrent.futures.FIRST_COMPLETED)
-                    if not done:
-                        log.error("the chart browser did not answer in %g s: killed", self.call_timeout)
-                        self._end(kill=True)
-                        raise ChartServerError(f"the chart browser did not answer in {self.call_timeout:g} s")
-                    for f in done:
-                        f.result()  # the first failure is raised here
-                    if progress:
-                        progress(len(futures) - len(pending), len(futures))
-            finally:
-                for f in pending:
-                    f.cancel()
-            return [f.result() for f in futures]
+        return Batch(self, browser, futures)
+
+
+class Batch:
+    """Calls sent to a :class:`ChartServer`'s browser at once (:meth:`ChartServer.submit_many`)."""
+
+    def __init__(self, server: ChartServer, browser, futures: list[concurrent.futures.Future]):
+        self.server, self.browser, self.futures = server, browser, futures
+
+    def wait(self, progress=None) -> list:
+        """The answers in the order of the calls; ``progress(done, total)`` in this thread as they
+        come. The time limit is on the browser going silent: when none of the pending calls
+        answers within the server's ``call_timeout`` seconds, the browser is killed as in
+        :meth:`ChartServer.call`. The first call that failed cancels the others and raises its error."""
+        futures = self.futures
+        pending = set(futures)
+        timeout = self.server.call_timeout
+        try:
+            while pending:
+                done, pending = concurrent.futures.wait(pending, timeout=timeout,
+                                                        return_when=concurrent.futures.FIRST_COMPLETED)
+                if not done:
+                    log.error("the chart browser did not answer in %g s: killed", timeout)
+                    with self.server._lock:
+                        if self.server._browser is self.browser:  # not already replaced
+                            self.server._end(kill=True)
+                    raise ChartServerError(f"the chart browser did not answer in {timeout:g} s")
+                for f in done:
+                    f.result()  # the first failure is raised here
+                if progress:
+                    progress(len(futures) - len(pending), len(futures))
+        finally:
+            for f in pending:
+                f.cancel()
+        return [f.result() for f in futures]
+
+    def cancel(self) -> None:
+        """Drop the calls not answered yet (a build that failed meanwhile)."""
+        for f in self.futures:
+            f.cancel()

@@ -62,25 +62,45 @@ def _opts(fig: dict, fmt: str = "svg", scale: float = 1) -> dict:
     return {"format": fmt, "width": lay.get("width", 760), "height": lay.get("height", 300), "scale": scale}
 
 
+class _Export:
+    """kaleido's export of figures, all sent at once to the browser's tabs
+    (:meth:`.chart_server.ChartServer.submit_many`) through this process's server when it runs,
+    else through a browser started for them (stopped when they are done); :meth:`wait` for the
+    answers, in order. The browser going silent for the time limit (:mod:`.chart_server`) kills
+    it and fails the export with :class:`ChartRenderError`, as any failure of the browser."""
+
+    def __init__(self, figs: list[dict], opts: list[dict]):
+        self.own = not _server.running()
+        self.server = ChartServer(KALEIDO_OPTS) if self.own else _server
+        self.batch = None
+        try:
+            if figs:
+                self.batch = self.server.submit_many(
+                    "calc_fig", [((f,), {"opts": o}) for f, o in zip(figs, opts, strict=True)])
+        except Exception as exc:  # the browser did not start
+            self.close()
+            raise ChartRenderError(f"Chart export failed ({type(exc).__name__}: {exc})") from exc
+
+    def wait(self, progress: Callable[[int, int], None] | None = None) -> list:
+        try:
+            return self.batch.wait(progress) if self.batch else []
+        except ChartRenderError:
+            raise
+        except Exception as exc:  # kaleido/choreographer raise many types; all mean "export failed"
+            raise ChartRenderError(f"Chart export failed ({type(exc).__name__}: {exc})") from exc
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.batch:
+            self.batch.cancel()
+        if self.own:
+            self.server.stop()
+
+
 def _export(figs: list[dict], opts: list[dict], progress: Callable[[int, int], None] | None = None) -> list:
-    """kaleido's export of every figure, in order, all sent at once to the browser's tabs
-    (:meth:`.chart_server.ChartServer.call_many`): through this process's server when it runs,
-    else in one browser session started for them. The browser going silent for the time limit
-    (:mod:`.chart_server`) kills it and fails the export."""
-    if not figs:
-        return []
-    own = not _server.running()
-    server = ChartServer(KALEIDO_OPTS) if own else _server
-    try:
-        return server.call_many("calc_fig", [((f,), {"opts": o}) for f, o in zip(figs, opts, strict=True)],
-                                progress=progress)
-    except ChartRenderError:
-        raise
-    except Exception as exc:  # kaleido/choreographer raise many types; all mean "export failed"
-        raise ChartRenderError(f"Chart export failed ({type(exc).__name__}: {exc})") from exc
-    finally:
-        if own:
-            server.stop()
+    """kaleido's export of every figure, in order (:class:`_Export`)."""
+    return _Export(figs, opts).wait(progress)
 
 
 def figures_to_svg(figs: list[dict], progress: Callable[[int, int], None] | None = None) -> list[str]:
@@ -148,27 +168,49 @@ def rasterize_maps(model: ReportModel) -> None:
         s["jpeg"] = jpeg
 
 
+class PendingPictures:
+    """The pictures of a report being drawn by the browser (:func:`start_pictures`)."""
+
+    def __init__(self, model: ReportModel):
+        self.charts = list(model.all_charts)
+        self.maps = [s for s in model.snapshots if not s.get("jpeg")]
+        pictures = [_picture_figure(s["svg"]) for s in self.maps]
+        figs = [c.figure for c in self.charts] * 2 + pictures
+        opts = ([_opts(c.figure) for c in self.charts]
+                + [_opts(c.figure, "jpeg", CHART_PICTURE_SCALE) for c in self.charts]
+                + [_opts(f, "jpeg", MAP_PICTURE_SCALE) for f in pictures])
+        self._export = _Export(figs, opts)
+
+    def wait(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Wait for the pictures and give them to the model; ``progress(done, total)`` counts the
+        charts (their SVGs are sent first). :class:`ChartRenderError` if the browser failed any."""
+        n = len(self.charts)
+        out = self._export.wait((lambda done, total: progress(min(done, n), n)) if progress else None)
+        for c, svg in zip(self.charts, out[:n], strict=True):
+            c.svg = svg.decode("utf-8") if isinstance(svg, bytes) else str(svg)
+        jpegs = _checked_jpegs(out[n:], "Picture")
+        for c, jpeg in zip(self.charts, jpegs[:n], strict=True):
+            c.jpeg = jpeg
+        for snap, jpeg in zip(self.maps, jpegs[n:], strict=True):
+            snap["jpeg"] = jpeg
+
+    def cancel(self) -> None:
+        """Drop what is not drawn yet (the build failed meanwhile)."""
+        self._export.close()
+
+
+def start_pictures(model: ReportModel) -> PendingPictures:
+    """Send every picture the report's files need to the browser at once and return at once, so
+    that the worker typesets what needs none (the summary PDF) while the browser draws: each
+    chart's SVG (``chart.svg``, the HTML's), and for the full PDF each chart's and each map's
+    JPEG (``chart.jpeg``, ``snapshot["jpeg"]``; what :func:`rasterize_charts` and
+    :func:`rasterize_maps` draw one kind at a time). :meth:`PendingPictures.wait` for them."""
+    return PendingPictures(model)
+
+
 def draw_pictures(model: ReportModel, progress: Callable[[int, int], None] | None = None) -> None:
-    """Every picture the report's files need, in one batch sent to the browser at once: each
-    chart's SVG (``chart.svg``, the HTML's), and for the full PDF each chart's and each map's JPEG
-    (``chart.jpeg``, ``snapshot["jpeg"]``; what :func:`rasterize_charts` and :func:`rasterize_maps`
-    draw one kind at a time). ``progress(done, total)`` counts the charts (their SVGs are sent
-    first). :class:`ChartRenderError` if the browser fails any of them."""
-    charts = list(model.all_charts)
-    maps = [s for s in model.snapshots if not s.get("jpeg")]
-    n = len(charts)
-    pictures = [_picture_figure(s["svg"]) for s in maps]
-    figs = [c.figure for c in charts] * 2 + pictures
-    opts = ([_opts(c.figure) for c in charts] + [_opts(c.figure, "jpeg", CHART_PICTURE_SCALE) for c in charts]
-            + [_opts(f, "jpeg", MAP_PICTURE_SCALE) for f in pictures])
-    out = _export(figs, opts, (lambda done, total: progress(min(done, n), n)) if progress else None)
-    for c, svg in zip(charts, out[:n], strict=True):
-        c.svg = svg.decode("utf-8") if isinstance(svg, bytes) else str(svg)
-    jpegs = _checked_jpegs(out[n:], "Picture")
-    for c, jpeg in zip(charts, jpegs[:n], strict=True):
-        c.jpeg = jpeg
-    for snap, jpeg in zip(maps, jpegs[n:], strict=True):
-        snap["jpeg"] = jpeg
+    """:func:`start_pictures` and wait for them."""
+    start_pictures(model).wait(progress)
 
 
 def _svg_data_uri(svg: str) -> str:
