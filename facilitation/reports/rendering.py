@@ -208,11 +208,6 @@ def start_pictures(model: ReportModel) -> PendingPictures:
     return PendingPictures(model)
 
 
-def draw_pictures(model: ReportModel, progress: Callable[[int, int], None] | None = None) -> None:
-    """:func:`start_pictures` and wait for them."""
-    start_pictures(model).wait(progress)
-
-
 def _svg_data_uri(svg: str) -> str:
     return "data:image/svg+xml;base64," + base64.b64encode(svg.encode("utf-8")).decode("ascii")
 
