@@ -19,6 +19,8 @@ called: the browser is ``/usr/bin/chromium`` (or ``BROWSER_PATH``).
 from __future__ import annotations
 
 import base64
+import contextlib
+import gc
 import logging
 import re
 from collections.abc import Callable
@@ -60,28 +62,45 @@ def _opts(fig: dict, fmt: str = "svg", scale: float = 1) -> dict:
     return {"format": fmt, "width": lay.get("width", 760), "height": lay.get("height", 300), "scale": scale}
 
 
+class _Export:
+    """kaleido's export of figures, all sent at once to the browser's tabs
+    (:meth:`.chart_server.ChartServer.submit_many`) through this process's server when it runs,
+    else through a browser started for them (stopped when they are done); :meth:`wait` for the
+    answers, in order. The browser going silent for the time limit (:mod:`.chart_server`) kills
+    it and fails the export with :class:`ChartRenderError`, as any failure of the browser."""
+
+    def __init__(self, figs: list[dict], opts: list[dict]):
+        self.own = not _server.running()
+        self.server = ChartServer(KALEIDO_OPTS) if self.own else _server
+        self.batch = None
+        try:
+            if figs:
+                self.batch = self.server.submit_many(
+                    "calc_fig", [((f,), {"opts": o}) for f, o in zip(figs, opts, strict=True)])
+        except Exception as exc:  # the browser did not start
+            self.close()
+            raise ChartRenderError(f"Chart export failed ({type(exc).__name__}: {exc})") from exc
+
+    def wait(self, progress: Callable[[int, int], None] | None = None) -> list:
+        try:
+            return self.batch.wait(progress) if self.batch else []
+        except ChartRenderError:
+            raise
+        except Exception as exc:  # kaleido/choreographer raise many types; all mean "export failed"
+            raise ChartRenderError(f"Chart export failed ({type(exc).__name__}: {exc})") from exc
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.batch:
+            self.batch.cancel()
+        if self.own:
+            self.server.stop()
+
+
 def _export(figs: list[dict], opts: list[dict], progress: Callable[[int, int], None] | None = None) -> list:
-    """kaleido's export of every figure, in order: through this process's server when it runs,
-    else in one browser session started for them. Every call has a time limit
-    (:mod:`.chart_server`): a browser that stops answering is killed and the export fails."""
-    if not figs:
-        return []
-    own = not _server.running()
-    server = ChartServer(KALEIDO_OPTS) if own else _server
-    try:
-        out = []
-        for i, (f, o) in enumerate(zip(figs, opts, strict=True), 1):
-            out.append(server.call("calc_fig", f, opts=o))
-            if progress:
-                progress(i, len(figs))
-    except ChartRenderError:
-        raise
-    except Exception as exc:  # kaleido/choreographer raise many types; all mean "export failed"
-        raise ChartRenderError(f"Chart export failed ({type(exc).__name__}: {exc})") from exc
-    finally:
-        if own:
-            server.stop()
-    return out
+    """kaleido's export of every figure, in order (:class:`_Export`)."""
+    return _Export(figs, opts).wait(progress)
 
 
 def figures_to_svg(figs: list[dict], progress: Callable[[int, int], None] | None = None) -> list[str]:
@@ -112,12 +131,15 @@ def _picture_figure(svg: str) -> dict:
                     "layer": "above"}]}}
 
 
-def _jpegs(figs: list[dict], scale: float, what: str) -> list[bytes]:
-    out = _export(figs, [_opts(f, "jpeg", scale) for f in figs])
+def _checked_jpegs(out: list, what: str) -> list[bytes]:
     for b in out:
         if not isinstance(b, bytes) or not b.startswith(b"\xff\xd8"):
             raise ChartRenderError(f"{what} export failed (kaleido returned no JPEG)")
     return out
+
+
+def _jpegs(figs: list[dict], scale: float, what: str) -> list[bytes]:
+    return _checked_jpegs(_export(figs, [_opts(f, "jpeg", scale) for f in figs]), what)
 
 
 def maps_to_jpeg(svgs: list[str]) -> list[bytes]:
@@ -144,6 +166,46 @@ def rasterize_maps(model: ReportModel) -> None:
     todo = [s for s in model.snapshots if not s.get("jpeg")]
     for s, jpeg in zip(todo, maps_to_jpeg([s["svg"] for s in todo]), strict=True):
         s["jpeg"] = jpeg
+
+
+class PendingPictures:
+    """The pictures of a report being drawn by the browser (:func:`start_pictures`)."""
+
+    def __init__(self, model: ReportModel):
+        self.charts = list(model.all_charts)
+        self.maps = [s for s in model.snapshots if not s.get("jpeg")]
+        pictures = [_picture_figure(s["svg"]) for s in self.maps]
+        figs = [c.figure for c in self.charts] * 2 + pictures
+        opts = ([_opts(c.figure) for c in self.charts]
+                + [_opts(c.figure, "jpeg", CHART_PICTURE_SCALE) for c in self.charts]
+                + [_opts(f, "jpeg", MAP_PICTURE_SCALE) for f in pictures])
+        self._export = _Export(figs, opts)
+
+    def wait(self, progress: Callable[[int, int], None] | None = None) -> None:
+        """Wait for the pictures and give them to the model; ``progress(done, total)`` counts the
+        charts (their SVGs are sent first). :class:`ChartRenderError` if the browser failed any."""
+        n = len(self.charts)
+        out = self._export.wait((lambda done, total: progress(min(done, n), n)) if progress else None)
+        for c, svg in zip(self.charts, out[:n], strict=True):
+            c.svg = svg.decode("utf-8") if isinstance(svg, bytes) else str(svg)
+        jpegs = _checked_jpegs(out[n:], "Picture")
+        for c, jpeg in zip(self.charts, jpegs[:n], strict=True):
+            c.jpeg = jpeg
+        for snap, jpeg in zip(self.maps, jpegs[n:], strict=True):
+            snap["jpeg"] = jpeg
+
+    def cancel(self) -> None:
+        """Drop what is not drawn yet (the build failed meanwhile)."""
+        self._export.close()
+
+
+def start_pictures(model: ReportModel) -> PendingPictures:
+    """Send every picture the report's files need to the browser at once and return at once, so
+    that the worker typesets what needs none (the summary PDF) while the browser draws: each
+    chart's SVG (``chart.svg``, the HTML's), and for the full PDF each chart's and each map's
+    JPEG (``chart.jpeg``, ``snapshot["jpeg"]``; what :func:`rasterize_charts` and
+    :func:`rasterize_maps` draw one kind at a time). :meth:`PendingPictures.wait` for them."""
+    return PendingPictures(model)
 
 
 def _svg_data_uri(svg: str) -> str:
@@ -302,4 +364,23 @@ def html_to_pdf(html: str, pictures: dict[str, tuple[bytes, str]] | None = None)
 
     from facilitation.reports.pdf_fetcher import ReportURLFetcher, base_url
 
-    return HTML(string=html, base_url=base_url(), url_fetcher=ReportURLFetcher(pictures)).write_pdf()
+    with collector_paused():
+        return HTML(string=html, base_url=base_url(), url_fetcher=ReportURLFetcher(pictures)).write_pdf()
+
+
+@contextlib.contextmanager
+def collector_paused():
+    """No garbage collection while WeasyPrint typesets, one full pass after. WeasyPrint keeps
+    hundreds of thousands of objects alive while it lays a long report out (boxes, styles, lines)
+    and allocates far more: the collector's automatic passes walked them again and again, about
+    a fifth of the full PDF's CPU (Andean Abyss: 3.1-3.3 s with them, 2.5-2.6 s without, and
+    0.35 s for the one pass after; the peak RSS the same; docs/benchmarks.md, AAR build)."""
+    if not gc.isenabled():  # a caller's pause: theirs to end
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
+        gc.collect()

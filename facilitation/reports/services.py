@@ -267,19 +267,23 @@ def _build(report: AARReport, report_id: int, progress: _Progress, after, t0: fl
                      gettext("Drawing charts ({done}/{total})").format(done=done, total=total))
 
         progress(25, gettext("Drawing charts ({done}/{total})").format(done=0, total=len(model.all_charts)))
-        svgs = rendering.figures_to_svg([c.figure for c in model.all_charts], progress=chart_progress)
-        for c, svg in zip(model.all_charts, svgs, strict=True):
-            c.svg = svg
-        after("charts")
         now = timezone.now()
+        # the charts' SVG and, for the PDF, the charts' and maps' JPEGs: sent to the browser at once;
+        # the summary PDF, which shows none, is typeset while the browser draws them
+        pictures = rendering.start_pictures(model)
+        try:
+            summary_pdf = rendering.render_pdf(model, generated_at=now, summary_only=True)
+        except BaseException:
+            pictures.cancel()
+            raise
+        pictures.wait(progress=chart_progress)
+        after("charts")
         progress(72, gettext("Writing the interactive HTML"))
         html = rendering.render_html(model, mode="html", generated_at=now)
         after("html")
         progress(78, gettext("Typesetting the PDF"))
         pdf = rendering.render_pdf(model, generated_at=now)
         after("pdf")
-        progress(90, gettext("Typesetting the summary PDF"))
-        summary_pdf = rendering.render_pdf(model, generated_at=now, summary_only=True)
         progress(95, gettext("Saving files"))
         stem = report.file_stem()
         for field, content, ext in (("html", html.encode("utf-8"), "html"), ("pdf", pdf, "pdf"),

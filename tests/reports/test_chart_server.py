@@ -34,3 +34,56 @@ def test_a_browser_that_stops_answering_fails_the_call_in_time_is_killed_and_rep
     finally:
         server.stop()
     assert not server.running()
+
+
+@pytest.fixture
+def reloads(monkeypatch):
+    """Every reload of a kaleido tab (kaleido's own reloads its tab after every figure)."""
+    from kaleido._kaleido_tab import _tab
+
+    seen = []
+    reload = _tab._KaleidoTab.reload
+
+    async def counted(tab):
+        seen.append(tab)
+        await reload(tab)
+
+    monkeypatch.setattr(_tab._KaleidoTab, "reload", counted)
+    return seen
+
+
+def test_the_tab_is_reloaded_after_a_failed_figure_or_every_so_many_not_after_each(reloads, monkeypatch):
+    server = ChartServer(KALEIDO_OPTS, call_timeout=30)
+    try:
+        for _ in range(3):
+            assert b"<svg" in server.call("calc_fig", FIG, opts=OPTS)[:400]
+        assert reloads == []  # kaleido's own browser would have reloaded three times
+        with pytest.raises(Exception, match="non-array figure data"):
+            server.call("calc_fig", {"data": "nonsense", "layout": {}}, opts=OPTS)
+        assert len(reloads) == 1  # a failed figure: a fresh page for the next
+        assert b"<svg" in server.call("calc_fig", FIG, opts=OPTS)[:400]
+        monkeypatch.setattr("facilitation.reports.chart_server.RELOAD_EVERY", 2)
+        server.call("calc_fig", FIG, opts=OPTS)
+        assert len(reloads) == 2  # the second figure since the last reload
+    finally:
+        server.stop()
+
+
+def test_many_calls_at_once_answer_in_order_and_a_silent_browser_is_killed_in_time():
+    server = ChartServer(KALEIDO_OPTS, call_timeout=8)
+    figs = [{**FIG, "layout": {**FIG["layout"], "title": {"text": f"figure {i}"}}} for i in range(4)]
+    done = []
+    try:
+        out = server.call_many("calc_fig", [((f,), {"opts": OPTS}) for f in figs],
+                               progress=lambda d, t: done.append((d, t)))
+        assert [f"figure {i}" in o.decode() for i, o in enumerate(out)] == [True] * 4
+        assert done[-1] == (4, 4) and [d for d, _ in done] == sorted(d for d, _ in done)
+        proc = server._browser.subprocess  # noqa: SLF001 - the browser under test
+        os.killpg(proc.pid, signal.SIGSTOP)
+        t0 = time.monotonic()
+        with pytest.raises(ChartServerError, match="did not answer in 8 s"):
+            server.call_many("calc_fig", [((f,), {"opts": OPTS}) for f in figs])
+        assert time.monotonic() - t0 < 30
+        assert not server.running() and proc.poll() is not None
+    finally:
+        server.stop()
