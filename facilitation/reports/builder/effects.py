@@ -184,7 +184,9 @@ def event_effects(e: dict, spec: ScenarioSpec, metric_names, before: dict, after
     for ef in effects:
         for k, v in ef.deltas.items():
             explained[k] = explained.get(k, 0) + v
-    residual = {k: total.get(k, 0) - explained.get(k, 0) for k in set(total) | set(explained)}
+    # in the order the metrics come (not a set's, which follows string hashing: the same log gave
+    # another order of a key moment's "All changes" in another process)
+    residual = {k: total.get(k, 0) - explained.get(k, 0) for k in dict.fromkeys([*total, *explained])}
     residual = {k: v for k, v in residual.items() if v}
     if residual:
         target = next((ef for ef in reversed(effects) if ef.cause.kind in ("rule", "event", "die")), effects[0])
