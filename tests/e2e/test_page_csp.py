@@ -15,7 +15,7 @@ import pytest
 
 from facilitation import demo
 
-from .aar_world import CSP_LISTENER, PageWatch, login, settle
+from .aar_world import CSP_LISTENER, PageWatch, drain, login, settle
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -76,12 +76,12 @@ def test_every_page_of_every_game_runs_under_the_strict_policy(new_context, live
             page = student.page
             space = page.locator("[data-space]").first
             if space.count():
-                space.dispatch_event("click")  # the board's space details (a swapped-in panel)
-                page.wait_for_timeout(300)
+                space.dispatch_event("click")  # the board's space details (drawn by play.js as it is clicked)
+                drain(page)
             summary = page.locator("details > summary").first
             if summary.count():
                 summary.dispatch_event("click")
-                page.wait_for_timeout(200)
+                drain(page)
             student.watch.assert_clean(f"{key} play page of {team} after clicks")
             assert page.locator("svg").count() >= 1, f"{key}: no board drawn for {team}"
 
