@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 from tests.reports.helpers import make_user, play_peru_game
 
+from .conftest import wait_quiet
+
 PASSWORD = "aar-e2e-pass-7"
 
 
@@ -93,26 +95,29 @@ class PageWatch:
         assert not found, f"{where}: {found}"
 
 
+def drain(page) -> None:
+    """Let the page dispatch what it has queued (``securitypolicyviolation`` events are fired from a
+    task, console messages reach Playwright after it): a 50 ms timer of the page's own, queued last."""
+    page.evaluate("() => new Promise(r => setTimeout(r, 50))")
+
+
 def settle(page, *, timeout_ms: float = 15_000, idle_timeout_ms: float = 60_000) -> None:
     """Wait until a page just opened has run its scripts and, if it polls, has had a poll answered.
 
-    Events rather than a fixed pause: Playwright's "networkidle" (no request for 500 ms after the
-    load: the scripts have run and fetched what they fetch when the page opens, e.g. the API docs'
-    schema), then, on a live page (a ``[data-poll-url]`` region: the play page every 1.5 s, the
-    console and the watch page every 2 s), one answered poll of that region and 200 ms for its answer
-    to be read and swapped in. (A fixed pause was either longer than needed or, on the watch page, shorter
-    than its polling interval, so its poll was never checked; and the scheduling page's estimate,
-    fetched on load, was not awaited, so its swapped-in fragment was not checked either.)
+    Events rather than a fixed pause: nothing in flight (``wait_quiet``: what the scripts fetch when
+    the page opens, e.g. the API docs' schema, the scheduling page's estimate; no request of the
+    browser context out for 100 ms and htmx idle), then, on a live page (a ``[data-poll-url]``
+    region: the play page every 1.5 s, the console and the watch page every 2 s), one poll of that
+    region answered and its answer swapped in (``play.js`` counts them in
+    ``window.__coinlabPollsAnswered``; a 304 counts, a failed fetch does not), then the page's queued
+    events (``drain``). (A fixed pause was either longer than needed or, on the watch page, shorter
+    than its polling interval, so its poll was never checked; Playwright's "networkidle" waited
+    500 ms of silence after every page.)
     """
     # a minute: the scheduling page fetches its session-length estimate on load, six bot-played
     # games the first time (cached afterwards: 0.4 s of CPU, 3.5 s at load average 20 on 2 cores),
     # and a settle must not fail a page that is slow rather than broken
-    page.wait_for_load_state("networkidle", timeout=idle_timeout_ms)
-    region = page.locator("[data-poll-url]")
-    if region.count():
-        url = region.first.get_attribute("data-poll-url")
-        # the answer's headers: a 304 (nothing changed since the page was drawn) never reaches
-        # "requestfinished" in Chromium (it ends as an aborted request), a 200 is swapped in once read
-        with page.expect_response(lambda r: url in r.url, timeout=timeout_ms):
-            pass
-        page.wait_for_timeout(200)
+    wait_quiet(page, timeout_ms=idle_timeout_ms)
+    if page.locator("[data-poll-url]").count():
+        page.wait_for_function("() => window.__coinlabPollsAnswered >= 1", timeout=timeout_ms)
+    drain(page)

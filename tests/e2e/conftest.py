@@ -48,6 +48,50 @@ def shoot(artifacts):
     return _shoot
 
 
+#: a page is busy while htmx has a request out or is swapping or settling its answer (checked in the page,
+#: so an htmx request issued by a swapped-in ``hx-trigger="load"`` is never missed between two answers)
+HTMX_BUSY = "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling')"
+
+
+class Traffic:
+    """Every request of one browser context still in flight (Playwright's request events, so any
+    resource, fetch or XHR of any page of the context), for :func:`wait_quiet`."""
+
+    def __init__(self, ctx):
+        self.inflight: set = set()
+        self.last = time.monotonic()
+        ctx.on("request", self._start)
+        ctx.on("requestfinished", self._end)
+        ctx.on("requestfailed", self._end)
+        # Chromium ends a 304 as an aborted request: its headers are its end
+        ctx.on("response", lambda r: self._end(r.request) if r.status == 304 else None)
+
+    def _start(self, request) -> None:
+        self.inflight.add(request)
+        self.last = time.monotonic()
+
+    def _end(self, request) -> None:
+        self.inflight.discard(request)
+        self.last = time.monotonic()
+
+
+def wait_quiet(page, quiet_ms: float = 100, timeout_ms: float = 15_000) -> None:
+    """Wait until a page just opened has fetched what it fetches on load: no request of its context in
+    flight for ``quiet_ms`` and htmx idle. What ``wait_for_load_state("networkidle")`` checks, without
+    its fixed 500 ms of silence after every page (the site's scripts start no request on a timer shorter
+    than the play page's 1.5 s poll, and htmx's own chains are seen in the page)."""
+    traffic = page.context._coinlab_traffic
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        quiet = not traffic.inflight and (time.monotonic() - traffic.last) * 1000 >= quiet_ms
+        if quiet and page.evaluate(HTMX_BUSY):
+            return
+        if time.monotonic() > deadline:
+            raise AssertionError(f"{page.url}: still loading after {timeout_ms / 1000:.0f} s: "
+                                 f"{[r.url for r in traffic.inflight]}")
+        page.wait_for_timeout(20)
+
+
 def _serving() -> list[threading.Thread]:
     """The live server's request threads still running (socketserver names each after its target)."""
     return [t for t in threading.enumerate() if t.name.endswith("(process_request_thread)") and t.is_alive()]
@@ -67,6 +111,7 @@ def new_context(browser, live_server):
     def make(viewport=LAPTOP, locale="en-US"):
         ctx = browser.new_context(viewport=viewport, base_url=live_server.url, locale=locale)
         ctx.set_default_timeout(15_000)
+        ctx._coinlab_traffic = Traffic(ctx)  # for wait_quiet
         contexts.append(ctx)
         return ctx
 

@@ -43,6 +43,8 @@ def _letters(text: str) -> int:
 
 
 def _found(text: str, page_text: str) -> bool:
+    if text not in page_text:  # the pattern below matches only where the text is: most are not (2,000-3,000
+        return False           # candidates a page, each a regex search of up to 70,000 characters: 2 s)
     # "¡Propaganda!" is Spanish: an opening ¡ or ¿ starts a word like a letter would
     return re.search(r"(?<![\w¡¿])" + re.escape(text) + r"(?!\w)", page_text) is not None
 

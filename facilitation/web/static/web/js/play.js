@@ -23,6 +23,7 @@
             });
           }
         })
+        .then(function () { window.__coinlabPollsAnswered = (window.__coinlabPollsAnswered || 0) + 1; })
         .catch(function (err) { window.__coinlabPollError = String(err); })
         .then(function () { setTimeout(tick, every); });
     }
