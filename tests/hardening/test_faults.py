@@ -19,6 +19,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from contextlib import contextmanager
 
@@ -172,10 +173,41 @@ def _session_row_locked(database_url: str, session_id: int):
 
 
 def _waiting_for(conn) -> int:
-    """How many other connections wait for a lock this connection holds."""
-    row = conn.execute("SELECT count(*) FROM pg_stat_activity WHERE pg_backend_pid() = ANY(pg_blocking_pids(pid))"
-                       ).fetchone()
+    """How many other connections wait for a lock this connection holds.
+
+    Read from ``pg_locks`` (the lock manager, read afresh by every call), not from
+    ``pg_stat_activity``: that view is a snapshot kept until the end of the asking transaction,
+    and ``conn`` asks inside the transaction that holds the lock, so a submission on a database
+    connection opened after the first check (a new gunicorn thread's, a reconnect's) never
+    appeared in it, and the test waited 60 s for a waiter that was there (issue 20: "a submission
+    waiting for the session row lock not reached after 60s" in 1 of 3 whole runs;
+    ``test_the_lock_probe_sees_a_waiter_that_connected_after_the_first_look`` reproduces it)."""
+    row = conn.execute("SELECT count(*) FROM pg_locks "
+                       "WHERE NOT granted AND pg_backend_pid() = ANY(pg_blocking_pids(pid))").fetchone()
     return row[0]
+
+
+def test_the_lock_probe_sees_a_waiter_that_connected_after_the_first_look(people, subprocess_env):
+    """The probe of ``test_web_process_killed_mid_request``: it looks once while nobody waits,
+    then a connection opened afterwards waits for the row; the next look must count it (with
+    ``pg_stat_activity`` it stayed 0: that view's rows are fixed at the transaction's first look)."""
+    _need_postgres()
+    game = create_peru_game(people, seed=61)
+    url = subprocess_env["DATABASE_URL"]
+    with _session_row_locked(url, game.session.pk) as holder:
+        assert _waiting_for(holder) == 0
+        with psycopg.connect(url) as waiter:
+            waiter.execute("SET lock_timeout = '20s'")
+            t = threading.Thread(target=lambda: waiter.execute(
+                f"SELECT 1 FROM {ClassSession._meta.db_table} WHERE id = %s FOR UPDATE", [game.session.pk]))
+            t.start()
+            try:
+                assert wait_until(lambda: _waiting_for(holder), timeout=15, every=0.05,
+                                  what="the waiter counted") == 1
+            finally:
+                holder.rollback()   # releases the row: the waiter gets it and ends
+                t.join(timeout=20)
+            waiter.rollback()
 
 
 def _live_workers(master: subprocess.Popen) -> list[psutil.Process]:
