@@ -12,6 +12,9 @@ rules, templates) out of the collector's sight: drawing a live region allocates 
 objects, and each full collection would otherwise walk all of them again (a quarter of a
 region's drawing time, measured 2026-11-26).
 
+The teams' unchanged polls are answered in front of Django (``facilitation.web.poll_front``):
+one cache round trip and the view's own checks, without Django's request handling and middleware.
+
 Before freezing, the process loads what Django would otherwise load at its first request: the
 URL configuration (every view module, Django REST framework, the API schema) and the compiled
 templates of the live region and the instructors' console (``coinlab.warmup``).
@@ -49,6 +52,10 @@ def _hide_server_header() -> None:
 
 
 application = get_wsgi_application()
+
+from facilitation.web.poll_front import PollFront  # noqa: E402 - needs the apps loaded
+
+application = PollFront(application)
 _hide_server_header()
 warm()
 gc.freeze()

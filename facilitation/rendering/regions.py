@@ -104,9 +104,11 @@ def etag(session: ClassSession, seat: str) -> str:
     return etag_of(session.pk, session.head_seq, str(session.status), seat, session.updated_at.isoformat())
 
 
-def etag_of(session_id: int, head_seq: int, status: str, seat: str, updated_at: str) -> str:
-    # Keyed with the server's secret (issue 14 item 1): a tag says only that the page changed.
-    raw = f"{session_id}:{head_seq}:{status}:{seat}:{get_language()}:{updated_at}"
+def etag_of(session_id: int, head_seq: int, status: str, seat: str, updated_at: str,
+            language: str | None = None) -> str:
+    """The live region's tag in ``language`` (default: the active one). Keyed with the server's
+    secret (issue 14 item 1): a tag says only that the page changed."""
+    raw = f"{session_id}:{head_seq}:{status}:{seat}:{language or get_language()}:{updated_at}"
     return f'W/"{salted_hmac("coinlab.play.etag", raw, algorithm="sha256").hexdigest()[:20]}"'
 
 

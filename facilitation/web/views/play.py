@@ -67,11 +67,9 @@ def _from_cache(request, session_id: int):
     if request.method != "GET":
         return None
     v, seats = _remembered(request, session_id)
-    if v is None or v["timer"] or not seats:
-        return None  # unknown yet, a decision timer that may have to act, or no seat: the full path
-    wanted = request.GET.get("seat")
-    seat = wanted if wanted in seats else seats[0]
-    tag = etag_of(session_id, v["head_seq"], v["status"], seat, v["updated_at"])
+    tag = poll_tag(session_id, v, seats, request.GET.get("seat"))
+    if tag is None:
+        return None
     if request.headers.get("If-None-Match") == tag:
         return _304(tag)
     if len(messages.get_messages(request)):
@@ -124,11 +122,28 @@ def _remembered(request, session_id: int) -> tuple[dict | None, list[str] | None
     login = login_of(request)
     if login is None:
         return None, None
-    user_id, auth_hash = login
+    return v, seats_of_entry(entry, *login)
+
+
+def seats_of_entry(entry: dict | None, user_id, auth_hash: str) -> list[str] | None:
+    """The seats a poll's cache entry (``live.poll_lookup``) remembers, if it was remembered for
+    this login session's user and auth hash (as ``django.contrib.auth.get_user`` checks), else None."""
     if (not entry or not entry.get("seats") or entry.get("u") != str(user_id)
-            or not constant_time_compare(entry.get("h") or "", auth_hash)):
-        return v, None
-    return v, list(entry["seats"])
+            or not constant_time_compare(entry.get("h") or "", auth_hash or "")):
+        return None
+    return list(entry["seats"])
+
+
+def poll_tag(session_id: int, v: dict | None, seats: list[str] | None, wanted: str | None,
+             language: str | None = None) -> str | None:
+    """The ETag of the region the poll would answer with (the seat asked for if it is the user's,
+    else the first), from the cached session version; None when the poll must take the checked
+    path: the version is unknown yet, a decision timer runs (the poll may have to make the bot
+    decide), or the user's seats are not remembered."""
+    if v is None or v["timer"] or not seats:
+        return None
+    seat = wanted if wanted in seats else seats[0]
+    return etag_of(session_id, v["head_seq"], v["status"], seat, v["updated_at"], language)
 
 
 def _store_key(store) -> str | None:
