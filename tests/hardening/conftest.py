@@ -7,6 +7,7 @@ loopback port, in a temporary folder.
 
 from __future__ import annotations
 
+from http.client import HTTPException
 import json
 import os
 import shutil
@@ -37,7 +38,9 @@ def http(method: str, url: str, *, token: str | None = None, body: dict | None =
             status = resp.status
     except urllib.error.HTTPError as exc:
         raw, status = exc.read(), exc.code
-    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as exc:
+    except (urllib.error.URLError, ConnectionError, TimeoutError, OSError, HTTPException) as exc:
+        # HTTPException: the answer was cut (IncompleteRead: a web process killed while it sent
+        # the body; BadStatusLine) - no answer, as a browser would see it
         return 0, f"{type(exc).__name__}: {exc}"
     try:
         return status, json.loads(raw or b"{}")

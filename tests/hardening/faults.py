@@ -23,6 +23,7 @@ class Traffic:
     lock: threading.Lock = field(default_factory=threading.Lock)
     stop: threading.Event = field(default_factory=threading.Event)
     accepted: dict[str, int] = field(default_factory=lambda: defaultdict(int))
+    errors: list[str] = field(default_factory=list)  # a team's loop that raised (it stopped playing)
 
     def record(self, **row) -> None:
         with self.lock:
@@ -59,9 +60,20 @@ class Traffic:
                 with self.lock:
                     self.accepted[seat] += 1
 
+    def _team(self, *args) -> None:
+        """A team's loop; if it raises, the team has stopped playing: recorded, so that the test
+        fails with the cause (check_answers) instead of waiting for moves that never come."""
+        try:
+            self.team_loop(*args)
+        except BaseException as exc:
+            with self.lock:
+                self.errors.append(f"team {args[1]}: {type(exc).__name__}: {exc}")
+            self.stop.set()
+            raise
+
     def run(self, max_requests: int, seconds: float) -> list[threading.Thread]:
         deadline = time.monotonic() + seconds
-        threads = [threading.Thread(target=self.team_loop, args=(k, seat, tok, max_requests, deadline), daemon=True)
+        threads = [threading.Thread(target=self._team, args=(k, seat, tok, max_requests, deadline), daemon=True)
                    for k, (seat, tok) in enumerate(self.teams)]
         for t in threads:
             t.start()
@@ -69,11 +81,14 @@ class Traffic:
 
     def total_accepted(self) -> int:
         with self.lock:
+            # a team that stopped playing stops the game: say why now, not after a wait for moves
+            assert not self.errors, f"a team's traffic stopped: {self.errors}"
             return sum(self.accepted.values())
 
 
 def check_answers(traffic: Traffic) -> dict:
     """No 500s; errors are JSON with a code; returns counts by status."""
+    assert not traffic.errors, f"a team's traffic stopped: {traffic.errors}"
     counts: dict[int, int] = defaultdict(int)
     for a in traffic.answers:
         counts[a["status"]] += 1
