@@ -81,3 +81,37 @@ def test_a_scripted_value_the_game_cannot_use_never_fails_the_start(people):
     assert r.status_code == 400 and r.json()["error"] == "bad_options", r.content[:300]
     g.session.refresh_from_db()
     assert g.session.status == "scheduled" and g.session.head_seq == 0, "nothing of the failed start is kept"
+
+
+
+def test_the_dry_run_walks_a_json_state_as_it_is_and_refuses_what_the_game_cannot_use():
+    """The scheduling dry run of a scripted session (``services.sessions._check_options``) on a
+    game whose state is plain JSON data (``state_is_json``, walked without serialize's copies):
+    it plays first choices while the state's RNG record still holds scripted values, so a value
+    the game refuses on its third move is refused at scheduling, and a usable one is played out."""
+    from engine.core import rng as R
+    from engine.core.contract import Choice, Prompt
+    from facilitation.errors import ValidationFailed
+    from facilitation.services.sessions import _check_options
+
+    class JsonGame:
+        title = "JSON toy"
+        state_is_json = True
+
+        def setup(self, seed, options):
+            return {"rng": R.new_rng(seed, options.get("script")), "moves": 0}
+
+        def serialize(self, state):
+            raise AssertionError("a JSON state is walked as it is")
+
+        def prompt(self, state):
+            return Prompt(seats=("a",), text="go", rule="", choices=[Choice(id="go", label="Go")])
+
+        def apply_inplace(self, state, seat, choice):
+            state["moves"] += 1
+            if state["moves"] == 3:
+                R.roll(state["rng"], 6, tag="die")
+
+    with pytest.raises(ValidationFailed):
+        _check_options(JsonGame(), 1, {"script": {"die": [99]}})
+    _check_options(JsonGame(), 1, {"script": {"die": [4]}})
