@@ -20,11 +20,14 @@ Creates:
 
 After-action reviews: :func:`build_demo_reports` is called with the finished
 sessions. It calls ``facilitation.reports.demo.build(session)`` when the AAR app
-provides it (that module is the hook for the AAR engineer).
+provides it (that module is the hook for the AAR engineer); the sessions are played and
+the reports built inside its ``building()`` block, when it provides one (the reports then
+share one chart browser).
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import importlib
 import logging
@@ -118,11 +121,13 @@ def demo_load(*, scenario: str | None = None, scenarios: tuple[str, ...] | None 
         services.course_reviewer_grant(course=course, user=instructor, reviewer=users["reviewer"])
     codes = {"course": _code(course, instructor).code}
     games, finished_sessions = [], []
-    for key in keys:
-        game = _demo_game(course, instructor, users, key, codes)
-        games.append(game)
-        finished_sessions.append(game["finished"])
-    reports = build_demo_reports(finished_sessions)
+    hook = _report_hook()
+    with getattr(hook, "building", contextlib.nullcontext)():
+        for key in keys:
+            game = _demo_game(course, instructor, users, key, codes)
+            games.append(game)
+            finished_sessions.append(game["finished"])
+        reports = build_demo_reports(finished_sessions)
     return {"course": course, "games": games, "codes": codes,
             "users": [u for u, *_ in USERS] + ["admin"], "password": password,
             "admin_password": admin_password, "reports": reports}
@@ -174,14 +179,21 @@ def _demo_game(course, instructor, users, scenario: str, codes: dict) -> dict:
             "upcoming": upcoming, "members": members}
 
 
-def build_demo_reports(sessions: list[ClassSession]) -> list:
-    """Build the AAR of each finished demo session, if the AAR app provides
-    ``facilitation.reports.demo.build(session)``; returns what it returned."""
+def _report_hook():
+    """``facilitation.reports.demo`` when the AAR app provides it, else None."""
     try:
-        mod = importlib.import_module("facilitation.reports.demo")
+        return importlib.import_module("facilitation.reports.demo")
     except ModuleNotFoundError as exc:
         if exc.name != "facilitation.reports.demo":
             raise
+        return None
+
+
+def build_demo_reports(sessions: list[ClassSession]) -> list:
+    """Build the AAR of each finished demo session, if the AAR app provides
+    ``facilitation.reports.demo.build(session)``; returns what it returned."""
+    mod = _report_hook()
+    if mod is None:
         return []
     out = []
     for s in sessions:

@@ -57,6 +57,28 @@ def kaleido_stop() -> None:
     _server.stop()
 
 
+# How many :func:`one_browser` blocks are open in this process.
+_shared = 0
+
+
+@contextlib.contextmanager
+def one_browser():
+    """Every export inside the block goes through this process's server: started by the first
+    export that needs it, kept for the next, stopped when the block ends (left running if it was
+    running before, e.g. a Celery worker's). Outside, a process without a server starts a
+    browser for each report. ``coinlab demo`` (and ``scripts/run``) builds a report for each
+    game's finished session: one Chromium start instead of three."""
+    global _shared
+    was_running = _server.running()
+    _shared += 1
+    try:
+        yield
+    finally:
+        _shared -= 1
+        if not _shared and not was_running:
+            _server.stop()
+
+
 def _opts(fig: dict, fmt: str = "svg", scale: float = 1) -> dict:
     lay = fig.get("layout", {})
     return {"format": fmt, "width": lay.get("width", 760), "height": lay.get("height", 300), "scale": scale}
@@ -70,7 +92,7 @@ class _Export:
     it and fails the export with :class:`ChartRenderError`, as any failure of the browser."""
 
     def __init__(self, figs: list[dict], opts: list[dict]):
-        self.own = not _server.running()
+        self.own = not _server.running() and not _shared
         self.server = ChartServer(KALEIDO_OPTS) if self.own else _server
         self.batch = None
         try:

@@ -3,8 +3,9 @@
 The committed tree (``git archive HEAD``) is unpacked into a temporary folder,
 and its ``scripts/run`` (README Quick start) is started there, reusing this
 run's virtualenv (no network). It must migrate a brand-new SQLite database
-under the checkout's ``var/``, load the demo, print the URL and the logins,
-and serve: the home page, the login page, the API docs with their locally
+under the checkout's ``var/``, load the demo (with the after-action review
+of each finished session), print the URL and the logins, and serve: the home
+page, the login page, the API docs with their locally
 served assets, and an instructor's login with the demo password. Then
 ``verify_session --all`` replays every demo session from its seed.
 """
@@ -92,6 +93,9 @@ def test_scripts_run_starts_the_embedded_site_from_a_clean_checkout(tmp_path):
         assert f"{base}/" in text, text
         for login in ("instructor", "alice", "bob", "reviewer", "coinlab-demo"):
             assert login in text, f"{login} not printed:\n{text}"
+        # each game's finished session has its after-action review, built before the site serves
+        # (the three builds share one chart browser: facilitation.reports.demo.building)
+        assert "After-action reviews: 3 built (done, done, done)" in text, text
         assert (checkout / "var" / "coinlab.sqlite3").exists(), "SQLite under the checkout's var/"
 
         jar = http.cookiejar.CookieJar()

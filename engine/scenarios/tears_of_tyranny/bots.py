@@ -19,6 +19,8 @@ Bots never read the RNG or the order of a deck.
 
 from __future__ import annotations
 
+from operator import itemgetter
+
 from engine.bots.base import Bot, BotDecision
 from engine.core.messages import msg
 from engine.scenarios.tears_of_tyranny import adversary as ADV
@@ -27,6 +29,7 @@ from engine.scenarios.tears_of_tyranny.data import UNIT_VALUE, content
 from engine.scenarios.tears_of_tyranny.game import attributes, covered, income, meets, plays_limit
 
 C = content()
+_TYR = itemgetter("tyr")
 
 
 #: weight of the team-coverage term of :func:`evaluate` (adversary strength within 1 of some
@@ -43,7 +46,11 @@ def threats(state: dict) -> tuple[set, set]:
 
 
 def evaluate(state: dict, seat: str) -> float:
-    """Team-view score of a position (higher is better for the players)."""
+    """Team-view score of a position (higher is better for the players).
+
+    The bots' look-ahead scores every choice with this (thousands of times a game), so it is
+    written for speed; every float is still computed by the same operations in the same order
+    (a sum in another order rounds differently, and the same seed must give the same game)."""
     res = state["result"]
     if res is not None:
         return 10_000.0 if res["winner"] == "players" else -10_000.0 + state["turn"] * 10
@@ -51,37 +58,44 @@ def evaluate(state: dict, seat: str) -> float:
     n = len(state["seats"])
     tok = 3.0 + 0.5 * (n - 1)
     v = tok * (inf["n_earned"] * inf["cap"] + inf["earned"])
-    pool_total = B.tyranny_on_map(state) + state["tyr_pool"]
-    v -= 45.0 * B.tyranny_on_map(state) / max(pool_total, 1)
+    tiles = state["tiles"]
+    on_map = sum(map(_TYR, tiles.values()))  # B.tyranny_on_map
+    pool_total = on_map + state["tyr_pool"]
+    v -= 45.0 * on_map / max(pool_total, 1)
     v -= 25.0 / (state["tyr_pool"] + 0.5)
     dom, dev = threats(state)
-    for tid, t in state["tiles"].items():
-        v += 0.4 * t["blue"] - 0.3 * t["red"]
-        if not t["u"] and not t["pres"] and not t["gs"]:
-            continue
-        val = sum(UNIT_VALUE[u[0]] for u in t["u"])
-        v -= 0.6 * val / n
-        gs = B.g_total(t)
-        if tid in dom and "dominate" not in t["prev"]:
-            s = ADV.dominate_strength(state, tid)
-            if s >= 2:
-                v -= 12.0 + (10.0 if t["tyr"] else 0.0) + 4.0 * sum(t["pres"].values()) + 1.0 * gs + 0.5 * s
-            elif s == 1 and gs:
-                v -= 0.5
-        if tid in dev and "develop" not in t["prev"] and t["u"]:
-            v -= 3.0 + 1.5 * len({u[0] for u in t["u"]})
-        v += 0.5 * min(gs, 4) + (0.6 * min(gs, 3) if val else 0.0) + 2.0 * len(t["bases"])
+    value = UNIT_VALUE
     ptot: dict = {}
     ptiles: dict = {}
     near: set = set()
-    tiles = state["tiles"]
+    adj = C.adj
     for tid, t in tiles.items():
-        if t["pres"]:
+        v += 0.4 * t["blue"] - 0.3 * t["red"]
+        us, pres, gsd = t["u"], t["pres"], t["gs"]
+        if not us and not pres and not gsd:
+            continue
+        if pres:
             near.add(tid)
-            near.update(C.adj[tid])
-        for s, k in t["pres"].items():
-            ptot[s] = ptot.get(s, 0) + k
-            ptiles[s] = ptiles.get(s, 0) + 1
+            near.update(adj[tid])
+            for s, k in pres.items():
+                ptot[s] = ptot.get(s, 0) + k
+                ptiles[s] = ptiles.get(s, 0) + 1
+        val = 0
+        for u in us:
+            val += value[u[0]]
+        v -= 0.6 * val / n
+        gs = 0
+        for k in gsd.values():
+            gs += k
+        if tid in dom and "dominate" not in t["prev"]:
+            s = ADV.dominate_strength(state, tid)
+            if s >= 2:
+                v -= 12.0 + (10.0 if t["tyr"] else 0.0) + 4.0 * sum(pres.values()) + 1.0 * gs + 0.5 * s
+            elif s == 1 and gs:
+                v -= 0.5
+        if us and tid in dev and "develop" not in t["prev"]:
+            v -= 3.0 + 1.5 * len({u[0] for u in us})
+        v += 0.5 * min(gs, 4) + (0.6 * min(gs, 3) if val else 0.0) + 2.0 * len(t["bases"])
     if COVER_W and n > 1:
         # team coverage: the adversary units within 1 of some player's presence can be reached by
         # most capabilities (range 0-1) before they develop and dominate; a network that spreads
@@ -95,7 +109,10 @@ def evaluate(state: dict, seat: str) -> float:
             t = tiles.get(tid)
             if t is not None and t["u"]:
                 w = 2.0 if tid in dom or tid in dev else 1.0
-                v += COVER_W * w * min(sum(UNIT_VALUE[u[0]] for u in t["u"]), 4)
+                val = 0
+                for u in t["u"]:
+                    val += value[u[0]]
+                v += COVER_W * w * min(val, 4)
     for s in state["seats"]:
         pl = state["pl"][s]
         pres = ptot.get(s, 0)

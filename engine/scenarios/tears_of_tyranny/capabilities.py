@@ -38,6 +38,35 @@ ROW_HELP = msg("The new presence uncovers the next circle of this row of your pa
                "resources each turn, card plays the cards you may play (1.E).")
 
 
+
+#: a card's or a panel's target condition (``target`` in the data) -> the test of a tile: its state
+#: ``t``, its printed data ``ct``, the acting seat. Each is worked out only when a target names it
+#: (the look-ahead of the bots asks hundreds of thousands of times a game).
+_TARGET_TESTS = {
+    "any": lambda t, ct, seat: True,
+    "jungle": lambda t, ct, seat: ct["terrain"] == "jungle",
+    "rural": lambda t, ct, seat: ct["terrain"] == "rural",
+    "urban": lambda t, ct, seat: ct["terrain"] == "urban",
+    "desert": lambda t, ct, seat: ct["terrain"] == "desert",
+    "jungle_rural": lambda t, ct, seat: ct["terrain"] in ("jungle", "rural"),
+    "civilians": lambda t, ct, seat: t["red"] + t["blue"] > 0,
+    "blue_civilians": lambda t, ct, seat: t["blue"] > 0,
+    "red_civilians": lambda t, ct, seat: t["red"] > 0,
+    "gs": lambda t, ct, seat: bool(t["gs"]),
+    "own_gs": lambda t, ct, seat: t["gs"].get(seat, 0) > 0,
+    "no_tyranny": lambda t, ct, seat: not t["tyr"],
+    "tyranny": lambda t, ct, seat: t["tyr"] > 0,
+    "adversary": lambda t, ct, seat: bool(t["u"]),
+    "no_adversary": lambda t, ct, seat: not t["u"],
+    "cells": lambda t, ct, seat: B.units(t, "cell") > 0,
+    "outposts": lambda t, ct, seat: B.units(t, "outpost") > 0,
+    "garrisons": lambda t, ct, seat: B.units(t, "garrison") > 0,
+    "coastal": lambda t, ct, seat: ct["coastal"],
+    "presence": lambda t, ct, seat: t["pres"].get(seat, 0) > 0,
+    "infrastructure": lambda t, ct, seat: ct["infrastructure"],
+    "base": lambda t, ct, seat: bool(t["bases"]),
+}
+
 class CapabilitiesMixin:
     def _exec_choices(self, state, seat, speed) -> list[Choice]:
         pl = state["pl"][seat]
@@ -76,19 +105,7 @@ class CapabilitiesMixin:
         t = state["tiles"][tid]
         ct = C.tiles[tid]
         for cond in target:
-            ok = {
-                "any": True, "jungle": ct["terrain"] == "jungle", "rural": ct["terrain"] == "rural",
-                "urban": ct["terrain"] == "urban", "desert": ct["terrain"] == "desert",
-                "jungle_rural": ct["terrain"] in ("jungle", "rural"),
-                "civilians": t["red"] + t["blue"] > 0, "blue_civilians": t["blue"] > 0,
-                "red_civilians": t["red"] > 0, "gs": bool(t["gs"]), "own_gs": t["gs"].get(seat, 0) > 0,
-                "no_tyranny": not t["tyr"], "tyranny": t["tyr"] > 0, "adversary": bool(t["u"]),
-                "no_adversary": not t["u"], "cells": B.units(t, "cell") > 0, "outposts": B.units(t, "outpost") > 0,
-                "garrisons": B.units(t, "garrison") > 0, "coastal": ct["coastal"],
-                "presence": t["pres"].get(seat, 0) > 0, "infrastructure": ct["infrastructure"],
-                "base": bool(t["bases"]),
-            }[cond]
-            if not ok:
+            if not _TARGET_TESTS[cond](t, ct, seat):
                 return False
         return True
 
