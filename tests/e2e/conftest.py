@@ -92,6 +92,43 @@ def wait_quiet(page, quiet_ms: float = 100, timeout_ms: float = 15_000) -> None:
         page.wait_for_timeout(20)
 
 
+#: The poll interval of the tests whose subject is not the interval (a team's page learning of the
+#: other team's move, the pause, a timer's bot move): they wait for a poll after each such move,
+#: on average half of the page's 1.5 s.
+FAST_POLL_MS = 250
+
+
+def fast_polls(ctx, poll_ms: int = FAST_POLL_MS) -> None:
+    """Make every live region (``[data-poll-url]``: the play, watch and console pages) of the
+    context's pages poll every ``poll_ms``: before ``play.js`` starts its polling (its own
+    DOMContentLoaded listener, added later than this one), each region's ``data-poll-ms`` is
+    set to ``poll_ms``. What the page was served with is kept in
+    ``window.__coinlabServedPollMs`` (a list, one per region, in page order) for the tests that
+    check it. The polling code, its ETags and its answers are the site's own; only the wait
+    between two polls is shorter (what the server is asked is the same, more often)."""
+    ms = int(poll_ms)
+    assert ms > 0, ms
+    ctx.add_init_script("""document.addEventListener("DOMContentLoaded", function () {
+  window.__coinlabServedPollMs = [];
+  document.querySelectorAll("[data-poll-url]").forEach(function (r) {
+    window.__coinlabServedPollMs.push(parseInt(r.getAttribute("data-poll-ms") || "1500", 10));
+    r.setAttribute("data-poll-ms", "POLL_MS");
+  });
+}, true);""".replace("POLL_MS", str(ms)))
+
+
+def polls_answered(page) -> int:
+    """How many polls of the page's live region have been answered and handled so far (``play.js``
+    counts them: a 200 drawn or dropped as older, a 304)."""
+    return page.evaluate("window.__coinlabPollsAnswered || 0")
+
+
+def wait_polls(page, after: int, more: int = 1) -> None:
+    """Wait until ``more`` polls have been answered since the count was ``after`` (a poll's answer is
+    handled before the count grows, so what it brought is on the page, or was dropped)."""
+    page.wait_for_function("n => (window.__coinlabPollsAnswered || 0) >= n", arg=after + more)
+
+
 def _serving() -> list[threading.Thread]:
     """The live server's request threads still running (socketserver names each after its target)."""
     return [t for t in threading.enumerate() if t.name.endswith("(process_request_thread)") and t.is_alive()]
@@ -108,10 +145,14 @@ def new_context(browser, live_server):
     accessed by other users", issue 20) when a thread outlived its test."""
     contexts = []
 
-    def make(viewport=LAPTOP, locale="en-US"):
+    def make(viewport=LAPTOP, locale="en-US", poll_ms: int | None = None):
+        """``poll_ms``: the live regions of this context's pages poll every ``poll_ms`` instead of
+        the interval the page was served with (``fast_polls``)."""
         ctx = browser.new_context(viewport=viewport, base_url=live_server.url, locale=locale)
         ctx.set_default_timeout(15_000)
         ctx._coinlab_traffic = Traffic(ctx)  # for wait_quiet
+        if poll_ms is not None:
+            fast_polls(ctx, poll_ms)
         contexts.append(ctx)
         return ctx
 

@@ -21,7 +21,7 @@ import engine
 from facilitation import selectors
 from facilitation.models import ROLE_INSTRUCTOR, ClassSession, SessionEvent
 
-from .conftest import LAPTOP, PROJECTOR
+from .conftest import FAST_POLL_MS, LAPTOP, PROJECTOR
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -134,13 +134,15 @@ def test_two_teams_play_the_first_campaign_of_peru(new_context, shoot, live_serv
     ip.wait_for_selector("#session-status.live")
 
     # ---- two new students join in separate browser contexts ----------------------------------
-    gov = new_context(LAPTOP).new_page()
+    # Their pages poll every FAST_POLL_MS instead of 1.5 s (the interval they are served with is
+    # checked below): after every move the test waits for the other team's page to learn of it.
+    gov = new_context(LAPTOP, poll_ms=FAST_POLL_MS).new_page()
     gov.goto(links["Team Andes"])
     gov.fill("#id_username", "ana")
     gov.fill("#id_password", "ana-secret-9")
     gov.click("button[type=submit]")
     gov.wait_for_url(re.compile(r"/sessions/\d+/play/"))
-    sp = new_context(PROJECTOR).new_page()
+    sp = new_context(PROJECTOR, poll_ms=FAST_POLL_MS).new_page()
     sp.goto(links["Team Sierra"])
     sp.fill("#id_username", "bruno")
     sp.fill("#id_password", "bruno-secret-9")
@@ -166,7 +168,10 @@ def test_two_teams_play_the_first_campaign_of_peru(new_context, shoot, live_serv
     sp.wait_for_function("id => document.getElementById('space-' + id).textContent.includes('Directives Base')",
                          arg=hidden_at)
 
-    # the Government sees the update within about 2 seconds, but not the location
+    # the Government sees the update within about 2 seconds, but not the location: its page is
+    # served polling every 1.5 s (here it polls faster), and the poll is answered in time
+    assert gov.evaluate("window.__coinlabServedPollMs") == [1500]
+    assert sp.evaluate("window.__coinlabServedPollMs") == [1500]
     t_seen = time.monotonic()
     gov.wait_for_selector("text=Shining Path secretly placed the Guzman Directives Base", timeout=4000)
     assert time.monotonic() - t_seen < 3.0
@@ -255,6 +260,22 @@ def test_two_teams_play_the_first_campaign_of_peru(new_context, shoot, live_serv
     sp.set_viewport_size(LAPTOP)
     shoot(sp, "09-shining-path-after-campaign-laptop")
 
+    # ---- a student cannot act for the other team by crafting requests ------------------------------
+    # (before the decision timer is set below: its 10 s count from the last move, so the time this
+    # takes is not added to the wait for the bot's move)
+    session.refresh_from_db()
+    csrf = next(c["value"] for c in sp.context.cookies() if c["name"] == "csrftoken")
+    before = SessionEvent.objects.filter(session=session).count()
+    for url, data in ((f"/sessions/{session.pk}/play/choose/",
+                       {"seat": "government", "choice": "pass", "seq": str(session.head_seq), "key": "forged"}),
+                      (f"/sessions/{session.pk}/play/undo/", {"seat": "government", "seq": str(session.head_seq)}),
+                      (f"/sessions/{session.pk}/control/pause/", {})):
+        r = sp.request.post(url, form=data, headers={"X-CSRFToken": csrf, "Referer": live_server.url + "/"})
+        assert r.status == 403, (url, r.status)
+    r = sp.request.get(f"/sessions/{session.pk}/play/live/?seat=government")
+    assert "Shining Path" in r.text() and 'name="seat" value="government"' not in r.text()
+    assert SessionEvent.objects.filter(session=session).count() == before
+
     # ---- the decision timer runs out: the acting seat's bot decides once ----------------------------
     def timer_settings(seconds: str, expiry: str):
         ip.goto(f"/sessions/{session.pk}/manage/")
@@ -278,20 +299,6 @@ def test_two_teams_play_the_first_campaign_of_peru(new_context, shoot, live_serv
     ev = timed_out.get()
     assert ev.kind == "bot" and ev.seat == who and ev.actor is None
     assert ev.payload["reason"].startswith("decision timer expired (10 s)")
-
-    # ---- a student cannot act for the other team by crafting requests ------------------------------
-    session.refresh_from_db()
-    csrf = next(c["value"] for c in sp.context.cookies() if c["name"] == "csrftoken")
-    before = SessionEvent.objects.filter(session=session).count()
-    for url, data in ((f"/sessions/{session.pk}/play/choose/",
-                       {"seat": "government", "choice": "pass", "seq": str(session.head_seq), "key": "forged"}),
-                      (f"/sessions/{session.pk}/play/undo/", {"seat": "government", "seq": str(session.head_seq)}),
-                      (f"/sessions/{session.pk}/control/pause/", {})):
-        r = sp.request.post(url, form=data, headers={"X-CSRFToken": csrf, "Referer": live_server.url + "/"})
-        assert r.status == 403, (url, r.status)
-    r = sp.request.get(f"/sessions/{session.pk}/play/live/?seat=government")
-    assert "Shining Path" in r.text() and 'name="seat" value="government"' not in r.text()
-    assert SessionEvent.objects.filter(session=session).count() == before
 
     # ---- projector-sized console and the read-only watch view ----------------------------------------
     ip.set_viewport_size(PROJECTOR)

@@ -25,7 +25,7 @@ from axe_playwright_python.sync_playwright import Axe
 from facilitation import services
 from tests.conftest import People, create_peru_game, make_user
 
-from .conftest import LAPTOP, PROJECTOR
+from .conftest import FAST_POLL_MS, LAPTOP, PROJECTOR, polls_answered, wait_polls
 from .test_accessibility import WCAG_AA, _login
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -131,7 +131,9 @@ def test_a_live_update_keeps_the_place_and_announces_the_other_teams_move(new_co
     people = _people()
     game = create_peru_game(people)
     _sp_moves(game, ["swap:junin", "box:limited_op", "op:rally"])
-    ctx = new_context(viewport=LAPTOP)
+    # the page polls every FAST_POLL_MS (served: 1.5 s): what is tested is what a poll's redraw
+    # keeps and announces, not how often it comes
+    ctx = new_context(viewport=LAPTOP, poll_ms=FAST_POLL_MS)
     _login(ctx, people.student_a, live_server.url)
     page = ctx.new_page()
     page.goto(f"/sessions/{game.session.pk}/play/")
@@ -157,7 +159,7 @@ def test_a_live_update_keeps_the_place_and_announces_the_other_teams_move(new_co
     assert "Rally in Lima" in told or "Lima" in told, told
     assert page.evaluate("document.querySelectorAll('[aria-live], [role=status], [role=alert]').length") == 1
     n_told = page.eval_on_selector("#announcer", "e => e.childElementCount")
-    page.wait_for_timeout(3500)  # two more polls with nothing new: nothing is announced again
+    wait_polls(page, polls_answered(page), 2)  # two more polls with nothing new: nothing is announced again
     assert page.eval_on_selector("#announcer", "e => e.childElementCount") == n_told
     # the Shining Path's last step makes it the Government's turn: announced, focus on a choice
     _sp_moves(game, ["rally:1"])
@@ -170,7 +172,7 @@ def test_a_live_update_keeps_the_place_and_announces_the_other_teams_move(new_co
 def test_terms_and_rules_lead_to_their_explanation_by_keyboard(new_context, live_server, shoot):
     people = _people()
     game = create_peru_game(people)
-    ctx = new_context(viewport=LAPTOP)
+    ctx = new_context(viewport=LAPTOP, poll_ms=FAST_POLL_MS)  # the moves below reach the page by a poll
     _login(ctx, people.student_b, live_server.url)
     page = ctx.new_page()
     page.goto(f"/sessions/{game.session.pk}/play/")
@@ -275,7 +277,7 @@ def test_a_whole_tears_of_tyranny_window_by_keyboard_only(new_context, live_serv
     the other steps, done) with Tab, Enter and Space only, choosing what the page offers: the
     window's "done" as soon as it is offered, the resource refit options, else the first choice."""
     session, student = tot_four.session, tot_four.users["liberators"]
-    ctx = new_context(viewport=LAPTOP)
+    ctx = new_context(viewport=LAPTOP, poll_ms=FAST_POLL_MS)  # the other teams' headquarters come by a poll
     _login(ctx, student, live_server.url)
     page = ctx.new_page()
     page.goto(f"/sessions/{session.pk}/play/")

@@ -25,6 +25,7 @@ from django.contrib.auth.models import Group
 from facilitation import services
 from facilitation.models import ROLE_INSTRUCTOR
 
+from .conftest import FAST_POLL_MS, polls_answered, wait_polls
 from .test_classroom import login
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -47,7 +48,9 @@ def _peru_page(new_context, django_user_model):
         student = django_user_model.objects.create_user(name, password=f"{name}-secret-9")
         services.team_member_add(team=session.teams.get(name=team), user=teacher, member=student)
     services.session_start(session=session, user=teacher)
-    page = new_context().new_page()
+    # the page polls every FAST_POLL_MS (served: 1.5 s): the races are set up by holding answers,
+    # and the tests wait for a poll to be sent or to show a move
+    page = new_context(poll_ms=FAST_POLL_MS).new_page()
     login(page, "bruno", "bruno-secret-9")
     page.goto(f"/sessions/{session.pk}/play/?seat=shining_path")
     page.wait_for_selector("[data-turn-cue=yours]")
@@ -88,7 +91,7 @@ def test_a_poll_answer_older_than_the_decisions_answer_is_dropped(new_context, l
         held.append((route, route.fetch(headers=headers)))
 
     page.route("**/play/live/**", hold)
-    _held(page, held, "a poll")  # the page polls every 1.5 s
+    _held(page, held, "a poll")
 
     cid = page.locator(".choices button").first.get_attribute("data-choice")
     with page.expect_response(lambda r: "/play/choose/" in r.url) as resp:
@@ -100,8 +103,9 @@ def test_a_poll_answer_older_than_the_decisions_answer_is_dropped(new_context, l
 
     route, old = held[0]
     assert old.status == 200 and f'data-seq="{before}"' in old.text()
+    answered = polls_answered(page)
     route.fulfill(response=old)  # the old answer arrives now, after the decision's
-    page.wait_for_timeout(700)
+    wait_polls(page, answered)  # handled (the next poll leaves only FAST_POLL_MS later)
     assert _seq(page) == after, "an older poll answer replaced the decision's newer region"
     assert page.evaluate("window.__coinlabStalePolls") == 1
 
@@ -123,7 +127,10 @@ def test_a_decisions_answer_overtaken_by_a_newer_poll_is_dropped(new_context, li
     assert newest > decided
     page.locator(f"[data-seq='{newest}']").wait_for(state="attached")  # a poll showed it
     route.fulfill(response=answer)  # the decision's answer (seq `decided`) arrives only now
-    page.wait_for_timeout(700)
+    # handled: dropped as older, or (the fault) drawn
+    page.wait_for_function("d => window.__coinlabStaleAnswers === 1"
+                           "     || +document.querySelector('#live [data-seq]').getAttribute('data-seq') === d",
+                           arg=decided)
     assert _seq(page) == newest, "the decision's older answer replaced the newer region"
     assert page.evaluate("window.__coinlabStaleAnswers") == 1
 
@@ -165,7 +172,7 @@ def test_an_intents_message_survives_a_poll_answered_after_it(new_context, live_
     _redrawn(page)  # the poll's answer is on the page
     assert page.locator("text=Your team's intent is recorded.").is_visible(), "a poll wiped the intent's message"
     page.unroute("**/play/live/**")
-    page.wait_for_timeout(2000)  # later polls: 304, the message is still there
+    wait_polls(page, polls_answered(page), 2)  # later polls: 304, the message is still there
     assert page.locator("text=Your team's intent is recorded.").is_visible()
 
 
@@ -313,7 +320,7 @@ def test_the_choices_a_map_click_showed_survive_a_poll_redraw(new_context, live_
         submit(seat)
     submit("liberators", "step:refit")
     submit("liberators", "refit:presence")
-    page = new_context().new_page()
+    page = new_context(poll_ms=FAST_POLL_MS).new_page()  # the Advisors' move below comes by a poll
     login(page, "u-liberators", "pw-student-1")
     page.goto(f"/sessions/{session.pk}/play/")
     page.wait_for_selector("#prompt-h:has-text('Add 1 presence')")
