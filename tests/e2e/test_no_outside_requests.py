@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from .aar_world import build_world, login, settle
+from .aar_world import login, settle, shared_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -70,7 +70,7 @@ def open_live(page, url: str):
 
 
 def test_main_pages_request_nothing_from_other_hosts(new_context, live_server, kaleido_server):
-    world = build_world()
+    world = shared_world()
     fid, lid, rid = world.finished.pk, world.live.pk, world.report.pk
     seen: dict[str, Recorder] = {}
 
