@@ -107,6 +107,20 @@ def login(page, username: str, password: str = PASSWORD) -> None:
     page.wait_for_url(re.compile(r"/$"))
 
 
+def login_cookie(ctx, username: str, base_url: str) -> None:
+    """Log ``username`` in to browser context ``ctx`` with a session made by Django's test client:
+    no login page opened, filled in and sent, and no redirect to the home page, for every person
+    (the login page itself is opened by the tests' anonymous visitor)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": base_url}])
+
+
 # Every Content-Security-Policy violation of a page, as the page itself sees it (the
 # listener is added by Playwright before any page script runs, outside the page's policy).
 CSP_LISTENER = """
