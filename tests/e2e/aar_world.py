@@ -51,12 +51,74 @@ def build_world() -> AARWorld:
     return AARWorld(finished=finished, live=live, report=report, **people)
 
 
+#: the rows of the world :func:`shared_world` built first in this process (Django's JSON serialization)
+_SNAPSHOT: dict = {}
+#: what the snapshot leaves out: made again by ``post_migrate`` after every flush (rows of the world
+#: point at them by natural key), and the browsers' logins
+_NOT_SNAPSHOT = ["contenttypes", "auth.permission", "sessions"]
+
+
+def shared_world() -> AARWorld:
+    """:func:`build_world` once per test process; a later test gets the same rows back.
+
+    The world is read-only to the tests that use it, but every browser test's database is flushed
+    after it (``transaction=True``: the live server reads it from other connections), and a build
+    takes 6-15 s (two PDFs typeset by WeasyPrint, the charts drawn by kaleido). The first call
+    builds it and keeps its rows (``dumpdata``); a later call, on the flushed database, saves those
+    rows again with their primary keys (raw saves, as ``loaddata`` does, without moving the
+    sequences back: the keys were handed out by them, so no later row can take one). The report's
+    files stay where the build wrote them (a flush removes rows, not files)."""
+    import io
+
+    from django.contrib.auth import get_user_model
+    from django.core import serializers
+    from django.core.management import call_command
+    from django.db import connection, transaction
+
+    from facilitation.models import ClassSession
+    from facilitation.reports.models import AARReport
+
+    if "rows" not in _SNAPSHOT:
+        world = build_world()
+        out = io.StringIO()
+        call_command("dumpdata", exclude=_NOT_SNAPSHOT, natural_foreign=True, stdout=out)
+        _SNAPSHOT["rows"] = out.getvalue()
+        _SNAPSHOT["keys"] = {name: getattr(world, name).pk for name in AARWorld.__dataclass_fields__}
+        return world
+    with transaction.atomic(), connection.constraint_checks_disabled():
+        objects = list(serializers.deserialize("json", _SNAPSHOT["rows"], handle_forward_references=True))
+        for obj in objects:
+            obj.save()
+        for obj in objects:
+            if obj.deferred_fields:
+                obj.save_deferred_fields()
+    connection.check_constraints()
+    keys, users = _SNAPSHOT["keys"], get_user_model().objects
+    return AARWorld(**{name: users.get(pk=keys[name]) for name in ("instructor", "reviewer", "student_a", "student_b")},
+                    finished=ClassSession.objects.get(pk=keys["finished"]),
+                    live=ClassSession.objects.get(pk=keys["live"]), report=AARReport.objects.get(pk=keys["report"]))
+
+
 def login(page, username: str, password: str = PASSWORD) -> None:
     page.goto("/accounts/login/")
     page.fill("#id_username", username)
     page.fill("#id_password", password)
     page.click("button[type=submit]")
     page.wait_for_url(re.compile(r"/$"))
+
+
+def login_cookie(ctx, username: str, base_url: str) -> None:
+    """Log ``username`` in to browser context ``ctx`` with a session made by Django's test client:
+    no login page opened, filled in and sent, and no redirect to the home page, for every person
+    (the login page itself is opened by the tests' anonymous visitor)."""
+    from django.conf import settings
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    client = Client()
+    client.force_login(get_user_model().objects.get(username=username))
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME]
+    ctx.add_cookies([{"name": settings.SESSION_COOKIE_NAME, "value": cookie.value, "url": base_url}])
 
 
 # Every Content-Security-Policy violation of a page, as the page itself sees it (the

@@ -11,7 +11,7 @@ from urllib.parse import urlparse
 
 import pytest
 
-from .aar_world import build_world, login, settle
+from .aar_world import login_cookie, settle, shared_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -70,7 +70,7 @@ def open_live(page, url: str):
 
 
 def test_main_pages_request_nothing_from_other_hosts(new_context, live_server, kaleido_server):
-    world = build_world()
+    world = shared_world()
     fid, lid, rid = world.finished.pk, world.live.pk, world.report.pk
     seen: dict[str, Recorder] = {}
 
@@ -85,8 +85,8 @@ def test_main_pages_request_nothing_from_other_hosts(new_context, live_server, k
     live_tabs = []
     ctx = new_context()
     seen["instructor"] = Recorder(ctx, live_server.url)
+    login_cookie(ctx, world.instructor.username, live_server.url)
     page = ctx.new_page()
-    login(page, world.instructor.username)
     live_tabs += [open_live(page, "/console/"), open_live(page, f"/sessions/{lid}/watch/")]
     for url in ("/", f"/sessions/{lid}/manage/", f"/sessions/{fid}/replay/?seq=0",
                 f"/sessions/{fid}/replay/?seq=40", "/reports/", f"/reports/sessions/{fid}/", f"/reports/{rid}/", f"/reports/compare/peru/?s={fid}&s={lid}",
@@ -95,19 +95,20 @@ def test_main_pages_request_nothing_from_other_hosts(new_context, live_server, k
         if url.endswith("report.html"):
             page.wait_for_selector(".chart-live.js-plotly-plot")  # Plotly.js (local) drew the charts
 
-    # a student: their team's play page of the live session, then the finished game's replay
+    # a student: home, their team's play page of the live session, then the finished game's replay
     ctx = new_context()
     seen["student"] = Recorder(ctx, live_server.url)
+    login_cookie(ctx, world.student_a.username, live_server.url)
     page = ctx.new_page()
-    login(page, world.student_a.username)
+    visit(page, "/")  # their home page (where the login form sent them)
     live_tabs.append(open_live(page, f"/sessions/{lid}/play/"))
     visit(page, f"/sessions/{fid}/replay/?seq=0")
 
     # a reviewer: watches the live session, reads the finished one's reports
     ctx = new_context()
     seen["reviewer"] = Recorder(ctx, live_server.url)
+    login_cookie(ctx, world.reviewer.username, live_server.url)
     page = ctx.new_page()
-    login(page, world.reviewer.username)
     live_tabs.append(open_live(page, f"/sessions/{lid}/watch/"))
     for url in ("/", "/reports/", f"/reports/{rid}/", f"/reports/{rid}/report.html"):
         visit(page, url)

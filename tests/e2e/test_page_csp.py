@@ -15,7 +15,7 @@ import pytest
 
 from facilitation import demo
 
-from .aar_world import CSP_LISTENER, PageWatch, drain, login, settle
+from .aar_world import CSP_LISTENER, PageWatch, drain, login_cookie, settle
 from .conftest import wait_quiet
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -32,7 +32,7 @@ class Browser:
     its own, checked by ``check_tabs`` once its first poll is answered: the tabs' first polls (1.5-2 s
     after each page opened) run side by side instead of one after the other."""
 
-    def __init__(self, new_context, username: str | None):
+    def __init__(self, new_context, username: str | None, site: str):
         self.ctx = new_context()
         self.ctx.add_init_script(CSP_LISTENER)
         self.page = self.ctx.new_page()
@@ -40,7 +40,7 @@ class Browser:
         self.visited: list[str] = []
         self.tabs: list[tuple[str, object, PageWatch]] = []
         if username:
-            login(self.page, username, demo.PASSWORD)
+            login_cookie(self.ctx, username, site)
 
     @staticmethod
     def load(page, url: str) -> None:
@@ -78,7 +78,7 @@ def test_every_page_of_every_game_runs_under_the_strict_policy(new_context, live
     games = {g["scenario"]: g for g in data["games"]}
     assert set(games) == {"peru", "andean_abyss", "tears_of_tyranny"}
 
-    teacher = Browser(new_context, "instructor")
+    teacher = Browser(new_context, "instructor", live_server.url)
     teacher.open("/")
     teacher.open_tab("/console/")
     teacher.open("/sessions/new/")
@@ -96,7 +96,7 @@ def test_every_page_of_every_game_runs_under_the_strict_policy(new_context, live
     for key, g in games.items():
         live = g["live"].pk
         for team, members in g["members"].items():
-            student = Browser(new_context, members[0])
+            student = Browser(new_context, members[0], live_server.url)
             student.open("/")
             page = student.open_tab(f"/sessions/{live}/play/")
             space = page.locator("[data-space]").first
@@ -112,6 +112,6 @@ def test_every_page_of_every_game_runs_under_the_strict_policy(new_context, live
         student.check_tabs()
         assert page.locator("svg").count() >= 1, f"{key}: no board drawn for {team}"
 
-    anonymous = Browser(new_context, None)
+    anonymous = Browser(new_context, None, live_server.url)
     anonymous.open("/accounts/login/")
     anonymous.open("/join/")

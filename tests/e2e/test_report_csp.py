@@ -13,7 +13,7 @@ import pytest
 
 from facilitation.reports.models import AARReport
 
-from .aar_world import CSP_LISTENER, PageWatch, build_world, login
+from .aar_world import CSP_LISTENER, PageWatch, drain, login, settle, shared_world
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
@@ -45,7 +45,7 @@ def _charts_drawn(page, selector: str, expected: int) -> None:
 
 
 def test_aar_pages_keep_the_strict_csp_and_draw_their_charts(new_context, live_server, shoot, kaleido_server):
-    world = build_world()
+    world = shared_world()
     ctx = new_context()
     ctx.add_init_script(CSP_LISTENER)
     page = ctx.new_page()
@@ -63,8 +63,7 @@ def test_aar_pages_keep_the_strict_csp_and_draw_their_charts(new_context, live_s
         resp = page.goto(url)
         assert resp.status == 200, url
         _assert_strict(resp, url)
-        page.wait_for_load_state("load")
-        page.wait_for_timeout(300)  # scripts run after load (the charts, the progress poll)
+        settle(page)  # its scripts ran (what they fetch is in, their queued events fired)
         if url.startswith("/reports/compare/"):
             n = page.locator(".aar-chart").count()
             assert n >= 4
@@ -73,6 +72,7 @@ def test_aar_pages_keep_the_strict_csp_and_draw_their_charts(new_context, live_s
             _charts_drawn(page, ".chart-live", world.report.summary["charts"])
             page.locator(".chart-live").first.scroll_into_view_if_needed()
             shoot(page, "aar-report-strict-csp")
+        drain(page)  # what drawing the charts queued
         watch.assert_clean(url)
 
     # The progress page's script (a static file) polls the status and shows what the worker writes.
@@ -90,7 +90,7 @@ def test_aar_pages_keep_the_strict_csp_and_draw_their_charts(new_context, live_s
 
 
 def test_downloaded_report_file_works_offline(new_context, live_server, tmp_path, kaleido_server):
-    world = build_world()
+    world = shared_world()
     ctx = new_context()
     page = ctx.new_page()
     login(page, world.instructor.username)
