@@ -275,6 +275,9 @@ def main() -> None:
     ap.add_argument("--workers", type=int, default=3, help="gunicorn processes of the app pool (split) or of a node")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--poll-workers", type=int, default=4)
+    ap.add_argument("--poll-threads", type=int, default=1,
+                    help="threads per poll-pool process (1: sync workers; more: gthread, so a poll that waits "
+                         "for a region being drawn does not hold the whole process)")
     ap.add_argument("--live-workers", type=int, default=1, help="Celery 'live' workers, each a process group")
     ap.add_argument("--kill-node-at", type=float, help="seconds into the measured part: SIGKILL node A's group")
     ap.add_argument("--freeze-before-kill", type=float, default=3.0,
@@ -332,7 +335,7 @@ def main() -> None:
         if args.layout == "split":
             app, poll = free_port(), free_port()
             server_pids.append(stack.gunicorn("gunicorn-app", app, args.workers, args.threads).pid)
-            server_pids.append(stack.gunicorn("gunicorn-poll", poll, args.poll_workers, 1).pid)
+            server_pids.append(stack.gunicorn("gunicorn-poll", poll, args.poll_workers, args.poll_threads).pid)
             server_pids.append(stack.nginx("nginx.conf.in", PORT=args.port, APP_PORT=app, POLL_PORT=poll).pid)
             waits = [f"http://127.0.0.1:{app}/", f"http://127.0.0.1:{poll}/"]
         else:
