@@ -104,6 +104,11 @@ for i in $(seq 1 "$runs"); do
     | tee -a "$summary"
   grep -E 'collected tests were never run' "$log" | sed 's/^/    /' | tee -a "$summary"
   grep -E '^(FAILED|ERROR) ' "$log" | sed 's/^/    /' | tee -a "$summary"
+  # a red run's screenshots and traces, kept before the next run cleans the clone
+  if [ $rc -ne 0 ] && [ -d "$clone/test-artifacts" ]; then
+    cp -r "$clone/test-artifacts" "$out/artifacts-run-$i"
+    echo "    artifacts: $out/artifacts-run-$i" | tee -a "$summary"
+  fi
 done
 echo "done $(date -u +%FT%TZ): $green green, $red red of $runs runs at $commit" | tee -a "$summary"
 [ $red -eq 0 ]

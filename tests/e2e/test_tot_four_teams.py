@@ -131,16 +131,32 @@ class Student:
             key = page.locator("#choice-form input[name=key]").input_value()
             assert re.fullmatch(r"[0-9a-f]{32}", key), (self.seat, key)
             self.keys.add(key)
+            sent, failed = [], []
+            on_request = (lambda r: sent.append(r.url) if "/play/choose/" in r.url else None)
+            on_failed = (lambda r: failed.append(f"{r.url}: {r.failure}") if "/play/choose/" in r.url else None)
+            page.on("request", on_request)
+            page.on("requestfailed", on_failed)
             try:
                 with page.expect_response(lambda r: "/play/choose/" in r.url) as resp:
                     page.click(f".choices button[data-choice='{cid}']")
-            except PlaywrightTimeout:  # say what the page showed (seen once in a full-suite run)
+            except PlaywrightTimeout as exc:  # say what the page showed (issue 20: seen in full-suite runs)
                 page.screenshot(path=f"test-artifacts/e2e/failed-decide-{self.seat}.png", full_page=True)
-                seen = page.evaluate("""() => ({seq: (document.querySelector('[data-seq]') || {}).dataset,
+                seen = page.evaluate("""(cid) => {
+                    const b = [...document.querySelectorAll('.choices button')].filter(e => e.dataset.choice === cid);
+                    return {seq: (document.querySelector('[data-seq]') || {}).dataset,
                     cue: (document.querySelector('[data-turn-cue]') || {}).dataset,
                     prompt: (document.querySelector('#prompt-h') || {}).textContent,
-                    pollError: window.__coinlabPollError || null, polls: window.__coinlabPolls})""")
-                raise AssertionError(f"{self.seat}: no answer to the decision {cid!r}; page: {seen}") from None
+                    buttons: b.map(e => ({disabled: e.disabled, shown: e.offsetParent !== null,
+                                          inForm: !!e.closest('#choice-form')})),
+                    unprocessedSubmits: window.__coinlabUnprocessedSubmits || 0,
+                    pollError: window.__coinlabPollError || null, polls: window.__coinlabPolls}}""", cid)
+                # what the click waited for (Playwright's call log), and whether a decision was sent
+                raise AssertionError(f"{self.seat}: no answer to the decision {cid!r}; page: {seen}; "
+                                     f"decision requests sent {sent}, failed {failed}; "
+                                     f"{str(exc)[:1500]}") from None
+            finally:
+                page.remove_listener("request", on_request)
+                page.remove_listener("requestfailed", on_failed)
             assert resp.value.status == 200, resp.value.text()
             if STALE not in resp.value.text():
                 self.decisions += 1
