@@ -200,6 +200,28 @@ def test_an_accepted_decisions_rationale_stays_cleared_after_a_poll_redrew_the_f
     assert page.input_value("#id_rationale") == "", "the accepted decision's rationale was put back"
 
 
+def test_the_next_rationale_typed_before_the_decisions_answer_arrives_is_kept(new_context, live_server,
+                                                                            django_user_model):
+    """Issue 20 (the four-team test's "no answer to the decision"): a poll has already shown the
+    decision's new position and the team has typed the next decision's rationale when the
+    decision's answer arrives. The accepted decision clears only the rationale it sent; before,
+    it cleared the new one too, and the next click was stopped for a missing rationale."""
+    page, session, _teacher = _peru_page(new_context, django_user_model)
+    with page.expect_response(lambda r: "/play/choose/" in r.url):
+        page.locator(".choices button").first.click()  # hide the Directives Base: still our turn
+    page.wait_for_selector("[data-turn-cue=yours]")
+    page.fill("#id_rationale", "Keep the cadres hidden.")
+    route, answer = _held_decision(page)
+    assert answer.status == 200
+    session.refresh_from_db()
+    page.locator(f"[data-seq='{session.head_seq}']").wait_for(state="attached")  # a poll showed it
+    page.fill("#id_rationale", "Next: recruit in Ayacucho.")  # the next decision's reason
+    _marked(page)
+    route.fulfill(response=answer)  # the first decision's answer arrives only now
+    _redrawn(page)
+    assert page.input_value("#id_rationale") == "Next: recruit in Ayacucho.", "the typed rationale was cleared"
+
+
 def test_a_refused_decisions_message_is_shown_when_its_answer_is_overtaken(new_context, live_server,
                                                                            django_user_model):
     """The decision is refused (the facilitator paused meanwhile) and its answer arrives after a

@@ -148,6 +148,8 @@ class Student:
                     prompt: (document.querySelector('#prompt-h') || {}).textContent,
                     buttons: b.map(e => ({disabled: e.disabled, shown: e.offsetParent !== null,
                                           inForm: !!e.closest('#choice-form')})),
+                    rationale: (document.getElementById('id_rationale') || {}).value,
+                    rationaleError: !((document.getElementById('rationale-err') || {}).hidden ?? true),
                     unprocessedSubmits: window.__coinlabUnprocessedSubmits || 0,
                     pollError: window.__coinlabPollError || null, polls: window.__coinlabPolls}}""", cid)
                 # what the click waited for (Playwright's call log), and whether a decision was sent

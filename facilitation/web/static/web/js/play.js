@@ -336,10 +336,19 @@
   });
 
   // a decision was accepted: the rationale box starts empty for the next one (the server
-  // fires the event on the body, so a poll that redrew the form meanwhile cannot swallow it)
+  // fires the event on the body, so a poll that redrew the form meanwhile cannot swallow it).
+  // Only the rationale that decision sent is cleared: if a poll showed the new position first
+  // and the team has already typed the next decision's reason, it is kept (issue 20).
+  var sentRationale = null;
+  document.addEventListener("htmx:beforeRequest", function (ev) {
+    var form = ev.detail.elt && ev.detail.elt.closest ? ev.detail.elt.closest("#choice-form") : null;
+    var rat = document.getElementById("id_rationale");
+    if (form && rat && !ev.defaultPrevented) { sentRationale = rat.value; }
+  });
   document.addEventListener("coinlab:accepted", function () {
     var rat = document.getElementById("id_rationale");
-    if (rat) { rat.value = ""; }
+    if (rat && (sentRationale === null || rat.value === sentRationale)) { rat.value = ""; }
+    sentRationale = null;
   });
 
   // after an htmx post swapped the live region, keep polling from the new ETag
