@@ -293,6 +293,11 @@ def test_a_whole_tears_of_tyranny_window_by_keyboard_only(new_context, live_serv
         cid = rules.prompt(state).choices_for(seat)[0].id
         services.choice_submit(session=session, user=tot_four.users[seat], seat=seat, choice=cid,
                                seq=session.head_seq)
+    # the page decides from the position after the other teams' headquarters, which comes by a
+    # poll: until then it may still show its own turn at the older seq (issue 20: a decision
+    # sent from it was refused, "the game has moved on", in a full-suite run)
+    session.refresh_from_db()
+    page.locator(f"#live [data-seq='{session.head_seq}']").wait_for(state="attached")
     page.wait_for_selector("[data-turn-cue=yours]")
     made = []
     for n in range(25):
