@@ -176,22 +176,29 @@ def test_an_intents_message_survives_a_poll_answered_after_it(new_context, live_
     assert page.locator("text=Your team's intent is recorded.").is_visible()
 
 
-def test_an_accepted_decisions_rationale_stays_cleared_after_a_poll_redrew_the_form(new_context, live_server,
-                                                                                     django_user_model):
-    """The decision's answer comes after a poll has already shown its position (the poll
-    redrew the form the decision was posted from, keeping the typed rationale): the
-    accepted decision still clears the rationale box."""
+def _decision_held_after_a_poll_showed_it(new_context, django_user_model, rationale: str):
+    """Bruno's page: a first decision (still his turn), then a second one sent with ``rationale``
+    whose answer is held until a poll has shown its position. Returns (page, route, answer)."""
     page, session, _teacher = _peru_page(new_context, django_user_model)
     with page.expect_response(lambda r: "/play/choose/" in r.url):
         page.locator(".choices button").first.click()  # hide the Directives Base: still our turn
     page.wait_for_selector("[data-turn-cue=yours]")
     page.wait_for_selector("#id_rationale")
-    page.fill("#id_rationale", "Keep the cadres hidden.")
-
+    page.fill("#id_rationale", rationale)
     route, answer = _held_decision(page)
     assert answer.status == 200
     session.refresh_from_db()
     page.locator(f"[data-seq='{session.head_seq}']").wait_for(state="attached")  # a poll showed it
+    return page, route, answer
+
+
+def test_an_accepted_decisions_rationale_stays_cleared_after_a_poll_redrew_the_form(new_context, live_server,
+                                                                                     django_user_model):
+    """The decision's answer comes after a poll has already shown its position (the poll
+    redrew the form the decision was posted from, keeping the typed rationale): the
+    accepted decision still clears the rationale box."""
+    page, route, answer = _decision_held_after_a_poll_showed_it(new_context, django_user_model,
+                                                                "Keep the cadres hidden.")
     assert page.input_value("#id_rationale") == "Keep the cadres hidden."  # the poll kept what was typed
     _marked(page)
     route.fulfill(response=answer)  # the decision's answer (the same seq) arrives only now
@@ -206,15 +213,8 @@ def test_the_next_rationale_typed_before_the_decisions_answer_arrives_is_kept(ne
     decision's new position and the team has typed the next decision's rationale when the
     decision's answer arrives. The accepted decision clears only the rationale it sent; before,
     it cleared the new one too, and the next click was stopped for a missing rationale."""
-    page, session, _teacher = _peru_page(new_context, django_user_model)
-    with page.expect_response(lambda r: "/play/choose/" in r.url):
-        page.locator(".choices button").first.click()  # hide the Directives Base: still our turn
-    page.wait_for_selector("[data-turn-cue=yours]")
-    page.fill("#id_rationale", "Keep the cadres hidden.")
-    route, answer = _held_decision(page)
-    assert answer.status == 200
-    session.refresh_from_db()
-    page.locator(f"[data-seq='{session.head_seq}']").wait_for(state="attached")  # a poll showed it
+    page, route, answer = _decision_held_after_a_poll_showed_it(new_context, django_user_model,
+                                                                "Keep the cadres hidden.")
     page.fill("#id_rationale", "Next: recruit in Ayacucho.")  # the next decision's reason
     _marked(page)
     route.fulfill(response=answer)  # the first decision's answer arrives only now

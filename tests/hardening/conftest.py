@@ -7,7 +7,6 @@ loopback port, in a temporary folder.
 
 from __future__ import annotations
 
-from http.client import HTTPException
 import json
 import os
 import shutil
@@ -17,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from dataclasses import dataclass
+from http.client import HTTPException
 from pathlib import Path
 
 import pytest
