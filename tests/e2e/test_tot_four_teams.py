@@ -132,8 +132,14 @@ class Student:
             assert re.fullmatch(r"[0-9a-f]{32}", key), (self.seat, key)
             self.keys.add(key)
             sent, failed = [], []
-            on_request = (lambda r: sent.append(r.url) if "/play/choose/" in r.url else None)
-            on_failed = (lambda r: failed.append(f"{r.url}: {r.failure}") if "/play/choose/" in r.url else None)
+            def on_request(r, sent=sent):
+                if "/play/choose/" in r.url:
+                    sent.append(r.url)
+
+            def on_failed(r, failed=failed):
+                if "/play/choose/" in r.url:
+                    failed.append(f"{r.url}: {r.failure}")
+
             page.on("request", on_request)
             page.on("requestfailed", on_failed)
             try:
