@@ -19,7 +19,7 @@
             return resp.text().then(function (html) {
               if (olderThanShown(region, html)) { window.__coinlabStalePolls = (window.__coinlabStalePolls || 0) + 1; return; }
               etag = resp.headers.get("ETag") || "";
-              swap(region, html);
+              drawWhenReleased(region, html);
             });
           }
         })
@@ -29,6 +29,50 @@
     }
     setTimeout(tick, every);
   }
+
+  // A click is a press and a release, and the browser gives it to the element both landed on.
+  // A poll's redraw between the two replaced the choice under the pointer: the click reached no
+  // button and nothing was sent, while the page showed the same choice, enabled (issue 20: a
+  // four-team test's click lost on a busy machine; test_poll_race.py presses across a redraw).
+  // Space chooses a button on its release, on the button it went down on: the same. So while a
+  // press on a live region is down, a poll's answer waits, the newest only, and is drawn just
+  // after the click (a timer after the release), unless an answer newer still came meanwhile.
+  // A press held longer than PRESS_HOLD_MS (a drag, a release the page never saw) lets it through.
+  var PRESS_HOLD_MS = 3000;
+  var pressed = false, pressTimer = null;
+  function pressStart(ev) {
+    if (!(ev.target && ev.target.closest && ev.target.closest("[data-poll-url]"))) { return; }
+    pressed = true;
+    clearTimeout(pressTimer);
+    pressTimer = setTimeout(pressEnd, PRESS_HOLD_MS);
+  }
+  function pressEnd() {
+    if (!pressed) { return; }
+    pressed = false;
+    clearTimeout(pressTimer);
+    setTimeout(drawHeld, 0);  // after the click the release makes, and what it sends
+  }
+  function drawWhenReleased(region, html) {
+    if (pressed) { region._coinlabHeld = html; return; }
+    swap(region, html);
+  }
+  function drawHeld() {
+    document.querySelectorAll("[data-poll-url]").forEach(function (region) {
+      var html = region._coinlabHeld;
+      region._coinlabHeld = null;
+      if (!html || pressed) { if (html) { region._coinlabHeld = html; } return; }
+      if (olderThanShown(region, html)) { window.__coinlabStalePolls = (window.__coinlabStalePolls || 0) + 1; return; }
+      swap(region, html);
+    });
+  }
+  document.addEventListener("pointerdown", function (ev) { if (ev.isPrimary && ev.button === 0) { pressStart(ev); } }, true);
+  document.addEventListener("pointerup", pressEnd, true);
+  document.addEventListener("pointercancel", pressEnd, true);
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === " " && !ev.repeat && ev.target.closest && ev.target.closest("button, [role=button]")) { pressStart(ev); }
+  }, true);
+  document.addEventListener("keyup", function (ev) { if (ev.key === " ") { pressEnd(); } }, true);
+  window.addEventListener("blur", pressEnd);
 
   // An answer (a poll's, or a decision's htmx answer) can arrive after a newer one was shown:
   // a poll that left before the decision, or a decision's answer overtaken by a poll that saw
