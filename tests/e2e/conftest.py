@@ -134,8 +134,36 @@ def _serving() -> list[threading.Thread]:
     return [t for t in threading.enumerate() if t.name.endswith("(process_request_thread)") and t.is_alive()]
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Each phase's report on the test item (``item.coinlab_failed``), for ``new_context``'s
+    screenshots of a failed test's pages."""
+    report = yield
+    if report.when == "call" and report.failed:
+        item.coinlab_failed = True
+    return report
+
+
+def _shoot_failed(node, contexts) -> None:
+    """A failed test's open pages, as they were when it failed, under test-artifacts/e2e/failed/
+    (kept by ``benchmarks/suite_runs.sh`` for a red run): what the page showed is the first thing
+    to know of an intermittent failure."""
+    folder = ARTIFACTS / "failed"
+    name = "".join(c if c.isalnum() or c in "-_" else "_" for c in node.name)[:120]
+    n = 0
+    for ctx in contexts:
+        for page in ctx.pages:
+            n += 1
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                page.screenshot(path=str(folder / f"{name}-{n}.png"), full_page=True, timeout=5_000)
+                (folder / f"{name}-{n}.html").write_text(page.content())
+            except Exception as exc:  # noqa: BLE001 - a page that cannot be shot must not hide the failure
+                warnings.warn(f"no screenshot of {page.url}: {exc}", stacklevel=1)
+
+
 @pytest.fixture
-def new_context(browser, live_server):
+def new_context(browser, live_server, request):
     """A fresh browser context (its own cookies: one person) at a window size.
 
     At the end, once the contexts are closed, the live server's request threads are waited for
@@ -157,6 +185,8 @@ def new_context(browser, live_server):
         return ctx
 
     yield make
+    if getattr(request.node, "coinlab_failed", False):
+        _shoot_failed(request.node, contexts)
     for ctx in contexts:
         ctx.close()
     deadline = time.monotonic() + 10

@@ -24,6 +24,7 @@ import time
 
 import pytest
 from django.contrib.auth.models import Group
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from facilitation import services
 from facilitation.models import ROLE_INSTRUCTOR
@@ -136,6 +137,27 @@ def test_a_decisions_answer_overtaken_by_a_newer_poll_is_dropped(new_context, li
                            arg=decided)
     assert _seq(page) == newest, "the decision's older answer replaced the newer region"
     assert page.evaluate("window.__coinlabStaleAnswers") == 1
+
+
+def _wait_for_cue(page, session, cue: str, what: str, answer, before: int) -> None:
+    """Wait for the region's turn cue ``cue`` after the decision ``what`` (its ``answer``, the
+    session's seq ``before`` it); if it does not come, say what the page and the server show."""
+    try:
+        page.wait_for_selector(f"[data-turn-cue={cue}]")
+    except PlaywrightTimeout:
+        session.refresh_from_db()
+        shown = page.evaluate("""() => ({
+            seq: document.querySelector('#live [data-seq]')?.getAttribute('data-seq'),
+            cue: document.querySelector('[data-turn-cue]')?.getAttribute('data-turn-cue'),
+            flash: document.getElementById('play-flash')?.innerText,
+            choices: [...document.querySelectorAll('.choices button')].map(b => b.dataset.choice).slice(0, 6),
+            focus: document.activeElement?.outerHTML.slice(0, 100),
+            stale: [window.__coinlabStalePolls, window.__coinlabStaleAnswers], pollError: window.__coinlabPollError,
+            url: location.href})""")
+        events = list(session.events.filter(seq__gt=before).values_list("seq", "kind", "seat", "payload__choice"))
+        raise AssertionError(f"after {what}: no '{cue}' cue; the decision's answer {answer.status} "
+                             f"(htmx: {answer.request.headers.get('hx-request')}), the session's seq {before} -> "
+                             f"{session.head_seq} (events {events}), the page shows {shown}") from None
 
 
 def _marked(page):
@@ -399,9 +421,11 @@ def test_a_poll_redraw_after_the_turn_keeps_the_focus_on_the_decision_panel(new_
         services.choice_submit(session=session, user=bruno, seat="shining_path", choice=cid, seq=session.head_seq)
     page.wait_for_selector(".choices button[data-choice='rally:1']")
     page.focus(".choices button[data-choice='rally:1']")
-    with page.expect_response(lambda r: "/play/choose/" in r.url):
+    session.refresh_from_db()
+    before = session.head_seq
+    with page.expect_response(lambda r: "/play/choose/" in r.url) as answer:
         page.keyboard.press("Enter")
-    page.wait_for_selector("[data-turn-cue=waiting]")
+    _wait_for_cue(page, session, "waiting", "rally:1", answer.value, before)
     assert page.evaluate("document.activeElement.id") == "prompt-h"
     _marked(page)
     services.facilitator_note(session=session, user=teacher, text="Mind the hills")
