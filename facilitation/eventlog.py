@@ -353,6 +353,29 @@ def initial_state(rules: Rules, session: ClassSession) -> Any:
     return rules.setup(seed=session.engine_seed(), options=dict(session.options or {}))
 
 
+def settle_head_state(session: ClassSession, rules: Rules | None = None) -> None:
+    """Give a row read with its ``state`` column deferred (``.defer("state")``: the polls read the
+    state only when they draw a region) the state of *its own* ``head_seq``.
+
+    Django loads a deferred column by reading the row as it is now: when a move was committed
+    between the two reads, the newer position's state was drawn under the older seq, a region
+    whose choices answered the newer position while its form said the older seq, so the team's
+    decision was refused as stale ("the game has moved on"), and that region was stored under the
+    older version's key (issue 20: a browser test's decision refused on a busy machine). Here the
+    state is read together with the seq it belongs to; if the session has moved on since the row
+    was read, the row object gets S(head_seq) rebuilt from the log (None before the start, seq 0)."""
+    if "state" in session.__dict__ or _head_text(session) is not None or session.pk is None:
+        return
+    row = ClassSession.objects.filter(pk=session.pk).values_list("head_seq", "state").first()
+    if row is not None and row[0] == session.head_seq:
+        session.state = row[1]
+    elif row is None or session.head_seq == 0:
+        session.state = None
+    else:
+        rules = rules or rules_for(session)
+        session.state = state_data(rules, _replayed_state(session, session.head_seq, rules))
+
+
 def load_state(session: ClassSession, seq: int, rules: Rules | None = None) -> Any:
     """``S(seq)``: from the nearest snapshot on the parent path, re-applying events on that path."""
     rules = rules or rules_for(session)
@@ -361,8 +384,14 @@ def load_state(session: ClassSession, seq: int, rules: Rules | None = None) -> A
         if text is not None:  # the row's jsonb text, decoded once into the canonical form
             data = loads_canonical(text)
             return data if rules.state_is_json else rules.deserialize(data)
+        settle_head_state(session, rules)  # a deferred state: the one of this head_seq
         if session.state is not None:
             return rules.deserialize(json.loads(canonical(session.state)))
+    return _replayed_state(session, seq, rules)
+
+
+def _replayed_state(session: ClassSession, seq: int, rules: Rules) -> Any:
+    """S(seq) from the log: the nearest snapshot on the parent path, then the events after it."""
     parents = dict(SessionEvent.objects.filter(session=session, seq__lte=seq)
                    .values_list("seq", "parent_seq"))
     snaps = set(StateSnapshot.objects.filter(session=session, seq__lte=seq).values_list("seq", flat=True))

@@ -181,6 +181,7 @@ def seat_require_readable(user, session: ClassSession, seat_key: str) -> Seat:
 
 def session_state(session: ClassSession):
     rules = eventlog.rules_for(session)
+    eventlog.settle_head_state(session, rules)  # a row read with its state deferred: its own seq's
     if session.state is None:
         return rules, None
     return rules, eventlog.load_state(session, session.head_seq, rules)
@@ -189,9 +190,9 @@ def session_state(session: ClassSession):
 def session_directable(session: ClassSession) -> dict[str, Any] | None:
     """The bot-run seat whose decision a facilitator may direct now (issue 15: an Andean Abyss
     Non-player waiting while the game is paused), with its legal choices; None when there is none."""
-    if session.state is None:
-        return None
     rules, state = session_state(session)
+    if state is None:
+        return None
     p = rules.prompt(state)
     if p is None:
         return None
@@ -312,10 +313,12 @@ def seat_logs(session: ClassSession, seat_keys, *, after: int = 0, limit: int = 
     """``session_events(session, seat_key=seat, ...)`` of several seats, without the events'
     metrics (the live log does not show them): the rows are read once (as plain values, no model
     instances) and each seat gets its own copy, redacted for it by ``_seat_parts`` as
-    ``event_to_dict`` does."""
+    ``event_to_dict`` does. Up to the row's ``head_seq`` only: the log of the version drawn, even
+    if the session has moved on since its row was read (``eventlog.settle_head_state``)."""
     from django.contrib.auth import get_user_model
 
-    rows = list(SessionEvent.objects.filter(session=session, seq__gt=after).order_by("seq").values_list(
+    rows = list(SessionEvent.objects.filter(session=session, seq__gt=after, seq__lte=session.head_seq)
+                .order_by("seq").values_list(
         "seq", "parent_seq", "kind", "seat", f"actor__{get_user_model().USERNAME_FIELD}", "payload", "facts",
         "rationale", "decision_ms", "created_at")[:limit])
     out = {}

@@ -148,7 +148,8 @@ def live_contexts(session: ClassSession, seats: list[str], loaded=None) -> dict[
 
     def last_move_before_log():
         if not older_move:
-            older_move.append(SessionEvent.objects.filter(session=session, kind__in=("decision", "bot", "undo"))
+            older_move.append(SessionEvent.objects.filter(session=session, kind__in=("decision", "bot", "undo"),
+                                                          seq__lte=session.head_seq)
                               .order_by("-seq").values("kind", "seat", "payload").first())
         return older_move[0]
 
