@@ -1,15 +1,12 @@
 """Where the whole test suite's Python time goes: a py-spy recording summed by test and by part.
 
-Record the suite as CI runs it (both xdist workers and every process they start: live servers,
-Celery workers, ``scripts/run``, child games) with py-spy, a sampling profiler that reads the
-processes from outside (install it apart from the project's venv, it is not one of its
-dependencies):
+Record the suite's test command (``scripts/test``: both xdist workers and every process they
+start: live servers, Celery workers, ``scripts/run``, child games) with py-spy, a sampling
+profiler that reads the processes from outside (install it apart from the project's venv, it is
+not one of its dependencies):
 
     python3 -m venv /tmp/pyspy && /tmp/pyspy/bin/pip install py-spy
-    PYTHONPATH=$PWD DATABASE_URL=postgres://postgres@127.0.0.1:5432/coinlab \\
-        REDIS_URL=redis://127.0.0.1:6379/15 CHROMIUM_PATH=/usr/bin/chromium \\
-        /tmp/pyspy/bin/py-spy record --subprocesses -r 25 -f raw -o suite.raw -- \\
-        .venv/bin/pytest -n 2 --dist loadfile --no-loadscope-reorder -p no:cacheprovider -q
+    /tmp/pyspy/bin/py-spy record --subprocesses -r 25 -f raw -o suite.raw -- ./scripts/test -q
     .venv/bin/python benchmarks/suite_profile.py suite.raw --rate 25
 
 Prints the seconds sampled (samples / rate), the part of them spent waiting (a stack whose
@@ -96,13 +93,21 @@ def test_of(frames: list[str]) -> str:
             return f"{m.group(2)}::{m.group(1)}"
     if any("process_request_thread" in f for f in frames):
         return "(no test frame) a live server's request threads"
-    procs = [f for f in frames if f.startswith("process ")]
-    if len(procs) > 2:  # py-spy's root, an xdist worker, then a process started under it
-        command = procs[-1].split(":", 1)[1].strip('"')
-        command = re.sub(r"/tmp/\S*/", ".../", command)
-        words = [w.rsplit("/", 1)[-1] for w in command.split()[:4]]
+    started = [f for f in frames if f.startswith("process ") and not _is_runner(f)]
+    if started:
+        command = started[-1].split(":", 1)[1].strip('"')
+        words = [w.rsplit("/", 1)[-1] for w in command.split()[:4]]  # file names, not paths
         return f"(no test frame) process: {' '.join(words)[:90]}"
     return "(no test frame) in the pytest process: collection, set-up, other threads"
+
+
+def _is_runner(process_frame: str) -> bool:
+    """A process of the test run itself, not one a test started: py-spy's root (its command line
+    reads empty), ``scripts/test``'s bash, pytest, and the xdist workers (execnet starts each as
+    ``python -u -c import sys;exec(...)``; py-spy's ``;`` cuts that frame after ``import sys``)."""
+    command = process_frame.split(":", 1)[1].strip('"')
+    return (not command or command.endswith("-c import sys") or "/pytest " in command
+            or command.endswith("/pytest") or command.endswith("scripts/test"))
 
 
 def summarize(path: str) -> tuple[int, int, collections.Counter, collections.Counter]:

@@ -10,8 +10,8 @@ _spec = importlib.util.spec_from_file_location("suite_profile", ROOT / "benchmar
 suite_profile = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(suite_profile)
 
-ROOT_PROC = 'process 10:"pytest"'
-WORKER = 'process 11:"/venv/bin/python -u -c import sys'
+ROOT_PROC = 'process 9:"";process 10:"/venv/bin/python /venv/bin/pytest -n 2 --dist loadfile"'
+WORKER = 'process 11:"/venv/bin/python -u -c import sys;exec(eval(sys.stdin.readline()))"'
 RAW = "\n".join([
     # a test playing a bot game: the engine's innermost frame names the part
     f"{ROOT_PROC};{WORKER};test_games (engine/test_x.py:12);play (engine/core/flow.py:40);"
