@@ -117,20 +117,28 @@ class _NotPlainJson(Exception):
 
 def _plain(x):
     """A deep copy of plain JSON data (dicts with string keys, lists, strings, numbers, booleans,
-    None); anything else raises :class:`_NotPlainJson`."""
+    None); anything else raises :class:`_NotPlainJson`. A dict subclass (a frame's label is an
+    ``engine.core.messages.Msg``) is copied to a plain dict, as the JSON round trip gives it:
+    before, one such label sent every copy of the frames through the round trip (issue 20)."""
     t = type(x)
     if t is dict:
-        out = {}
-        for k, v in x.items():
-            if type(k) is not str:
-                raise _NotPlainJson
-            out[k] = _plain(v)
-        return out
+        return _plain_dict(x)
     if t is list:
         return [_plain(v) for v in x]
     if t is str or t is int or t is float or t is bool or x is None:
         return x
+    if isinstance(x, dict):
+        return _plain_dict(x)
     raise _NotPlainJson
+
+
+def _plain_dict(x: dict) -> dict:
+    out = {}
+    for k, v in x.items():
+        if type(k) is not str:
+            raise _NotPlainJson
+        out[k] = _plain(v)
+    return out
 
 
 def _json_copy(x):
