@@ -49,11 +49,14 @@ class Stats:
     def __init__(self):
         self.rows: dict[str, list[float]] = defaultdict(list)
         self.status: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        # the latencies of each answer status apart (a poll's 304 against its 200 with a region)
+        self.by_status: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         self.errors: dict[str, list[str]] = defaultdict(list)
         self.count = 0
 
     def add(self, kind: str, ms: float, status: int, note: str = ""):
         self.rows[kind].append(ms)
+        self.by_status[kind][status].append(ms)
         self.status[kind][status] += 1
         self.count += 1
         if status == 0 or (status >= 400 and status != 409):
@@ -388,6 +391,9 @@ def main() -> None:
             "mean_ms": round(statistics.fmean(rows), 1) if rows else None, "max_ms": round(max(rows), 1) if rows else None,
             "status": dict(sorted(st.items())), "errors": errors, "conflicts_409": st.get(409, 0),
             "error_rate": round(errors / len(rows), 5) if rows else 0.0, "error_samples": run.stats.errors[kind][:5],
+            "by_status": {code: {"requests": len(v), "p50_ms": round(pct(v, 50), 1), "p95_ms": round(pct(v, 95), 1),
+                                 "p99_ms": round(pct(v, 99), 1)}
+                          for code, v in sorted(run.stats.by_status[kind].items())},
         }
     if args.access_log:
         time.sleep(2.5)  # the proxy writes its log buffer out every second
@@ -410,6 +416,10 @@ def main() -> None:
     for kind, k in out["kinds"].items():
         print(f"{kind:8} {k['requests']:9d} {k['per_s']:7.1f} {k['p50_ms']:7.1f} {k['p95_ms']:7.1f} "
               f"{k['p99_ms']:7.1f} {k['max_ms']:8.1f}  {k['errors']:6d}  {k['status']}")
+    for kind, k in out["kinds"].items():
+        if len(k["by_status"]) > 1:
+            print(f"  {kind} by answer: " + "; ".join(f"{code}: {v['requests']} p50 {v['p50_ms']} p95 {v['p95_ms']} "
+                                                      f"p99 {v['p99_ms']}" for code, v in k["by_status"].items()))
     for kind, k in (out.get("server_side") or {}).items():
         print(f"  proxy->upstream {kind:12} {k['requests']:7d}  p50 {k['p50_ms']:6.1f}  p95 {k['p95_ms']:6.1f}  "
               f"p99 {k['p99_ms']:6.1f} ms")

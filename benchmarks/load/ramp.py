@@ -143,6 +143,13 @@ def fmt3(k: dict | None) -> str:
     return f"{k['p50_ms']:.1f} / {k['p95_ms']:.1f} / {k['p99_ms']:.1f}"
 
 
+def poll_split(k: dict | None) -> str:
+    """A poll's p95 by answer: 304 (nothing new) and 200 (a region), with their counts."""
+    by = {str(code): v for code, v in ((k or {}).get("by_status") or {}).items()}
+    cells = [f"{code}: {by[code]['p95_ms']:.1f} ({by[code]['requests']:,})" for code in ("304", "200") if code in by]
+    return "; ".join(cells) or "-"
+
+
 def group_cell(res: dict, name: str) -> str:
     cpu, rss = res.get(f"{name}_cpu"), res.get(f"{name}_rss_mb")
     if not cpu:
@@ -166,7 +173,8 @@ def verdict(step: dict, args) -> list[str]:
 
 
 def table(steps: list[dict], groups: list[str]) -> str:
-    head = ["sessions (Peru/AA/ToT)", "teams, consoles", "poll p50 / p95 / p99 ms", "API decision p50 / p95 / p99 ms",
+    head = ["sessions (Peru/AA/ToT)", "teams, consoles", "poll p50 / p95 / p99 ms", "poll p95 ms by answer (count)",
+            "API decision p50 / p95 / p99 ms",
             "page decision p50 / p95 / p99 ms", "console p50 / p95 / p99 ms", "requests (req/s), errors",
             "machine CPU mean (max), load avg", *[f"{g}: cores mean (max), RSS" for g in groups], "targets"]
     rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
@@ -177,7 +185,8 @@ def table(steps: list[dict], groups: list[str]) -> str:
         errors = sum(v["errors"] for v in k.values())
         cpu, load = res.get("machine_cpu", {}), res.get("load1", {})
         cells = [f"{s['sessions']} ({games.get('peru', 0)}/{games.get('andean_abyss', 0)}/{games.get('tears_of_tyranny', 0)})",
-                 f"{s['teams']}, {s['instructors']}", fmt3(k.get("poll")), fmt3(k.get("submit_api")),
+                 f"{s['teams']}, {s['instructors']}", fmt3(k.get("poll")), poll_split(k.get("poll")),
+                 fmt3(k.get("submit_api")),
                  fmt3(k.get("submit_page")), fmt3(k.get("console")),
                  f"{n_req:,} ({n_req / max(s['duration_s'], 1):.0f}/s), {errors}",
                  f"{cpu.get('mean', 0):.0f} % ({cpu.get('max', 0):.0f} %), {load.get('mean', 0):.1f}",

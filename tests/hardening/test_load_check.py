@@ -7,6 +7,7 @@ rejected decision that was applied anyway."""
 from __future__ import annotations
 
 import importlib.util
+import json
 import uuid
 
 import pytest
@@ -79,3 +80,19 @@ def test_decision_check_sees_lost_twice_and_wrong(people, subprocess_env):
     # an acknowledgement naming another seat's or choice's event
     wrong = [*journal[:2], {**journal[2], "choice": "not-" + journal[2]["choice"]}]
     assert check(wrong, env, None, None)["wrong_event"] == 1
+
+
+def test_the_ramp_table_gives_a_polls_p95_by_answer():
+    """The step table splits the polls' p95 into the 304s (nothing new) and the 200s (a region):
+    from the driver's result as it is in memory (number keys) and as read back from its JSON file
+    (string keys)."""
+    ramp = _ramp()
+    poll = {"p50_ms": 2.0, "p95_ms": 9.0, "p99_ms": 30.0, "requests": 1100, "errors": 0,
+            "by_status": {200: {"requests": 100, "p50_ms": 12.0, "p95_ms": 41.5, "p99_ms": 60.0},
+                          304: {"requests": 1000, "p50_ms": 1.5, "p95_ms": 4.25, "p99_ms": 8.0}}}
+    step = {"sessions": 40, "teams": 132, "instructors": 10, "duration_s": 45, "kinds": {"poll": poll},
+            "games": {"peru": 14, "andean_abyss": 13, "tears_of_tyranny": 13}, "resources": {}, "broken": []}
+    for s in (step, json.loads(json.dumps(step))):
+        row = ramp.table([s], []).splitlines()[2]
+        assert "| 304: 4.2 (1,000); 200: 41.5 (100) |" in row, row
+    assert ramp.poll_split({"p95_ms": 1.0}) == "-"
