@@ -2,7 +2,8 @@
 
 Every team behaves like the play page's JavaScript (facilitation/web/static/web/js/play.js):
 it polls its live region ``GET /sessions/<id>/play/live/?seat=S`` with ``If-None-Match``
-``data-poll-ms`` = 1500 ms after the previous answer, and when it is its turn it decides
+``data-poll-ms`` = 1500 ms after the previous answer (sooner when the answer's
+``X-Coinlab-Poll-Again`` asks for it), and when it is its turn it decides
 after a think time (classroom pace, ``--think`` seconds, uniform) with the page's htmx
 ``POST /sessions/<id>/play/choose/?seat=S`` (choice, seq, idempotency key). Every
 instructor polls the live console ``GET /console/live/`` every 2000 ms (``console.html``).
@@ -43,6 +44,18 @@ CSRF = "LoadTestCsrfToken0123456789abcde"  # 32 letters and digits: a valid CSRF
 RE_ETAG = re.compile(r'data-etag="([^"]*)"')
 RE_SEQ = re.compile(r'name="seq" value="(\d+)"')
 RE_CHOICE = re.compile(r'data-choice="([^"]+)"')
+
+
+def _poll_again(resp) -> int | None:
+    """The sooner interval (ms) a poll's answer asks for (header ``X-Coinlab-Poll-Again``, as
+    play.js reads it), or None for the usual ``POLL_MS``."""
+    if resp is None:
+        return None
+    try:
+        again = int(resp[1].get("X-Coinlab-Poll-Again", ""))
+    except ValueError:
+        return None
+    return again if 0 < again < POLL_MS else None
 
 
 class Stats:
@@ -128,6 +141,8 @@ class Run:
                 if etag:
                     headers["If-None-Match"] = etag
                 resp = await self.request(client, "poll", "GET", live, headers=headers)
+                # as play.js: a 304 may ask for the next poll sooner (the new region is being drawn)
+                again = _poll_again(resp)
                 if resp is not None and resp[0] == 200:
                     etag = resp[1].get("ETag", "")
                     html = resp[2]
@@ -151,7 +166,7 @@ class Run:
                             etag = f"{m.group(1)}" if m else ""
                             etag = resp[1].get("ETag", etag)
                             decide_at = None
-                await asyncio.sleep(POLL_MS / 1000)
+                await asyncio.sleep((again or POLL_MS) / 1000)
 
     async def decide(self, client, t: dict, via: str, seq: int, choice: str, base: str):
         """One decision, through the page's form or the API, with one idempotency key. Where the
