@@ -2,8 +2,7 @@
 
 Every team behaves like the play page's JavaScript (facilitation/web/static/web/js/play.js):
 it polls its live region ``GET /sessions/<id>/play/live/?seat=S`` with ``If-None-Match``
-``data-poll-ms`` = 1500 ms after the previous answer (sooner when the answer's
-``X-Coinlab-Poll-Again`` asks for it), and when it is its turn it decides
+``data-poll-ms`` = 1500 ms after the previous answer, and when it is its turn it decides
 after a think time (classroom pace, ``--think`` seconds, uniform) with the page's htmx
 ``POST /sessions/<id>/play/choose/?seat=S`` (choice, seq, idempotency key). Every
 instructor polls the live console ``GET /console/live/`` every 2000 ms (``console.html``).
@@ -46,23 +45,11 @@ RE_SEQ = re.compile(r'name="seq" value="(\d+)"')
 RE_CHOICE = re.compile(r'data-choice="([^"]+)"')
 
 
-def _poll_again(resp) -> int | None:
-    """The sooner interval (ms) a poll's answer asks for (header ``X-Coinlab-Poll-Again``, as
-    play.js reads it), or None for the usual ``POLL_MS``."""
-    if resp is None:
-        return None
-    try:
-        again = int(resp[1].get("X-Coinlab-Poll-Again", ""))
-    except ValueError:
-        return None
-    return again if 0 < again < POLL_MS else None
-
-
 class Stats:
     def __init__(self):
         self.rows: dict[str, list[float]] = defaultdict(list)
-        self.status: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
-        # the latencies of each answer status apart (a poll's 304 against its 200 with a region)
+        # the latencies of each answer status apart (a poll's 304 against its 200 with a region);
+        # their lengths are the counts per status
         self.by_status: dict[str, dict[int, list[float]]] = defaultdict(lambda: defaultdict(list))
         self.errors: dict[str, list[str]] = defaultdict(list)
         self.count = 0
@@ -70,7 +57,6 @@ class Stats:
     def add(self, kind: str, ms: float, status: int, note: str = ""):
         self.rows[kind].append(ms)
         self.by_status[kind][status].append(ms)
-        self.status[kind][status] += 1
         self.count += 1
         if status == 0 or (status >= 400 and status != 409):
             if len(self.errors[kind]) < 20:
@@ -141,8 +127,6 @@ class Run:
                 if etag:
                     headers["If-None-Match"] = etag
                 resp = await self.request(client, "poll", "GET", live, headers=headers)
-                # as play.js: a 304 may ask for the next poll sooner (the new region is being drawn)
-                again = _poll_again(resp)
                 if resp is not None and resp[0] == 200:
                     etag = resp[1].get("ETag", "")
                     html = resp[2]
@@ -166,7 +150,7 @@ class Run:
                             etag = f"{m.group(1)}" if m else ""
                             etag = resp[1].get("ETag", etag)
                             decide_at = None
-                await asyncio.sleep((again or POLL_MS) / 1000)
+                await asyncio.sleep(POLL_MS / 1000)
 
     async def decide(self, client, t: dict, via: str, seq: int, choice: str, base: str):
         """One decision, through the page's form or the API, with one idempotency key. Where the
@@ -396,7 +380,7 @@ def main() -> None:
            "instructors": len(people["instructors"]), "scenario": people.get("scenario"),
            "duration_s": round(wall, 1), "think_s": list(args.think), "submit": args.submit, "kinds": {}}
     for kind, rows in sorted(run.stats.rows.items()):
-        st = run.stats.status[kind]
+        st = {code: len(v) for code, v in run.stats.by_status[kind].items()}
         # 409 is the game's answer to a decision made against a position that moved on (another
         # seat of a simultaneous phase decided first): a conflict the page reloads from, not an error.
         errors = sum(n for code, n in st.items() if code == 0 or (code >= 400 and code != 409))
