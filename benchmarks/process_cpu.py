@@ -41,7 +41,9 @@ def kind_of(pid: str, comm: str) -> str:
             args = f.read().decode(errors="replace").replace("\0", " ").split()
     except OSError:
         return "chromium"
-    kind = next((a[len("--type="):] for a in args if a.startswith("--type=")), "browser")
+    kind = next((a[len("--type="):] for a in args if a.startswith("--type=")), None)
+    if kind is None:  # a browser process: the browser tests' (Playwright's profile) or another's (kaleido's charts)
+        kind = "browser (Playwright)" if any("playwright" in a for a in args) else "browser (other)"
     return f"chromium {kind}"
 
 

@@ -56,8 +56,8 @@ def test_a_process_already_running_counts_only_its_cpu_since_the_start():
         deadline = time.monotonic() + 10  # until it has burnt its 0.5 s and sleeps
         while time.monotonic() < deadline:
             with open(f"/proc/{busy.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            if (int(fields[12]) + int(fields[13])) / process_cpu.TICK >= 0.45:
+                fields = f.read().rsplit(")", 1)[1].split()  # from the state on: utime, stime are the 12th, 13th
+            if (int(fields[11]) + int(fields[12])) / process_cpu.TICK >= 0.45:
                 break
             time.sleep(0.05)
         start = process_cpu.read_all()
@@ -81,11 +81,16 @@ def test_chromium_processes_are_told_apart_by_their_type(tmp_path, monkeypatch):
             return real_open(f, *args, **kwargs)
         if path == "/proc/4243/cmdline":
             f = tmp_path / "cmdline2"
-            f.write_bytes(b"/usr/lib/chromium/chromium\0--headless\0--no-sandbox\0")
+            f.write_bytes(b"/usr/lib/chromium/chromium\0--headless\0--user-data-dir=/tmp/playwright_chromiumdev_profile-x\0")
+            return real_open(f, *args, **kwargs)
+        if path == "/proc/4245/cmdline":
+            f = tmp_path / "cmdline3"
+            f.write_bytes(b"/usr/lib/chromium/chromium\0--headless\0--remote-debugging-pipe\0")
             return real_open(f, *args, **kwargs)
         return real_open(path, *args, **kwargs)
 
     monkeypatch.setattr("builtins.open", fake_open)
     assert process_cpu.kind_of("4242", "chromium") == "chromium renderer"
-    assert process_cpu.kind_of("4243", "chromium") == "chromium browser"
+    assert process_cpu.kind_of("4243", "chromium") == "chromium browser (Playwright)"
+    assert process_cpu.kind_of("4245", "chromium") == "chromium browser (other)"  # kaleido's, for the charts
     assert process_cpu.kind_of("4244", "postgres") == "postgres"
