@@ -5,7 +5,8 @@
 py-spy (``benchmarks/suite_profile.py``) sees the Python processes only; a browser test's
 Chromium, PostgreSQL and Redis spend CPU too. This runs COMMAND and, every ``--interval``
 seconds until it ends, reads every process's CPU time (user + system, ``/proc/PID/stat``) on the
-machine; at the end it prints, per kind of process, the CPU seconds spent while the command ran
+machine; at the end it prints, per kind of process, the CPU seconds spent while the command ran and how
+many such processes started meanwhile
 (a process alive at the start counts from there; one that ended between two readings counts up
 to its last reading, so a kind made of many short processes is undercounted by at most one
 interval each). Kinds: the process name (``comm``), and for Chromium its process type
@@ -89,17 +90,21 @@ def main(argv: list[str] | None = None) -> int:
     last.update(read_all())
     wall = time.monotonic() - t0
     by_kind: collections.Counter[str] = collections.Counter()
+    started: collections.Counter[str] = collections.Counter()  # processes of each kind started meanwhile
     for key, (kind, cpu) in last.items():
         by_kind[kind] += cpu - (start[key][1] if key in start else 0.0)
+        started[kind] += key not in start
     total = sum(by_kind.values())
     print(f"\n{total:.1f} CPU s in {wall:.1f} s wall (exit {proc.returncode}); by kind:", file=sys.stderr)
     for kind, cpu in by_kind.most_common():
         if cpu >= 0.05:
-            print(f"  {cpu:8.1f} s  {100 * cpu / max(total, 1e-9):5.1f} %  {kind}", file=sys.stderr)
+            print(f"  {cpu:8.1f} s  {100 * cpu / max(total, 1e-9):5.1f} %  {started[kind]:5d} started  {kind}",
+                  file=sys.stderr)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"command": command, "wall_s": round(wall, 1), "exit": proc.returncode,
-                       "cpu_s": {k: round(v, 2) for k, v in by_kind.most_common() if v >= 0.05}}, f, indent=1)
+                       "cpu_s": {k: round(v, 2) for k, v in by_kind.most_common() if v >= 0.05},
+                       "started": {k: started[k] for k, v in by_kind.most_common() if v >= 0.05}}, f, indent=1)
     return proc.returncode or 0
 
 

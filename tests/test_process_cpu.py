@@ -38,6 +38,7 @@ def test_the_cpu_of_a_command_and_its_children_is_summed_by_process_name(tmp_pat
     cpu = figures["cpu_s"]
     assert 0.5 <= cpu.get("cpuburner", 0) <= 1.5, figures
     assert 0.3 <= cpu.get("shortburner", 0) <= 1.0, figures
+    assert figures["started"]["cpuburner"] == 1 and figures["started"]["shortburner"] == 1, figures
     assert "cpuburner" in run.stderr and "by kind" in run.stderr
 
 
