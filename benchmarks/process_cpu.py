@@ -10,7 +10,8 @@ many such processes started meanwhile
 (a process alive at the start counts from there; one that ended between two readings counts up
 to its last reading, so a kind made of many short processes is undercounted by at most one
 interval each). Kinds: the process name (``comm``), and for Chromium its process type
-(``--type=renderer``, ``gpu-process``, ``utility``; none: the browser process). Every process of
+(``--type=renderer``, ``gpu-process``, ``utility``; none: the browser process), as first read: a
+process that is exiting has an empty command line, and keeps the kind it had. Every process of
 the machine is read, so what else runs beside the command is counted too (its own kinds).
 
 Example (one browser test file, alone)::
@@ -41,6 +42,8 @@ def kind_of(pid: str, comm: str) -> str:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
             args = f.read().decode(errors="replace").replace("\0", " ").split()
     except OSError:
+        return "chromium"
+    if not args:  # exiting (a zombie's command line is empty) or not yet started: not known from this reading
         return "chromium"
     kind = next((a[len("--type="):] for a in args if a.startswith("--type=")), None)
     if kind is None:  # a browser process: the browser tests' (Playwright's profile) or another's (kaleido's charts)
@@ -78,16 +81,25 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("no command given (put it after --)")
     start = read_all()
     last: dict[tuple[str, str], tuple[str, float]] = {}
+
+    def keep(readings: dict[tuple[str, str], tuple[str, float]]) -> None:
+        """The latest CPU time of each process, under its latest known kind: a Chromium process
+        that is exiting has an empty command line (kind "chromium", not known), which must not
+        move its CPU away from the kind it had."""
+        for key, (kind, cpu) in readings.items():
+            if kind == "chromium":
+                kind = last.get(key, start.get(key, (kind,)))[0]
+            last[key] = (kind, cpu)
     t0 = time.monotonic()
     proc = subprocess.Popen(command)
     try:
         while proc.poll() is None:
-            last.update(read_all())
+            keep(read_all())
             time.sleep(args.interval)
     except KeyboardInterrupt:
         proc.terminate()
         proc.wait()
-    last.update(read_all())
+    keep(read_all())
     wall = time.monotonic() - t0
     by_kind: collections.Counter[str] = collections.Counter()
     started: collections.Counter[str] = collections.Counter()  # processes of each kind started meanwhile

@@ -84,6 +84,10 @@ def test_chromium_processes_are_told_apart_by_their_type(tmp_path, monkeypatch):
             f = tmp_path / "cmdline2"
             f.write_bytes(b"/usr/lib/chromium/chromium\0--headless\0--user-data-dir=/tmp/playwright_chromiumdev_profile-x\0")
             return real_open(f, *args, **kwargs)
+        if path == "/proc/4246/cmdline":  # a zombie: its command line is empty
+            f = tmp_path / "cmdline4"
+            f.write_bytes(b"")
+            return real_open(f, *args, **kwargs)
         if path == "/proc/4245/cmdline":
             f = tmp_path / "cmdline3"
             f.write_bytes(b"/usr/lib/chromium/chromium\0--headless\0--remote-debugging-pipe\0")
@@ -94,4 +98,5 @@ def test_chromium_processes_are_told_apart_by_their_type(tmp_path, monkeypatch):
     assert process_cpu.kind_of("4242", "chromium") == "chromium renderer"
     assert process_cpu.kind_of("4243", "chromium") == "chromium browser (Playwright)"
     assert process_cpu.kind_of("4245", "chromium") == "chromium browser (other)"  # kaleido's, for the charts
+    assert process_cpu.kind_of("4246", "chromium") == "chromium"  # not known from an empty command line
     assert process_cpu.kind_of("4244", "postgres") == "postgres"
