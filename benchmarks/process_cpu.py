@@ -70,6 +70,17 @@ def read_all() -> dict[tuple[str, str], tuple[str, float]]:
     return out
 
 
+def merge(last: dict, start: dict, readings: dict) -> None:
+    """Into ``last``: the latest CPU time of each process of ``readings``, under its latest known
+    kind. A Chromium process that is exiting has an empty command line (kind "chromium", not
+    known), which must not move its CPU away from the kind it had (its first reading in ``last``,
+    or ``start`` for a process running before the command)."""
+    for key, (kind, cpu) in readings.items():
+        if kind == "chromium":
+            kind = last.get(key, start.get(key, (kind,)))[0]
+        last[key] = (kind, cpu)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--interval", type=float, default=0.2, help="seconds between two readings (default 0.2)")
@@ -81,25 +92,16 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("no command given (put it after --)")
     start = read_all()
     last: dict[tuple[str, str], tuple[str, float]] = {}
-
-    def keep(readings: dict[tuple[str, str], tuple[str, float]]) -> None:
-        """The latest CPU time of each process, under its latest known kind: a Chromium process
-        that is exiting has an empty command line (kind "chromium", not known), which must not
-        move its CPU away from the kind it had."""
-        for key, (kind, cpu) in readings.items():
-            if kind == "chromium":
-                kind = last.get(key, start.get(key, (kind,)))[0]
-            last[key] = (kind, cpu)
     t0 = time.monotonic()
     proc = subprocess.Popen(command)
     try:
         while proc.poll() is None:
-            keep(read_all())
+            merge(last, start, read_all())
             time.sleep(args.interval)
     except KeyboardInterrupt:
         proc.terminate()
         proc.wait()
-    keep(read_all())
+    merge(last, start, read_all())
     wall = time.monotonic() - t0
     by_kind: collections.Counter[str] = collections.Counter()
     started: collections.Counter[str] = collections.Counter()  # processes of each kind started meanwhile

@@ -100,3 +100,13 @@ def test_chromium_processes_are_told_apart_by_their_type(tmp_path, monkeypatch):
     assert process_cpu.kind_of("4245", "chromium") == "chromium browser (other)"  # kaleido's, for the charts
     assert process_cpu.kind_of("4246", "chromium") == "chromium"  # not known from an empty command line
     assert process_cpu.kind_of("4244", "postgres") == "postgres"
+
+
+def test_an_exiting_chromium_process_keeps_its_kind_and_a_renamed_process_takes_its_new_name():
+    start = {("7", "100"): ("chromium renderer", 1.0)}
+    last: dict = {}
+    process_cpu.merge(last, start, {("7", "100"): ("chromium", 1.5), ("8", "200"): ("chromium renderer", 0.2)})
+    process_cpu.merge(last, start, {("8", "200"): ("chromium", 0.9), ("9", "300"): ("python", 0.1)})
+    process_cpu.merge(last, start, {("9", "300"): ("cpuburner", 0.4)})
+    assert last == {("7", "100"): ("chromium renderer", 1.5), ("8", "200"): ("chromium renderer", 0.9),
+                    ("9", "300"): ("cpuburner", 0.4)}
