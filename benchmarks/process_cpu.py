@@ -109,16 +109,16 @@ def main(argv: list[str] | None = None) -> int:
         by_kind[kind] += cpu - (start[key][1] if key in start else 0.0)
         started[kind] += key not in start
     total = sum(by_kind.values())
+    shown = [(kind, cpu) for kind, cpu in by_kind.most_common() if cpu >= 0.05]
     print(f"\n{total:.1f} CPU s in {wall:.1f} s wall (exit {proc.returncode}); by kind:", file=sys.stderr)
-    for kind, cpu in by_kind.most_common():
-        if cpu >= 0.05:
-            print(f"  {cpu:8.1f} s  {100 * cpu / max(total, 1e-9):5.1f} %  {started[kind]:5d} started  {kind}",
-                  file=sys.stderr)
+    for kind, cpu in shown:
+        print(f"  {cpu:8.1f} s  {100 * cpu / max(total, 1e-9):5.1f} %  {started[kind]:5d} started  {kind}",
+              file=sys.stderr)
     if args.json:
         with open(args.json, "w") as f:
             json.dump({"command": command, "wall_s": round(wall, 1), "exit": proc.returncode,
-                       "cpu_s": {k: round(v, 2) for k, v in by_kind.most_common() if v >= 0.05},
-                       "started": {k: started[k] for k, v in by_kind.most_common() if v >= 0.05}}, f, indent=1)
+                       "cpu_s": {kind: round(cpu, 2) for kind, cpu in shown},
+                       "started": {kind: started[kind] for kind, _cpu in shown}}, f, indent=1)
     return proc.returncode or 0
 
 

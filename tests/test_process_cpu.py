@@ -56,13 +56,11 @@ def test_a_process_already_running_counts_only_its_cpu_since_the_start():
         time.sleep(0.1)
         deadline = time.monotonic() + 10  # until it has burnt its 0.5 s and sleeps
         while time.monotonic() < deadline:
-            with open(f"/proc/{busy.pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()  # from the state on: utime, stime are the 12th, 13th
-            if (int(fields[11]) + int(fields[12])) / process_cpu.TICK >= 0.45:
+            start = process_cpu.read_all()
+            key = next(k for k in start if k[0] == str(busy.pid))
+            if start[key][1] >= 0.45:
                 break
             time.sleep(0.05)
-        start = process_cpu.read_all()
-        key = next(k for k in start if k[0] == str(busy.pid))
         assert start[key][1] >= 0.45
         later = process_cpu.read_all()
         assert later[key][1] - start[key][1] < 0.1  # asleep: nothing more to count
@@ -74,23 +72,17 @@ def test_a_process_already_running_counts_only_its_cpu_since_the_start():
 def test_chromium_processes_are_told_apart_by_their_type(tmp_path, monkeypatch):
     """Chromium rewrites its command line with spaces between the arguments: the type is found either way."""
     real_open = open
+    cmdlines = {
+        "/proc/4242/cmdline": b"/usr/lib/chromium/chromium --type=renderer --lang=en-US\0",
+        "/proc/4243/cmdline": b"/usr/lib/chromium/chromium\0--headless\0--user-data-dir=/tmp/playwright_chromiumdev_profile-x\0",
+        "/proc/4245/cmdline": b"/usr/lib/chromium/chromium\0--headless\0--remote-debugging-pipe\0",
+        "/proc/4246/cmdline": b"",  # a zombie: its command line is empty
+    }
 
     def fake_open(path, *args, **kwargs):
-        if path == "/proc/4242/cmdline":
-            f = tmp_path / "cmdline"
-            f.write_bytes(b"/usr/lib/chromium/chromium --type=renderer --lang=en-US\0")
-            return real_open(f, *args, **kwargs)
-        if path == "/proc/4243/cmdline":
-            f = tmp_path / "cmdline2"
-            f.write_bytes(b"/usr/lib/chromium/chromium\0--headless\0--user-data-dir=/tmp/playwright_chromiumdev_profile-x\0")
-            return real_open(f, *args, **kwargs)
-        if path == "/proc/4246/cmdline":  # a zombie: its command line is empty
-            f = tmp_path / "cmdline4"
-            f.write_bytes(b"")
-            return real_open(f, *args, **kwargs)
-        if path == "/proc/4245/cmdline":
-            f = tmp_path / "cmdline3"
-            f.write_bytes(b"/usr/lib/chromium/chromium\0--headless\0--remote-debugging-pipe\0")
+        if path in cmdlines:
+            f = tmp_path / path.replace("/", "_")
+            f.write_bytes(cmdlines[path])
             return real_open(f, *args, **kwargs)
         return real_open(path, *args, **kwargs)
 
