@@ -249,6 +249,65 @@
     while (box.childNodes.length > 6) { box.removeChild(box.firstChild); }
   }
 
+  // ---- redrawing a live region in place (issue 20) ----
+  // A new region differs from the one shown in a few places (a space's pieces, the log, the
+  // prompt): the rest, most of it the board's SVG, is equal node for node. Setting innerHTML made
+  // the browser build, style, lay out and paint every node again (a Tears of Tyranny region is
+  // 3,475 elements); morphing keeps every node equal to its new version in place and replaces
+  // only the others. The new HTML is parsed into an inert template, then each level's children
+  // are matched by position; equal subtrees are skipped (isEqualNode, native); an element of the
+  // same tag and id is kept with its attributes set to the new ones and its children matched in
+  // turn; anything else is replaced. A level whose children count changed, or where most differ
+  // (the log), is replaced whole. Form fields that differ are replaced, never updated, so that no
+  // value typed or filled in a field outlives its field (a textarea equal to its new version,
+  // e.g. the rationale being typed, is kept with what is typed). The result is the new HTML node
+  // for node (benchmarks/region_swap.py checks it and measures the browser's CPU against
+  // innerHTML and against idiomorph).
+  function morphChildren(oldParent, newParent) {
+    var olds = Array.prototype.slice.call(oldParent.childNodes);
+    var news = Array.prototype.slice.call(newParent.childNodes);
+    if (olds.length !== news.length) { oldParent.replaceChildren.apply(oldParent, news); return; }
+    var differ = [];
+    for (var i = 0; i < olds.length; i++) { if (!olds[i].isEqualNode(news[i])) { differ.push(i); } }
+    if (olds.length > 4 && differ.length * 2 > olds.length) { oldParent.replaceChildren.apply(oldParent, news); return; }
+    differ.forEach(function (k) { morphNode(olds[k], news[k]); });
+  }
+  function morphNode(old, nu) {
+    if (old.nodeType !== 1 || nu.nodeType !== 1 || old.nodeName !== nu.nodeName || old.id !== nu.id
+        || /^(INPUT|TEXTAREA|SELECT|OPTION)$/.test(old.nodeName)) { old.replaceWith(nu); return; }
+    var i, a;
+    for (i = old.attributes.length - 1; i >= 0; i--) {
+      a = old.attributes[i];
+      if (!nu.hasAttribute(a.name)) { old.removeAttribute(a.name); }
+    }
+    for (i = 0; i < nu.attributes.length; i++) {
+      a = nu.attributes[i];
+      if (old.getAttribute(a.name) !== a.value) { old.setAttribute(a.name, a.value); }
+    }
+    morphChildren(old, nu);
+  }
+  function morphInto(region, html) {
+    var t = document.createElement("template");
+    t.innerHTML = html;
+    morphChildren(region, t.content);
+  }
+  window.coinlabMorphInto = morphInto;  // benchmarks/region_swap.py
+  // The page's own answers (a decision, an undo, an intent: hx-swap="morph" on #live, whose
+  // hx-ext names this) are drawn the same way; htmx's other swaps are left to htmx.
+  if (window.htmx) {
+    window.htmx.defineExtension("coinlab-morph", {
+      handleSwap: function (style, target, fragment) {
+        if (style !== "morph") { return false; }
+        morphChildren(target, fragment);
+        // as after htmx's own innerHTML: the region's children are "added" until htmx settles
+        // them (its settle tasks process them, drop the class and fire htmx:load on each)
+        var tops = Array.prototype.slice.call(target.children);
+        tops.forEach(function (el) { el.classList.add(window.htmx.config.addedClass); });
+        return tops;
+      }
+    });
+  }
+
   function swap(region, html) {
     var active = document.activeElement;
     var kept = keepState(region);
@@ -259,7 +318,7 @@
       if (el.value) { typed[el.id] = el.value; }
     });
     var typingId = active && region.contains(active) && active.id && typed[active.id] !== undefined ? active.id : null;
-    region.innerHTML = html;
+    morphInto(region, html);
     showFlash(region.querySelector("ul.messages"), false);
     fillKeys(region);
     Object.keys(typed).forEach(function (id) {
