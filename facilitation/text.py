@@ -25,6 +25,9 @@ holds the language) and ``facilitation.web.board`` (geometry and static board pe
 
 from __future__ import annotations
 
+import contextlib
+import threading
+from collections.abc import Iterator
 from functools import lru_cache
 from typing import Any
 
@@ -50,15 +53,42 @@ def _catalog_plural(language: str | None, singular: str, plural: str, n: int) ->
     return str.__str__(ngettext(singular, plural, n))
 
 
+# Django's get_language reads the active translation from an asgiref Local, a few microseconds
+# a call: a Tears of Tyranny region asks for its language about 650 times per seat (every word
+# of the log, the prompt and the board), a tenth of the region's CPU (issue 20, cProfile of
+# four seats' contexts and templates). Where a region is drawn, the language cannot change
+# (the pre-draw and the views set it before they draw), so the drawing pins it: read once,
+# then kept in a thread-local slot that the lookups below read first.
+_pinned = threading.local()
+
+
+def active_language() -> str | None:
+    """Django's ``get_language()``; inside :func:`pinned_language`, the language read on entry."""
+    pinned = getattr(_pinned, "language", None)
+    return pinned if pinned is not None else get_language()
+
+
+@contextlib.contextmanager
+def pinned_language() -> Iterator[None]:
+    """Read the active language once for what is drawn inside (no ``translation.override`` or
+    ``activate`` may happen inside: the words would stay in the pinned language). Nests."""
+    before = getattr(_pinned, "language", None)
+    _pinned.language = get_language() or ""
+    try:
+        yield
+    finally:
+        _pinned.language = before
+
+
 def gettext_once(message: str) -> str:
     """Django's ``gettext``, looked up once per process and language (plain text: never marked
     safe, unlike Django's for a safe message)."""
-    return _catalog_word(get_language(), str.__str__(message))
+    return _catalog_word(active_language(), str.__str__(message))
 
 
 def ngettext_once(singular: str, plural: str, n: int) -> str:
     """Django's ``ngettext``, looked up once per process, language and count."""
-    return _catalog_plural(get_language(), str.__str__(singular), str.__str__(plural), n)
+    return _catalog_plural(active_language(), str.__str__(singular), str.__str__(plural), n)
 
 
 def _catalogs_changed(setting: str, **kwargs) -> None:
@@ -119,4 +149,4 @@ def with_texts(value: Any) -> Any:
 
 def language() -> str:
     """The active language code, for keys of anything kept after rendering ("en", "es")."""
-    return (get_language() or "en").split("-")[0]
+    return (active_language() or "en").split("-")[0]

@@ -29,7 +29,7 @@ from facilitation import live, selectors
 from facilitation.models import ClassSession, Seat, SessionEvent, Team, TeamIntent
 from facilitation.rendering import board as board_model
 from facilitation.text import gettext_once as _  # looked up once per process and language (issue 20)
-from facilitation.text import rendered, tr
+from facilitation.text import pinned_language, rendered, tr
 from facilitation.web.forms import IntentForm
 from facilitation.web.models import SessionUISettings
 
@@ -125,6 +125,12 @@ def live_context(request, session: ClassSession, seat: str) -> dict:
 
 
 def live_contexts(session: ClassSession, seats: list[str], loaded=None) -> dict[str, dict]:
+    """``_live_contexts`` with the language read once (``text.pinned_language``)."""
+    with pinned_language():
+        return _live_contexts(session, seats, loaded)
+
+
+def _live_contexts(session: ClassSession, seats: list[str], loaded=None) -> dict[str, dict]:
     """The live region's context of each of ``seats`` at the session's current version. What
     does not depend on the seat (the state, prompt, metrics, the rows of the log, the teams'
     intent panels) is read and computed once; everything a seat may see is derived per seat by
@@ -259,7 +265,8 @@ def shared_region(request, session: ClassSession, seat: str, ctx: dict | None = 
     ctx = live_context(request, session, seat) if ctx is None else ctx
     ctx["csrf_token"] = CSRF_SENTINEL
     ctx["submit_key"] = KEY_SENTINEL
-    return render_to_string("web/play/_live.html", ctx, request=request)
+    with pinned_language():
+        return render_to_string("web/play/_live.html", ctx, request=request)
 
 
 def unpersonal(html: str) -> str:

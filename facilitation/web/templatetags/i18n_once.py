@@ -17,7 +17,8 @@ from django import template
 from django.core.signals import setting_changed
 from django.template.base import Variable
 from django.templatetags.i18n import TranslateNode, do_translate
-from django.utils.translation import get_language
+
+from facilitation.text import active_language
 
 register = template.Library()
 
@@ -35,7 +36,7 @@ class TranslateOnceNode(TranslateNode):
     def render(self, context):
         if self._generation != _GENERATION[0]:
             self._done, self._generation = {}, _GENERATION[0]
-        key = (get_language(), context.autoescape)
+        key = (active_language(), context.autoescape)  # pinned where a region is drawn
         out = self._done.get(key)
         if out is None:
             out = self._done[key] = super().render(context)
