@@ -28,8 +28,9 @@ from django.utils.translation import get_language, gettext_noop
 from facilitation import live, selectors
 from facilitation.models import ClassSession, Seat, SessionEvent, Team, TeamIntent
 from facilitation.rendering import board as board_model
+from facilitation.rendering.board_markup import remember
+from facilitation.text import active_language, pinned_language, rendered, tr
 from facilitation.text import gettext_once as _  # looked up once per process and language (issue 20)
-from facilitation.text import pinned_language, rendered, tr
 from facilitation.web.forms import IntentForm
 from facilitation.web.models import SessionUISettings
 
@@ -43,9 +44,35 @@ def board_for(rules, view: dict | None, metrics: dict | None, choices: list[dict
     return board_model.build(rules, view or {}, metrics=metrics, choices=choices or [])
 
 
-def event_lines(events: list[dict], titles: dict[str, dict]) -> list[dict]:
+#: Each event's line as one seat reads it, kept per process (issue 20): a logged event never
+#: changes (the log is hash-chained), and every drawing of a seat's region renders the last
+#: LOG_EVENTS lines, of which only the newest are new. The key (``event_lines``'s ``memo``
+#: and the event's seq and logging time, so that a database restored or recreated under the
+#: same session ids does not meet old lines) holds the seat the event was redacted for: a line
+#: is only ever given back to the seat it was drawn for. Bounded (``remember``).
+LINES: dict[tuple, dict] = {}
+
+
+def event_lines(events: list[dict], titles: dict[str, dict], memo: tuple | None = None) -> list[dict]:
     """Events as plain words in the viewer's language: who did what, then the facts the reader
-    may see (engine texts are messages, rendered here; ``facilitation.text``)."""
+    may see (engine texts are messages, rendered here; ``facilitation.text``). ``memo``: (session
+    id, the seat the events were redacted for, the game, the language) to keep the lines in
+    ``LINES``; the lines given back are then shared: read them, never change them."""
+    if memo is not None:
+        out = []
+        todo = []
+        for ev in events:
+            line = LINES.get((*memo, ev["seq"], ev.get("created_at")))
+            out.append(line)
+            if line is None:
+                todo.append(ev)
+        if todo:
+            drawn = iter(event_lines(todo, titles))
+            for i, ev in enumerate(events):
+                if out[i] is None:
+                    out[i] = next(drawn)
+                    remember(LINES, (*memo, ev["seq"], ev.get("created_at")), out[i])
+        return out
     out = []
     for ev in events:
         payload = ev.get("payload") or {}
@@ -165,7 +192,7 @@ def _live_contexts(session: ClassSession, seats: list[str], loaded=None) -> dict
         prompt = rendered(data.get("prompt"))  # its question and choice labels in the viewer's language
         choices = prompt["choices"] if (prompt and data.get("your_turn")) else []
         events = logs[seat]
-        log = list(reversed(event_lines(events, titles)))
+        log = list(reversed(event_lines(events, titles, (session.pk, seat, rules.key, active_language()))))
         # Undo is offered when the seat's own last decision is the latest move; the service decides.
         # The log above holds the last LOG_EVENTS events (the seat's own payloads unredacted).
         last_move = next((e for e in reversed(events) if e["kind"] in ("decision", "bot", "undo")), None)
