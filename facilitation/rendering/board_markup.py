@@ -45,10 +45,10 @@ def copy_space(sp: dict) -> Space:
     return out
 
 
-def remember(memo: dict, key: tuple, value: Any) -> None:
-    """Keep ``value``; when the memo is full, the oldest quarter is forgotten first."""
-    if len(memo) >= _MEMO_MAX:
-        for old in list(itertools.islice(memo, _MEMO_MAX // 4)):
+def remember(memo: dict, key: tuple, value: Any, limit: int = _MEMO_MAX) -> None:
+    """Keep ``value``; when the memo holds ``limit`` entries, the oldest quarter is forgotten first."""
+    if len(memo) >= limit:
+        for old in list(itertools.islice(memo, limit // 4)):
             del memo[old]
     memo[key] = value
 

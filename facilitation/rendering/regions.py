@@ -49,8 +49,10 @@ def board_for(rules, view: dict | None, metrics: dict | None, choices: list[dict
 #: LOG_EVENTS lines, of which only the newest are new. The key (``event_lines``'s ``memo``
 #: and the event's seq and logging time, so that a database restored or recreated under the
 #: same session ids does not meet old lines) holds the seat the event was redacted for: a line
-#: is only ever given back to the seat it was drawn for. Bounded (``remember``).
+#: is only ever given back to the seat it was drawn for. Bounded (``remember``): LINES_MAX lines
+#: of about 1 KB are the whole logs of 60 four-team sessions.
 LINES: dict[tuple, dict] = {}
+LINES_MAX = 20_000
 
 
 def event_lines(events: list[dict], titles: dict[str, dict], memo: tuple | None = None) -> list[dict]:
@@ -71,7 +73,7 @@ def event_lines(events: list[dict], titles: dict[str, dict], memo: tuple | None 
             for i, ev in enumerate(events):
                 if out[i] is None:
                     out[i] = next(drawn)
-                    remember(LINES, (*memo, ev["seq"], ev.get("created_at")), out[i])
+                    remember(LINES, (*memo, ev["seq"], ev.get("created_at")), out[i], LINES_MAX)
         return out
     out = []
     for ev in events:

@@ -53,3 +53,13 @@ def test_an_event_of_the_same_seq_logged_at_another_time_is_drawn_anew():
         [old] = regions.event_lines([event(5, {"label": "Rally"})], TITLES, memo)
         [new] = regions.event_lines([event(5, {"label": "Terror"}, at="2026-11-30T08:00:00+00:00")], TITLES, memo)
     assert old["head"] == "Red: Rally" and new["head"] == "Red: Terror"
+
+
+def test_the_kept_lines_are_bounded(monkeypatch):
+    monkeypatch.setattr(regions, "LINES_MAX", 40)
+    with translation.override("en"):
+        for seq in range(1, 101):
+            regions.event_lines([event(seq, {"label": "Rally"})], TITLES, (7, "red", "toy", "en"))
+    assert 30 <= len(regions.LINES) <= 40
+    assert (7, "red", "toy", "en", 100, AT) in regions.LINES  # the newest are kept, the oldest forgotten
+    assert (7, "red", "toy", "en", 1, AT) not in regions.LINES
