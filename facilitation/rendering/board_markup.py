@@ -45,11 +45,14 @@ def copy_space(sp: dict) -> Space:
     return out
 
 
-def remember(memo: dict, key: tuple, value: Any, limit: int = _MEMO_MAX) -> None:
-    """Keep ``value``; when the memo holds ``limit`` entries, the oldest quarter is forgotten first."""
+def remember(memo: dict, key: tuple, value: Any, limit: int | None = None) -> None:
+    """Keep ``value``; when the memo holds ``limit`` entries (default: ``_MEMO_MAX``, read at the
+    call), the oldest quarter is forgotten first. Safe in a threaded server: two threads
+    forgetting the same quarter at once find a key gone."""
+    limit = _MEMO_MAX if limit is None else limit
     if len(memo) >= limit:
         for old in list(itertools.islice(memo, limit // 4)):
-            del memo[old]
+            memo.pop(old, None)
     memo[key] = value
 
 

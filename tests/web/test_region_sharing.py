@@ -166,6 +166,15 @@ def test_board_memo_forgets_its_oldest_entries_when_full(monkeypatch):
         board_markup.remember(board_markup.SPACES, ("k", i), i)
     board_markup.remember(board_markup.SPACES, ("k", 8), 8)
     assert list(board_markup.SPACES) == [("k", i) for i in range(2, 9)]
+
+    class Racing(dict):
+        def __iter__(self):  # another thread forgot the oldest key between the count and the deletes
+            yield ("gone",)
+            yield from super().__iter__()
+
+    memo = Racing({("k", i): i for i in range(8)})
+    board_markup.remember(memo, ("k", 8), 8)  # no KeyError: a key already gone is passed over
+    assert set(dict.keys(memo)) == {("k", i) for i in range(1, 9)}  # the oldest present one forgotten
     board.clear_memo()
     rules = engine.load("tears_of_tyranny")
     state = rules.setup(seed=5, options={})

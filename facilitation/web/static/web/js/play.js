@@ -292,8 +292,10 @@
     morphChildren(region, t.content);
   }
   window.coinlabMorphInto = morphInto;  // benchmarks/region_swap.py
-  // The page's own answers (a decision, an undo, an intent: hx-swap="morph" on #live, whose
-  // hx-ext names this) are drawn the same way; htmx's other swaps are left to htmx.
+  // The page's own answers (a decision, an undo, an intent: their forms say hx-swap="morph", and
+  // #live's hx-ext names this extension) are drawn the same way; htmx's other swaps are left to
+  // htmx. htmx's own hx-preserve (the rationale box) still applies: it sets the shown element
+  // aside before the swap and puts it back after.
   if (window.htmx) {
     window.htmx.defineExtension("coinlab-morph", {
       handleSwap: function (style, target, fragment) {
