@@ -37,6 +37,7 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # process_cpu, beside this file
 CHROMIUM = os.environ.get("CHROMIUM_PATH", "/usr/bin/chromium")
 
 
@@ -101,32 +102,27 @@ def record(decisions: int, seed: int, seat_index: int) -> tuple[str, list[str]]:
 
 def chromium_cpu() -> float:
     """CPU seconds (user + system) of the Chromium processes this command started (descendants
-    of this process: other browsers on the machine are not counted)."""
-    tick = os.sysconf("SC_CLK_TCK")
-    parent, cpu, chromium = {}, {}, set()
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
+    of this process: other browsers on the machine are not counted). The CPU and the kinds are
+    ``process_cpu.read_all``'s; only the parentage is read here."""
+    from process_cpu import read_all
+
+    def parent(pid: str) -> str:
         try:
             with open(f"/proc/{pid}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{pid}/cmdline", "rb") as f:
-                if b"chromium" in f.read():
-                    chromium.add(int(pid))
+                return f.read().rsplit(")", 1)[1].split()[1]
         except OSError:
-            continue
-        parent[int(pid)] = int(fields[1])
-        cpu[int(pid)] = int(fields[11]) + int(fields[12])
-    me = os.getpid()
+            return "0"
 
-    def ours(pid: int) -> bool:
-        while pid > 1:
+    me = str(os.getpid())
+
+    def ours(pid: str) -> bool:
+        while pid not in ("0", "1"):
             if pid == me:
                 return True
-            pid = parent.get(pid, 0)
+            pid = parent(pid)
         return False
 
-    return sum(cpu[p] for p in chromium if p in cpu and ours(p)) / tick
+    return sum(cpu for (pid, _start), (kind, cpu) in read_all().items() if kind.startswith("chromium") and ours(pid))
 
 
 REDRAW = """([html, way]) => new Promise(done => {
