@@ -106,12 +106,16 @@ def chromium_cpu() -> float:
     ``process_cpu.read_all``'s; only the parentage is read here."""
     from process_cpu import read_all
 
-    def parent(pid: str) -> str:
-        try:
-            with open(f"/proc/{pid}/stat") as f:
-                return f.read().rsplit(")", 1)[1].split()[1]
-        except OSError:
-            return "0"
+    parents: dict[str, str] = {}
+
+    def parent(pid: str) -> str:  # each process's stat read once per call (renderers share their browser)
+        if pid not in parents:
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    parents[pid] = f.read().rsplit(")", 1)[1].split()[1]
+            except OSError:
+                parents[pid] = "0"
+        return parents[pid]
 
     me = str(os.getpid())
 

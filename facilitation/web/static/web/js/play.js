@@ -292,8 +292,8 @@
     morphChildren(region, t.content);
   }
   window.coinlabMorphInto = morphInto;  // benchmarks/region_swap.py
-  // The page's own answers (a decision, an undo, an intent: their forms say hx-swap="morph", and
-  // #live's hx-ext names this extension) are drawn the same way; htmx's other swaps are left to
+  // The page's own answers (a decision, an undo, an intent: #live says hx-swap="morph", which its
+  // forms inherit, and its hx-ext names this extension) are drawn the same way; htmx's other swaps are left to
   // htmx. htmx's own hx-preserve (the rationale box) still applies: it sets the shown element
   // aside before the swap and puts it back after.
   if (window.htmx) {
