@@ -286,7 +286,7 @@ class Sampler(multiprocessing.Process):
             os.nice(10)
         while not self.halt.is_set():
             groups = self.procs()
-            row = {"t": time.monotonic(), "machine_cpu": psutil.cpu_percent(None), "load1": os.getloadavg()[0]}
+            row = {"t": time.monotonic(), "wall": time.time(), "machine_cpu": psutil.cpu_percent(None), "load1": os.getloadavg()[0]}
             for name, plist in groups.items():
                 cpu = rss = 0.0
                 for p in plist:
@@ -310,9 +310,11 @@ KINDS = ((re.compile(r"^GET /sessions/\d+/play/live/$"), "poll"),
          (re.compile(r"^GET /console/live/$"), "console"))
 
 
-def server_side(path: str, start: int) -> dict:
+def server_side(path: str, start: int, seconds: dict | None = None) -> dict:
     """Upstream response times per kind from the proxy's log (the lines written during the
-    measured part of the run): what the web processes took, without the client's share."""
+    measured part of the run): what the web processes took, without the client's share.
+    ``seconds``: filled with each kind's upstream times per wall-clock second (the log line's
+    last field, nginx's ``$msec``, when the log format has it), for :func:`timeline`."""
     rows: dict[str, list[float]] = defaultdict(list)
     with open(path, encoding="utf-8", errors="replace") as f:
         f.seek(start)
@@ -323,12 +325,52 @@ def server_side(path: str, start: int) -> dict:
             for pattern, kind in KINDS:
                 if pattern.match(f"{parts[1]} {parts[2]}"):
                     try:
-                        rows[kind].append(float(parts[4].split(",")[-1]) * 1000)
+                        ms = float(parts[4].split(",")[-1]) * 1000
                     except ValueError:
-                        pass
+                        break
+                    rows[kind].append(ms)
+                    if seconds is not None and len(parts) >= 6:
+                        try:
+                            second = int(float(parts[-1]))
+                        except ValueError:
+                            break
+                        seconds.setdefault(second, defaultdict(list))[kind].append(ms)
                     break
     return {kind: {"requests": len(v), "p50_ms": round(pct(v, 50), 1), "p95_ms": round(pct(v, 95), 1),
                    "p99_ms": round(pct(v, 99), 1)} for kind, v in sorted(rows.items())}
+
+
+def timeline(seconds: dict, samples: list[dict], poll_target_ms: float) -> dict:
+    """The measured part second by second: the polls' and decisions' upstream p95 (the proxy's
+    log), the decisions answered and the machine's CPU (the sampler's reading of that second).
+    Says how much of the polls' tail falls in the seconds whose poll p95 is over
+    ``poll_target_ms``, and how busy the machine and the decisions were in those seconds
+    against the others: whether the tail is spread out or comes in bursts of saturation."""
+    cpu_at = {int(s["wall"]): s["machine_cpu"] for s in samples if "wall" in s}
+    rows = []
+    for second in sorted(seconds):
+        kinds = seconds[second]
+        polls = kinds.get("poll", [])
+        decisions = kinds.get("submit_page", []) + kinds.get("submit_api", [])
+        rows.append({"second": second, "polls": len(polls),
+                     "poll_p95_ms": round(pct(polls, 95), 1) if polls else None,
+                     "decisions": len(decisions),
+                     "decision_p95_ms": round(pct(decisions, 95), 1) if decisions else None,
+                     "machine_cpu": cpu_at.get(second)})
+    # the first and last seconds are partial (the log's window starts and ends inside them)
+    full = rows[1:-1] if len(rows) > 2 else rows
+    over = [r for r in full if r["poll_p95_ms"] is not None and r["poll_p95_ms"] > poll_target_ms]
+    rest = [r for r in full if r not in over]
+
+    def mean(rs: list[dict], key: str) -> float | None:
+        vals = [r[key] for r in rs if r[key] is not None]
+        return round(statistics.fmean(vals), 1) if vals else None
+
+    return {"seconds": len(full), "poll_target_ms": poll_target_ms, "seconds_over": len(over),
+            "polls_in_seconds_over": sum(r["polls"] for r in over), "polls": sum(r["polls"] for r in full),
+            "cpu_over": mean(over, "machine_cpu"), "cpu_rest": mean(rest, "machine_cpu"),
+            "decisions_per_s_over": mean(over, "decisions"), "decisions_per_s_rest": mean(rest, "decisions"),
+            "worst": sorted(full, key=lambda r: -(r["poll_p95_ms"] or 0))[:5], "rows": rows}
 
 
 def check_loopback(url: str) -> None:
@@ -361,6 +403,8 @@ def main() -> None:
                     help="times a decision whose answer was lost (no answer, 502/503/504) is sent again, same key")
     ap.add_argument("--journal", help="write every decision sent (key, attempts, answers) here, as JSON")
     ap.add_argument("--out", default="var/load/result.json")
+    ap.add_argument("--target-poll-ms", type=float, default=10,
+                    help="the timeline counts the seconds whose server-side poll p95 is over this")
     args = ap.parse_args()
     check_loopback(args.base)
     people = json.loads(Path(args.people).read_text())
@@ -396,9 +440,12 @@ def main() -> None:
         }
     if args.access_log:
         time.sleep(2.5)  # the proxy writes its log buffer out every second
-        out["server_side"] = server_side(args.access_log, run.log_offset)
+        seconds: dict = {}
+        out["server_side"] = server_side(args.access_log, run.log_offset, seconds)
+        if seconds:
+            out["timeline"] = timeline(seconds, samples or [], args.target_poll_ms)
     if samples:
-        keys = [k for k in samples[0] if k != "t"]
+        keys = [k for k in samples[0] if k not in ("t", "wall")]
         out["resources"] = {k: {"mean": round(statistics.fmean(s[k] for s in samples), 1),
                                 "max": round(max(s[k] for s in samples), 1)} for k in keys}
     retried = [e for e in run.journal if len(e["attempts"]) > 1]
@@ -422,6 +469,11 @@ def main() -> None:
     for kind, k in (out.get("server_side") or {}).items():
         print(f"  proxy->upstream {kind:12} {k['requests']:7d}  p50 {k['p50_ms']:6.1f}  p95 {k['p95_ms']:6.1f}  "
               f"p99 {k['p99_ms']:6.1f} ms")
+    t = out.get("timeline")
+    if t:
+        print(f"  seconds with server poll p95 over {t['poll_target_ms']:g} ms: {t['seconds_over']} of {t['seconds']}, "
+              f"holding {t['polls_in_seconds_over']} of {t['polls']} polls; machine CPU {t['cpu_over']} % in them, "
+              f"{t['cpu_rest']} % in the others; decisions per s {t['decisions_per_s_over']} / {t['decisions_per_s_rest']}")
     for name, v in (out.get("resources") or {}).items():
         print(f"  {name:18} mean {v['mean']:8.1f}  max {v['max']:8.1f}")
     for kind, k in out["kinds"].items():

@@ -196,6 +196,30 @@ def table(steps: list[dict], groups: list[str]) -> str:
     return "\n".join(rows) + "\n"
 
 
+def tail_table(steps: list[dict]) -> str:
+    """Where each step's poll tail lies, second by second (``driver.timeline``): the seconds whose
+    server-side poll p95 is over the target, the share of the polls they hold, and the machine's
+    CPU and the decisions answered per second in them against the other seconds."""
+    head = ["sessions", "seconds with server poll p95 over target / all", "polls in them",
+            "machine CPU mean: those seconds / the others", "decisions per s: those / the others",
+            "worst seconds (server poll p95 ms, CPU %)"]
+    rows = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for s in steps:
+        t = s.get("timeline")
+        if not t:
+            continue
+        share = t["polls_in_seconds_over"] / t["polls"] if t["polls"] else 0.0
+
+        def num(v) -> str:
+            return "-" if v is None else f"{v:.0f}"
+
+        worst = ", ".join(f"{r['poll_p95_ms']:.0f} ({num(r['machine_cpu'])})" for r in t["worst"][:3])
+        rows.append(f"| {s['sessions']} | {t['seconds_over']} / {t['seconds']} | {share:.0%} | "
+                    f"{num(t['cpu_over'])} % / {num(t['cpu_rest'])} % | "
+                    f"{t['decisions_per_s_over'] or 0:.1f} / {t['decisions_per_s_rest'] or 0:.1f} | {worst} |")
+    return "\n".join(rows) + "\n" if len(rows) > 2 else ""
+
+
 def check_decisions(journal: list[dict], env: dict, kill_at: float | None, killed_node: str | None) -> dict:
     """What the driver sent and had acknowledged against the event log (PostgreSQL, read
     directly). Per key: acknowledged (a 200, maybe after retries) -> exactly one SubmissionKey
@@ -386,7 +410,7 @@ def main() -> None:
                    "--duration", str(args.step_seconds), "--warmup", str(args.warmup), "--max-requests", "100000000",
                    "--think", *map(str, args.think), "--db-name", args.db, "--redis-port", rport,
                    "--access-log", str(var / "access.log"), "--out", str(out), "--journal", str(journal),
-                   "--server-pid", *map(str, server_pids)]
+                   "--target-poll-ms", str(args.target_poll_ms), "--server-pid", *map(str, server_pids)]
             if worker_pids:
                 cmd += ["--worker-pid", *map(str, worker_pids)]
             for g in groups_arg:
@@ -441,11 +465,14 @@ def main() -> None:
                 print(json.dumps(step["check"], indent=1), flush=True)
             out.write_text(json.dumps(step, indent=1))
             steps.append(step)
-            print(table([step], groups), flush=True)
+            print(table([step], groups) + tail_table([step]), flush=True)
             if step["broken"] and not args.no_stop:
                 print(f"[ramp] stopping: {'; '.join(step['broken'])}", flush=True)
                 break
         md = table(steps, groups)
+        tails = tail_table(steps)
+        if tails:
+            md += "\n" + tails
         (var / "ramp.md").write_text(md)
         (var / "ramp.json").write_text(json.dumps({"args": vars(args), "steps": steps}, indent=1))
         print(md)
