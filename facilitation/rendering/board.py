@@ -314,10 +314,18 @@ def summary(rules: Any, view: dict | None) -> dict:
 
 
 def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[dict] | None = None,
-          seats: list[dict] | None = None) -> dict:
+          seats: list[dict] | None = None, shared: dict | None = None) -> dict:
     """The drawable board for one seat's ``view`` (``view(state, seat)`` of ``rules``; its seat is
     ``view["seat"]`` where the game says so). ``choices``: the seat's legal choices as dicts.
-    ``metrics`` is accepted for the callers' sake: the tracks come from the typed view."""
+    ``metrics`` is accepted for the callers' sake: the tracks come from the typed view.
+
+    ``shared``: a dict the caller keeps while it builds the boards of several seats of one
+    position (``regions.live_contexts``). A seat with no choice on the map whose typed view shows
+    the same spaces (equal ``SpaceView``s, the same home quadrants) as a seat built before it gets
+    that seat's drawn spaces, and with them one memo of the board's markup (``markup``), instead
+    of drawing them again: the spaces and their markup are a function of exactly those inputs, so
+    a seat is given what it would have drawn itself (issue 20: the seats of a Tears of Tyranny
+    position share one public map; this was a third of a region's context, once per seat)."""
     view = view or {}
     board_map, static, digest = _static(rules)
     if view:
@@ -358,8 +366,15 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     in_view = {s.id: s for s in bv.spaces}
     from .board_markup import SPACES, Space, copy_space
 
-    spaces, index = [], {}
-    for g in geo["spaces"]:
+    share_key = (static_key, tuple(sorted(owner_field.items()))) if shared is not None and not choice_by_space else None
+    seen = None
+    if share_key is not None:
+        for entry in shared.get(share_key, ()):
+            if entry[0] == bv.spaces:
+                seen = entry
+                break
+    spaces, index = ([], {}) if seen is None else (seen[1], seen[2])
+    for g in geo["spaces"] if seen is None else ():
         sid = g["id"]
         s = in_view.get(sid)
         if s is None:  # not in play (Ecuador and Panama before an event, quadrants of fewer players)
@@ -375,6 +390,9 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         sp.memo_key = memo_key
         spaces.append(sp)
         index[sid] = sp
+    if share_key is not None and seen is None:
+        seen = (bv.spaces, spaces, index, {})
+        shared.setdefault(share_key, []).append(seen)
     cards = static.get("cards") if isinstance(static.get("cards"), dict) else None
     seat_names = {s_["id"]: s_["title"] for s_ in seats}
     holdings = _holdings(view, layout, index, cards, seat_names, tr)
@@ -397,4 +415,6 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
         # a game's own side panel (player panels, hands with card text), from the same view
         "game_panel": games.panel(key, view, choices or [], seats),
         "game_template": games.template(key), "game_side_template": games.template(key, "side"),
+        # the markup memo of the seats that share these drawn spaces (``markup``), or None
+        "markup_memo": seen[3] if seen is not None else None,
     }

@@ -40,8 +40,10 @@ def seat_titles(rules) -> dict[str, dict]:
     return {s.id: {"id": s.id, "title": tr(s.title), "fi": i} for i, s in enumerate(rules.seats)}
 
 
-def board_for(rules, view: dict | None, metrics: dict | None, choices: list[dict] | None = None) -> dict:
-    return board_model.build(rules, view or {}, metrics=metrics, choices=choices or [])
+def board_for(rules, view: dict | None, metrics: dict | None, choices: list[dict] | None = None,
+              shared: dict | None = None) -> dict:
+    """The seat's board model (``board.build``; ``shared``: see there)."""
+    return board_model.build(rules, view or {}, metrics=metrics, choices=choices or [], shared=shared)
 
 
 #: Each event's line as one seat reads it, kept per process (issue 20): a logged event never
@@ -177,6 +179,7 @@ def _live_contexts(session: ClassSession, seats: list[str], loaded=None) -> dict
     expiry = timer_expiry(session)
     etags = {seat: etag(session, seat) for seat in seats}
     older_move = []  # the latest move before the log's window, read at most once
+    boards: dict = {}  # the seats that see the same map without a choice on it draw it once (board.build)
 
     def state_for_previews():  # the acting seats' previews (issue #19)
         return state
@@ -214,7 +217,7 @@ def _live_contexts(session: ClassSession, seats: list[str], loaded=None) -> dict
             "intent_open": intent_open,
             "session": session, "seat": seat, "seat_info": titles.get(seat, {"title": seat, "fi": 9}),
             "data": data, "prompt": prompt, "choices": choices, "your_turn": data.get("your_turn"),
-            "waiting_for": waiting_for, "board": board_for(rules, data.get("view"), data.get("metrics"), choices),
+            "waiting_for": waiting_for, "board": board_for(rules, data.get("view"), data.get("metrics"), choices, boards),
             "log": log, "can_undo": can_undo, "etag": etags[seat], "submit_key": uuid.uuid4().hex,
             "paused": session.status == ClassSession.Status.PAUSED,
             "finished": session.status == ClassSession.Status.FINISHED,
@@ -243,7 +246,21 @@ def explain(rules, seat, prompt, choices, board, events, titles, state) -> dict:
                       "game": rules.key},
             "recap": teach.recap(events, seat, titles, names),
             # the legend's terms link to their meaning on the page (board_markup writes the links)
-            "board": {**board, "legend_terms": teach.legend_terms(rules.key, board)} if board else board}
+            "board": {**board, "legend_terms": _legend_terms(rules.key, board)} if board else board}
+
+
+def _legend_terms(game: str, board: dict) -> dict:
+    """``teach.legend_terms`` of the board, once for the seats that share its drawn spaces
+    (``markup_memo``, ``board.build``): the terms follow from the spaces, the map and the language."""
+    from facilitation.web import teach
+
+    memo = board.get("markup_memo")
+    if memo is None:
+        return teach.legend_terms(game, board)
+    key = ("legend_terms", active_language())
+    if key not in memo:
+        memo[key] = teach.legend_terms(game, board)
+    return memo[key]
 
 
 def team_panels(session: ClassSession, seats: list[str]) -> dict[str, dict]:

@@ -185,3 +185,66 @@ def test_board_memo_forgets_its_oldest_entries_when_full(monkeypatch):
     board.clear_memo()
     monkeypatch.setattr(board_markup, "_MEMO_MAX", 6000)
     assert first == again == board.markup(board.build(rules, rules.view(state, seat), metrics=rules.metrics(state)))
+
+
+def test_seats_that_see_the_same_map_without_a_choice_on_it_draw_it_once(tot, monkeypatch):
+    """Issue 20: drawing a position's seats together, the seats whose typed views show the same
+    spaces and who have no choice on the map get one drawing of the spaces and one figure
+    (``board.build``'s ``shared``, ``board_markup.markup``'s memo); a seat with choices on the
+    map draws its own. What each seat gets is its own single draw (the test above)."""
+    from facilitation.rendering import board, board_markup
+
+    session, users = tot
+    _hq_and_a_few_moves(session, users)
+    session.refresh_from_db()
+    rules, state = selectors.session_state(session)
+    figures = []
+    real = board_markup._markup
+    monkeypatch.setattr(board_markup, "_markup", lambda b, **kw: figures.append(b["spaces"]) or real(b, **kw))
+    with translation.override("en"):
+        contexts = live_regions.live_contexts(session, list(TOT_SEATS), (rules, state))
+        for seat in TOT_SEATS:
+            live_regions.shared_region(_request(), session, seat, contexts[seat])
+    on_map = {seat for seat in TOT_SEATS
+              if any(board.choice_space(c) for c in contexts[seat]["choices"])}
+    plain = [seat for seat in TOT_SEATS if seat not in on_map]
+    assert len(plain) >= 2, "the position has seats without a choice on the map"
+    groups: dict[int, list[str]] = {}
+    for seat in plain:
+        groups.setdefault(id(contexts[seat]["board"]["spaces"]), []).append(seat)
+    views = {seat: rules.board_view_of(contexts[seat]["data"]["view"], seat).spaces for seat in plain}
+    for members in groups.values():  # seats given one drawing saw equal spaces
+        assert all(views[s] == views[members[0]] for s in members), members
+    for a in plain:  # seats that saw equal spaces were given one drawing
+        for b in plain:
+            if views[a] == views[b]:
+                assert contexts[a]["board"]["spaces"] is contexts[b]["board"]["spaces"], (a, b)
+    assert len(groups) < len(plain), "no two seats shared their map"
+    for seat in on_map:  # a seat with choices on the map draws its own spaces and figure
+        assert all(contexts[seat]["board"]["spaces"] is not contexts[s]["board"]["spaces"] for s in plain)
+    assert len(figures) == len(groups) + len(on_map), "one figure per drawing of the spaces"
+
+
+def test_a_board_with_other_spaces_is_never_given_anothers_drawing(tot):
+    """Two positions' views built with one ``shared`` dict: the second view's spaces differ, so it
+    is drawn as if alone (equal to its own draw), never given the first one's spaces."""
+    from facilitation.rendering import board
+
+    session, users = tot
+    seat = TOT_SEATS[0]
+    session.refresh_from_db()
+    rules, before = selectors.session_state(session)
+    _hq_and_a_few_moves(session, users, moves=2)
+    session.refresh_from_db()
+    _rules, after = selectors.session_state(session)
+    first, second = rules.view(before, seat), rules.view(after, seat)
+    assert rules.board_view_of(first, seat).spaces != rules.board_view_of(second, seat).spaces
+    shared: dict = {}
+    with translation.override("en"):
+        a = board.build(rules, first, shared=shared)
+        b = board.build(rules, second, shared=shared)
+        alone = board.build(rules, second)
+    assert b["spaces"] is not a["spaces"] and b["markup_memo"] is not a["markup_memo"]
+    assert b["spaces"] == alone["spaces"]
+    with translation.override("en"):
+        assert board.markup(b) == board.markup(alone)
