@@ -359,8 +359,9 @@ def timeline(seconds: dict, samples: list[dict], poll_target_ms: float) -> dict:
                      "machine_cpu": cpu_at.get(second)})
     # the first and last seconds are partial (the log's window starts and ends inside them)
     full = rows[1:-1] if len(rows) > 2 else rows
-    over = [r for r in full if r["poll_p95_ms"] is not None and r["poll_p95_ms"] > poll_target_ms]
-    rest = [r for r in full if r not in over]
+    over, rest = [], []
+    for r in full:
+        (over if r["poll_p95_ms"] is not None and r["poll_p95_ms"] > poll_target_ms else rest).append(r)
 
     def mean(rs: list[dict], key: str) -> float | None:
         vals = [r[key] for r in rs if r[key] is not None]

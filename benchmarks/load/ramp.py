@@ -196,6 +196,10 @@ def table(steps: list[dict], groups: list[str]) -> str:
     return "\n".join(rows) + "\n"
 
 
+def _whole(v: float | None) -> str:
+    return "-" if v is None else f"{v:.0f}"
+
+
 def tail_table(steps: list[dict]) -> str:
     """Where each step's poll tail lies, second by second (``driver.timeline``): the seconds whose
     server-side poll p95 is over the target, the share of the polls they hold, and the machine's
@@ -209,13 +213,9 @@ def tail_table(steps: list[dict]) -> str:
         if not t:
             continue
         share = t["polls_in_seconds_over"] / t["polls"] if t["polls"] else 0.0
-
-        def num(v) -> str:
-            return "-" if v is None else f"{v:.0f}"
-
-        worst = ", ".join(f"{r['poll_p95_ms']:.0f} ({num(r['machine_cpu'])})" for r in t["worst"][:3])
+        worst = ", ".join(f"{r['poll_p95_ms']:.0f} ({_whole(r['machine_cpu'])})" for r in t["worst"][:3])
         rows.append(f"| {s['sessions']} | {t['seconds_over']} / {t['seconds']} | {share:.0%} | "
-                    f"{num(t['cpu_over'])} % / {num(t['cpu_rest'])} % | "
+                    f"{_whole(t['cpu_over'])} % / {_whole(t['cpu_rest'])} % | "
                     f"{t['decisions_per_s_over'] or 0:.1f} / {t['decisions_per_s_rest'] or 0:.1f} | {worst} |")
     return "\n".join(rows) + "\n" if len(rows) > 2 else ""
 

@@ -366,7 +366,8 @@ def build(rules: Any, view: dict, *, metrics: dict | None = None, choices: list[
     in_view = {s.id: s for s in bv.spaces}
     from .board_markup import SPACES, Space, copy_space
 
-    share_key = (static_key, tuple(sorted(owner_field.items()))) if shared is not None and not choice_by_space else None
+    # the quadrants' owners follow from the view's seat map (``owner_of``) and the map's static data
+    share_key = (static_key, tuple(sorted(owner_of.items()))) if shared is not None and not choice_by_space else None
     seen = None
     if share_key is not None:
         for entry in shared.get(share_key, ()):

@@ -158,15 +158,13 @@ def markup(board: dict, *, open_text: bool = False) -> str:
     """The board's figure (SVG map, legend, text table) as HTML; safe to insert as is.
 
     A board built with others of one position (``board.build``'s ``shared``) carries the memo of
-    the seats that drew the same spaces (``markup_memo``): the figure is written once for them,
-    per language and text-table state (its legend's links, ``teach.legend_terms``, follow from
-    the same spaces and map)."""
-    from facilitation.text import active_language
-
+    the seats that drew the same spaces (``markup_memo``, one per language: the drawn spaces are):
+    the figure is written once for them per text-table state (its legend's links,
+    ``teach.legend_terms``, follow from the same spaces and map)."""
     memo = board.get("markup_memo")
     if memo is None:
         return _markup(board, open_text=open_text)
-    key = ("markup", active_language(), bool(open_text), bool(board.get("legend_terms")))
+    key = ("markup", bool(open_text), bool(board.get("legend_terms")))
     html = memo.get(key)
     if html is None:
         html = memo[key] = _markup(board, open_text=open_text)

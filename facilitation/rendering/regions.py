@@ -179,7 +179,9 @@ def _live_contexts(session: ClassSession, seats: list[str], loaded=None) -> dict
     expiry = timer_expiry(session)
     etags = {seat: etag(session, seat) for seat in seats}
     older_move = []  # the latest move before the log's window, read at most once
-    boards: dict = {}  # the seats that see the same map without a choice on it draw it once (board.build)
+    # the seats that see the same map without a choice on it draw it once (board.build); one seat
+    # alone (the page's decision, a poll) has nothing to share
+    boards: dict | None = {} if len(seats) > 1 else None
 
     def state_for_previews():  # the acting seats' previews (issue #19)
         return state
@@ -251,16 +253,15 @@ def explain(rules, seat, prompt, choices, board, events, titles, state) -> dict:
 
 def _legend_terms(game: str, board: dict) -> dict:
     """``teach.legend_terms`` of the board, once for the seats that share its drawn spaces
-    (``markup_memo``, ``board.build``): the terms follow from the spaces, the map and the language."""
+    (``markup_memo``, ``board.build``, one per language): the terms follow from the spaces and the map."""
     from facilitation.web import teach
 
     memo = board.get("markup_memo")
     if memo is None:
         return teach.legend_terms(game, board)
-    key = ("legend_terms", active_language())
-    if key not in memo:
-        memo[key] = teach.legend_terms(game, board)
-    return memo[key]
+    if "legend_terms" not in memo:
+        memo["legend_terms"] = teach.legend_terms(game, board)
+    return memo["legend_terms"]
 
 
 def team_panels(session: ClassSession, seats: list[str]) -> dict[str, dict]:
