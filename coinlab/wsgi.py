@@ -1,4 +1,4 @@
-"""WSGI entry point (``gunicorn coinlab.wsgi``).
+"""WSGI entry point (``gunicorn coinlab.wsgi``; the poll pool: ``granian --interface wsgi coinlab.wsgi:application``).
 
 Web processes run several threads (gunicorn ``--threads``) that mostly wait for PostgreSQL and
 Redis, and now and then one draws a page for tens of milliseconds. A thread whose answer from
@@ -32,30 +32,43 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "coinlab.settings")
 sys.setswitchinterval(float(os.environ.get("COINLAB_SWITCH_INTERVAL") or 0.001))
 
 
-def _hide_server_header() -> None:
-    """Under gunicorn, answer without its ``Server: gunicorn`` header (issue 14 item 12: it
-    tells a visitor which server to look up flaws of). gunicorn has no setting for it: its
-    ``Response.default_headers`` is wrapped to leave that one line out."""
+def _hide_server_header(app):
+    """Answer without naming the server (issue 14 item 12: a ``Server`` header tells a visitor
+    which server to look up flaws of). Under gunicorn, which has no setting for it, its
+    ``Response.default_headers`` is wrapped to leave that one line out. Under granian (the
+    live-region poll pool, docs/operations.md), which sends ``server: granian`` unless the
+    application names a server itself, every answer names none: an empty ``Server`` header.
+    (Requests granian refuses before the application, malformed ones, still carry its name; the
+    poll pool is only ever reached through the reverse proxy, which drops upstream ``Server``
+    headers.)"""
+    if "granian" in sys.modules:
+        def application_naming_no_server(environ, start_response):
+            def start(status, headers, exc_info=None):
+                headers.append(("Server", ""))
+                return start_response(status, headers, exc_info)
+            return app(environ, start)
+
+        return application_naming_no_server
     if "gunicorn" not in sys.modules:
-        return
+        return app
     from gunicorn.http import wsgi as gunicorn_wsgi
 
     original = gunicorn_wsgi.Response.default_headers
     if getattr(original, "coinlab_no_server", False):
-        return
+        return app
 
     def default_headers(self):
         return [h for h in original(self) if not h.lower().startswith("server:")]
 
     default_headers.coinlab_no_server = True
     gunicorn_wsgi.Response.default_headers = default_headers
+    return app
 
 
 application = get_wsgi_application()
 
 from facilitation.web.poll_front import PollFront  # noqa: E402 - needs the apps loaded
 
-application = PollFront(application)
-_hide_server_header()
+application = _hide_server_header(PollFront(application))
 warm()
 gc.freeze()

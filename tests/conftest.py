@@ -537,18 +537,24 @@ def celery_worker(start_celery_worker):
 
 @pytest.fixture
 def web_processes(subprocess_env, tmp_path):
-    """``web_processes(n)`` -> list of base URLs of ``n`` gunicorn processes (stopped after the test)."""
+    """``web_processes(n)`` -> list of base URLs of ``n`` gunicorn processes (stopped after the test);
+    ``web_processes(n, server="granian")``: granian processes, as the live-region poll pool runs
+    (docs/operations.md)."""
     procs = []
 
-    def start(n: int = 2, threads: int = 4) -> list[str]:
+    def start(n: int = 2, threads: int = 4, server: str = "gunicorn") -> list[str]:
         urls = []
         for _ in range(n):
             port = free_port()
             log = open(tmp_path / f"web-{len(procs)}.log", "w")
-            proc = subprocess.Popen(
-                [str(VENV_BIN / "gunicorn"), "coinlab.wsgi:application", "--bind", f"127.0.0.1:{port}",
-                 "--workers", "1", "--threads", str(threads), "--timeout", "60"],
-                cwd=ROOT, env=subprocess_env, stdout=log, stderr=subprocess.STDOUT)
+            if server == "granian":
+                cmd = [str(VENV_BIN / "granian"), "--interface", "wsgi", "--host", "127.0.0.1", "--port", str(port),
+                       "--workers", "1", "--blocking-threads", str(threads), "--runtime-threads", "1",
+                       "coinlab.wsgi:application"]
+            else:
+                cmd = [str(VENV_BIN / "gunicorn"), "coinlab.wsgi:application", "--bind", f"127.0.0.1:{port}",
+                       "--workers", "1", "--threads", str(threads), "--timeout", "60"]
+            proc = subprocess.Popen(cmd, cwd=ROOT, env=subprocess_env, stdout=log, stderr=subprocess.STDOUT)
             procs.append((proc, log))
             urls.append((port, proc))
         out = []

@@ -1,6 +1,6 @@
 """Capacity ramp and multi-node run of the load test (issue 20), in one command.
 
-Starts the server side once (nginx, gunicorn, the "live" Celery worker(s), against one
+Starts the server side once (nginx, gunicorn, granian, the "live" Celery worker(s), against one
 PostgreSQL database and one Redis of ``--pg``/``--redis``), then for each step of ``--steps``
 grows the classroom to that many live sessions (``setup_load.py --append``, the three games in
 turn with ``--scenario mix``: Peru 2 teams, Andean Abyss and Tears of Tyranny 4 teams each; one
@@ -25,8 +25,8 @@ them with ``--target-poll-ms``/``--target-decision-ms``. Loopback only; every pr
 is its own process group and is stopped (by its id) when the command ends.
 
 Layouts: ``split`` (default) is run.sh's: nginx routing live-region polls to a poll pool
-(``--poll-workers``, sync workers) and everything else to an app pool (``--workers`` x
-``--threads``). ``nodes``: ``--nodes`` web nodes, each one gunicorn (``--workers`` x
+(``--poll-server``: granian, ``--poll-workers`` x ``--poll-threads``, or gunicorn's sync workers)
+and everything else to an app pool (gunicorn, ``--workers`` x ``--threads``). ``nodes``: ``--nodes`` web nodes, each one gunicorn (``--workers`` x
 ``--threads``), behind nginx (``nginx-nodes.conf.in``).
 
 ``--profile DIR``: each web process writes a cProfile of the requests it served to DIR
@@ -81,6 +81,12 @@ class Stack:
         return self.start(name, [str(Path(PY).parent / "gunicorn"), "-c", str(HERE / "gunicorn_conf.py"),
                                  "coinlab.wsgi:application", "--bind", f"127.0.0.1:{port}",
                                  "--workers", str(workers), "--threads", str(threads), "--timeout", "60"])
+
+    def granian(self, name: str, port: int, workers: int, threads: int) -> subprocess.Popen:
+        # the poll pool of docs/operations.md; coinlab.wsgi warms and freezes each worker
+        return self.start(name, [str(Path(PY).parent / "granian"), "--interface", "wsgi", "--host", "127.0.0.1",
+                                 "--port", str(port), "--workers", str(workers), "--blocking-threads", str(threads),
+                                 "--runtime-threads", "1", "coinlab.wsgi:application"])
 
     def live_worker(self, name: str) -> subprocess.Popen:
         # SCHED_IDLE as run.sh and docs/operations.md: the pre-draw never takes a core from a web process
@@ -307,10 +313,14 @@ def main() -> None:
     ap.add_argument("--nodes", type=int, default=2)
     ap.add_argument("--workers", type=int, default=3, help="gunicorn processes of the app pool (split) or of a node")
     ap.add_argument("--threads", type=int, default=2)
-    ap.add_argument("--poll-workers", type=int, default=4)
-    ap.add_argument("--poll-threads", type=int, default=1,
-                    help="threads per poll-pool process (1: sync workers; more: gthread, so a poll that waits "
-                         "for a region being drawn does not hold the whole process)")
+    ap.add_argument("--poll-server", choices=["granian", "gunicorn"], default="granian",
+                    help="the poll pool's server: granian (docs/operations.md; kept-alive connections from "
+                         "nginx) or gunicorn (the layout measured before 2026-12-08)")
+    ap.add_argument("--poll-workers", type=int, help="poll-pool processes (default: 2 granian, 4 gunicorn)")
+    ap.add_argument("--poll-threads", type=int,
+                    help="threads per poll-pool process (default: granian 2 blocking threads; gunicorn 1, its "
+                         "sync worker; more: gthread, so a poll that waits for a region being drawn does not "
+                         "hold the whole process)")
     ap.add_argument("--live-workers", type=int, default=1, help="Celery 'live' workers, each a process group")
     ap.add_argument("--kill-node-at", type=float, help="seconds into the measured part: SIGKILL node A's group")
     ap.add_argument("--freeze-before-kill", type=float, default=3.0,
@@ -367,9 +377,17 @@ def main() -> None:
     try:
         if args.layout == "split":
             app, poll = free_port(), free_port()
-            server_pids.append(stack.gunicorn("gunicorn-app", app, args.workers, args.threads).pid)
-            server_pids.append(stack.gunicorn("gunicorn-poll", poll, args.poll_workers, args.poll_threads).pid)
-            server_pids.append(stack.nginx("nginx.conf.in", PORT=args.port, APP_PORT=app, POLL_PORT=poll).pid)
+            # each pool's CPU and memory reported apart (columns "app" and "poll")
+            groups_arg.append(f"app={stack.gunicorn('gunicorn-app', app, args.workers, args.threads).pid}")
+            if args.poll_server == "granian":
+                pid = stack.granian("granian-poll", poll, args.poll_workers or 2, args.poll_threads or 2).pid
+                keepalive = "keepalive 16;"  # granian keeps the proxy's connections open
+            else:
+                pid = stack.gunicorn("gunicorn-poll", poll, args.poll_workers or 4, args.poll_threads or 1).pid
+                keepalive = ""  # gunicorn's sync workers close each connection
+            groups_arg.append(f"poll={pid}")
+            server_pids.append(stack.nginx("nginx.conf.in", PORT=args.port, APP_PORT=app, POLL_PORT=poll,
+                                           POLL_KEEPALIVE=keepalive).pid)
             waits = [f"http://127.0.0.1:{app}/", f"http://127.0.0.1:{poll}/"]
         else:
             servers, waits = [], []
@@ -391,7 +409,7 @@ def main() -> None:
         for url in [*waits, f"http://127.0.0.1:{args.port}/"]:
             wait_http(url)
 
-        webs = [g.split("=")[0] for g in groups_arg if g.startswith("web-")] or ["gunicorn"]
+        webs = [g.split("=")[0] for g in groups_arg if g.startswith(("web-", "app=", "poll="))]
         groups = webs + ([g.split("=")[0] for g in groups_arg if g.startswith("celery-")] or ["celery"]) + [
             "postgres", "redis", "nginx", "driver"]
         people = var / "people.json"

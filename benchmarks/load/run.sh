@@ -3,13 +3,14 @@
 # machine, then the driver.
 #   benchmarks/load/run.sh [DURATION_S]
 # Layout (LOAD_LAYOUT):
-#   split  (default) the production layout of docs/operations.md: nginx in front of two gunicorn
-#          pools, one for the live-region polls (GET /sessions/<id>/play/live/), one for
-#          everything else, so a poll never waits in a process behind a page render.
+#   split  (default) the production layout of docs/operations.md: nginx in front of two pools,
+#          one for the live-region polls (GET /sessions/<id>/play/live/; granian), one for
+#          everything else (gunicorn), so a poll never waits in a process behind a page render.
 #   single one gunicorn pool, no proxy (the layout measured before 2026-11-26).
 # Environment: LOAD_DB (default coinlab_load), LOAD_REDIS_DB (12), LOAD_PORT (8100),
 # LOAD_WORKERS (app pool processes, 3 split / 4 single), LOAD_THREADS (2),
-# LOAD_POLL_WORKERS (4), LOAD_POLL_THREADS (1: gunicorn's sync worker), LOAD_SESSIONS (40), LOAD_THINK ("10 30"),
+# LOAD_POLL_SERVER (granian | gunicorn), LOAD_POLL_WORKERS (2 granian / 4 gunicorn), LOAD_POLL_THREADS
+# (2: granian's blocking threads / 1: gunicorn's sync worker), LOAD_SESSIONS (40), LOAD_THINK ("10 30"),
 # LOAD_LIVE_SCHED (idle | nice), LOAD_LIVE_NICE (10); COINLAB_SWITCH_INTERVAL (web processes, coinlab/wsgi.py; 0.001).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -56,9 +57,16 @@ SERVER_PIDS=()
 if [ "$LAYOUT" = split ]; then
   APP_PORT="$(free_port)"; POLL_PORT="$(free_port)"
   gunicorn_pool app "$APP_PORT" "${LOAD_WORKERS:-3}" "${LOAD_THREADS:-2}"; PIDS+=($!); SERVER_PIDS+=($!)
-  gunicorn_pool poll "$POLL_PORT" "${LOAD_POLL_WORKERS:-4}" "${LOAD_POLL_THREADS:-1}"; PIDS+=($!); SERVER_PIDS+=($!)
+  if [ "${LOAD_POLL_SERVER:-granian}" = granian ]; then  # the poll pool of docs/operations.md
+    "$ROOT"/.venv/bin/granian --interface wsgi --host 127.0.0.1 --port "$POLL_PORT" --workers "${LOAD_POLL_WORKERS:-2}" \
+      --blocking-threads "${LOAD_POLL_THREADS:-2}" --runtime-threads 1 coinlab.wsgi:application > "$VAR/granian-poll.log" 2>&1 &
+    PIDS+=($!); SERVER_PIDS+=($!); POLL_KEEPALIVE="keepalive 16;"
+  else
+    gunicorn_pool poll "$POLL_PORT" "${LOAD_POLL_WORKERS:-4}" "${LOAD_POLL_THREADS:-1}"; PIDS+=($!); SERVER_PIDS+=($!)
+    POLL_KEEPALIVE=""
+  fi
   sed -e "s#@VAR@#$VAR#g" -e "s#@PORT@#$PORT#g" -e "s#@APP_PORT@#$APP_PORT#g" -e "s#@POLL_PORT@#$POLL_PORT#g" \
-    benchmarks/load/nginx.conf.in > "$VAR/nginx.conf"
+    -e "s#@POLL_KEEPALIVE@#$POLL_KEEPALIVE#g" benchmarks/load/nginx.conf.in > "$VAR/nginx.conf"
   "$NGINX" -c "$VAR/nginx.conf" -p "$VAR" -g "daemon off;" > "$VAR/nginx.out" 2>&1 &
   PIDS+=($!); SERVER_PIDS+=($!)
 else
