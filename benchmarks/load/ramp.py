@@ -86,7 +86,7 @@ class Stack:
         # the poll pool of docs/operations.md; coinlab.wsgi warms and freezes each worker
         return self.start(name, [str(Path(PY).parent / "granian"), "--interface", "wsgi", "--host", "127.0.0.1",
                                  "--port", str(port), "--workers", str(workers), "--blocking-threads", str(threads),
-                                 "--runtime-threads", "1", "coinlab.wsgi:application"])
+                                 "--runtime-threads", "1", "--respawn-failed-workers", "coinlab.wsgi:application"])
 
     def live_worker(self, name: str) -> subprocess.Popen:
         # SCHED_IDLE as run.sh and docs/operations.md: the pre-draw never takes a core from a web process

@@ -59,7 +59,7 @@ if [ "$LAYOUT" = split ]; then
   gunicorn_pool app "$APP_PORT" "${LOAD_WORKERS:-3}" "${LOAD_THREADS:-2}"; PIDS+=($!); SERVER_PIDS+=($!)
   if [ "${LOAD_POLL_SERVER:-granian}" = granian ]; then  # the poll pool of docs/operations.md
     "$ROOT"/.venv/bin/granian --interface wsgi --host 127.0.0.1 --port "$POLL_PORT" --workers "${LOAD_POLL_WORKERS:-2}" \
-      --blocking-threads "${LOAD_POLL_THREADS:-2}" --runtime-threads 1 coinlab.wsgi:application > "$VAR/granian-poll.log" 2>&1 &
+      --blocking-threads "${LOAD_POLL_THREADS:-2}" --runtime-threads 1 --respawn-failed-workers coinlab.wsgi:application > "$VAR/granian-poll.log" 2>&1 &
     PIDS+=($!); SERVER_PIDS+=($!); POLL_KEEPALIVE="keepalive 16;"
   else
     gunicorn_pool poll "$POLL_PORT" "${LOAD_POLL_WORKERS:-4}" "${LOAD_POLL_THREADS:-1}"; PIDS+=($!); SERVER_PIDS+=($!)
