@@ -184,8 +184,15 @@ def request_signature(idempotency_key, rationale, **request) -> tuple[str, dict]
 
 
 def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: int,
-                  idempotency_key: str = "", rationale: str = "", decision_ms: int | None = None) -> dict:
+                  idempotency_key: str = "", rationale: str = "", decision_ms: int | None = None,
+                  outcome: dict | None = None) -> dict:
     """A team's decision. Returns ``{"seq", "events", "status", "replayed"}``.
+
+    ``outcome``: a dict the caller passes to be given, once the move is written, the session row
+    as written (``"session"``: its ``state`` the canonical data the column holds, which
+    ``selectors.session_state`` decodes as it would the row's). The page's decision draws the
+    deciding seat's region from it instead of reading the row again (issue 20). Left empty for a
+    repeated key's answer and for a refused decision.
 
     Checks, in order, under the session row lock: the idempotency key (a repeat
     returns the first answer and applies nothing), the session is live, the
@@ -229,7 +236,9 @@ def choice_submit(*, session: ClassSession, user, seat: str, choice: str, seq: i
             eventlog.flush(session, *([SubmissionKey(session=session, key=idempotency_key, user=user,
                                                      request=request_sig, response=response)]
                                       if idempotency_key else []), update_fields=_MOVE_FIELDS)
-            return {**response, "replayed": False}
+        if outcome is not None:  # the row as it now is in the database
+            outcome["session"] = session
+        return {**response, "replayed": False}
     except IntegrityError:
         # Only reachable if two transactions raced past the row lock (not on PostgreSQL/SQLite).
         raise Conflict("A concurrent submission won; reload the prompt.", code="stale_seq") from None

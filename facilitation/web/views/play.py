@@ -342,12 +342,13 @@ def choose(request, session_id: int):
     if not seat or not choice or seq is None:
         return HttpResponseBadRequest(_("A decision needs a seat, a choice and the seq it answers."))
     # the other seats' regions are queued for the pre-draw worker once this seat's answer is drawn
+    outcome: dict = {}
     with tasks.predraw_deferred():
         try:
             services.choice_submit(session=ClassSession(pk=session_id), user=request.user, seat=seat, choice=choice,
                                    seq=seq, idempotency_key=request.POST.get("key", "")[:128],
                                    rationale=request.POST.get("rationale", ""),
-                                   decision_ms=_int(request.POST.get("decision_ms")))
+                                   decision_ms=_int(request.POST.get("decision_ms")), outcome=outcome)
         except ServiceError as exc:
             if exc.status == 403:
                 raise NotAllowed(exc.message) from None
@@ -355,7 +356,9 @@ def choose(request, session_id: int):
             accepted = False
         else:
             accepted = True
-        session = ClassSession.objects.select_related("course").filter(pk=session_id).first()
+        # the row as the move wrote it (its answer is the region of that version, drawn without
+        # reading the row again); read for a refused decision or a repeated key's answer
+        session = outcome.get("session") or ClassSession.objects.select_related("course").filter(pk=session_id).first()
         if session is None:
             raise NotFound(_("There is no session %(id)s.") % {"id": session_id})
         if request.htmx:
