@@ -550,7 +550,7 @@ def web_processes(subprocess_env, tmp_path):
             if server == "granian":
                 cmd = [str(VENV_BIN / "granian"), "--interface", "wsgi", "--host", "127.0.0.1", "--port", str(port),
                        "--workers", "1", "--blocking-threads", str(threads), "--runtime-threads", "1",
-                       "coinlab.wsgi:application"]
+                       "--respawn-failed-workers", "coinlab.wsgi:application"]  # as docs/operations.md
             else:
                 cmd = [str(VENV_BIN / "gunicorn"), "coinlab.wsgi:application", "--bind", f"127.0.0.1:{port}",
                        "--workers", "1", "--threads", str(threads), "--timeout", "60"]

@@ -1,6 +1,6 @@
 """The page's decision answers with the deciding seat's region of the version its move wrote,
 drawn from the session row as the move left it in memory, without reading the row again (issue 20:
-the read and the decoding of its state were about a tenth of a page decision's CPU). That region
+the read cost 1.5-2 ms of CPU; the state is still decoded once, from the row's data in memory). That region
 must be, byte for byte, the one drawn from the database afterwards (what a poll or the pre-draw
 would store under the same tag), in each game, move after move.
 """
